@@ -1,0 +1,20 @@
+"""rillflow: TensorFlow 2's programming model (eager tensors, tf.function,
+AutoGraph) as a small pure-Python library on NumPy.
+
+    import rillflow as tf
+"""
+import warnings as _warnings
+
+# NumPy reports overflow and division by zero as RuntimeWarnings from the
+# frame that called the kernel; TensorFlow computes inf/nan silently.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"rillflow(\..*)?$")
+
+from .framework import exports as _framework_exports  # noqa: E402,F401
+from . import ops as _ops  # noqa: E402,F401
+from . import eager as _eager  # noqa: E402,F401
+from . import _api  # noqa: E402
+
+__version__ = "0.1.0"
+
+_api.build(__import__(__name__))
+del _api

@@ -1,0 +1,103 @@
+"""Reverse-mode differentiation over a list of recorded ops.
+
+The same engine serves the eager tape (a list of EagerOp records) and graph
+gradients (the Operations of a graph): both give ops with `inputs`,
+`outputs`, `opdef` and `attrs`. Gradient functions come from the registry
+(or an op's `_grad_fn` attr, used by `tf.custom_gradient`) and are written
+with the public ops, so in a graph the backward pass is built as graph ops.
+"""
+from ..framework import dtypes as D
+from ..framework.tensor import EagerTensor
+
+__all__ = ["backprop", "is_differentiable"]
+
+
+def is_differentiable(dtype):
+    """Whether gradients flow through values of `dtype` (floating or complex)."""
+    return dtype.is_floating or dtype.is_complex or dtype is D.resource or dtype is D.variant
+
+
+def _grad_fn(op):
+    fn = op.attrs.get("_grad_fn")
+    if fn is not None:
+        return fn
+    return op.opdef.grad
+
+
+def _aggregate(grads):
+    if len(grads) == 1:
+        return grads[0]
+    from ..ops.reduction_ops import add_n
+    return add_n(grads)
+
+
+def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
+    """Gradients of `targets` with respect to `sources` through `ops`.
+
+    Args:
+      ops: recorded ops in execution order.
+      targets: tensors to differentiate.
+      target_grads: the initial gradient of each target (tensors).
+      sources: tensors to differentiate with respect to.
+      unconnected_zero: give zeros instead of None for unconnected sources.
+
+    Returns:
+      One gradient (tensor or None) per source.
+
+    Raises:
+      LookupError: if an op on the path has no gradient function.
+    """
+    source_ids = {id(s) for s in sources}
+    # Forward pass: which tensors depend on a source.
+    connected = set(source_ids)
+    relevant = []
+    for op in ops:
+        if any(id(t) in connected for t in op.inputs):
+            relevant.append(op)
+            for t in op.outputs:
+                connected.add(id(t))
+    grads = {}
+    for t, g in zip(targets, target_grads):
+        if id(t) in connected and g is not None:
+            grads.setdefault(id(t), []).append(g)
+    for op in reversed(relevant):
+        out_grads = [grads.get(id(t)) if id(t) in source_ids else grads.pop(id(t), None)
+                     for t in op.outputs]
+        if all(g is None for g in out_grads):
+            continue
+        fn = _grad_fn(op)
+        if fn is None:
+            raise LookupError(f"No gradient defined for operation '{op.name}' (op type: "
+                              f"{op.type}). In general every operation must have an associated "
+                              "`@tf.RegisterGradient` for correct autodiff.")
+        dys = []
+        for t, g in zip(op.outputs, out_grads):
+            if g is None:
+                if is_differentiable(t.dtype):
+                    from ..ops.array_ops import zeros_like
+                    dys.append(zeros_like(t))
+                else:
+                    dys.append(None)
+            else:
+                dys.append(_aggregate(g))
+        in_grads = fn(op, *dys)
+        if not isinstance(in_grads, (list, tuple)):
+            in_grads = [in_grads]
+        for t, g in zip(op.inputs, in_grads):
+            if g is None or id(t) not in connected:
+                continue
+            if not is_differentiable(t.dtype):
+                continue
+            grads.setdefault(id(t), []).append(g)
+    out = []
+    for s in sources:
+        g = grads.get(id(s))
+        if g is None:
+            if unconnected_zero:
+                from ..ops.array_ops import zeros_like
+                out.append(zeros_like(s) if s.dtype is not D.resource else None)
+            else:
+                out.append(None)
+        else:
+            out.append(_aggregate(g))
+    return out

@@ -1,0 +1,352 @@
+"""`tf.GradientTape`: records operations for automatic differentiation.
+
+A tape records every op whose inputs depend on a watched tensor (or
+variable); `gradient` runs the backprop engine over the records. Tapes
+work eagerly and while tracing a function (they then record graph ops and
+the gradient is built as graph ops).
+"""
+import contextlib
+import enum
+import warnings
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import nest
+from ..framework.api_export import export
+from ..framework.convert import convert_to_tensor
+from ..framework.tensor import Tensor
+from .backprop import backprop, is_differentiable
+
+_state = _context.state
+
+
+@export("UnconnectedGradients")
+class UnconnectedGradients(enum.Enum):
+    """What `gradient` returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _as_source(x):
+    """The tensor the tape tracks for a watched object (a variable's handle)."""
+    handle = getattr(x, "_tape_handle", None)
+    if handle is not None:
+        return handle()
+    return x
+
+
+@export("GradientTape", "autodiff.GradientTape")
+class GradientTape:
+    """Records operations so that gradients can be computed (`tf.GradientTape`).
+
+    Args:
+      persistent: allow more than one call of `gradient`/`jacobian`.
+      watch_accessed_variables: automatically watch trainable variables that
+        are read while the tape is active.
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._records = []
+        self._tracked = set()
+        self._keep = []           # keeps watched objects alive so ids stay unique
+        self._watched_vars = []
+        self._recording = False
+        self._used = False
+
+    # --- context manager --------------------------------------------------
+    def __enter__(self):
+        self._push()
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording:
+            self._pop()
+
+    def _push(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
+        _state.tapes.append(self)
+        self._recording = True
+
+    def _pop(self):
+        try:
+            _state.tapes.remove(self)
+        except ValueError:
+            pass
+        self._recording = False
+
+    # --- recording (called by the runtime) ---------------------------------
+    def _should_record(self, inputs):
+        tracked = self._tracked
+        for t in inputs:
+            if id(t) in tracked:
+                return True
+        return False
+
+    def _record(self, op):
+        self._records.append(op)
+        for t in op.outputs:
+            self._tracked.add(id(t))
+
+    def _variable_accessed(self, variable):
+        if self._watch_accessed_variables and variable.trainable:
+            self.watch(variable)
+
+    # --- public API --------------------------------------------------------
+    def watch(self, tensor):
+        """Tracks `tensor` (or a variable, or a nested structure of them).
+
+        Raises:
+          ValueError: for something that is neither a tensor nor a variable.
+        """
+        for t in nest.flatten(tensor):
+            if not isinstance(t, Tensor) and not hasattr(t, "_tape_handle"):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+            if not is_differentiable(t.dtype):
+                warnings.warn(f"The dtype of the watched tensor must be floating (e.g. "
+                              f"tf.float32), got {t.dtype!r}", stacklevel=2)
+            if hasattr(t, "_tape_handle"):
+                if t not in self._watched_vars:
+                    self._watched_vars.append(t)
+            src = _as_source(t)
+            if id(src) not in self._tracked:
+                self._tracked.add(id(src))
+                self._keep.append(src)
+
+    def watched_variables(self):
+        """The variables watched so far, in the order first watched."""
+        return tuple(self._watched_vars)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stops recording on this tape.
+
+        Raises:
+          RuntimeError: if the tape is not recording.
+        """
+        if not self._recording:
+            raise RuntimeError("Tape must be recording when stop_recording is called.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self):
+        """Clears everything recorded; the tape keeps recording if it was."""
+        self._records = []
+        self._tracked = set()
+        self._keep = []
+        self._watched_vars = []
+        self._used = False
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """The gradient of `target` (summed if nested) with respect to `sources`.
+
+        Args:
+          target: a tensor or nested structure of tensors.
+          sources: a tensor/variable or nested structure of them; the result
+            has the same structure.
+          output_gradients: initial gradients, one per target.
+          unconnected_gradients: `'none'` or `'zero'` (or the enum).
+
+        Raises:
+          RuntimeError: on a second call of a non-persistent tape.
+          ValueError: for bad arguments.
+        """
+        self._check_reusable()
+        result = self._gradient(target, sources, output_gradients, unconnected_gradients)
+        self._finish_use()
+        return result
+
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients):
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        flat_targets = [convert_to_tensor(t) if not isinstance(t, Tensor) else t
+                        for t in (_read(x) for x in nest.flatten(target))]
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, Tensor) and not hasattr(s, "_tape_handle"):
+                raise ValueError(f"Argument `sources` must be a Tensor, Variable or nested "
+                                 f"structure of them; got {s!r}")
+        src_tensors = [_as_source(s) for s in flat_sources]
+        if output_gradients is None:
+            from ..ops.array_ops import ones_like
+            tgrads = [ones_like(t) if is_differentiable(t.dtype) else None for t in flat_targets]
+        else:
+            tgrads = [None if g is None else convert_to_tensor(g)
+                      for g in nest.flatten(output_gradients)]
+            if len(tgrads) != len(flat_targets):
+                raise ValueError("`output_gradients` must have one gradient per target")
+        for s in flat_sources:
+            if not is_differentiable(s.dtype):
+                warnings.warn(f"The dtype of the source tensor must be floating (e.g. "
+                              f"tf.float32) when calling GradientTape.gradient, got {s.dtype!r}",
+                              stacklevel=3)
+        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors)
+        out = []
+        for s, g in zip(flat_sources, grads):
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                from ..ops.array_ops import zeros_like
+                g = zeros_like(s)
+            out.append(g)
+        return nest.pack_sequence_as(sources, out)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for every element pair: for each
+        source, a tensor of shape `target.shape + source.shape`.
+
+        Raises:
+          RuntimeError: on a second call of a non-persistent tape.
+          ValueError: if the target's shape is not fully defined.
+        """
+        from ..ops.array_ops import reshape, stack, zeros, zeros_like
+        from ..ops.creation_ops import one_hot
+        self._check_reusable()
+        target = convert_to_tensor(_read(target))
+        flat_sources = nest.flatten(sources)
+        n = target.shape.num_elements()
+        if n is None:
+            raise ValueError("jacobian needs a target of fully defined shape")
+        rows = [[] for _ in flat_sources]
+        for i in range(n):
+            seed = reshape(one_hot(i, n, dtype=target.dtype), target.shape.as_list())
+            gs = self._gradient(target, flat_sources, [seed], unconnected_gradients)
+            for k, g in enumerate(gs):
+                rows[k].append(g)
+        out = []
+        for s, rs in zip(flat_sources, rows):
+            if all(r is None for r in rs):
+                out.append(None)
+                continue
+            rs = [zeros_like(_read(s)) if r is None else r for r in rs]
+            st = stack(rs) if rs else zeros([0] + s.shape.as_list(), s.dtype)
+            out.append(reshape(st, target.shape.as_list() + s.shape.as_list()))
+        self._finish_use()
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobian: for target [b, t...] and source [b, s...],
+        the [b, t..., s...] derivatives of each example's target with respect
+        to the same example's source (examples must be independent).
+        """
+        from ..ops.array_ops import reshape, stack, transpose
+        from ..ops.creation_ops import one_hot
+        self._check_reusable()
+        target = convert_to_tensor(_read(target))
+        ts = target.shape.as_list()
+        b, inner = ts[0], ts[1:]
+        n = 1
+        for d in inner:
+            n *= d
+        rows = []
+        for j in range(n):
+            seed = one_hot([j] * b, n, dtype=target.dtype)
+            seed = reshape(seed, ts)
+            g = self._gradient(target, [source], [seed], unconnected_gradients)[0]
+            if g is None:
+                from ..ops.array_ops import zeros_like
+                g = zeros_like(_read(source))
+            rows.append(g)
+        self._finish_use()
+        st = stack(rows, axis=1)  # [b, n, s...]
+        return reshape(st, [b] + inner + source.shape.as_list()[1:])
+
+    def _check_reusable(self):
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pop()
+
+    def _finish_use(self):
+        if not self._persistent:
+            self._used = True
+            self._records = []
+            self._keep = []
+
+
+def _read(x):
+    v = getattr(x, "_dense_var_to_tensor", None)
+    return v() if v is not None else x
+
+
+@export("custom_gradient")
+def custom_gradient(f=None):
+    """Decorator: `f(*x)` returns `(y, grad_fn)`; `grad_fn(*dy)` gives the
+    gradients of the inputs (and, with a `variables` keyword, of the
+    variables `f` read, as a second list)."""
+    if f is None:
+        return lambda g: custom_gradient(g)
+    import functools
+    import inspect
+
+    takes_vars = "variables" in inspect.signature(f).parameters or any(
+        p.kind is p.VAR_KEYWORD for p in inspect.signature(f).parameters.values())
+
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        from ..ops.array_ops import identity_n
+        flat_args = [a for a in nest.flatten(list(args)) if isinstance(a, Tensor)
+                     or hasattr(a, "_tape_handle")]
+        arg_tensors = [_read(a) if hasattr(a, "_tape_handle") else a for a in flat_args]
+        watcher = _VariableWatcher()
+        saved = _state.tapes
+        _state.tapes = [watcher]
+        try:
+            y, grad_fn = f(*args, **kwargs)
+        finally:
+            _state.tapes = saved
+        flat_y = [convert_to_tensor(v) for v in nest.flatten(y)]
+        variables = [v for v in watcher.variables if not any(v is a for a in flat_args)]
+        var_handles = [v._tape_handle() for v in variables]
+        n_y = len(flat_y)
+
+        def grad(op, *dys):
+            dys = list(dys[:n_y])
+            if takes_vars:
+                in_grads, var_grads = grad_fn(*dys, variables=variables)
+            else:
+                if variables:
+                    raise TypeError("If using @custom_gradient with a function that uses "
+                                    "variables, then grad_fn must accept a keyword argument "
+                                    "'variables'.")
+                in_grads, var_grads = grad_fn(*dys), []
+            in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+            return [None] * n_y + in_grads + list(var_grads)
+
+        outs = identity_n(flat_y + arg_tensors + var_handles, _grad_fn=grad)
+        return nest.pack_sequence_as(y, outs[:n_y])
+    return wrapped
+
+
+class _VariableWatcher:
+    """Stands in for a tape while a custom-gradient function runs: records
+    nothing, notes the variables read."""
+
+    def __init__(self):
+        self.variables = []
+
+    def _should_record(self, inputs):
+        return False
+
+    def _variable_accessed(self, variable):
+        if not any(variable is v for v in self.variables):
+            self.variables.append(variable)
+
+
+@contextlib.contextmanager
+def stop_recording_all():
+    """Pauses every active tape (the `tf.autodiff` internals)."""
+    saved = _state.tapes
+    _state.tapes = []
+    try:
+        yield
+    finally:
+        _state.tapes = saved

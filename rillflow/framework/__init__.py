@@ -1,0 +1,1 @@
+"""Core data structures: dtypes, shapes, tensors, graphs, the op registry."""

@@ -1,0 +1,301 @@
+"""Turning Python and NumPy values into tensors (`tf.convert_to_tensor`).
+
+TensorFlow's rules: Python ints become int32 (int64 when they do not fit),
+floats float32, complex complex128, str/bytes string; NumPy values keep
+their dtype. A requested dtype casts NumPy values and Python ints, but a
+Python float is never silently truncated to an integer type.
+"""
+import numpy as np
+
+from . import context as _context
+from . import dtypes as _dtypes
+from .tensor import EagerTensor, SymbolicTensor, Tensor
+
+__all__ = ["convert_to_tensor", "to_numpy", "register_tensor_conversion_function"]
+
+_INT32_MIN, _INT32_MAX = -2 ** 31, 2 ** 31 - 1
+_OBJ = np.dtype(object)
+_state = _context.state
+
+# (type, priority, fn(value, dtype, name, as_ref) -> Tensor) registered by users
+# and by higher layers (variables, datasets are not here).
+_conversion_functions = []
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """Registers `conversion_func(value, dtype=None, name=None, as_ref=False)`.
+
+    Used for values of `base_type` (a type or tuple of types) by
+    `convert_to_tensor`; lower priorities are tried first.
+    """
+    _conversion_functions.append((base_type, priority, conversion_func))
+    _conversion_functions.sort(key=lambda e: e[1])
+
+
+def _encode(x):
+    return x.encode("utf-8") if isinstance(x, str) else x
+
+
+def _string_array(value):
+    arr = np.asarray(value, dtype=object)
+    if arr.ndim == 0:
+        v = arr[()]
+        if not isinstance(v, (bytes, str)):
+            raise TypeError(f"Failed to convert {value!r} to a string tensor.")
+        out = np.empty((), dtype=object)
+        out[()] = _encode(v)
+        return out
+    flat = arr.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, str):
+            flat[i] = v.encode("utf-8")
+        elif isinstance(v, np.bytes_):
+            flat[i] = bytes(v)
+        elif not isinstance(v, bytes):
+            raise TypeError(f"Failed to convert elements of {value!r} to a string tensor.")
+    return flat.reshape(arr.shape)
+
+
+def _python_array(value):
+    """Infers the dtype of a Python value as TensorFlow does."""
+    t = value.__class__
+    if t is float:
+        return np.float32(value)
+    if t is int:
+        if _INT32_MIN <= value <= _INT32_MAX:
+            return np.int32(value)
+        return np.int64(value)
+    if t is bool:
+        return np.bool_(value)
+    if t is str or t is bytes:
+        return _string_array(value)
+    if t is complex:
+        return np.complex128(value)
+    try:
+        arr = np.array(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        if _is_ragged(value):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        flat = list(_flatten(value))
+        if flat and all(isinstance(x, (str, bytes)) for x in flat):
+            return _string_array(value)
+        if any(x is None for x in flat) or value is None:
+            raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                             f"({type(value)}) to a Tensor.")
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if kind in "SU":
+        return _string_array(arr)
+    if kind == "i":
+        if arr.size and (arr.min() < _INT32_MIN or arr.max() > _INT32_MAX):
+            return arr.astype(np.int64)
+        if _mixes_bool(value):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        return arr.astype(np.int32)
+    if kind == "f":
+        if _mixes_bool(value):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        return arr.astype(np.float32)
+    if kind == "c":
+        return arr.astype(np.complex128)
+    if kind == "b":
+        return arr
+    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                     f"({type(value)}) to a Tensor.")
+
+
+def _flatten(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _flatten(v)
+    else:
+        yield value
+
+
+def _is_ragged(value):
+    if not isinstance(value, (list, tuple)):
+        return False
+    lens = set()
+    for v in value:
+        lens.add(len(v) if isinstance(v, (list, tuple)) else -1)
+    return len(lens) > 1 or any(_is_ragged(v) for v in value)
+
+
+def _mixes_bool(value):
+    if not isinstance(value, (list, tuple)):
+        return False
+    flat = list(_flatten(value))
+    return any(x.__class__ is bool for x in flat) and not all(x.__class__ is bool for x in flat)
+
+
+def _has_python_float(value):
+    if isinstance(value, float):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_has_python_float(v) for v in value)
+    return False
+
+
+def to_numpy(value, dtype=None):
+    """The NumPy value of a Python/NumPy `value`, as `dtype` (a DType) if given.
+
+    Raises:
+      TypeError: for a Python float requested as an integer type, or a
+        value that cannot become that dtype.
+      ValueError: for ragged or unsupported values.
+    """
+    if isinstance(value, (np.ndarray, np.generic)):
+        arr = value
+        if arr.dtype.kind in "SU":
+            arr = _string_array(arr)
+        elif arr.dtype.kind == "O" and (dtype is None or dtype is _dtypes.string):
+            arr = _string_array(arr)
+        if dtype is not None and dtype._np is not None and arr.dtype != dtype._np:
+            if dtype is _dtypes.string or arr.dtype == _OBJ:
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+            with np.errstate(all="ignore"):
+                arr = arr.astype(dtype._np)
+        return arr
+    if value is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor.")
+    if dtype is None:
+        return _python_array(value)
+    np_dtype = dtype._np
+    if dtype is _dtypes.string:
+        return _string_array(value)
+    if np_dtype is None:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if (dtype.is_integer or dtype.is_bool) and _has_python_float(value):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    t = value.__class__
+    if t is float or t is int or t is bool:
+        if dtype.is_integer and t is int:
+            return np.array(value).astype(np_dtype)[()]
+        return np_dtype.type(value)
+    arr = _python_array(value)
+    if arr.dtype != np_dtype:
+        if arr.dtype == _OBJ or (arr.dtype.kind == "c" and dtype.is_floating):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        with np.errstate(all="ignore"):
+            arr = arr.astype(np_dtype)
+    return arr
+
+
+def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_dtype=None):
+    """Converts `value` to a Tensor in the current context (`tf.convert_to_tensor`).
+
+    Eagerly this gives an EagerTensor; while building a graph, a Python value
+    becomes a `Const` op and a tensor from outside is captured by the graph.
+
+    Args:
+      value: a Tensor, Variable, NumPy value, Python scalar or nested list.
+      dtype: required dtype; NumPy values and Python ints are cast to it.
+      name: name of a created constant op.
+      dtype_hint: dtype to try for Python values; ignored if they do not fit.
+
+    Raises:
+      ValueError: a tensor of another dtype was passed with `dtype`.
+      TypeError: a Python value cannot become `dtype`.
+    """
+    if dtype is not None:
+        dtype = _dtypes.as_dtype(dtype)
+    hint = dtype_hint if dtype_hint is not None else preferred_dtype
+    cls = value.__class__
+    g = _state.graph
+    if cls is EagerTensor or cls is SymbolicTensor or isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
+                             f"dtype {value.dtype.name}: {value!r}")
+        if g is None:
+            if cls is SymbolicTensor:
+                raise _symbolic_outside_graph(value)
+            return value
+        if cls is SymbolicTensor and value._op.graph is g:
+            return value
+        return g.capture(value, name=name)
+    conv = getattr(value, "_dense_var_to_tensor", None)
+    if conv is not None:
+        return conv(dtype=dtype, name=name)
+    for base_type, _, fn in _conversion_functions:
+        if isinstance(value, base_type):
+            out = fn(value, dtype=dtype, name=name, as_ref=False)
+            if out is not NotImplemented:
+                return out
+    tf_tensor = getattr(value, "__tf_tensor__", None)
+    if tf_tensor is not None:
+        return tf_tensor(dtype, name)
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        return _pack(value, dtype, name)
+    if dtype is None and hint is not None:
+        try:
+            arr = to_numpy(value, _dtypes.as_dtype(hint))
+        except (TypeError, ValueError):
+            arr = to_numpy(value)
+    else:
+        try:
+            arr = to_numpy(value, dtype)
+        except ValueError:
+            if dtype is None and not isinstance(value, (list, tuple, np.ndarray)) and not _is_scalar(value):
+                raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported "
+                                 f"type ({type(value)}) to a Tensor.") from None
+            raise
+    return constant_value_tensor(arr, name)
+
+
+def _is_scalar(v):
+    return isinstance(v, (int, float, complex, bool, str, bytes, np.generic))
+
+
+def _symbolic_outside_graph(t):
+    return TypeError(
+        f"A symbolic tensor ({t.name}) was used outside the graph that created it (a "
+        "tf.function's tensors cannot leak out of it: return them from the function "
+        "instead).")
+
+
+def _contains_tensor(value):
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            if _contains_tensor(v):
+                return True
+        elif isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor"):
+            return True
+    return False
+
+
+def _pack(value, dtype, name):
+    """Converts a list mixing tensors and Python values, like `tf.stack`."""
+    from .op_registry import get
+    from .execute import apply
+    items = []
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            items.append(_pack(v, dtype, None) if _contains_tensor(v) else v)
+        else:
+            items.append(v)
+    base = dtype
+    if base is None:
+        for v in items:
+            if isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor"):
+                base = v.dtype
+                break
+    tensors = [convert_to_tensor(v, dtype=base) if not isinstance(v, Tensor) else v
+               for v in items]
+    if dtype is not None:
+        for t in tensors:
+            if t.dtype is not dtype:
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
+                                 f"with dtype {t.dtype.name}: {t!r}")
+    return apply(get("Pack"), tensors, {"axis": 0, "N": len(tensors)}, name=name or "packed")
+
+
+def constant_value_tensor(arr, name=None):
+    """A tensor holding the NumPy value `arr`: eager, or a Const op in a graph."""
+    g = _state.graph
+    if g is None:
+        return EagerTensor(arr)
+    from .execute import constant_op
+    return constant_op(arr, name=name)

@@ -1,0 +1,264 @@
+"""Data types: `tf.dtypes.DType` and the dtype constants.
+
+A DType wraps a NumPy dtype, except for the types NumPy has no equivalent
+for: `string` (NumPy object arrays of `bytes`), `resource` (variable handles)
+and `variant`. Each DType is a singleton, so identity comparison is valid.
+"""
+import numpy as np
+
+try:  # bfloat16 is only available when ml_dtypes is installed
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # pragma: no cover - depends on the environment
+    _ml_dtypes = None
+
+__all__ = ["DType", "as_dtype"]
+
+# TensorFlow's DataType enum values, used in GraphDef attrs and event files.
+_ENUM = {
+    "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+    "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14,
+    "uint16": 17, "complex128": 18, "float16": 19, "resource": 20,
+    "variant": 21, "uint32": 22, "uint64": 23,
+}
+
+
+class DType:
+    """A tensor element type, e.g. `tf.float32`.
+
+    Compares equal to other spellings of the same type (`np.float32`,
+    `"float32"`), is hashable, and knows its range and kind.
+    """
+
+    __slots__ = ("_name", "_np", "_enum")
+
+    def __init__(self, name, np_dtype):
+        self._name = name
+        self._np = np_dtype
+        self._enum = _ENUM.get(name, 0)
+
+    @property
+    def name(self):
+        """The TensorFlow name of the type, e.g. `'float32'`."""
+        return self._name
+
+    @property
+    def as_numpy_dtype(self):
+        """The NumPy scalar type (`np.float32`, `object` for strings)."""
+        return self._np.type if self._np is not None else object
+
+    @property
+    def as_datatype_enum(self):
+        """TensorFlow's `DataType` enum number for this type."""
+        return self._enum
+
+    @property
+    def base_dtype(self):
+        """This type (rillflow has no reference dtypes)."""
+        return self
+
+    @property
+    def real_dtype(self):
+        """The type of the real part of a complex type; itself otherwise."""
+        if self is complex64:
+            return float32
+        if self is complex128:
+            return float64
+        return self
+
+    @property
+    def is_numpy_compatible(self):
+        """Whether values of this type are NumPy arrays."""
+        return self._name not in ("resource", "variant")
+
+    @property
+    def is_floating(self):
+        """Whether this is a (non-complex) floating point type."""
+        return self._name in ("float16", "float32", "float64", "bfloat16")
+
+    @property
+    def is_integer(self):
+        """Whether this is a signed or unsigned integer type."""
+        return self._np is not None and self._np.kind in "iu"
+
+    @property
+    def is_unsigned(self):
+        """Whether this is an unsigned integer type."""
+        return self._np is not None and self._np.kind == "u"
+
+    @property
+    def is_complex(self):
+        """Whether this is a complex type."""
+        return self._name in ("complex64", "complex128")
+
+    @property
+    def is_bool(self):
+        """Whether this is `tf.bool`."""
+        return self is bool_
+
+    @property
+    def is_quantized(self):
+        """Always False: rillflow has no quantized types."""
+        return False
+
+    @property
+    def size(self):
+        """Bytes per element (1 for types without a fixed size)."""
+        if self._np is None or self._np.kind == "O":
+            return 1
+        return self._np.itemsize
+
+    @property
+    def min(self):
+        """The smallest value of the type."""
+        if self.is_floating:
+            return self._np.type(np.finfo(self._np).min) if self is not bfloat16 else float(
+                _ml_dtypes.finfo(self._np).min)
+        if self.is_integer:
+            return np.iinfo(self._np).min
+        raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
+
+    @property
+    def max(self):
+        """The largest value of the type."""
+        if self.is_floating:
+            return self._np.type(np.finfo(self._np).max) if self is not bfloat16 else float(
+                _ml_dtypes.finfo(self._np).max)
+        if self.is_integer:
+            return np.iinfo(self._np).max
+        raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
+
+    @property
+    def limits(self):
+        """`(min, max)` of the type."""
+        return self.min, self.max
+
+    def is_compatible_with(self, other):
+        """Whether a value of `other`'s type can be used where this is expected."""
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        if other is None:
+            return False
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._name)
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+    def __repr__(self):
+        return "tf." + self._name
+
+    def __str__(self):
+        return "<dtype: '%s'>" % self._name
+
+
+def _np_or_none(name):
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return None
+
+
+float16 = DType("float16", np.dtype(np.float16))
+float32 = DType("float32", np.dtype(np.float32))
+float64 = DType("float64", np.dtype(np.float64))
+int8 = DType("int8", np.dtype(np.int8))
+int16 = DType("int16", np.dtype(np.int16))
+int32 = DType("int32", np.dtype(np.int32))
+int64 = DType("int64", np.dtype(np.int64))
+uint8 = DType("uint8", np.dtype(np.uint8))
+uint16 = DType("uint16", np.dtype(np.uint16))
+uint32 = DType("uint32", np.dtype(np.uint32))
+uint64 = DType("uint64", np.dtype(np.uint64))
+complex64 = DType("complex64", np.dtype(np.complex64))
+complex128 = DType("complex128", np.dtype(np.complex128))
+bool_ = DType("bool", np.dtype(np.bool_))
+string = DType("string", np.dtype(object))
+resource = DType("resource", None)
+variant = DType("variant", None)
+bfloat16 = DType("bfloat16", np.dtype(_ml_dtypes.bfloat16)) if _ml_dtypes else None
+
+half = float16
+double = float64
+
+_ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16,
+        uint32, uint64, complex64, complex128, bool_, string, resource, variant]
+if bfloat16 is not None:
+    _ALL.append(bfloat16)
+
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update({"half": float16, "float": float32, "double": float64,
+                 "bool_": bool_, "str": string, "bytes": string,
+                 "object": string, "complex": complex128})
+_BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+
+# NumPy dtype -> DType; the hot path of `Tensor.dtype` is one lookup here.
+NP_TO_DTYPE = {d._np: d for d in _ALL if d._np is not None}
+NP_TO_DTYPE[np.dtype(object)] = string
+
+_PY_TYPES = {float: float32, int: int32, bool: bool_, complex: complex128,
+             str: string, bytes: string, object: string}
+
+
+def as_dtype(type_value):
+    """Converts a DType, NumPy dtype or type, enum number or name to a DType.
+
+    Raises:
+      TypeError: if `type_value` names no type rillflow knows.
+    """
+    if type_value.__class__ is DType:
+        return type_value
+    if isinstance(type_value, str):
+        try:
+            return _BY_NAME[type_value]
+        except KeyError:
+            raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
+    if isinstance(type_value, int) and not isinstance(type_value, bool):
+        try:
+            return _BY_ENUM[type_value]
+        except KeyError:
+            raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
+    try:
+        found = _PY_TYPES.get(type_value)
+    except TypeError:  # unhashable values are not type names
+        found = None
+    if found is not None:
+        return found
+    try:
+        npd = np.dtype(type_value)
+    except TypeError:
+        npd = None
+    if npd is not None:
+        if npd.kind in "SUO":
+            return string
+        found = NP_TO_DTYPE.get(npd)
+        if found is not None:
+            return found
+    dtype_attr = getattr(type_value, "dtype", None)
+    if isinstance(dtype_attr, DType):
+        return dtype_attr
+    raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
+
+
+def from_numpy(np_dtype):
+    """The DType of a NumPy dtype (`<U`/`S` strings map to `string`)."""
+    d = NP_TO_DTYPE.get(np_dtype)
+    if d is None:
+        return as_dtype(np_dtype)
+    return d
+
+
+QUANTIZED_DTYPES = frozenset()

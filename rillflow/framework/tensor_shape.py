@@ -1,0 +1,274 @@
+"""`tf.TensorShape`: a possibly partial shape.
+
+A shape is either of unknown rank (`dims is None`) or a tuple of dimensions,
+each an int or None for "unknown". Graph tensors carry partial shapes;
+eager tensors always have fully defined ones.
+"""
+
+__all__ = ["TensorShape", "as_shape", "unknown_shape", "dimension_value"]
+
+
+def _dim(d):
+    if d is None:
+        return None
+    if hasattr(d, "value") and not isinstance(d, int):  # a Dimension-like object
+        d = d.value
+        if d is None:
+            return None
+    try:
+        v = int(d.__index__())
+    except (AttributeError, TypeError):
+        raise TypeError(f"Dimension value must be integer or None, got {d!r} "
+                        f"of type {type(d).__name__}") from None
+    if v < 0:
+        raise ValueError(f"Dimension {v} must be >= 0")
+    return v
+
+
+def dimension_value(d):
+    """The int (or None) value of a dimension."""
+    return _dim(d)
+
+
+class TensorShape:
+    """The static shape of a tensor, possibly with unknown rank or dimensions.
+
+    `TensorShape([2, None])` is a rank-2 shape whose second dimension is not
+    known; `TensorShape(None)` has unknown rank.
+    """
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims):
+        if dims is None:
+            self._dims = None
+        elif isinstance(dims, TensorShape):
+            self._dims = dims._dims
+        elif isinstance(dims, (tuple, list)):
+            self._dims = tuple(_dim(d) for d in dims)
+        elif isinstance(dims, (str, bytes)):
+            raise TypeError(f"A string has ambiguous TensorShape, please wrap in a list "
+                            f"or convert to an int: {dims!r}")
+        else:
+            try:
+                self._dims = tuple(_dim(d) for d in dims)
+            except TypeError:
+                self._dims = (_dim(dims),)
+
+    @classmethod
+    def _from_tuple(cls, dims):
+        """Wraps a tuple of ints/None without validation (internal fast path)."""
+        s = object.__new__(cls)
+        s._dims = dims
+        return s
+
+    @property
+    def dims(self):
+        """The list of dimensions (ints or None), or None if the rank is unknown."""
+        return None if self._dims is None else list(self._dims)
+
+    @property
+    def rank(self):
+        """The number of dimensions, or None if unknown."""
+        return None if self._dims is None else len(self._dims)
+
+    ndims = rank
+
+    def as_list(self):
+        """The dimensions as a list of ints and Nones.
+
+        Raises:
+          ValueError: if the rank is unknown.
+        """
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return list(self._dims)
+
+    def is_fully_defined(self):
+        """Whether the rank and every dimension are known."""
+        return self._dims is not None and None not in self._dims
+
+    def assert_is_fully_defined(self):
+        """Raises ValueError unless the shape is fully defined."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def num_elements(self):
+        """The number of elements, or None if not fully defined."""
+        if not self.is_fully_defined():
+            return None
+        n = 1
+        for d in self._dims:
+            n *= d
+        return n
+
+    def is_compatible_with(self, other):
+        """Whether the two shapes could describe the same tensor."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return True
+        if len(self._dims) != len(other._dims):
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def assert_is_compatible_with(self, other):
+        """Raises ValueError unless compatible with `other`."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def merge_with(self, other):
+        """The most specific shape compatible with both.
+
+        Raises:
+          ValueError: if the shapes are incompatible.
+        """
+        other = as_shape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+        dims = []
+        for a, b in zip(self._dims, other._dims):
+            if a is None:
+                dims.append(b)
+            elif b is None or a == b:
+                dims.append(a)
+            else:
+                raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape._from_tuple(tuple(dims))
+
+    def most_specific_compatible_shape(self, other):
+        """The most specific shape that both shapes are compatible with.
+
+        Dimensions that differ become None; a rank difference gives unknown rank.
+        """
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape._from_tuple(tuple(a if a == b else None
+                                             for a, b in zip(self._dims, other._dims)))
+
+    def is_subtype_of(self, other):
+        """Whether every dimension of `other` is None or equal to this one's."""
+        other = as_shape(other)
+        if other._dims is None:
+            return True
+        if self._dims is None or len(self._dims) != len(other._dims):
+            return False
+        return all(b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def concatenate(self, other):
+        """This shape followed by `other`'s dimensions."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape._from_tuple(self._dims + other._dims)
+
+    def with_rank(self, rank):
+        """This shape merged with an unknown shape of the given rank."""
+        try:
+            return self.merge_with(unknown_shape(rank))
+        except ValueError:
+            raise ValueError(f"Shape {self} must have rank {rank}") from None
+
+    def with_rank_at_least(self, rank):
+        """This shape, checked to have at least `rank` dimensions."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        """This shape, checked to have at most `rank` dimensions."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank):
+        """Raises ValueError if the rank is known and differs from `rank`."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        """Raises ValueError if both ranks are known and differ."""
+        other = as_shape(other)
+        if self._dims is not None and other._dims is not None and len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def __len__(self):
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __bool__(self):
+        return self._dims is not None
+
+    def __iter__(self):
+        if self._dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self._dims)
+
+    def __getitem__(self, key):
+        if self._dims is None:
+            if isinstance(key, slice):
+                return TensorShape(None)
+            return None
+        if isinstance(key, slice):
+            return TensorShape._from_tuple(self._dims[key])
+        return self._dims[key]
+
+    def __eq__(self, other):
+        try:
+            other = as_shape(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        return self._dims == other._dims
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self):
+        return hash(self._dims)
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
+
+    def __reduce__(self):
+        return TensorShape, (self.dims,)
+
+    def __repr__(self):
+        if self._dims is None:
+            return "TensorShape(None)"
+        return "TensorShape(%s)" % list(self._dims)
+
+    def __str__(self):
+        if self._dims is None:
+            return "<unknown>"
+        if len(self._dims) == 1:
+            return "(%s,)" % self._dims[0]
+        return "(%s)" % ", ".join(str(d) for d in self._dims)
+
+    def as_proto(self):
+        """A dict shaped like TensorShapeProto (`dim` sizes, -1 unknown)."""
+        if self._dims is None:
+            return {"unknown_rank": True}
+        return {"dim": [{"size": -1 if d is None else d} for d in self._dims]}
+
+
+def as_shape(shape):
+    """Converts a list, tuple, None or TensorShape to a TensorShape."""
+    if shape.__class__ is TensorShape:
+        return shape
+    return TensorShape(shape)
+
+
+def unknown_shape(rank=None):
+    """A shape of unknown dimensions, of the given rank or of unknown rank."""
+    if rank is None:
+        return TensorShape(None)
+    return TensorShape._from_tuple((None,) * rank)

@@ -1,0 +1,569 @@
+"""Elementwise arithmetic, comparison and logical ops, and `tf.cast`.
+
+Each op is one registry entry (kernel, shape inference, gradient) plus its
+public function. Gradients use the public ops so they work eagerly and in
+graphs.
+"""
+import numpy as np
+
+from ..framework import dtypes as D
+from ..framework import errors
+from ..framework.api_export import export
+from ..framework.convert import convert_to_tensor
+from ..framework.execute import apply1
+from ..framework.op_registry import register
+from ..framework.tensor import EagerTensor, Tensor
+from . import op_util as U
+from .op_util import ALL, FLOAT_COMPLEX, FLOATS, INTS, NUMERIC, REAL, binary, unary
+
+_BOOL = (D.bool_,)
+_INTS_BOOL = INTS + _BOOL
+
+
+# --- kernels ---------------------------------------------------------------
+
+def _str_concat(x, y):
+    out = np.asarray(np.add(x, y), dtype=object)
+    if out.ndim == 0 and not isinstance(out, np.ndarray):
+        out = np.asarray(out, dtype=object)
+    return out
+
+
+def _add_kernel(x, y):
+    if x.dtype.kind == "O":
+        r = np.add(x, y)
+        if isinstance(r, bytes):
+            a = np.empty((), dtype=object)
+            a[()] = r
+            return a
+        return r
+    return x + y
+
+
+def _check_int_divisor(y):
+    if not np.all(y):
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
+
+
+def _floordiv_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _check_int_divisor(y)
+    return np.floor_divide(x, y)
+
+
+def _floormod_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _check_int_divisor(y)
+    return np.mod(x, y)
+
+
+def _truncatediv_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _check_int_divisor(y)
+        q = np.abs(x) // np.abs(y)
+        return (np.sign(x) * np.sign(y) * q).astype(x.dtype)
+    return np.trunc(x / y).astype(x.dtype)
+
+
+def _truncatemod_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _check_int_divisor(y)
+    return np.fmod(x, y)
+
+
+def _pow_kernel(x, y):
+    if x.dtype.kind in "iu" and np.any(y < 0):
+        raise errors.InvalidArgumentError(None, None,
+                                          "Integers to negative integer powers are not allowed")
+    return np.power(x, y)
+
+
+def _div_no_nan_kernel(x, y):
+    with np.errstate(all="ignore"):
+        out = np.true_divide(x, y)
+    return np.where(y == 0, np.zeros((), x.dtype), out).astype(x.dtype)
+
+
+def _xdivy_kernel(x, y):
+    with np.errstate(all="ignore"):
+        out = np.true_divide(x, y)
+    return np.where(x == 0, np.zeros((), x.dtype), out).astype(x.dtype)
+
+
+def _squared_difference_kernel(x, y):
+    d = x - y
+    if d.dtype.kind == "c":
+        return d * np.conj(d)
+    return d * d
+
+
+# --- gradients -------------------------------------------------------------
+
+def _sum_to(grad, x):
+    """Reduces a broadcast gradient back to the shape of input `x`."""
+    from .array_ops import reshape, shape
+    from .reduction_ops import reduce_sum
+    xs, gs = x.shape, grad.shape
+    if xs.is_fully_defined() and gs.is_fully_defined():
+        xs_t, gs_t = tuple(xs.as_list()), tuple(gs.as_list())
+        if xs_t == gs_t:
+            return grad
+        lead = len(gs_t) - len(xs_t)
+        axes = list(range(lead)) + [i + lead for i, d in enumerate(xs_t)
+                                     if d == 1 and gs_t[i + lead] != 1]
+        if axes:
+            grad = reduce_sum(grad, axis=axes)
+        return reshape(grad, xs_t)
+    from .array_ops import broadcast_gradient_args
+    rx, _ = broadcast_gradient_args(shape(x), shape(grad))
+    return reshape(reduce_sum(grad, axis=rx), shape(x))
+
+
+def _add_grad(op, g):
+    x, y = op.inputs
+    return _sum_to(g, x), _sum_to(g, y)
+
+
+def _sub_grad(op, g):
+    x, y = op.inputs
+    return _sum_to(g, x), _sum_to(-g, y)
+
+
+def _mul_grad(op, g):
+    x, y = op.inputs
+    return _sum_to(g * conj(y), x), _sum_to(conj(x) * g, y)
+
+
+def _realdiv_grad(op, g):
+    x, y = op.inputs
+    return (_sum_to(g / conj(y), x),
+            _sum_to(g * conj(-x / y / y), y))
+
+
+def _pow_grad(op, g):
+    x, y = op.inputs
+    z = op.outputs[0]
+    gx = g * y * pow(x, y - ones_like_scalar(y))
+    if x.dtype.is_complex:
+        logx = log_safe(x)
+    else:
+        logx = where_positive_log(x)
+    gy = g * z * logx
+    return _sum_to(gx, x), _sum_to(gy, y)
+
+
+def ones_like_scalar(t):
+    """A scalar 1 of `t`'s dtype."""
+    return convert_to_tensor(1, dtype=t.dtype)
+
+
+def where_positive_log(x):
+    """log(x) where x > 0, else 0 (the y-gradient of pow is defined there)."""
+    from .array_ops import where, zeros_like, ones_like
+    pos = greater(x, zeros_like(x))
+    safe = where(pos, x, ones_like(x))
+    from .unary_ops import log
+    return where(pos, log(safe), zeros_like(x))
+
+
+def log_safe(x):
+    """log(x) for complex x."""
+    from .unary_ops import log
+    return log(x)
+
+
+def _maxmin_grad(op, g):
+    from .array_ops import where, zeros_like
+    x, y = op.inputs
+    xmask = greater_equal(x, y) if op.type == "Maximum" else less_equal(x, y)
+    zeros = zeros_like(g)
+    return _sum_to(where(xmask, g, zeros), x), _sum_to(where(xmask, zeros, g), y)
+
+
+def _squared_difference_grad(op, g):
+    x, y = op.inputs
+    d = g * convert_to_tensor(2, dtype=g.dtype) * (x - y)
+    return _sum_to(d, x), _sum_to(-d, y)
+
+
+def _div_no_nan_grad(op, g):
+    x, y = op.inputs
+    return (_sum_to(div_no_nan(g, y), x),
+            _sum_to(g * div_no_nan(div_no_nan(-x, y), y), y))
+
+
+def _floor_grad(op, g):
+    return None, None
+
+
+def _neg_grad(op, g):
+    return [-g]
+
+
+def _no_grad(op, *grads):
+    return [None] * len(op.inputs)
+
+
+# --- registry entries --------------------------------------------------------
+
+_ARITH = NUMERIC
+_AddV2 = register("AddV2", _add_kernel, U.binary_infer("AddV2"), _add_grad,
+                  allowed=NUMERIC + (D.string,))
+_Sub = register("Sub", np.subtract, U.binary_infer("Sub"), _sub_grad, allowed=_ARITH)
+_Mul = register("Mul", np.multiply, U.binary_infer("Mul"), _mul_grad, allowed=_ARITH)
+_RealDiv = register("RealDiv", np.true_divide, U.binary_infer("RealDiv"), _realdiv_grad,
+                    allowed=_ARITH)
+_Div = register("Div", _truncatediv_kernel, U.binary_infer("Div"), _floor_grad, allowed=_ARITH)
+_FloorDiv = register("FloorDiv", _floordiv_kernel, U.binary_infer("FloorDiv"), _floor_grad,
+                     allowed=REAL)
+_FloorMod = register("FloorMod", _floormod_kernel, U.binary_infer("FloorMod"),
+                     lambda op, g: (_sum_to(g, op.inputs[0]),
+                                    _sum_to(-g * floordiv(op.inputs[0], op.inputs[1]),
+                                            op.inputs[1])),
+                     allowed=REAL)
+_TruncateDiv = register("TruncateDiv", _truncatediv_kernel, U.binary_infer("TruncateDiv"),
+                        _floor_grad, allowed=REAL)
+_TruncateMod = register("TruncateMod", _truncatemod_kernel, U.binary_infer("TruncateMod"),
+                        _floor_grad, allowed=REAL)
+_Pow = register("Pow", _pow_kernel, U.binary_infer("Pow"), _pow_grad, allowed=_ARITH)
+_Maximum = register("Maximum", np.maximum, U.binary_infer("Maximum"), _maxmin_grad,
+                    allowed=REAL)
+_Minimum = register("Minimum", np.minimum, U.binary_infer("Minimum"), _maxmin_grad,
+                    allowed=REAL)
+_SquaredDifference = register("SquaredDifference", _squared_difference_kernel,
+                              U.binary_infer("SquaredDifference"), _squared_difference_grad,
+                              allowed=_ARITH)
+_DivNoNan = register("DivNoNan", _div_no_nan_kernel, U.binary_infer("DivNoNan"),
+                     _div_no_nan_grad, allowed=FLOAT_COMPLEX)
+
+_CMP = REAL
+_Less = register("Less", np.less, U.binary_infer("Less", D.bool_), _no_grad, allowed=_CMP)
+_LessEqual = register("LessEqual", np.less_equal, U.binary_infer("LessEqual", D.bool_),
+                      _no_grad, allowed=_CMP)
+_Greater = register("Greater", np.greater, U.binary_infer("Greater", D.bool_), _no_grad,
+                    allowed=_CMP)
+_GreaterEqual = register("GreaterEqual", np.greater_equal,
+                         U.binary_infer("GreaterEqual", D.bool_), _no_grad, allowed=_CMP)
+
+
+def _equal_kernel(x, y):
+    if x.dtype.kind == "O" or y.dtype.kind == "O":
+        return np.asarray(np.equal(x, y), dtype=bool)
+    return np.equal(x, y)
+
+
+def _not_equal_kernel(x, y):
+    if x.dtype.kind == "O" or y.dtype.kind == "O":
+        return np.asarray(np.not_equal(x, y), dtype=bool)
+    return np.not_equal(x, y)
+
+
+_Equal = register("Equal", _equal_kernel, U.binary_infer("Equal", D.bool_), _no_grad,
+                  allowed=ALL)
+_NotEqual = register("NotEqual", _not_equal_kernel, U.binary_infer("NotEqual", D.bool_),
+                     _no_grad, allowed=ALL)
+_LogicalAnd = register("LogicalAnd", np.logical_and, U.binary_infer("LogicalAnd"), _no_grad,
+                       allowed=_BOOL)
+_LogicalOr = register("LogicalOr", np.logical_or, U.binary_infer("LogicalOr"), _no_grad,
+                      allowed=_BOOL)
+_LogicalNot = register("LogicalNot", np.logical_not, U.unary_infer("LogicalNot"), _no_grad,
+                       allowed=_BOOL)
+_BitwiseAnd = register("BitwiseAnd", np.bitwise_and, U.binary_infer("BitwiseAnd"), _no_grad,
+                       allowed=INTS)
+_BitwiseOr = register("BitwiseOr", np.bitwise_or, U.binary_infer("BitwiseOr"), _no_grad,
+                      allowed=INTS)
+_BitwiseXor = register("BitwiseXor", np.bitwise_xor, U.binary_infer("BitwiseXor"), _no_grad,
+                       allowed=INTS)
+_Invert = register("Invert", np.invert, U.unary_infer("Invert"), _no_grad, allowed=INTS)
+_Neg = register("Neg", np.negative, U.unary_infer("Neg"), _neg_grad, allowed=NUMERIC)
+
+
+def _conj_kernel(x):
+    return np.conj(x) if x.dtype.kind == "c" else x
+
+
+_Conj = register("Conj", _conj_kernel, U.unary_infer("Conj"),
+                 lambda op, g: [conj(g)], allowed=NUMERIC)
+
+
+# --- public functions ------------------------------------------------------
+
+@export("math.add", "add")
+def add(x, y, name=None):
+    """x + y elementwise, with broadcasting (strings concatenate)."""
+    return binary(_AddV2, x, y, name or "Add")
+
+
+@export("math.subtract", "subtract")
+def subtract(x, y, name=None):
+    """x - y elementwise, with broadcasting."""
+    return binary(_Sub, x, y, name or "Sub")
+
+
+@export("math.multiply", "multiply")
+def multiply(x, y, name=None):
+    """x * y elementwise, with broadcasting."""
+    return binary(_Mul, x, y, name or "Mul")
+
+
+@export("math.truediv", "truediv")
+def truediv(x, y, name=None):
+    """x / y as floats: int8/int16/uint8/uint16 become float32, int32/int64 float64."""
+    x, y = U.binary_operands(x, y)
+    if x.dtype is not y.dtype:
+        if _eager():
+            raise U._mismatch(_RealDiv, x, y)
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if x.dtype.is_integer:
+        target = D.float32 if x.dtype.size <= 2 else D.float64
+        x = cast(x, target)
+        y = cast(y, target)
+    elif x.dtype is D.bool_ or x.dtype is D.string:
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
+    return binary(_RealDiv, x, y, name or "truediv")
+
+
+@export("math.divide", "divide")
+def divide(x, y, name=None):
+    """x / y (Python 3 division, same as `truediv`)."""
+    return truediv(x, y, name or "truediv")
+
+
+@export("math.realdiv", "realdiv")
+def realdiv(x, y, name=None):
+    """x / y for real (float) tensors."""
+    return binary(_RealDiv, x, y, name or "RealDiv")
+
+
+@export("math.floordiv", "floordiv")
+def floordiv(x, y, name=None):
+    """Division rounding toward negative infinity (Python's `//`)."""
+    return binary(_FloorDiv, x, y, name or "floordiv")
+
+
+@export("math.floormod", "math.mod", "floormod", "mod")
+def floormod(x, y, name=None):
+    """Remainder with the sign of the divisor (Python's `%`)."""
+    return binary(_FloorMod, x, y, name or "FloorMod")
+
+
+@export("truncatediv", "math.truncatediv")
+def truncatediv(x, y, name=None):
+    """Division rounding toward zero (C semantics)."""
+    return binary(_TruncateDiv, x, y, name or "TruncateDiv")
+
+
+@export("truncatemod", "math.truncatemod")
+def truncatemod(x, y, name=None):
+    """Remainder with the sign of the dividend (C semantics)."""
+    return binary(_TruncateMod, x, y, name or "TruncateMod")
+
+
+@export("math.pow", "pow")
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    """x ** y elementwise."""
+    return binary(_Pow, x, y, name or "Pow")
+
+
+@export("math.maximum", "maximum")
+def maximum(x, y, name=None):
+    """The larger of x and y elementwise."""
+    return binary(_Maximum, x, y, name or "Maximum")
+
+
+@export("math.minimum", "minimum")
+def minimum(x, y, name=None):
+    """The smaller of x and y elementwise."""
+    return binary(_Minimum, x, y, name or "Minimum")
+
+
+@export("math.squared_difference")
+def squared_difference(x, y, name=None):
+    """(x - y) * (x - y) elementwise."""
+    return binary(_SquaredDifference, x, y, name or "SquaredDifference")
+
+
+@export("math.divide_no_nan", "div_no_nan")
+def div_no_nan(x, y, name=None):
+    """x / y, but 0 wherever y is 0."""
+    x, y = U.binary_operands(x, y)
+    if x.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list "
+                        f"of allowed values: half, float32, bfloat16, float64, complex64, "
+                        f"complex128")
+    return binary(_DivNoNan, x, y, name or "div_no_nan")
+
+
+def _eager():
+    from ..framework.context import state
+    return state.graph is None
+
+
+@export("math.less", "less")
+def less(x, y, name=None):
+    """x < y elementwise (bool)."""
+    return binary(_Less, x, y, name or "Less")
+
+
+@export("math.less_equal", "less_equal")
+def less_equal(x, y, name=None):
+    """x <= y elementwise (bool)."""
+    return binary(_LessEqual, x, y, name or "LessEqual")
+
+
+@export("math.greater", "greater")
+def greater(x, y, name=None):
+    """x > y elementwise (bool)."""
+    return binary(_Greater, x, y, name or "Greater")
+
+
+@export("math.greater_equal", "greater_equal")
+def greater_equal(x, y, name=None):
+    """x >= y elementwise (bool)."""
+    return binary(_GreaterEqual, x, y, name or "GreaterEqual")
+
+
+@export("math.equal", "equal")
+def equal(x, y, name=None):
+    """x == y elementwise (bool)."""
+    return binary(_Equal, x, y, name or "Equal")
+
+
+@export("math.not_equal", "not_equal")
+def not_equal(x, y, name=None):
+    """x != y elementwise (bool)."""
+    return binary(_NotEqual, x, y, name or "NotEqual")
+
+
+@export("math.logical_and", "logical_and")
+def logical_and(x, y, name=None):
+    """x AND y elementwise (bool tensors)."""
+    return binary(_LogicalAnd, x, y, name or "LogicalAnd")
+
+
+@export("math.logical_or", "logical_or")
+def logical_or(x, y, name=None):
+    """x OR y elementwise (bool tensors)."""
+    return binary(_LogicalOr, x, y, name or "LogicalOr")
+
+
+@export("math.logical_xor", "logical_xor")
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y elementwise (bool tensors)."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+@export("math.logical_not", "logical_not")
+def logical_not(x, name=None):
+    """NOT x elementwise (bool tensor)."""
+    return unary(_LogicalNot, x, name or "LogicalNot")
+
+
+@export("bitwise.bitwise_and")
+def bitwise_and(x, y, name=None):
+    """Bitwise AND of integer tensors."""
+    return binary(_BitwiseAnd, x, y, name or "BitwiseAnd")
+
+
+@export("bitwise.bitwise_or")
+def bitwise_or(x, y, name=None):
+    """Bitwise OR of integer tensors."""
+    return binary(_BitwiseOr, x, y, name or "BitwiseOr")
+
+
+@export("bitwise.bitwise_xor")
+def bitwise_xor(x, y, name=None):
+    """Bitwise XOR of integer tensors."""
+    return binary(_BitwiseXor, x, y, name or "BitwiseXor")
+
+
+@export("bitwise.invert")
+def invert(x, name=None):
+    """Bitwise NOT of an integer tensor."""
+    return unary(_Invert, x, name or "Invert")
+
+
+@export("math.negative", "negative")
+def negative(x, name=None):
+    """-x elementwise."""
+    return unary(_Neg, x, name or "Neg")
+
+
+@export("math.conj", "conj")
+def conj(x, name=None):
+    """Complex conjugate; real tensors are returned unchanged."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_complex:
+        return x
+    return unary(_Conj, x, name or "Conj")
+
+
+# --- cast --------------------------------------------------------------------
+
+def _cast_kernel(x, DstT, Truncate=False):
+    dst = DstT._np
+    if x.dtype.kind == "c" and dst.kind != "c":
+        x = x.real
+    if dst.kind in "iu" and x.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            return np.trunc(x).astype(dst)
+    if dst.kind == "b":
+        return x != 0
+    with np.errstate(all="ignore"):
+        return x.astype(dst)
+
+
+def _cast_infer(inputs, attrs):
+    x = inputs[0]
+    if x.dtype is D.string or attrs["DstT"] is D.string:
+        raise TypeError(f"Cast from {x.dtype.name} to {attrs['DstT'].name} is not supported")
+    return [(x.shape, attrs["DstT"])]
+
+
+def _cast_grad(op, g):
+    src = op.inputs[0].dtype
+    if (src.is_floating or src.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
+        return [cast(g, src)]
+    return [None]
+
+
+_Cast = register("Cast", _cast_kernel, _cast_infer, _cast_grad)
+
+
+@export("cast", "dtypes.cast")
+def cast(x, dtype, name=None):
+    """Converts `x` to `dtype` (floats to ints truncate toward zero).
+
+    Raises:
+      TypeError: for casts to or from strings.
+    """
+    dtype = D.as_dtype(dtype)
+    if not isinstance(x, Tensor) and not hasattr(x, "_dense_var_to_tensor"):
+        try:
+            return convert_to_tensor(x, dtype=dtype)
+        except (TypeError, ValueError):
+            pass
+    x = convert_to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    if x.dtype is D.string or dtype is D.string:
+        raise TypeError(f"Cast from {x.dtype.name} to {dtype.name} is not supported "
+                        "(use tf.strings.as_string / tf.strings.to_number)")
+    return apply1(_Cast, x, {"DstT": dtype, "Truncate": False}, name=name or "Cast")
+
+
+@export("saturate_cast", "dtypes.saturate_cast")
+def saturate_cast(value, dtype, name=None):
+    """Casts, clipping values to the range of `dtype` first."""
+    from .unary_ops import clip_by_value
+    dtype = D.as_dtype(dtype)
+    value = convert_to_tensor(value)
+    if dtype.is_integer or dtype.is_floating:
+        if value.dtype.is_integer or value.dtype.is_floating:
+            lo = max(float(value.dtype.min), float(dtype.min))
+            hi = min(float(value.dtype.max), float(dtype.max))
+            if value.dtype.is_integer:
+                lo, hi = int(np.ceil(lo)), int(np.floor(hi))
+            value = clip_by_value(value, convert_to_tensor(lo, value.dtype),
+                                  convert_to_tensor(hi, value.dtype))
+    return cast(value, dtype, name=name)

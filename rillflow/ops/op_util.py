@@ -1,0 +1,257 @@
+"""Shared helpers for defining ops: dtype groups, shape inference for
+elementwise ops, operand conversion and the eager fast paths of unary and
+binary ops."""
+import numpy as np
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import errors
+from ..framework.convert import convert_to_tensor, to_numpy
+from ..framework.execute import _record, apply1, apply2, kernel_error
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor_shape import TensorShape, as_shape
+
+_state = _context.state
+
+FLOATS = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64) if d is not None)
+COMPLEX = (D.complex64, D.complex128)
+SIGNED_INTS = (D.int8, D.int16, D.int32, D.int64)
+UNSIGNED_INTS = (D.uint8, D.uint16, D.uint32, D.uint64)
+INTS = SIGNED_INTS + UNSIGNED_INTS
+REAL = FLOATS + INTS
+NUMERIC = REAL + COMPLEX
+FLOAT_COMPLEX = FLOATS + COMPLEX
+ALL = NUMERIC + (D.bool_, D.string)
+
+# TensorFlow's DataTypeString spelling, used in runtime error messages.
+_TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def tf_type_name(dtype):
+    """How TensorFlow's runtime spells a dtype in messages ('float', 'double'...)."""
+    return _TF_TYPE_NAME.get(dtype.name, dtype.name)
+
+
+def _allowed_list(dtypes):
+    return ", ".join(d.name for d in dtypes)
+
+
+def check_allowed(opdef, t, arg="x"):
+    """Raises TypeError (graph construction) if `t`'s dtype is not allowed for the op."""
+    if opdef.allowed is not None and t.dtype not in opdef.allowed:
+        raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.name} not in "
+                        f"list of allowed values: {_allowed_list(opdef.allowed)}")
+
+
+def _eager_disallowed(opdef, t):
+    return errors.InvalidArgumentError(
+        None, None, f"Value for attr 'T' of {t.dtype.name} is not in the list of allowed "
+        f"values: {_allowed_list(opdef.allowed)}\n\t; NodeDef: {{{{node {opdef.name}}}}} "
+        f"[Op:{opdef.name}]")
+
+
+def broadcast_shapes(a, b):
+    """The broadcast of two static shapes (None dims allowed).
+
+    Raises:
+      ValueError: if they cannot broadcast.
+    """
+    if a.rank is None or b.rank is None:
+        return TensorShape(None)
+    da, db = a._dims, b._dims
+    n = max(len(da), len(db))
+    da = (1,) * (n - len(da)) + da
+    db = (1,) * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None:
+            out.append(y)
+        elif y is None or x == y:
+            out.append(x)
+        else:
+            raise ValueError(f"Dimensions must be equal, but are {x} and {y}")
+    return TensorShape._from_tuple(tuple(out))
+
+
+def unary_infer(opdef_name, out_dtype=None):
+    """Shape function of an elementwise unary op (output dtype = input's unless given)."""
+    def infer(inputs, attrs):
+        from ..framework.op_registry import get
+        x = inputs[0]
+        check_allowed(get(opdef_name), x)
+        return [(x.shape, out_dtype or x.dtype)]
+    return infer
+
+
+def binary_infer(opdef_name, out_dtype=None):
+    """Shape function of an elementwise binary op with broadcasting."""
+    def infer(inputs, attrs):
+        from ..framework.op_registry import get
+        x, y = inputs
+        if x.dtype is not y.dtype:
+            raise TypeError(f"Input 'y' of '{opdef_name}' Op has type {y.dtype.name} that does "
+                            f"not match type {x.dtype.name} of argument 'x'.")
+        check_allowed(get(opdef_name), x)
+        return [(broadcast_shapes(x.shape, y.shape), out_dtype or x.dtype)]
+    return infer
+
+
+def binary_operands(x, y):
+    """Converts the operands of a binary op: a Python value takes the dtype of
+    the tensor operand when it fits (TensorFlow's rule)."""
+    if isinstance(x, Tensor):
+        if not isinstance(y, Tensor):
+            y = convert_to_tensor(y, dtype_hint=x.dtype)
+        elif _state.graph is not None:
+            x = convert_to_tensor(x)
+            y = convert_to_tensor(y)
+        return x, y
+    if isinstance(y, Tensor):
+        return convert_to_tensor(x, dtype_hint=y.dtype), y
+    x = convert_to_tensor(x)
+    return x, convert_to_tensor(y, dtype_hint=x.dtype)
+
+
+def _mismatch(opdef, x, y):
+    return errors.InvalidArgumentError(
+        None, None, f"cannot compute {opdef.name} as input #1(zero-based) was expected to be "
+        f"a {tf_type_name(x.dtype)} tensor but is a {tf_type_name(y.dtype)} tensor "
+        f"[Op:{opdef.name}]")
+
+
+def unary(opdef, x, name=None, attrs=None):
+    """Runs an elementwise unary op, checking the input dtype."""
+    if x.__class__ is not EagerTensor:
+        x = convert_to_tensor(x)
+    if _state.graph is None:
+        if opdef.allowed_np is not None and x._v.dtype not in opdef.allowed_np:
+            raise _eager_disallowed(opdef, x)
+    return apply1(opdef, x, attrs or {}, name=name)
+
+
+def _fast_scalar(t, v):
+    """`v` (a Python float or int) as an eager tensor of `t`'s dtype, when that
+    is exact and cheap; None otherwise."""
+    d = t._v.dtype
+    k = d.kind
+    if k == "f" or k == "c" or (v.__class__ is int and (d is _I32 or d is _I64)
+                                and -2147483648 <= v <= 2147483647):
+        return EagerTensor(d.type(v))
+    return None
+
+
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+
+
+def _binary_error(opdef, x, y, exc):
+    try:
+        broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: {list(x.shape)} vs. {list(y.shape)} "
+            f"[Op:{opdef.name}]")
+    return kernel_error(opdef, (x, y), {}, exc)
+
+
+def binary(opdef, x, y, name=None):
+    """Runs an elementwise binary op: converts operands, checks dtypes, applies."""
+    if _state.graph is not None:
+        return apply2(opdef, *binary_operands(x, y), name=name)
+    if x.__class__ is not EagerTensor or y.__class__ is not EagerTensor:
+        if x.__class__ is EagerTensor and (y.__class__ is float or y.__class__ is int):
+            y = _fast_scalar(x, y) or y
+        elif y.__class__ is EagerTensor and (x.__class__ is float or x.__class__ is int):
+            x = _fast_scalar(y, x) or x
+        if x.__class__ is not EagerTensor or y.__class__ is not EagerTensor:
+            x, y = binary_operands(x, y)
+    xv = x._v
+    yv = y._v
+    xd = xv.dtype
+    if xd is not yv.dtype and xd != yv.dtype:
+        raise _mismatch(opdef, x, y)
+    if opdef.allowed_np is not None and xd not in opdef.allowed_np:
+        raise _eager_disallowed(opdef, x)
+    try:
+        out = opdef.kernel(xv, yv)
+    except Exception as e:
+        raise _binary_error(opdef, x, y, e) from None
+    res = EagerTensor(out)
+    if _state.tapes:
+        _record(opdef, (x, y), [res], _NO_ATTRS)
+    return res
+
+
+_NO_ATTRS = {}
+
+
+def constant_value(t):
+    """The NumPy value of `t` if known now (eager, or constant while building), else None."""
+    if isinstance(t, EagerTensor):
+        return t._v
+    if isinstance(t, SymbolicTensor):
+        return t._const
+    if isinstance(t, (list, tuple)):
+        vals = [constant_value(v) if isinstance(v, Tensor) else v for v in t]
+        if any(v is None for v in vals):
+            return None
+        return np.array(vals)
+    if isinstance(t, (int, float, np.ndarray, np.generic)):
+        return np.asarray(t)
+    return None
+
+
+def constant_shape(t):
+    """A TensorShape from a shape-valued argument (list, TensorShape or 1-D
+    tensor), with None where an element is not known while building."""
+    if isinstance(t, TensorShape):
+        return t
+    if isinstance(t, (list, tuple)):
+        dims = []
+        for d in t:
+            if isinstance(d, Tensor):
+                v = constant_value(d)
+                dims.append(None if v is None else int(v))
+            else:
+                dims.append(None if d is None or (isinstance(d, int) and d < 0) else d)
+        return TensorShape(dims)
+    v = constant_value(t)
+    if v is not None:
+        v = np.asarray(v)
+        if v.ndim == 0:
+            return TensorShape([int(v)])
+        return TensorShape([None if d < 0 else int(d) for d in v.reshape(-1)])
+    if isinstance(t, SymbolicTensor):
+        # A `tf.shape(x)` result: its producer knows the partial shape.
+        if t.op.type == "Shape":
+            return t.op.inputs[0].shape
+        n = t.shape[0] if t.shape.rank == 1 else None
+        return TensorShape(None) if n is None else TensorShape([None] * n)
+    return TensorShape(None)
+
+
+def axis_list(axis, rank):
+    """Normalizes an axis argument (int, list or None) to a sorted tuple of
+    non-negative axes for an array of `rank` dimensions."""
+    if axis is None:
+        return tuple(range(rank))
+    if isinstance(axis, (int, np.integer)):
+        axis = [int(axis)]
+    out = []
+    for a in axis:
+        a = int(a)
+        if a < -rank or a >= rank:
+            raise ValueError(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
+        out.append(a % rank if rank else a)
+    return tuple(sorted(set(out)))
+
+
+def np_value(x):
+    """The NumPy value of an eager tensor or Python value (for attrs)."""
+    if isinstance(x, EagerTensor):
+        return x._v
+    return to_numpy(x)
