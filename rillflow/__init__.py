@@ -12,6 +12,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"rillflow(\.
 from .framework import exports as _framework_exports  # noqa: E402,F401
 from . import ops as _ops  # noqa: E402,F401
 from . import eager as _eager  # noqa: E402,F401
+from . import function as _function  # noqa: E402,F401
 from . import _api  # noqa: E402
 
 __version__ = "0.1.0"

@@ -76,7 +76,7 @@ def apply(opdef, inputs, attrs=_EMPTY, name=None, multi=False):
         if _state.tapes:
             _record(opdef, inputs, [res], attrs)
         return res
-    op = _graph_apply(g, opdef, inputs, attrs, name)
+    op = _graph_apply(g, opdef, inputs, attrs, name, multi)
     return op.outputs if multi else op.outputs[0]
 
 
@@ -120,13 +120,13 @@ def apply_op(opdef, inputs, attrs=_EMPTY, name=None):
     return _graph_apply(g, opdef, inputs, attrs, name)
 
 
-def _graph_apply(g, opdef, inputs, attrs, name):
+def _graph_apply(g, opdef, inputs, attrs, name, multi=False):
     ins = []
     for t in inputs:
         if t.__class__ is not SymbolicTensor or t._op.graph is not g:
             t = g.capture(t)
         ins.append(t)
-    op = g.create_op(opdef, ins, attrs, name)
+    op = g.create_op(opdef, ins, attrs, name, multi=multi)
     if _state.tapes:
         for tape in _state.tapes:
             if tape._should_record(ins):

@@ -33,7 +33,7 @@ class Operation:
     """
 
     __slots__ = ("graph", "name", "opdef", "inputs", "outputs", "control_inputs",
-                 "attrs", "device", "location", "_id", "__weakref__")
+                 "attrs", "device", "location", "multi", "_id", "__weakref__")
 
     def __init__(self, graph, opdef, name, inputs, attrs, control_inputs, location):
         self.graph = graph
@@ -45,6 +45,8 @@ class Operation:
         self.outputs = []
         self.device = ""
         self.location = location
+        # Whether the kernel returns a list of outputs (set by `apply(multi=True)`).
+        self.multi = False
         self._id = 0
 
     @property
@@ -269,7 +271,7 @@ class Graph:
             self.__dict__.setdefault("_handle_keep", []).append(storage)
         return t
 
-    def create_op(self, opdef, inputs, attrs, name=None, output_specs=None):
+    def create_op(self, opdef, inputs, attrs, name=None, output_specs=None, multi=False):
         """Adds an op of type `opdef` to the graph and returns the Operation.
 
         `inputs` must be SymbolicTensors of this graph. Output shapes and
@@ -284,6 +286,7 @@ class Graph:
         location = user_frames.user_location(2)
         op = Operation(self, opdef, name, tuple(inputs), attrs,
                        self._current_control_inputs(), location)
+        op.multi = multi
         if output_specs is None:
             try:
                 output_specs = opdef.infer(op.inputs, attrs)
@@ -396,7 +399,7 @@ def _fold(op):
     except Exception:  # the runtime reports the error when the op runs
         return
     outs = op.outputs
-    if len(outs) == 1:
+    if not op.multi:
         out = (out,)
     for t, v in zip(outs, out):
         if getattr(v, "size", _FOLD_LIMIT + 1) <= _FOLD_LIMIT:

@@ -294,7 +294,22 @@ class Variable:
         return op.graph
 
     def _graph_handle(self):
+        arg = self.__dict__.get("_arg_handle")
+        g = _state.graph
+        if arg is not None and g is not None and arg.graph is g:
+            return arg
+        if g is not None and hasattr(g, "capture_variable"):
+            g.capture_variable(self)
         return convert_to_tensor(self._handle)
+
+    def _as_argument(self, handle_placeholder):
+        """A stand-in for this variable inside a function it was passed to, whose
+        reads and writes go through the function's resource input."""
+        proxy = object.__new__(type(self))
+        proxy.__dict__.update(self.__dict__)
+        proxy._arg_handle = handle_placeholder
+        proxy._arg_spec = VariableSpec(self._shape, self._dtype, self._trainable)
+        return proxy
 
     def _tape_handle(self):
         """The handle tensor tapes track for this variable in the current context."""
@@ -441,6 +456,19 @@ class Variable:
 
     def __reduce__(self):
         return _rebuild_variable, (self.numpy(), self._trainable, self._name[:-2])
+
+
+class VariableSpec:
+    """The type of a variable argument: shape, dtype, trainable."""
+
+    def __init__(self, shape, dtype, trainable=True):
+        self.shape = shape
+        self.dtype = dtype
+        self.trainable = trainable
+
+    def __repr__(self):
+        return "VariableSpec(shape=%s, dtype=%r, trainable=%s, alias_id=None)" % (
+            self.shape, self.dtype, self.trainable)
 
 
 def _rebuild_variable(value, trainable, name):

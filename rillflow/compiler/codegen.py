@@ -1,0 +1,272 @@
+"""Graph -> Python source -> callable.
+
+Each op becomes one line calling its NumPy kernel, which is bound as a
+global; attrs are baked in as literals (or globals when they have no
+literal form); values known at build time become constants; values are
+deleted after their last use when they may be large. Control-flow ops emit
+their own code (Python `if` / `while`) through `OpDef.codegen`. The source
+is registered with `linecache`, so tracebacks and debuggers show it, and
+each generated line maps back to its op (and the op to the user's line).
+"""
+import inspect
+import itertools
+import keyword
+import linecache
+import re
+
+import numpy as np
+
+from ..framework import dtypes as D
+
+__all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
+
+_counter = itertools.count()
+_IDENT = re.compile(r"[^0-9a-zA-Z_]")
+# Values smaller than this many elements are not worth a `del`.
+_DEL_THRESHOLD = 4096
+_LITERAL_TYPES = (bool, int, float, str, bytes, type(None))
+
+
+class CompiledGraph:
+    """A graph compiled to a Python function.
+
+    Attributes:
+      fn: the callable, `fn(*input_values) -> tuple of output values`.
+      source: the generated source text.
+      filename: the pseudo file name the source is registered under.
+      line_ops: generated line number -> Operation.
+    """
+
+    __slots__ = ("fn", "source", "filename", "line_ops", "name", "__weakref__")
+
+    def __init__(self, fn, source, filename, line_ops, name):
+        self.fn = fn
+        self.source = source
+        self.filename = filename
+        self.line_ops = line_ops
+        self.name = name
+
+
+def needed_ops(graph_ops, outputs, keep_stateful=True, extra_ops=()):
+    """The ops needed to compute `outputs` (and all stateful ops), in graph order.
+
+    Pruning follows data and control inputs. Stateful ops are kept even when
+    nothing depends on them, because their effects are the point.
+    """
+    needed = set()
+    stack = [t.op for t in outputs if t is not None] + list(extra_ops)
+    if keep_stateful:
+        stack += [op for op in graph_ops if op.opdef.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed.add(id(op))
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return [op for op in graph_ops if id(op) in needed]
+
+
+def _is_literal(v):
+    if isinstance(v, _LITERAL_TYPES):
+        if isinstance(v, float) and not np.isfinite(v):
+            return False
+        return True
+    if isinstance(v, (tuple, list)):
+        return all(_is_literal(x) for x in v)
+    return False
+
+
+def _kernel_params(kernel):
+    """The keyword attrs a kernel accepts: a set of names, or None for any."""
+    try:
+        sig = inspect.signature(kernel)
+    except (TypeError, ValueError):  # NumPy ufuncs and builtins take no attrs
+        return frozenset()
+    names = set()
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            return None
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.add(p.name)
+    return frozenset(names)
+
+
+class Emitter:
+    """Builds the source of one function: names, globals and lines.
+
+    Control-flow codegen hooks use `emit`, `value`, `new_name`, `global_for`
+    and `emit_ops` to generate nested blocks.
+    """
+
+    def __init__(self, name):
+        self.name = name
+        self.lines = []
+        self.line_ops = {}
+        self.globals = {"__name__": "rillflow.generated", "__builtins__": __builtins__}
+        self.names = {}            # id(tensor) -> expression
+        self._used = set(keyword.kwlist) | {"None", "True", "False"}
+        self._global_ids = {}
+        self.indent = 1
+
+    def new_name(self, base):
+        """A fresh identifier derived from `base`."""
+        base = _IDENT.sub("_", base) or "t"
+        if base[0].isdigit():
+            base = "_" + base
+        name = base
+        i = 1
+        while name in self._used or name in self.globals:
+            name = "%s_%d" % (base, i)
+            i += 1
+        self._used.add(name)
+        return name
+
+    def global_for(self, value, base):
+        """A global name bound to `value` (one per distinct object)."""
+        key = id(value)
+        name = self._global_ids.get(key)
+        if name is None:
+            name = self.new_name(base)
+            self.globals[name] = value
+            self._global_ids[key] = name
+        return name
+
+    def emit(self, text, op=None):
+        """Adds a line at the current indentation."""
+        self.lines.append("    " * self.indent + text)
+        if op is not None:
+            self.line_ops[len(self.lines) + 1] = op  # +1: the `def` line comes first
+
+    def value(self, tensor):
+        """The expression holding `tensor`'s value."""
+        return self.names[id(tensor)]
+
+    def attr_expr(self, op, key, v):
+        """A literal or global reference for an attr value."""
+        if _is_literal(v):
+            return repr(v)
+        return self.global_for(v, "%s_%s" % (op.name, key))
+
+    def emit_ops(self, ops, last_use=None, protected=()):
+        """Emits straight-line code for `ops` (in order)."""
+        for op in ops:
+            self.emit_op(op)
+            if last_use is not None:
+                self._free_after(op, last_use, protected)
+
+    def _free_after(self, op, last_use, protected):
+        dead = []
+        for t in op.inputs:
+            if last_use.get(id(t)) is op and id(t) not in protected:
+                n = t.shape.num_elements()
+                if (n is None or n >= _DEL_THRESHOLD) and id(t) in self.names:
+                    expr = self.names[id(t)]
+                    if expr.isidentifier() and expr not in self.globals and expr not in dead:
+                        dead.append(expr)
+        if dead:
+            self.emit("del " + ", ".join(dead))
+
+    def emit_op(self, op):
+        """Emits the line(s) computing one op."""
+        outs = op.outputs
+        if outs and not op.opdef.stateful and all(t._const is not None for t in outs):
+            # Known while building: bind the value instead of computing it.
+            for t in outs:
+                self.names[id(t)] = self.global_for(t._const, op.name)
+            return
+        if op.opdef.codegen is not None:
+            op.opdef.codegen(self, op)
+            return
+        if op.type == "Identity" and outs:
+            name = self.new_name(op.name)
+            self.names[id(outs[0])] = name
+            self.emit("%s = %s" % (name, self.value(op.inputs[0])), op)
+            return
+        kernel = self.global_for(op.opdef.kernel, "k_" + op.type)
+        args = [self.value(t) for t in op.inputs]
+        accepted = _kernel_params(op.opdef.kernel)
+        for k, v in op.attrs.items():
+            if accepted is not None and k not in accepted:
+                continue
+            if accepted is None and k == "_grad_fn":
+                continue
+            args.append("%s=%s" % (k, self.attr_expr(op, k, v)))
+        call = "%s(%s)" % (kernel, ", ".join(args))
+        if not outs:
+            self.emit(call, op)
+        elif len(outs) == 1 and not op.multi:
+            name = self.new_name(op.name)
+            self.names[id(outs[0])] = name
+            self.emit("%s = %s" % (name, call), op)
+        else:
+            names = [self.new_name("%s_%d" % (op.name, i)) for i in range(len(outs))]
+            for t, n in zip(outs, names):
+                self.names[id(t)] = n
+            self.emit("%s, = %s" % (", ".join(names), call) if len(names) == 1 else
+                      "%s = %s" % (", ".join(names), call), op)
+
+
+def last_uses(ops):
+    """id(tensor) -> the last op (in order) that reads it."""
+    last = {}
+    for op in ops:
+        for t in op.inputs:
+            last[id(t)] = op
+    return last
+
+
+def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=()):
+    """Compiles the part of `graph` computing `outputs` from `inputs`.
+
+    Args:
+      graph: the Graph.
+      inputs: placeholder tensors, in the order the callable takes values.
+      outputs: tensors to return (None entries give None).
+      ops: the ops to run (default: pruned to what `outputs` and stateful
+        ops need).
+      extra_ops: further ops to run (v1 `Session.run` targets).
+
+    Returns:
+      A CompiledGraph.
+    """
+    name = name or "graph"
+    em = Emitter(name)
+    params = []
+    for i, t in enumerate(inputs):
+        p = em.new_name(t.op.name)
+        em.names[id(t)] = p
+        params.append(p)
+    if ops is None:
+        ops = needed_ops(graph.get_operations(), outputs, extra_ops=extra_ops)
+    input_ids = {id(t) for t in inputs}
+    body = [op for op in ops if not (op.type == "Placeholder" and
+                                     all(id(o) in input_ids for o in op.outputs))]
+    for op in body:
+        if op.type == "Placeholder":
+            raise _unfed(op)
+    protected = {id(t) for t in outputs if t is not None}
+    em.emit_ops(body, last_uses(body), protected)
+    rets = ["None" if t is None else em.value(t) for t in outputs]
+    em.emit("return (%s)" % (", ".join(rets) + ("," if len(rets) == 1 else "")))
+    fname = em.new_name(_IDENT.sub("_", name))
+    header = "def %s(%s):" % (fname, ", ".join(params))
+    source = header + "\n" + "\n".join(em.lines) + "\n"
+    filename = "<rillflow %s #%d>" % (name, next(_counter))
+    code = compile(source, filename, "exec")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = dict(em.globals)
+    exec(code, namespace)
+    compiled = CompiledGraph(namespace[fname], source, filename, em.line_ops, name)
+    from . import runtime_errors
+    runtime_errors.register(compiled)
+    return compiled
+
+
+def _unfed(op):
+    from ..framework import errors
+    return errors.InvalidArgumentError(
+        None, op, "You must feed a value for placeholder tensor '%s' with dtype %s%s" % (
+            op.name, op.get_attr("dtype").name,
+            "" if op.get_attr("shape").rank is None else
+            " and shape %s" % list(op.get_attr("shape"))))

@@ -1,0 +1,68 @@
+"""Errors raised while running generated code, reported at the user's line.
+
+When a kernel fails inside a compiled graph, the traceback points into
+generated code. This module finds the failing generated line, maps it to
+its op and to the user source line that created the op, and re-raises the
+error with TensorFlow's exception class and that location in the message.
+"""
+import weakref
+
+from ..framework import errors
+
+# filename of generated code -> CompiledGraph; weak so dropped functions go away.
+registry = weakref.WeakValueDictionary()
+
+
+def register(compiled):
+    """Makes `compiled`'s generated lines resolvable to ops."""
+    registry[compiled.filename] = compiled
+
+
+def failing_op(exc):
+    """The op whose generated line raised `exc` (innermost), or None."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        compiled = registry.get(tb.tb_frame.f_code.co_filename)
+        if compiled is not None:
+            op = compiled.line_ops.get(tb.tb_lineno)
+            if op is not None:
+                found = op
+        tb = tb.tb_next
+    return found
+
+
+def _location_text(op):
+    loc = op.location
+    if loc is None:
+        return ""
+    return "\n\nDetected at node '%s' (op %s) defined at:\n%s" % (op.name, op.type, loc)
+
+
+def translate(exc):
+    """The exception to raise for `exc` escaping generated code.
+
+    OpErrors keep their class; other exceptions from kernels become
+    InvalidArgumentError. Exceptions that are not kernel failures (raised
+    by user Python called at run time, e.g. in `py_function`) pass through.
+    """
+    if getattr(exc, "_rillflow_located", False):
+        return exc
+    op = failing_op(exc)
+    if op is None:
+        return exc
+    if isinstance(exc, errors.OpError):
+        msg = exc.message
+        if "[Op:" not in msg and "{{node" not in msg:
+            msg += " [[{{node %s}}]]" % op.name
+        new = type(exc)(None, op, msg + _location_text(op))
+    elif isinstance(exc, (ValueError, TypeError, IndexError, ZeroDivisionError,
+                          OverflowError, KeyError, ArithmeticError)):
+        shapes = ", ".join("%s%s" % (t.dtype.name, t.shape) for t in op.inputs)
+        new = errors.InvalidArgumentError(
+            None, op, "%s: %s (op %s, inputs %s) [[{{node %s}}]]%s" % (
+                type(exc).__name__, exc, op.type, shapes, op.name, _location_text(op)))
+    else:
+        return exc
+    new._rillflow_located = True
+    return new

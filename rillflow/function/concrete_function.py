@@ -1,0 +1,358 @@
+"""ConcreteFunction: one traced graph of a `tf.function`, compiled and callable.
+
+Calling it eagerly runs the compiled Python code of its graph: unwrap the
+argument values, append the captured values, call, wrap the outputs. Inside
+another function being traced, a call becomes one `StatefulPartitionedCall`
+(or `PartitionedCall`) op. Under an active GradientTape the call is
+recorded as one op whose gradient runs the function's backward graph.
+"""
+import itertools
+
+import numpy as np
+
+from ..compiler import runtime_errors
+from ..compiler.codegen import compile_graph
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import errors, nest
+from ..framework.convert import convert_to_tensor
+from ..framework.execute import EagerOp, apply
+from ..framework.op_registry import register
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor_spec import TensorSpec
+
+__all__ = ["ConcreteFunction"]
+
+_state = _context.state
+_ids = itertools.count(1)
+
+
+def _wrap(v):
+    if v is None:
+        return None
+    if v.__class__ is np.ndarray or isinstance(v, np.generic):
+        return EagerTensor(v)
+    if isinstance(v, (bytes, str)):
+        a = np.empty((), dtype=object)
+        a[()] = v.encode() if isinstance(v, str) else v
+        return EagerTensor(a)
+    return EagerTensor(np.asarray(v))
+
+
+def _runtime_value(x):
+    """The value a compiled graph receives for an argument or capture."""
+    if x.__class__ is EagerTensor:
+        return x._v
+    storage = getattr(x, "_storage", None)
+    if storage is not None:  # a variable passed as an argument
+        return storage
+    if isinstance(x, EagerTensor):  # a variable handle
+        return x._v
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x
+    return convert_to_tensor(x)._v
+
+
+class ConcreteFunction:
+    """A single traced graph of a Function, with a fixed input signature."""
+
+    def __init__(self, func_graph, param_names=None, function_spec=None):
+        self.graph = func_graph
+        self._func_graph = func_graph
+        self._param_names = list(param_names or [])
+        self._function_spec = function_spec
+        self._name = "__inference_%s_%d" % (func_graph.name, next(_ids))
+        func_graph.function_name = self._name
+        self._compiled = None
+        self._capture_values = None
+        self._grad = None  # FunctionGradient, built on first differentiation
+        n_args = len(func_graph.inputs) - len(func_graph.captures)
+        self._num_args = n_args
+
+    # --- introspection ------------------------------------------------------
+    @property
+    def name(self):
+        """The function's unique name, e.g. `__inference_f_12`."""
+        return self._name
+
+    @property
+    def function_name(self):
+        """Same as `name` (the graph library entry)."""
+        return self._name
+
+    @property
+    def inputs(self):
+        """The graph's input placeholders (arguments, then captures)."""
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self):
+        """The graph's output tensors (flat)."""
+        return list(self.graph.outputs)
+
+    @property
+    def structured_outputs(self):
+        """The outputs in the structure the Python function returned."""
+        return self.graph.structured_outputs
+
+    @property
+    def structured_input_signature(self):
+        """`(args, kwargs)` with a TensorSpec for each tensor argument."""
+        args, kwargs = self.graph.structured_input_signature
+
+        def spec(v):
+            if isinstance(v, SymbolicTensor):
+                return TensorSpec(v.shape, v.dtype, name=v.op.name)
+            return getattr(v, "_arg_spec", v)
+        return (tuple(nest.map_structure(spec, list(args))),
+                {k: nest.map_structure(spec, v) for k, v in kwargs.items()})
+
+    @property
+    def captured_inputs(self):
+        """The outside tensors (and variable handles) the function captured."""
+        return list(self.graph.external_captures)
+
+    @property
+    def variables(self):
+        """The variables the function uses."""
+        return tuple(self.graph.variables)
+
+    @property
+    def trainable_variables(self):
+        """The trainable variables the function uses."""
+        return tuple(v for v in self.graph.variables if v.trainable)
+
+    @property
+    def function_type(self):
+        """The input parameters and output type (see `pretty_printed_signature`)."""
+        return self.pretty_printed_signature()
+
+    def pretty_printed_signature(self, verbose=True):
+        """A readable description of inputs, outputs and captures."""
+        args, kwargs = self.structured_input_signature
+        lines = ["Input Parameters:"]
+        names = self._param_names or ["args_%d" % i for i in range(len(args))]
+        for n, a in zip(names, args):
+            lines.append("  %s (POSITIONAL_OR_KEYWORD): %s" % (n, _type_str(a, unnamed=True)))
+        for k, v in kwargs.items():
+            lines.append("  %s (KEYWORD_ONLY): %s" % (k, _type_str(v, unnamed=True)))
+        lines.append("Output Type:")
+        lines.append("  " + _type_str(self.structured_outputs, unnamed=True))
+        lines.append("Captures:")
+        caps = self.graph.captures
+        if not caps:
+            lines.append("  None")
+        for ext, internal in caps:
+            lines.append("  %d: %s" % (id(ext), _type_str(internal, unnamed=True)))
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return "<ConcreteFunction %s at 0x%X>" % (self.graph.name, id(self))
+
+    def __str__(self):
+        return "ConcreteFunction %s\n%s" % (self.graph.name, self.pretty_printed_signature())
+
+    # --- compiled code ---------------------------------------------------------
+    def _ensure_compiled(self):
+        if self._compiled is None:
+            g = self.graph
+            self._compiled = compile_graph(g, g.inputs, g.outputs, name=g.name)
+            self._capture_values = tuple(_runtime_value(t) for t in g.external_captures)
+        return self._compiled
+
+    @property
+    def generated_source(self):
+        """The Python source the graph was compiled to."""
+        return self._ensure_compiled().source
+
+    def pretty_printed_source(self):
+        """The generated Python source (same as `generated_source`)."""
+        return self.generated_source
+
+    # --- calling -----------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        """Calls the function with arguments matching its signature.
+
+        Raises:
+          TypeError: for missing/extra arguments, or Python values or shapes
+            that do not match the traced signature.
+          InvalidArgumentError: for a tensor of the wrong dtype.
+        """
+        flat = self._bind(args, kwargs)
+        return self._call_flat(flat)
+
+    def _bind(self, args, kwargs):
+        sig_args, sig_kwargs = self.graph.structured_input_signature
+        names = self._param_names
+        values = list(args)
+        if len(values) > len(sig_args):
+            raise TypeError(f"{self.graph.name}() takes {len(sig_args)} positional arguments but "
+                            f"{len(values)} were given")
+        kwargs = dict(kwargs)
+        for i in range(len(values), len(sig_args)):
+            n = names[i] if i < len(names) else None
+            if n is not None and n in kwargs:
+                values.append(kwargs.pop(n))
+            elif not isinstance(sig_args[i], Tensor) and not nest.flatten(sig_args[i]) or \
+                    all(not isinstance(x, Tensor) for x in nest.flatten(sig_args[i])):
+                values.append(sig_args[i])
+            else:
+                raise TypeError(f"{self.graph.name}() missing required argument: {n!r}")
+        for k in list(kwargs):
+            if k not in sig_kwargs:
+                raise TypeError(f"{self.graph.name}() got an unexpected keyword argument {k!r}")
+        flat = []
+        for pos, (expected, given) in enumerate(zip(sig_args, values)):
+            self._flatten_arg(expected, given, flat, names[pos] if pos < len(names) else pos)
+        for k, expected in sig_kwargs.items():
+            if k not in kwargs:
+                raise TypeError(f"{self.graph.name}() missing required argument: {k!r}")
+            self._flatten_arg(expected, kwargs[k], flat, k)
+        return flat
+
+    def _flatten_arg(self, expected, given, flat, pname):
+        exp_leaves = nest.flatten(expected)
+        try:
+            nest.assert_same_structure(expected, given, check_types=False)
+        except (ValueError, TypeError):
+            if not (len(exp_leaves) == 1 and isinstance(exp_leaves[0], Tensor)):
+                raise TypeError(f"Argument {pname!r} of {self.graph.name}() has structure "
+                                f"{given!r}, expected {expected!r}") from None
+            given = [given]
+            expected = [expected]
+        for e, g in zip(nest.flatten(expected), nest.flatten(given)):
+            if isinstance(e, SymbolicTensor):
+                if e.dtype is D.resource:
+                    flat.append(g)
+                    continue
+                t = g if isinstance(g, Tensor) else convert_to_tensor(
+                    g, dtype_hint=e.dtype) if not hasattr(g, "_dense_var_to_tensor") else \
+                    g._dense_var_to_tensor()
+                if t.dtype is not e.dtype:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"cannot compute {self._name} as input #{len(flat)}"
+                        f"(zero-based) was expected to be a {e.dtype.name} tensor but is a "
+                        f"{t.dtype.name} tensor [Op:{self._name}]")
+                if not e.shape.is_compatible_with(t.shape):
+                    raise TypeError(f"Argument {pname!r}: shape {t.shape} is incompatible with "
+                                    f"the traced shape {e.shape} of {self.graph.name}()")
+                flat.append(t)
+            elif hasattr(e, "_arg_spec"):
+                flat.append(g)
+            else:
+                if not _python_equal(e, g):
+                    raise TypeError(f"Argument {pname!r} of {self.graph.name}() was traced with "
+                                    f"the Python value {e!r}; got {g!r}")
+
+    def _call_flat(self, flat_args):
+        """Runs the function on flat tensor (and variable) arguments."""
+        if _state.graph is not None:
+            return self._call_in_graph(flat_args)
+        compiled = self._compiled or self._ensure_compiled()
+        if _state.tapes:
+            recorded = self._call_recorded(flat_args)
+            if recorded is not None:
+                return recorded
+        vals = [a._v if a.__class__ is EagerTensor else _runtime_value(a) for a in flat_args]
+        try:
+            outs = compiled.fn(*vals, *self._capture_values)
+        except Exception as e:
+            raise runtime_errors.translate(e).with_traceback(None) from None
+        return self._pack([_wrap(v) for v in outs])
+
+    def _pack(self, flat_outs):
+        structured = self.graph.structured_outputs
+        if structured is None:
+            return None
+        if not nest.is_nested(structured):
+            return flat_outs[0]
+        it = iter(flat_outs)
+        return nest.pack_sequence_as(
+            structured, [None if leaf is None else next(it) for leaf in nest.flatten(structured)])
+
+    def _gradient(self):
+        """The FunctionGradient of this function (built on first use)."""
+        if self._grad is None:
+            from .function_gradients import FunctionGradient
+            self._ensure_compiled()
+            self._grad = FunctionGradient(self)
+        return self._grad
+
+    def _call_recorded(self, flat_args):
+        from .function_gradients import call_with_tape
+        return call_with_tape(self, flat_args)
+
+    def _call_in_graph(self, flat_args):
+        g = _state.graph
+        ins = []
+        for a, ph in zip(flat_args, self.graph.inputs):
+            if ph.dtype is D.resource and hasattr(a, "_graph_handle"):
+                ins.append(a._graph_handle())
+            else:
+                ins.append(convert_to_tensor(a))
+        for ext in self.graph.external_captures:
+            ins.append(convert_to_tensor(ext) if not isinstance(ext, SymbolicTensor)
+                       or ext.graph is g else g.capture(ext))
+        for v in self.graph.variables:
+            if hasattr(g, "capture_variable"):
+                g.capture_variable(v)
+        for tape in _state.tapes:
+            for v in self.graph.variables:
+                tape._variable_accessed(v)
+        opdef = _StatefulCall if _has_stateful(self.graph) else _Call
+        outs = apply(opdef, ins, {"f": self, "Tout": [t.dtype for t in self.graph.outputs]},
+                     name=opdef.name, multi=True)
+        return self._pack(outs)
+
+
+def _python_equal(a, b):
+    try:
+        return bool(a == b) if not isinstance(a, Tensor) else a is b
+    except Exception:
+        return a is b
+
+
+def _has_stateful(graph):
+    return any(op.opdef.stateful for op in graph.get_operations())
+
+
+def _type_str(v, unnamed=False):
+    if isinstance(v, (SymbolicTensor, EagerTensor)) or isinstance(v, TensorSpec):
+        return "TensorSpec(shape=%s, dtype=%r, name=None)" % (v.shape, v.dtype)
+    spec = getattr(v, "_arg_spec", None)
+    if spec is not None:
+        return repr(spec)
+    if isinstance(v, dict):
+        return "Dict[%s]" % ", ".join("[%r, %s]" % (k, _type_str(v[k])) for k in v)
+    if isinstance(v, list):
+        return "List[%s]" % ", ".join(_type_str(x) for x in v)
+    if isinstance(v, tuple):
+        return "Tuple[%s]" % ", ".join(_type_str(x) for x in v)
+    return "Literal[%r]" % (v,)
+
+
+# --- the call op -------------------------------------------------------------
+
+def _call_kernel(*vals, f, Tout=None, _with_intermediates=False):
+    compiled = f._ensure_compiled()
+    if _with_intermediates:
+        return list(f._gradient().forward_compiled.fn(*vals))
+    return list(compiled.fn(*vals))
+
+
+def _call_infer(inputs, attrs):
+    f = attrs["f"]
+    specs = [(t.shape, t.dtype) for t in f.graph.outputs]
+    if attrs.get("_with_intermediates"):
+        specs += [(t.shape, t.dtype) for t in f._gradient().intermediates]
+    return specs
+
+
+def _call_grad(op, *dys):
+    from .function_gradients import graph_call_gradient
+    return graph_call_gradient(op, dys)
+
+
+_Call = register("PartitionedCall", _call_kernel, _call_infer, _call_grad, no_fold=True)
+_StatefulCall = register("StatefulPartitionedCall", _call_kernel, _call_infer, _call_grad,
+                         stateful=True)

@@ -1,0 +1,208 @@
+"""FuncGraph: the graph a Python function is traced into.
+
+Arguments become placeholders; tensors from outside (eager tensors,
+variable handles, tensors of an enclosing function graph) are captured as
+extra placeholders whose values are supplied at call time
+(`captured_inputs`). Stateful ops are chained in program order with
+control edges (automatic control dependencies).
+"""
+import numpy as np
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import nest
+from ..framework.execute import placeholder
+from ..framework.graph import Graph
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor_shape import TensorShape
+
+__all__ = ["FuncGraph", "trace_function"]
+
+_state = _context.state
+
+
+class FuncGraph(Graph):
+    """A graph traced from a Python function, with inputs, captures and outputs."""
+
+    is_function_graph = True
+
+    def __init__(self, name, outer_graph=None):
+        super().__init__()
+        self.name = name
+        self.function_name = name
+        self.inputs = []
+        self.outputs = []
+        self.structured_outputs = None
+        self.structured_input_signature = None
+        self.outer_graph = outer_graph
+        self._captures = {}          # id(external) -> (external, internal)
+        self._capture_order = []
+        self._last_stateful = None
+        self.variables = []          # variables whose handles are captured
+        self.seed = None
+
+    @property
+    def building_function(self):
+        """Always True for a function graph."""
+        return True
+
+    # --- captures -----------------------------------------------------------
+    @property
+    def captures(self):
+        """(external, internal) pairs of captured tensors, in capture order."""
+        return [self._captures[k] for k in self._capture_order]
+
+    @property
+    def external_captures(self):
+        """The captured outside values, in order."""
+        return [self._captures[k][0] for k in self._capture_order]
+
+    @property
+    def internal_captures(self):
+        """The placeholders standing for captured values, in order."""
+        return [self._captures[k][1] for k in self._capture_order]
+
+    def capture(self, tensor, name=None):
+        """Returns the placeholder standing for an outside tensor in this graph.
+
+        Raises:
+          ValueError: for a tensor of a graph that is not an enclosing one.
+        """
+        key = id(tensor)
+        found = self._captures.get(key)
+        if found is not None:
+            return found[1]
+        if isinstance(tensor, SymbolicTensor):
+            src = tensor.graph
+            if src is getattr(self, "forward_graph", None):
+                pass  # a backward graph reads forward values (intermediates)
+            elif not self._encloses(src):
+                raise ValueError(
+                    f"Tensor {tensor.name} belongs to another graph and cannot be used in "
+                    f"function {self.name!r}. Pass it as an argument, or create it inside "
+                    "the function.")
+            elif self.outer_graph is not None and src is not self.outer_graph:
+                tensor = self.outer_graph.capture(tensor)
+                key = id(tensor)
+                found = self._captures.get(key)
+                if found is not None:
+                    return found[1]
+        elif not isinstance(tensor, EagerTensor):
+            raise TypeError(f"Cannot capture {tensor!r}")
+        with _context.graph_mode(self), self.control_dependencies(None), \
+                self.name_scope(None):
+            if tensor.dtype is D.resource:
+                base = "%s_handle" % getattr(tensor._v, "name", "resource") \
+                    if isinstance(tensor, EagerTensor) else "resource"
+            else:
+                base = name or (tensor.op.name if isinstance(tensor, SymbolicTensor)
+                                else "Const")
+            ph = placeholder(tensor.dtype, tensor.shape, name=_clean(base))
+        self._captures[key] = (tensor, ph)
+        self._capture_order.append(key)
+        self.inputs.append(ph)
+        return ph
+
+    def _encloses(self, graph):
+        g = self.outer_graph
+        while g is not None:
+            if g is graph:
+                return True
+            g = getattr(g, "outer_graph", None)
+        return False
+
+    def capture_variable(self, variable):
+        """Records that the function uses `variable` (for `.variables`)."""
+        if not any(v is variable for v in self.variables):
+            self.variables.append(variable)
+
+    # --- automatic control dependencies ------------------------------------
+    def _on_op_created(self, op):
+        if op.opdef.stateful:
+            last = self._last_stateful
+            if last is not None and last not in op.control_inputs and not any(
+                    t.op is last for t in op.inputs):
+                op.control_inputs.append(last)
+            self._last_stateful = op
+
+    def _control_from_outer(self, op):
+        # Ops of enclosing graphs have already run when this function runs.
+        return None
+
+    def __repr__(self):
+        return "<FuncGraph %s>" % self.name
+
+
+def _clean(name):
+    out = "".join(c if c.isalnum() or c in "_.-/" else "_" for c in str(name))
+    if not out or not (out[0].isalnum() or out[0] == "."):
+        out = "arg" + out
+    return out
+
+
+def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=None,
+                   add_identities=True):
+    """Traces `python_func(*args, **kwargs)` into a new FuncGraph.
+
+    Tensor-like leaves of `args`/`kwargs` (TensorSpecs, tensors) become
+    placeholders named after their parameter; other leaves are passed as
+    they are. Returns the FuncGraph with `inputs`, `outputs` and
+    `structured_outputs` set.
+    """
+    from ..framework.tensor_spec import TensorSpec
+    fg = FuncGraph(name, outer_graph=outer_graph)
+    with _context.graph_mode(fg, hide_tapes=True):
+        placeholders = []
+
+        def to_placeholder(value, pname):
+            if isinstance(value, TensorSpec):
+                ph = placeholder(value.dtype, value.shape, name=_clean(value.name or pname))
+            elif isinstance(value, Tensor):
+                ph = placeholder(value.dtype, value.shape, name=_clean(pname))
+            elif isinstance(value, (np.ndarray, np.generic)):
+                ph = placeholder(D.from_numpy(value.dtype), TensorShape(value.shape),
+                                 name=_clean(pname))
+            elif hasattr(value, "_storage") and hasattr(value, "_as_argument"):
+                ph = placeholder(D.resource, TensorShape([]), name=_clean(pname))
+                placeholders.append(ph)
+                return value._as_argument(ph)
+            else:
+                return value
+            placeholders.append(ph)
+            return ph
+
+        new_args = []
+        for i, a in enumerate(args):
+            pname = arg_names[i] if arg_names and i < len(arg_names) else "args_%d" % i
+            new_args.append(_map_leaves(a, pname, to_placeholder))
+        new_kwargs = {k: _map_leaves(v, k, to_placeholder) for k, v in kwargs.items()}
+        fg.inputs = list(placeholders)
+        result = python_func(*new_args, **new_kwargs)
+        flat = nest.flatten(result)
+        outs = []
+        from ..ops.array_ops import identity
+        from ..framework.convert import convert_to_tensor
+        for v in flat:
+            if v is None:
+                outs.append(None)
+                continue
+            if not isinstance(v, Tensor):
+                v = convert_to_tensor(v)
+            if isinstance(v, EagerTensor) or v.graph is not fg:
+                v = fg.capture(v)
+            if add_identities:
+                v = identity(v, name="Identity")
+            outs.append(v)
+        fg.outputs = [t for t in outs if t is not None]
+        fg.structured_outputs = nest.pack_sequence_as(result, outs) if nest.is_nested(result) \
+            else (outs[0] if outs else None)
+        fg.structured_input_signature = (tuple(new_args), new_kwargs)
+    return fg
+
+
+def _map_leaves(value, pname, fn):
+    """Applies `fn(leaf, name)` to each leaf; names are `pname`, `pname_1`, ..."""
+    if not nest.is_nested(value):
+        return fn(value, pname)
+    flat = nest.flatten(value)
+    return nest.pack_sequence_as(value, [fn(v, pname) for v in flat])

@@ -1,0 +1,159 @@
+"""Gradients through calls of traced functions.
+
+For a function graph F, the backward graph B is built once by running the
+backprop engine over F's ops while B is the current graph: gradient
+functions that read forward values capture them from F. Those captured
+forward tensors are F's *intermediates*; a forward variant of F returns
+them as extra outputs, and B takes them (with the output gradients) as
+inputs. So a differentiated call runs F's forward code once and B once,
+with no recomputation.
+"""
+from ..compiler.codegen import compile_graph
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework.execute import EagerOp, apply, placeholder
+from ..framework.op_registry import register
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..eager.backprop import backprop, is_differentiable
+from .func_graph import FuncGraph
+
+_state = _context.state
+
+
+class FunctionGradient:
+    """The forward-with-intermediates and backward code of one ConcreteFunction."""
+
+    def __init__(self, cf):
+        fg = cf.graph
+        bg = FuncGraph(fg.name + "_backward")
+        bg.forward_graph = fg
+        self.diff_outputs = [i for i, t in enumerate(fg.outputs) if is_differentiable(t.dtype)]
+        with _context.graph_mode(bg, hide_tapes=True):
+            dys = [placeholder(fg.outputs[i].dtype, fg.outputs[i].shape, name="dy")
+                   for i in self.diff_outputs]
+            seeds = [None] * len(fg.outputs)
+            for i, d in zip(self.diff_outputs, dys):
+                seeds[i] = d
+            grads = backprop(fg.get_operations(), fg.outputs, seeds, fg.inputs)
+            grads = [None if g is None else _in_graph(bg, g) for g in grads]
+        caps = bg.captures
+        bg.inputs = list(dys) + [internal for _, internal in caps]
+        self.intermediates = [ext for ext, _ in caps if isinstance(ext, SymbolicTensor)]
+        self._eager_captures = [(i, ext._v) for i, (ext, _) in enumerate(caps)
+                                if isinstance(ext, EagerTensor)]
+        self._capture_kinds = [isinstance(ext, SymbolicTensor) for ext, _ in caps]
+        self.backward_graph = bg
+        self.backward_outputs = grads
+        self.backward = compile_graph(bg, bg.inputs, grads, name=bg.name)
+        self.forward_compiled = compile_graph(fg, fg.inputs,
+                                              list(fg.outputs) + self.intermediates,
+                                              name=fg.name + "_forward")
+        self.num_outputs = len(fg.outputs)
+
+    def backward_values(self, dy_values, intermediate_values):
+        """Runs the backward code: gradients (values or None) per function input."""
+        it = iter(intermediate_values)
+        eager = dict(self._eager_captures)
+        caps = [next(it) if sym else eager[i] for i, sym in enumerate(self._capture_kinds)]
+        return self.backward.fn(*dy_values, *caps)
+
+
+def _in_graph(bg, g):
+    if isinstance(g, SymbolicTensor) and g.graph is bg:
+        return g
+    return bg.capture(g) if isinstance(g, (SymbolicTensor, EagerTensor)) else g
+
+
+def _tape_inputs(cf, flat_args):
+    ins = []
+    for a in flat_args:
+        handle = getattr(a, "_handle", None)
+        ins.append(handle if handle is not None and not isinstance(a, Tensor) else a)
+    ins.extend(cf.graph.external_captures)
+    return ins
+
+
+def call_with_tape(cf, flat_args):
+    """Eager call of `cf` recorded on the active tapes; None if no tape cares."""
+    fg = cf.graph
+    for tape in _state.tapes:
+        for v in fg.variables:
+            tape._variable_accessed(v)
+    for a in flat_args:
+        if hasattr(a, "_notify_tapes"):
+            a._notify_tapes()
+    inputs = _tape_inputs(cf, flat_args)
+    tapes = [t for t in _state.tapes if t._should_record(inputs)]
+    if not tapes:
+        return None
+    from .concrete_function import _runtime_value, _wrap
+    from ..compiler import runtime_errors
+    grad = cf._gradient()
+    vals = [_runtime_value(a) for a in flat_args] + list(cf._capture_values)
+    try:
+        outs = grad.forward_compiled.fn(*vals)
+    except Exception as e:
+        raise runtime_errors.translate(e).with_traceback(None) from None
+    n = grad.num_outputs
+    out_tensors = [_wrap(v) for v in outs[:n]]
+    inter = outs[n:]
+
+    def grad_fn(op, *dys):
+        dy_vals = [dys[i]._v if isinstance(dys[i], EagerTensor) else _zeros(op.outputs[i])
+                   for i in grad.diff_outputs]
+        gs = grad.backward_values(dy_vals, inter)
+        return [None if g is None else _wrap(g) for g in gs]
+
+    from .concrete_function import _Call
+    rec = EagerOp(_Call, tuple(inputs), out_tensors, {"f": cf, "_grad_fn": grad_fn})
+    for t in tapes:
+        t._record(rec)
+    return cf._pack(out_tensors)
+
+
+def _zeros(t):
+    import numpy as np
+    return np.zeros(t._v.shape, t._v.dtype)
+
+
+def _backward_kernel(*vals, f):
+    grad = f._gradient()
+    k = len(grad.diff_outputs)
+    gs = grad.backward_values(vals[:k], vals[k:])
+    return [g for g, t in zip(gs, grad.backward_outputs) if t is not None]
+
+
+_SymbolicGradient = register("SymbolicGradient", _backward_kernel, None, no_fold=True)
+
+
+def graph_call_gradient(op, dys):
+    """Gradient of a call op while building a graph: adds the intermediates as
+    extra outputs of the call and a backward call op consuming them."""
+    from ..framework.tensor import SymbolicTensor as _ST
+    cf = op.get_attr("f")
+    grad = cf._gradient()
+    n = grad.num_outputs
+    if not op.attrs.get("_with_intermediates"):
+        op.attrs = dict(op.attrs, _with_intermediates=True)
+        for t in grad.intermediates:
+            op.outputs.append(_ST(op, len(op.outputs), t.shape, t.dtype))
+    inter = op.outputs[n:]
+    from ..ops.array_ops import zeros_like
+    dy_ts = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i])
+             for i in grad.diff_outputs]
+    out_specs = [(t.shape, t.dtype) for t in grad.backward_outputs if t is not None]
+    it = iter(inter)
+    eager = dict(grad._eager_captures)
+    caps = []
+    for i, sym in enumerate(grad._capture_kinds):
+        caps.append(next(it) if sym else EagerTensor(eager[i]))
+    g = _state.graph
+    res = g.create_op(_SymbolicGradient, [g.capture(t) if not (isinstance(t, _ST) and t.graph is g)
+                                          else t for t in dy_ts + caps],
+                      {"f": cf}, name="SymbolicGradient",
+                      output_specs=out_specs, multi=True).outputs
+    out = []
+    it = iter(res)
+    for gt in grad.backward_outputs:
+        out.append(None if gt is None else next(it))
+    return out

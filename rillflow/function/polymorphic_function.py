@@ -1,0 +1,451 @@
+"""`tf.function`: a Python function traced once per input signature.
+
+A Function keeps a cache of ConcreteFunctions keyed by the trace key of
+the call's arguments (see trace_key.py). The common call — positional
+eager tensors whose dtypes and shapes were seen before — takes a fast path:
+one tuple, one dict lookup, then the compiled code.
+"""
+import collections
+import functools
+import inspect
+import warnings
+import weakref
+
+import numpy as np
+
+from ..compiler.codegen import compile_graph, needed_ops
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import nest
+from ..framework.api_export import export
+from ..framework.convert import convert_to_tensor
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor_spec import TensorSpec
+from . import trace_key as K
+from .concrete_function import ConcreteFunction, _runtime_value
+from .func_graph import trace_function
+
+__all__ = ["Function", "function"]
+
+_state = _context.state
+_config = _context.config
+_MAX_CACHE = 128
+_RETRACE_WINDOW = 5
+
+
+class RetracingWarning(UserWarning):
+    """A Function keeps retracing (warned with the argument that changed)."""
+
+
+class _FunctionSpec:
+    """The Python signature of a Function and its input_signature."""
+
+    def __init__(self, fn, input_signature):
+        self.fullargspec = inspect.getfullargspec(fn) if callable(fn) else None
+        self.input_signature = input_signature
+        try:
+            self.signature = inspect.signature(fn)
+        except (TypeError, ValueError):
+            self.signature = None
+
+    @property
+    def arg_names(self):
+        """The names of the positional parameters."""
+        if self.signature is None:
+            return []
+        return [p.name for p in self.signature.parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+class Function:
+    """A callable that traces `python_function` into graphs (`tf.function`).
+
+    See `function()` for the arguments.
+    """
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 jit_compile=None, reduce_retracing=False, experimental_autograph_options=None,
+                 experimental_attributes=None):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._autograph = autograph
+        self._autograph_options = experimental_autograph_options
+        self._jit_compile = jit_compile
+        self._reduce_retracing = reduce_retracing
+        self._attributes = experimental_attributes
+        if input_signature is not None:
+            input_signature = tuple(input_signature)
+            for s in nest.flatten(list(input_signature)):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"input_signature must be a possibly nested sequence of "
+                                    f"TensorSpec objects, got invalid args {s!r} with type "
+                                    f"{type(s)}.")
+        self._spec = _FunctionSpec(python_function, input_signature)
+        sig = self._spec.signature
+        self._simple = sig is not None and all(
+            p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.POSITIONAL_ONLY
+            for p in sig.parameters.values())
+        self._n_params = len(sig.parameters) if sig is not None else -1
+        self._cache = collections.OrderedDict()   # key -> ConcreteFunction
+        self._fast = {}                           # ((dtype, shape), ...) -> ConcreteFunction
+        self._tracing_count = 0
+        self._created_variables = False
+        self._first_trace_done = False
+        self._recent = collections.deque(maxlen=_RETRACE_WINDOW)
+        self._warned = False
+        self._bound = weakref.WeakKeyDictionary()
+        self._bound_by_id = {}
+        functools.update_wrapper(self, python_function, updated=())
+
+    # --- properties ---------------------------------------------------------
+    @property
+    def python_function(self):
+        """The wrapped Python function."""
+        return self._python_function
+
+    @property
+    def function_spec(self):
+        """The signature information (`fullargspec`, `input_signature`)."""
+        return self._spec
+
+    @property
+    def input_signature(self):
+        """The input_signature given to `tf.function`, or None."""
+        return self._spec.input_signature
+
+    def experimental_get_tracing_count(self):
+        """How many times the Python function has been traced."""
+        return self._tracing_count
+
+    # --- methods --------------------------------------------------------------
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = self._bound_by_id.get(id(instance))
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._name,
+                             self._spec.input_signature, self._autograph, self._jit_compile,
+                             self._reduce_retracing, self._autograph_options,
+                             self._attributes)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                self._bound_by_id[id(instance)] = bound
+        return bound
+
+    # --- calling --------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == self._n_params and _state.graph is None \
+                and not _config.run_functions_eagerly:
+            try:
+                key = tuple((a._v.dtype, a._v.shape) for a in args if a.__class__ is EagerTensor)
+            except AttributeError:
+                key = None
+            if key is not None and len(key) == len(args):
+                cf = self._fast.get(key)
+                if cf is not None:
+                    return cf._call_flat(args)
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
+        if _config.run_functions_eagerly:
+            return self._python_function(*args, **kwargs)
+        pos, kw = self._canonicalize(args, kwargs)
+        cf, flat = self._concrete_for(pos, kw)
+        if _state.graph is None and self._simple and not kwargs and \
+                len(args) == self._n_params and all(a.__class__ is EagerTensor for a in args):
+            self._fast[tuple((a._v.dtype, a._v.shape) for a in args)] = cf
+        return cf._call_flat(flat)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (tensors, TensorSpecs or
+        Python values), tracing if needed."""
+        if self._spec.input_signature is not None and not args and not kwargs:
+            args = self._spec.input_signature
+        pos, kw = self._canonicalize(args, kwargs, specs_ok=True)
+        cf, _ = self._concrete_for(pos, kw)
+        return cf
+
+    def _list_all_concrete_functions(self):
+        return list(self._cache.values())
+
+    # --- binding ----------------------------------------------------------------
+    def _canonicalize(self, args, kwargs, specs_ok=False):
+        """Binds a call to the signature: (positional values, keyword-only values)."""
+        sig = self._spec.signature
+        if self._spec.input_signature is not None:
+            return self._bind_input_signature(args, kwargs, specs_ok), {}
+        if sig is None:
+            return tuple(args), dict(kwargs)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self._name}(): {e}") from None
+        bound.apply_defaults()
+        pos, kw = [], {}
+        for p in sig.parameters.values():
+            if p.name not in bound.arguments:
+                continue
+            v = bound.arguments[p.name]
+            if p.kind is p.VAR_POSITIONAL:
+                pos.extend(v)
+            elif p.kind is p.VAR_KEYWORD:
+                kw.update(v)
+            elif p.kind is p.KEYWORD_ONLY:
+                kw[p.name] = v
+            else:
+                pos.append(v)
+        return tuple(pos), dict(sorted(kw.items()))
+
+    def _bind_input_signature(self, args, kwargs, specs_ok):
+        specs = self._spec.input_signature
+        names = self._spec.arg_names
+        values = list(args)
+        for n in names[len(values):len(specs)]:
+            if n in kwargs:
+                values.append(kwargs.pop(n))
+        if kwargs:
+            raise TypeError(f"{self._name}() got unexpected keyword arguments "
+                            f"{sorted(kwargs)} (its input_signature fixes the arguments)")
+        if len(values) != len(specs):
+            raise TypeError(f"{self._name}() takes {len(specs)} arguments as given by its "
+                            f"input_signature, got {len(values)}")
+        out = []
+        for i, (spec, v) in enumerate(zip(specs, values)):
+            name = names[i] if i < len(names) else "args_%d" % i
+            try:
+                nest.assert_same_structure(spec, v, check_types=False)
+            except (ValueError, TypeError):
+                raise TypeError(f"Binding inputs to tf.function `{self._name}` failed: argument "
+                                f"{name!r} has structure {v!r}, expected {spec!r}") from None
+            out.append(nest.map_structure(
+                lambda s, x, name=name: self._check_spec(s, x, name, specs_ok), spec, v))
+        return tuple(out)
+
+    def _check_spec(self, spec, value, name, specs_ok):
+        if isinstance(value, TensorSpec):
+            if not specs_ok:
+                raise TypeError(f"{self._name}(): TensorSpec passed as a value for {name!r}")
+            return spec
+        try:
+            t = value if isinstance(value, Tensor) else convert_to_tensor(value,
+                                                                          dtype=spec.dtype)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"Binding inputs to tf.function `{self._name}` failed: argument "
+                            f"{name!r}: {e}") from None
+        if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+            raise TypeError(
+                f"Binding inputs to tf.function `{self._name}` failed due to `Can not cast "
+                f"{TensorSpec(t.shape, t.dtype)!r} to {spec!r}`. Received args: "
+                f"({name}={t!r}) and kwargs: {{}} for signature: ({name}: {spec!r}).")
+        return t
+
+    # --- the cache -----------------------------------------------------------------
+    def _call_key(self, pos, kw):
+        key = ("A", tuple(K.make_key(v) for v in pos) +
+               tuple(("K", k, K.make_key(v)) for k, v in kw.items()))
+        g = _state.graph
+        return key if g is None else ("G", id(g), key)
+
+    def _concrete_for(self, pos, kw):
+        """The ConcreteFunction for bound arguments and their flat runtime values."""
+        sig_specs = self._spec.input_signature
+        if sig_specs is not None:
+            key = ("S", _state.graph is None or id(_state.graph))
+            cf = self._cache.get(key)
+            if cf is None:
+                cf = self._trace(key, tuple(sig_specs), {})
+            return cf, _flat_values(pos, kw)
+        key = self._call_key(pos, kw)
+        try:
+            cf = self._cache.get(key)
+        except TypeError:
+            cf = None
+        traced = False
+        if cf is None:
+            cf = self._find_compatible(key)
+        else:
+            self._cache.move_to_end(key)
+        if cf is None:
+            trace_pos, trace_kw, gen_key = pos, kw, key
+            if self._reduce_retracing:
+                trace_pos, trace_kw, gen_key = self._relaxed(key, pos, kw)
+            cf = self._trace(gen_key, trace_pos, trace_kw)
+            traced = True
+            if gen_key != key:
+                self._cache[key] = cf
+        self._note_call(traced, key)
+        return cf, _flat_values(pos, kw)
+
+    def _find_compatible(self, key):
+        for k in reversed(self._cache):
+            if k != key and K.is_subtype(_strip(key), _strip(k)) and _ctx(k) == _ctx(key):
+                return self._cache[k]
+        return None
+
+    def _relaxed(self, key, pos, kw):
+        """With reduce_retracing: generalizes the new key against earlier traces."""
+        for k in reversed(self._cache):
+            if _ctx(k) != _ctx(key):
+                continue
+            r = K.relax(_strip(key), _strip(k))
+            if r is not None and r != _strip(key):
+                specs = _specs_from_key(pos, kw, r)
+                return specs[0], specs[1], _with_ctx(key, r)
+        return pos, kw, key
+
+    def _note_call(self, traced, key):
+        self._recent.append(traced)
+        if traced and not self._warned and len(self._recent) == _RETRACE_WINDOW and \
+                all(self._recent) and self._tracing_count > _RETRACE_WINDOW - 1:
+            self._warned = True
+            keys = [k for k in self._cache if k != key]
+            reason = K.describe_difference(self._spec.arg_names, _strip(key),
+                                           _strip(keys[-1])) if keys else "new arguments"
+            warnings.warn(
+                f"{_RETRACE_WINDOW} out of the last {_RETRACE_WINDOW} calls to "
+                f"{self._python_function!r} triggered tf.function retracing; the last retrace "
+                f"was caused by {reason}. Tracing is expensive: pass tensors instead of Python "
+                f"values, use reduce_retracing=True, or give an input_signature.",
+                RetracingWarning, stacklevel=4)
+
+    # --- tracing ------------------------------------------------------------------
+    def _python_callable(self):
+        if self._autograph:
+            try:
+                from ..autograph import api as _ag
+            except ImportError:
+                return self._python_function
+            conv = getattr(_ag, "convert_for_function", None)
+            if conv is not None:
+                return conv(self._python_function, self._autograph_options)
+        return self._python_function
+
+    def _trace(self, key, pos, kw):
+        first = not self._first_trace_done
+        cf, created = self._trace_once(pos, kw, allow_variables=first)
+        self._first_trace_done = True
+        if created:
+            self._created_variables = True
+            self._run_initializers(cf, pos, kw)
+            cf, _ = self._trace_once(pos, kw, allow_variables=False)
+        self._cache[key] = cf
+        while len(self._cache) > _MAX_CACHE:
+            self._cache.popitem(last=False)
+            self._fast.clear()
+        return cf
+
+    def _trace_once(self, pos, kw, allow_variables):
+        created = []
+
+        def hook(v):
+            if not allow_variables:
+                raise ValueError("tf.function-decorated function tried to create variables on "
+                                 "non-first call.")
+            created.append(v)
+        saved = getattr(_state, "variable_created_hook", None)
+        _state.variable_created_hook = hook
+        self._tracing_count += 1
+        try:
+            fg = trace_function(self._name, self._python_callable(), pos, kw,
+                                arg_names=self._spec.arg_names, outer_graph=_state.graph)
+        finally:
+            _state.variable_created_hook = saved
+        return ConcreteFunction(fg, self._spec.arg_names, self._spec), created
+
+    def _run_initializers(self, cf, pos, kw):
+        """Runs the initializers of variables created from the function's inputs."""
+        g = cf.graph
+        inits = [op for op in g.get_operations() if op.type == "InitializeVariableOnce"]
+        if not inits or _state.graph is not None:
+            return
+        ops = needed_ops(g.get_operations(), [], keep_stateful=False, extra_ops=inits)
+        compiled = compile_graph(g, g.inputs, [], name=g.name + "_init", ops=ops)
+        flat = _flat_values(pos, kw)
+        vals = [_runtime_value(a) for a in flat] + [_runtime_value(t)
+                                                    for t in g.external_captures]
+        compiled.fn(*vals)
+
+    def __repr__(self):
+        return "<rillflow.function.Function %s>" % self._name
+
+
+def _strip(key):
+    return key[2] if key[0] == "G" else key
+
+
+def _ctx(key):
+    return key[1] if key[0] == "G" else None
+
+
+def _with_ctx(key, inner):
+    return ("G", key[1], inner) if key[0] == "G" else inner
+
+
+def _flat_values(pos, kw):
+    """The runtime values for a trace's placeholders, in placeholder order."""
+    out = []
+    for v in list(pos) + list(kw.values()):
+        for leaf in nest.flatten(v):
+            if K.is_tensor_leaf(leaf):
+                out.append(leaf)
+    return out
+
+
+def _specs_from_key(pos, kw, key):
+    """Arguments with tensor leaves replaced by TensorSpecs of the relaxed key."""
+    parts = list(key[1])
+
+    def rebuild(v, k):
+        if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+            return type(v)(rebuild(x, kk) for x, kk in zip(v, k[1]))
+        if isinstance(v, dict):
+            return {kk: rebuild(v[kk], sub) for kk, sub in zip(k[1], k[2])}
+        if k[0] == "T" and K.is_tensor_leaf(v) and not hasattr(v, "_storage"):
+            return TensorSpec(None if k[2] is None else list(k[2]), k[1])
+        return v
+    new_pos = tuple(rebuild(v, k) for v, k in zip(pos, parts[:len(pos)]))
+    new_kw = {name: rebuild(v, k[2]) for (name, v), k in zip(kw.items(), parts[len(pos):])}
+    return new_pos, new_kw
+
+
+@export("function")
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None, name=None):
+    """Compiles a Python function into a callable graph (`tf.function`).
+
+    Usable as `@tf.function`, `@tf.function(...)` or `tf.function(f, ...)`.
+
+    Args:
+      func: the function to compile.
+      input_signature: a sequence of TensorSpecs fixing the argument types;
+        one trace serves every call.
+      autograph: convert Python control flow on tensors into graph control
+        flow.
+      jit_compile: accepted for compatibility (every function is compiled).
+      reduce_retracing: generalize shapes instead of retracing for every
+        new shape (`experimental_relax_shapes` is the old name).
+      experimental_compile: old name of `jit_compile`.
+      name: the function's name in graphs.
+    """
+    if experimental_relax_shapes is not None:
+        reduce_retracing = reduce_retracing or bool(experimental_relax_shapes)
+    if experimental_compile is not None and jit_compile is None:
+        jit_compile = experimental_compile
+
+    def decorate(f):
+        if isinstance(f, Function):
+            f = f.python_function
+        return Function(f, name=name, input_signature=input_signature, autograph=autograph,
+                        jit_compile=jit_compile, reduce_retracing=reduce_retracing,
+                        experimental_autograph_options=experimental_autograph_options,
+                        experimental_attributes=experimental_attributes)
+    if func is None:
+        return decorate
+    return decorate(func)
