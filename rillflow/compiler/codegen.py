@@ -108,6 +108,8 @@ class Emitter:
         self._used = set(keyword.kwlist) | {"None", "True", "False"}
         self._global_ids = {}
         self.indent = 1
+        self.last_use = {}
+        self.aliased = set()
 
     def new_name(self, base):
         """A fresh identifier derived from `base`."""
@@ -150,6 +152,7 @@ class Emitter:
 
     def emit_ops(self, ops, last_use=None, protected=()):
         """Emits straight-line code for `ops` (in order)."""
+        self.last_use = last_use or {}
         for op in ops:
             self.emit_op(op)
             if last_use is not None:
@@ -158,7 +161,8 @@ class Emitter:
     def _free_after(self, op, last_use, protected):
         dead = []
         for t in op.inputs:
-            if last_use.get(id(t)) is op and id(t) not in protected:
+            if last_use.get(id(t)) is op and id(t) not in protected and \
+                    id(t) not in self.aliased:
                 n = t.shape.num_elements()
                 if (n is None or n >= _DEL_THRESHOLD) and id(t) in self.names:
                     expr = self.names[id(t)]
@@ -179,6 +183,13 @@ class Emitter:
             op.opdef.codegen(self, op)
             return
         if op.type == "Identity" and outs:
+            src = op.inputs[0]
+            if self.last_use.get(id(src)) is op and self.value(src).isidentifier() \
+                    and self.value(src) not in self.globals:
+                # The input dies here: let the output take over its name.
+                self.names[id(outs[0])] = self.value(src)
+                self.aliased.add(id(src))
+                return
             name = self.new_name(op.name)
             self.names[id(outs[0])] = name
             self.emit("%s = %s" % (name, self.value(op.inputs[0])), op)

@@ -332,6 +332,13 @@ class SymbolicTensor(Tensor):
     def __reduce__(self):
         raise TypeError(f"Cannot pickle a symbolic tensor ({self.name}).")
 
+    def __hash__(self):
+        # Tensors of v1 graphs are hashable (feed_dict keys); in functions they
+        # compare elementwise and so cannot be.
+        if self._op.graph.building_function:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
+
     def __repr__(self):
         return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 

@@ -216,6 +216,9 @@ class Function:
         out = []
         for i, (spec, v) in enumerate(zip(specs, values)):
             name = names[i] if i < len(names) else "args_%d" % i
+            if isinstance(spec, TensorSpec):
+                out.append(self._check_spec(spec, v, name, specs_ok))
+                continue
             try:
                 nest.assert_same_structure(spec, v, check_types=False)
             except (ValueError, TypeError):

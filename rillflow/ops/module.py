@@ -37,6 +37,15 @@ def eager_name_scope(name):
         _state.eager_scope = old
 
 
+@export("name_scope")
+def name_scope(name):
+    """Context manager: ops (in graphs) and variables created inside are named
+    under `name` (`tf.name_scope`). Yields the full scope name ending in '/'."""
+    if not isinstance(name, str):
+        raise TypeError(f"name for name_scope must be a string, got {name!r}")
+    return eager_name_scope(name) if name else contextlib.nullcontext("")
+
+
 class _ModuleNameScope:
     """A reusable name scope object (`Module.name_scope`)."""
 

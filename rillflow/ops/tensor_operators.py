@@ -1,7 +1,7 @@
 """Installs the Python operators (`+`, `==`, `[]`, ...) on `tf.Tensor` and
 `tf.Variable`, with the op names TensorFlow gives them in graphs."""
 from ..framework import dtypes as D
-from ..framework.tensor import Tensor
+from ..framework.tensor import SymbolicTensor, Tensor
 from . import math_ops as M
 from . import op_util as U
 
@@ -29,7 +29,14 @@ def _matmul(x, y, name=None):
     return matmul(x, y, name=name)
 
 
+def _v1_graph_tensor(t):
+    """Tensors of v1 graphs compare by identity, as in TensorFlow."""
+    return t.__class__ is SymbolicTensor and not t._op.graph.building_function
+
+
 def _eq(self, other):
+    if _v1_graph_tensor(self):
+        return self is other
     if other is None:
         return False
     try:
@@ -43,6 +50,8 @@ def _eq(self, other):
 
 
 def _ne(self, other):
+    if _v1_graph_tensor(self):
+        return self is not other
     if other is None:
         return True
     try:

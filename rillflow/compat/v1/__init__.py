@@ -1,1 +1,2 @@
-"""See DESIGN.md."""
+"""`tf.compat.v1`: graph-mode sessions and placeholders."""
+from . import session  # noqa: F401

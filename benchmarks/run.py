@@ -1,0 +1,80 @@
+"""rillflow benchmarks: seconds per call for rillflow eager, rillflow function
+and the same computation hand-written in NumPy, and their ratio.
+
+    python benchmarks/run.py                 # every workload
+    python benchmarks/run.py -k power        # workloads whose name contains 'power'
+    python benchmarks/run.py --compare-tensorflow   # also TensorFlow, if importable
+"""
+import argparse
+import os
+import sys
+import timeit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import workloads  # noqa: E402
+
+
+def _time(fn, min_time=0.2):
+    """Best per-call time over a few repeats of an auto-sized loop."""
+    fn()
+    n = 1
+    while True:
+        t = timeit.timeit(fn, number=n)
+        if t >= min_time / 5 or n >= 1 << 20:
+            break
+        n *= 4
+    best = min(timeit.repeat(fn, number=n, repeat=5)) / n
+    return best
+
+
+def _fmt(t):
+    if t is None:
+        return "-"
+    if t < 1e-3:
+        return "%.2f us" % (t * 1e6)
+    if t < 1:
+        return "%.3f ms" % (t * 1e3)
+    return "%.3f s" % t
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-k", default="", help="only workloads whose name contains this")
+    ap.add_argument("--compare-tensorflow", action="store_true")
+    ap.add_argument("--min-time", type=float, default=0.2)
+    args = ap.parse_args(argv)
+    tf_ref = None
+    if args.compare_tensorflow:
+        try:
+            import tensorflow as tf_ref  # noqa: F401
+        except ImportError:
+            print("(TensorFlow is not importable; skipping it)")
+    rows = []
+    header = ("workload", "rf eager", "rf function", "numpy", "fn/numpy", "tensorflow fn",
+              "target")
+    for wl in workloads.ALL:
+        if args.k not in wl.name:
+            continue
+        built = wl.build()
+        res = {}
+        for kind in ("eager", "function", "numpy"):
+            fn = built.get(kind)
+            res[kind] = _time(fn, args.min_time) if fn is not None else None
+        built.get("check", lambda: None)()
+        tf_t = None
+        if tf_ref is not None and hasattr(wl, "build_tensorflow"):
+            tf_t = _time(wl.build_tensorflow(tf_ref), args.min_time)
+        ratio = (res["function"] / res["numpy"]) if res["function"] and res["numpy"] else None
+        rows.append((wl.name, _fmt(res["eager"]), _fmt(res["function"]), _fmt(res["numpy"]),
+                     "-" if ratio is None else "%.2f" % ratio, _fmt(tf_t), wl.target))
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, header))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r)))
+
+
+if __name__ == "__main__":
+    main()
