@@ -151,12 +151,56 @@ class Emitter:
         return self.global_for(v, "%s_%s" % (op.name, key))
 
     def emit_ops(self, ops, last_use=None, protected=()):
-        """Emits straight-line code for `ops` (in order)."""
+        """Emits straight-line code for `ops` (in order).
+
+        `last_use` (see `last_uses`) enables freeing values after their last
+        use; ids in `protected` are never freed (outputs, and in nested
+        blocks the values that belong to the enclosing code).
+        """
+        saved = self.last_use
         self.last_use = last_use or {}
-        for op in ops:
-            self.emit_op(op)
-            if last_use is not None:
-                self._free_after(op, last_use, protected)
+        try:
+            for op in ops:
+                self.emit_op(op)
+                if last_use is not None:
+                    self._free_after(op, last_use, protected)
+        finally:
+            self.last_use = saved
+
+    def emit_block(self, graph, input_exprs, outputs, name_for_output=None,
+                   simultaneous=False, keep=(), epilogue=None):
+        """Emits the body of a nested graph (a branch or loop body) inline.
+
+        `input_exprs` are the expressions bound to the graph's inputs;
+        `outputs` are (target name, tensor or None) pairs assigned at the end
+        (in one tuple assignment when `simultaneous`, as loop variables need);
+        tensors in `keep` stay alive to the end of the block; `epilogue(self)`
+        emits extra lines after the body, before the output assignment.
+        Returns the number of lines emitted.
+        """
+        start = len(self.lines)
+        for ph, expr in zip(graph.inputs, input_exprs):
+            self.names[id(ph)] = expr
+        outs = [t for _, t in outputs if t is not None]
+        ops = needed_ops(graph.get_operations(), outs + list(keep))
+        ins = {id(t) for t in graph.inputs}
+        body = [op for op in ops if not (op.type == "Placeholder" and
+                                         all(id(o) in ins for o in op.outputs))]
+        for op in body:
+            if op.type == "Placeholder":
+                raise _unfed(op)
+        protected = ins | {id(t) for t in outs} | {id(t) for t in keep}
+        self.emit_ops(body, last_uses(body), protected)
+        if epilogue is not None:
+            epilogue(self)
+        pairs = [(target, "None" if t is None else self.value(t)) for target, t in outputs]
+        pairs = [(a, b) for a, b in pairs if a != b]
+        if simultaneous and len(pairs) > 1:
+            self.emit("%s = %s" % (", ".join(a for a, _ in pairs), ", ".join(b for _, b in pairs)))
+        else:
+            for target, expr in pairs:
+                self.emit("%s = %s" % (target, expr))
+        return len(self.lines) - start
 
     def _free_after(self, op, last_use, protected):
         dead = []

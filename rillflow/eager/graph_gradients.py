@@ -3,7 +3,7 @@ from ..framework import context as _context
 from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from .backprop import backprop
+from ..ops.backprop import backprop
 
 _state = _context.state
 

@@ -15,7 +15,7 @@ from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import Tensor
-from .backprop import backprop, is_differentiable
+from ..ops.backprop import backprop, is_differentiable
 
 _state = _context.state
 

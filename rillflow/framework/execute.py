@@ -126,12 +126,7 @@ def _graph_apply(g, opdef, inputs, attrs, name, multi=False):
         if t.__class__ is not SymbolicTensor or t._op.graph is not g:
             t = g.capture(t)
         ins.append(t)
-    op = g.create_op(opdef, ins, attrs, name, multi=multi)
-    if _state.tapes:
-        for tape in _state.tapes:
-            if tape._should_record(ins):
-                tape._record(op)
-    return op
+    return g.create_op(opdef, ins, attrs, name, multi=multi)
 
 
 def kernel_error(opdef, inputs, attrs, exc):

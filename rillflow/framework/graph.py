@@ -303,6 +303,11 @@ class Graph:
         self._by_name[name] = op
         self._version += 1
         self._on_op_created(op)
+        tapes = _context.state.tapes
+        if tapes:
+            for tape in tapes:
+                if tape._should_record(op.inputs):
+                    tape._record(op)
         return op
 
     def _on_op_created(self, op):

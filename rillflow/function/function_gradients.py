@@ -14,8 +14,8 @@ from ..framework import dtypes as D
 from ..framework.execute import EagerOp, apply, placeholder
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..eager.backprop import backprop, is_differentiable
-from .func_graph import FuncGraph
+from ..ops.backprop import backprop, is_differentiable
+from ..framework.func_graph import FuncGraph
 
 _state = _context.state
 

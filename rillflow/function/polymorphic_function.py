@@ -23,7 +23,7 @@ from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from .concrete_function import ConcreteFunction, _runtime_value
-from .func_graph import trace_function
+from ..framework.func_graph import trace_function
 
 __all__ = ["Function", "function"]
 

@@ -1,4 +1,4 @@
-"""FuncGraph: the graph a Python function is traced into.
+"""FuncGraph: the graph a Python function (or a branch or loop body) is traced into.
 
 Arguments become placeholders; tensors from outside (eager tensors,
 variable handles, tensors of an enclosing function graph) are captured as
@@ -8,13 +8,13 @@ control edges (automatic control dependencies).
 """
 import numpy as np
 
-from ..framework import context as _context
-from ..framework import dtypes as D
-from ..framework import nest
-from ..framework.execute import placeholder
-from ..framework.graph import Graph
-from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from . import context as _context
+from . import dtypes as D
+from . import nest
+from .execute import placeholder
+from .graph import Graph
+from .tensor import EagerTensor, SymbolicTensor, Tensor
+from .tensor_shape import TensorShape
 
 __all__ = ["FuncGraph", "trace_function"]
 
@@ -65,6 +65,11 @@ class FuncGraph(Graph):
     def capture(self, tensor, name=None):
         """Returns the placeholder standing for an outside tensor in this graph.
 
+        Eager tensors and tensors of the enclosing graph are captured
+        directly; tensors of graphs further out are first captured by the
+        enclosing graph. A gradient graph may also capture tensors of its
+        forward graph (`forward_graph`).
+
         Raises:
           ValueError: for a tensor of a graph that is not an enclosing one.
         """
@@ -74,14 +79,15 @@ class FuncGraph(Graph):
             return found[1]
         if isinstance(tensor, SymbolicTensor):
             src = tensor.graph
-            if src is getattr(self, "forward_graph", None):
-                pass  # a backward graph reads forward values (intermediates)
-            elif not self._encloses(src):
-                raise ValueError(
-                    f"Tensor {tensor.name} belongs to another graph and cannot be used in "
-                    f"function {self.name!r}. Pass it as an argument, or create it inside "
-                    "the function.")
-            elif self.outer_graph is not None and src is not self.outer_graph:
+            if src is self:
+                return tensor
+            if src is not getattr(self, "forward_graph", None) and src is not self.outer_graph:
+                if self.outer_graph is None or not hasattr(self.outer_graph, "capture") or \
+                        not self._reachable(src):
+                    raise ValueError(
+                        f"Tensor {tensor.name} belongs to another graph and cannot be used in "
+                        f"function {self.name!r}. Pass it as an argument, or create it inside "
+                        "the function.")
                 tensor = self.outer_graph.capture(tensor)
                 key = id(tensor)
                 found = self._captures.get(key)
@@ -98,10 +104,23 @@ class FuncGraph(Graph):
                 base = name or (tensor.op.name if isinstance(tensor, SymbolicTensor)
                                 else "Const")
             ph = placeholder(tensor.dtype, tensor.shape, name=_clean(base))
+        if isinstance(tensor, SymbolicTensor):
+            ph._const = tensor._const
+        elif tensor.dtype is not D.resource and getattr(tensor._v, "size", 2000) <= 1000:
+            ph._const = tensor._v  # eager values are immutable: known while building
         self._captures[key] = (tensor, ph)
         self._capture_order.append(key)
         self.inputs.append(ph)
         return ph
+
+    def _reachable(self, graph):
+        """Whether tensors of `graph` can be captured through enclosing graphs."""
+        g = self
+        while g is not None:
+            if g is graph or getattr(g, "forward_graph", None) is graph:
+                return True
+            g = getattr(g, "outer_graph", None)
+        return False
 
     def _encloses(self, graph):
         g = self.outer_graph
@@ -149,7 +168,7 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
     they are. Returns the FuncGraph with `inputs`, `outputs` and
     `structured_outputs` set.
     """
-    from ..framework.tensor_spec import TensorSpec
+    from .tensor_spec import TensorSpec
     fg = FuncGraph(name, outer_graph=outer_graph)
     with _context.graph_mode(fg, hide_tapes=True):
         placeholders = []
@@ -180,8 +199,9 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
         result = python_func(*new_args, **new_kwargs)
         flat = nest.flatten(result)
         outs = []
-        from ..ops.array_ops import identity
-        from ..framework.convert import convert_to_tensor
+        from .convert import convert_to_tensor
+        from .op_registry import get as _get_op
+        from .execute import apply1
         for v in flat:
             if v is None:
                 outs.append(None)
@@ -191,7 +211,7 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
             if isinstance(v, EagerTensor) or v.graph is not fg:
                 v = fg.capture(v)
             if add_identities:
-                v = identity(v, name="Identity")
+                v = apply1(_get_op("Identity"), v, name="Identity")
             outs.append(v)
         fg.outputs = [t for t in outs if t is not None]
         fg.structured_outputs = nest.pack_sequence_as(result, outs) if nest.is_nested(result) \

@@ -7,7 +7,6 @@ gradients (the Operations of a graph): both give ops with `inputs`,
 with the public ops, so in a graph the backward pass is built as graph ops.
 """
 from ..framework import dtypes as D
-from ..framework.tensor import EagerTensor
 
 __all__ = ["backprop", "is_differentiable"]
 
@@ -27,7 +26,7 @@ def _grad_fn(op):
 def _aggregate(grads):
     if len(grads) == 1:
         return grads[0]
-    from ..ops.reduction_ops import add_n
+    from .reduction_ops import add_n
     return add_n(grads)
 
 
@@ -74,7 +73,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
         for t, g in zip(op.outputs, out_grads):
             if g is None:
                 if is_differentiable(t.dtype):
-                    from ..ops.array_ops import zeros_like
+                    from .array_ops import zeros_like
                     dys.append(zeros_like(t))
                 else:
                     dys.append(None)
@@ -94,7 +93,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
         g = grads.get(id(s))
         if g is None:
             if unconnected_zero:
-                from ..ops.array_ops import zeros_like
+                from .array_ops import zeros_like
                 out.append(zeros_like(s) if s.dtype is not D.resource else None)
             else:
                 out.append(None)

@@ -1,0 +1,145 @@
+"""The gradient of a While op: a loop over the iterations in reverse.
+
+The forward loop is made to record, per iteration, the body values the
+gradient needs (Python lists, extra outputs of the forward op) and to count
+its iterations. The backward loop runs that many times; its loop variables
+are the iteration counter, the gradients of the loop variables and the
+accumulated gradients of the loop-invariant inputs; its body is the
+backprop of the forward body, reading the recorded values of its iteration.
+"""
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework.execute import placeholder
+from ..framework.func_graph import FuncGraph, trace_function
+from ..framework.tensor import SymbolicTensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec
+from . import control_flow_util as CF
+from .backprop import backprop, is_differentiable
+
+_state = _context.state
+
+
+def _count_output(op):
+    """The forward op's iteration count output (added with the first accumulator)."""
+    n = op.attrs["_n"]
+    if len(op.outputs) == n:
+        op.outputs.append(SymbolicTensor(op, n, TensorShape([]), D.int32))
+    return op.outputs[n]
+
+
+def _accumulator(op, tensor):
+    """The forward op's output holding `tensor`'s value of every iteration."""
+    acc = op.attrs["_accumulate"]
+    _count_output(op)
+    n = op.attrs["_n"]
+    for k, t in enumerate(acc):
+        if t is tensor:
+            return op.outputs[n + 1 + k]
+    acc.append(tensor)
+    out = SymbolicTensor(op, len(op.outputs), TensorShape(None), D.variant)
+    op.outputs.append(out)
+    return out
+
+
+def _grad_dtype_shape(bg, ph, arg):
+    """dtype and shape of the gradient of a body input (a variable's value for handles)."""
+    if arg.dtype is not D.resource:
+        return arg.dtype, ph.shape
+    for o in bg.get_operations():
+        if o.type == "ReadVariableOp" and o.inputs[0] is ph:
+            return o.outputs[0].dtype, o.outputs[0].shape
+    return None, None
+
+
+def while_gradient(op, dys):
+    """Gradients of a While op's inputs given the gradients of its outputs."""
+    a = op.attrs
+    n = a["_n"]
+    bg = a["body"]
+    g = _state.graph
+    dys = list(dys[:n])
+    caps = op.inputs[n:]
+    b_map = a["_input_maps"][1]
+    diff_vars = [i for i in range(n) if is_differentiable(op.outputs[i].dtype)]
+    diff_caps = []
+    for j, k in enumerate(b_map):
+        ph = bg.inputs[n + j]
+        if is_differentiable(caps[k].dtype):
+            dtype, shape = _grad_dtype_shape(bg, ph, caps[k])
+            if dtype is not None:
+                diff_caps.append((n + j, k, dtype, shape))
+    if not diff_vars or all(dys[i] is None for i in diff_vars):
+        return [None] * len(op.inputs)
+
+    gbb = FuncGraph(op.name + "_grad_body", outer_graph=g)
+    gbb.forward_graph = bg
+    with _context.graph_mode(gbb, hide_tapes=True):
+        ctr = placeholder(D.int32, TensorShape([]), name="iteration")
+        dv = [placeholder(op.outputs[i].dtype, bg.inputs[i].shape, name="grad_var")
+              for i in diff_vars]
+        dc = [placeholder(dtype, shape, name="grad_invariant")
+              for _, _, dtype, shape in diff_caps]
+        seeds = [None] * n
+        for i, d in zip(diff_vars, dv):
+            seeds[i] = d
+        grads = backprop(bg.get_operations(), a["_body_outs"], seeds, bg.inputs)
+        from .array_ops import zeros_like
+        new_dv = [grads[i] if grads[i] is not None else zeros_like(d)
+                  for i, d in zip(diff_vars, dv)]
+        new_dc = [d + grads[p] if grads[p] is not None else d
+                  for (p, _, _, _), d in zip(diff_caps, dc)]
+        new_ctr = ctr - 1
+    loop_phs = [ctr] + dv + dc
+    outs = [new_ctr] + new_dv + new_dc
+    outs = [CF.in_graph(gbb, t) for t in outs]
+    n_bw = len(loop_phs)
+    # Replace captured forward-body values with the forward op's recordings.
+    fetch = []
+    inv_ph = {id(ph): n + j for j, ph in enumerate(bg.inputs[n:])}
+    for j, key in enumerate(list(gbb._capture_order)):
+        ext, internal = gbb._captures[key]
+        if not (isinstance(ext, SymbolicTensor) and ext.graph is bg):
+            continue
+        pos = inv_ph.get(id(ext))
+        if pos is not None:  # a loop invariant: the forward op's own input
+            gbb._captures[key] = (caps[b_map[pos - n]], internal)
+        else:
+            gbb._captures[key] = (_accumulator(op, ext), internal)
+            fetch.append((n_bw + j, n_bw + j, 0))
+    gbb.inputs = loop_phs + [internal for _, internal in gbb.captures]
+    gbb.structured_outputs = outs
+    gbb.outputs = outs
+    specs = [TensorSpec(t.shape, t.dtype, name=t.op.name) for t in loop_phs]
+    cgb = trace_function("while_grad_cond", lambda c, *rest: c > 0, specs, {},
+                         arg_names=[s.name for s in specs], outer_graph=g,
+                         add_identities=False)
+    from .array_ops import zeros, zeros_like
+    inits = [_count_output(op)]
+    for i in diff_vars:
+        d = dys[i]
+        inits.append(d if d is not None else zeros_like(op.outputs[i]))
+    for (p, k, dtype, shape) in diff_caps:
+        arg = caps[k]
+        if arg.dtype is not D.resource:
+            inits.append(zeros_like(arg))
+        elif shape.is_fully_defined():
+            inits.append(zeros(shape.as_list(), dtype))
+        else:
+            from .array_ops import shape as shape_of
+            from .variables import _ReadVariableOp
+            from ..framework.execute import apply
+            inits.append(zeros_like(apply(_ReadVariableOp, [arg], {"dtype": dtype,
+                                                                    "_shape": shape})))
+    inits = [CF.in_graph(g, t) for t in inits]
+    # Fetch entries index the backward body inputs: placeholder, accumulator, counter.
+    from .while_loop import make_while_op
+    bop = make_while_op(g, cgb, gbb, inits, op.name + "_grad", extra_attrs={
+        "_fetch": [(pi, ai, 0) for pi, ai, _ in fetch]})
+    res = bop.outputs
+    out = [None] * len(op.inputs)
+    for i, r in zip(diff_vars, res[1:1 + len(diff_vars)]):
+        out[i] = r
+    for (p, k, _, _), r in zip(diff_caps, res[1 + len(diff_vars):]):
+        out[n + k] = r if out[n + k] is None else out[n + k] + r
+    return out
