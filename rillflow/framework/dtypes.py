@@ -208,6 +208,10 @@ _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 # NumPy dtype -> DType; the hot path of `Tensor.dtype` is one lookup here.
 NP_TO_DTYPE = {d._np: d for d in _ALL if d._np is not None}
 NP_TO_DTYPE[np.dtype(object)] = string
+# Variant values (tensor lists) carry this marker dtype so that eager tensors
+# holding them report `tf.variant`.
+VARIANT_NP = np.dtype([("variant", "O")])
+NP_TO_DTYPE[VARIANT_NP] = variant
 
 _PY_TYPES = {float: float32, int: int32, bool: bool_, complex: complex128,
              str: string, bytes: string, object: string}

@@ -16,6 +16,15 @@ def is_differentiable(dtype):
     return dtype.is_floating or dtype.is_complex or dtype is D.resource or dtype is D.variant
 
 
+def zeros_like_any(t):
+    """The zero gradient for `t`: zeros, or an all-None list for tensor lists."""
+    if t.dtype is D.variant:
+        from .list_ops import zeros_like_list
+        return zeros_like_list(t)
+    from .array_ops import zeros_like
+    return zeros_like(t)
+
+
 def _grad_fn(op):
     fn = op.attrs.get("_grad_fn")
     if fn is not None:
@@ -26,6 +35,9 @@ def _grad_fn(op):
 def _aggregate(grads):
     if len(grads) == 1:
         return grads[0]
+    if grads[0].dtype is D.variant:
+        from .list_ops import add_n_lists
+        return add_n_lists(grads)
     from .reduction_ops import add_n
     return add_n(grads)
 
@@ -73,8 +85,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
         for t, g in zip(op.outputs, out_grads):
             if g is None:
                 if is_differentiable(t.dtype):
-                    from .array_ops import zeros_like
-                    dys.append(zeros_like(t))
+                    dys.append(zeros_like_any(t))
                 else:
                     dys.append(None)
             else:

@@ -18,7 +18,7 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_shape import TensorShape
 from . import control_flow_util as CF
-from .backprop import backprop, is_differentiable
+from .backprop import backprop, is_differentiable, zeros_like_any
 
 _state = _context.state
 
@@ -307,9 +307,13 @@ def branch_gradient(op, dys):
             for i, ref in zip(keep, specs):
                 v = outs[i]
                 if v is None:
-                    from .array_ops import zeros
-                    v = zeros(ref.shape.as_list() if ref.shape.is_fully_defined()
-                              else _dynamic_shape_of(gb, args[diff[i]]), ref.dtype)
+                    arg = args[diff[i]]
+                    if arg.dtype is not D.resource:
+                        v = zeros_like_any(CF.in_graph(gb, arg))
+                    else:
+                        from .array_ops import zeros
+                        v = zeros(ref.shape.as_list() if ref.shape.is_fully_defined()
+                                  else _dynamic_shape_of(gb, arg), ref.dtype)
                 elif isinstance(v, SymbolicTensor) and v.graph is not gb:
                     v = gb.capture(v)
                 fo.append(v)

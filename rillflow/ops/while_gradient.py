@@ -15,7 +15,7 @@ from ..framework.tensor import SymbolicTensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import control_flow_util as CF
-from .backprop import backprop, is_differentiable
+from .backprop import backprop, is_differentiable, zeros_like_any
 
 _state = _context.state
 
@@ -84,8 +84,7 @@ def while_gradient(op, dys):
         for i, d in zip(diff_vars, dv):
             seeds[i] = d
         grads = backprop(bg.get_operations(), a["_body_outs"], seeds, bg.inputs)
-        from .array_ops import zeros_like
-        new_dv = [grads[i] if grads[i] is not None else zeros_like(d)
+        new_dv = [grads[i] if grads[i] is not None else zeros_like_any(d)
                   for i, d in zip(diff_vars, dv)]
         new_dc = [d + grads[p] if grads[p] is not None else d
                   for (p, _, _, _), d in zip(diff_caps, dc)]
@@ -118,7 +117,7 @@ def while_gradient(op, dys):
     inits = [_count_output(op)]
     for i in diff_vars:
         d = dys[i]
-        inits.append(d if d is not None else zeros_like(op.outputs[i]))
+        inits.append(d if d is not None else zeros_like_any(op.outputs[i]))
     for (p, k, dtype, shape) in diff_caps:
         arg = caps[k]
         if arg.dtype is not D.resource:
