@@ -175,6 +175,15 @@ def to_numpy(value, dtype=None):
         if dtype.is_integer and t is int:
             return np.array(value).astype(np_dtype)[()]
         return np_dtype.type(value)
+    if np_dtype.kind in "fc" and not any(isinstance(x, (str, bytes))
+                                         for x in _flatten(value)):
+        # Convert straight to the requested precision (not through float32).
+        try:
+            arr = np.array(value, dtype=np_dtype)
+        except (ValueError, TypeError):
+            arr = None
+        if arr is not None and arr.dtype == np_dtype:
+            return arr
     arr = _python_array(value)
     if arr.dtype != np_dtype:
         if arr.dtype == _OBJ or (arr.dtype.kind == "c" and dtype.is_floating):

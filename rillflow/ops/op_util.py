@@ -44,9 +44,10 @@ def check_allowed(opdef, t, arg="x"):
 
 
 def _eager_disallowed(opdef, t):
+    allowed = ", ".join(tf_type_name(d) for d in opdef.allowed)
     return errors.InvalidArgumentError(
-        None, None, f"Value for attr 'T' of {t.dtype.name} is not in the list of allowed "
-        f"values: {_allowed_list(opdef.allowed)}\n\t; NodeDef: {{{{node {opdef.name}}}}} "
+        None, None, f"Value for attr 'T' of {tf_type_name(t.dtype)} is not in the list of "
+        f"allowed values: {allowed}\n\t; NodeDef: {{{{node {opdef.name}}}}} "
         f"[Op:{opdef.name}]")
 
 

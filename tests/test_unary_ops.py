@@ -1,0 +1,584 @@
+"""Elementwise unary math, complex parts, clipping and the binary atan2 /
+complex / xlogy / xdivy / polygamma / zeta ops: values, dtypes, errors,
+graph shape inference and gradients (against finite differences and
+against the values TensorFlow 2.21 gives)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+from helpers import assert_gradients_match
+from rillflow.framework.execute import placeholder
+
+F64 = np.float64
+
+
+def f64(*values):
+    return tf.constant(np.array(values, dtype=F64))
+
+
+def close(t, expected, dtype=None, rtol=1e-6, atol=0.0):
+    if dtype is not None:
+        assert t.dtype == dtype
+    np.testing.assert_allclose(np.asarray(t.numpy()), expected, rtol=rtol, atol=atol)
+
+
+def grads(f, *args):
+    args = [tf.constant(a) for a in args]
+    with tf.GradientTape() as tape:
+        for a in args:
+            tape.watch(a)
+        y = f(*args)
+    return [None if g is None else g.numpy() for g in tape.gradient(y, args)]
+
+
+# --- values and dtypes --------------------------------------------------------------
+
+UNARY_FLOAT_CASES = [
+    (tf.exp, np.exp, [-2.0, 0.0, 1.5]),
+    (tf.math.expm1, np.expm1, [-1e-10, 0.0, 2.0]),
+    (tf.math.log, np.log, [0.5, 1.0, 3.0]),
+    (tf.math.log1p, np.log1p, [-0.5, 1e-12, 3.0]),
+    (tf.sin, np.sin, [-1.0, 0.0, 2.0]),
+    (tf.cos, np.cos, [-1.0, 0.0, 2.0]),
+    (tf.tan, np.tan, [-1.0, 0.0, 1.2]),
+    (tf.asin, np.arcsin, [-0.9, 0.0, 0.5]),
+    (tf.acos, np.arccos, [-0.9, 0.0, 0.5]),
+    (tf.atan, np.arctan, [-3.0, 0.0, 0.5]),
+    (tf.sinh, np.sinh, [-3.0, 0.0, 0.5]),
+    (tf.cosh, np.cosh, [-3.0, 0.0, 0.5]),
+    (tf.tanh, np.tanh, [-30.0, 0.0, 0.5]),
+    (tf.asinh, np.arcsinh, [-3.0, 0.0, 0.5]),
+    (tf.acosh, np.arccosh, [1.0, 2.0, 10.0]),
+    (tf.atanh, np.arctanh, [-0.5, 0.0, 0.9]),
+    (tf.sqrt, np.sqrt, [0.0, 2.0, 9.0]),
+    (tf.math.rsqrt, lambda v: 1 / np.sqrt(v), [0.25, 2.0, 9.0]),
+    (tf.square, np.square, [-3.0, 0.0, 1.5]),
+    (tf.math.reciprocal, np.reciprocal, [-4.0, 0.5, 3.0]),
+    (tf.floor, np.floor, [-1.5, 0.2, 2.7]),
+    (tf.math.ceil, np.ceil, [-1.5, 0.2, 2.7]),
+    (tf.math.softsign, lambda v: v / (1 + np.abs(v)), [-3.0, 0.0, 1.0]),
+    (tf.math.erf, np.vectorize(math.erf), [-1.0, 0.0, 0.5]),
+    (tf.math.erfc, np.vectorize(math.erfc), [-1.0, 0.0, 5.0]),
+    (tf.math.lgamma, np.vectorize(math.lgamma), [-2.5, 0.5, 7.0]),
+]
+
+
+@pytest.mark.parametrize("fn,ref,values", UNARY_FLOAT_CASES)
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_unary_float_values_keep_dtype_and_shape(fn, ref, values, dtype):
+    x = np.array([values, values[::-1]], dtype=dtype.as_numpy_dtype)
+    y = fn(tf.constant(x))
+    assert y.dtype == dtype and y.shape == (2, 3)
+    close(y, ref(x.astype(F64)), rtol=1e-6 if dtype == tf.float64 else 2e-6, atol=1e-12)
+
+
+def test_scalars_python_values_and_lists_are_converted():
+    y = tf.sin(1.0)
+    assert y.dtype == tf.float32 and y.shape == ()
+    assert abs(float(y) - math.sin(1.0)) < 1e-7
+    close(tf.exp([0.0, 1.0]), [1.0, math.e], tf.float32)
+    assert repr(tf.abs(-2.5)) == "<tf.Tensor: shape=(), dtype=float32, numpy=2.5>"
+
+
+def test_float16_inputs_stay_float16():
+    x = tf.constant([0.5, 1.0, 2.0], tf.float16)
+    for fn in (tf.exp, tf.sigmoid, tf.math.softplus, tf.math.erf, tf.math.lgamma,
+               tf.math.digamma, tf.sqrt, tf.tanh):
+        assert fn(x).dtype == tf.float16
+    close(tf.math.erf(tf.constant([0.1, 1.0, 2.0], tf.float16)), [0.1124, 0.843, 0.995],
+          rtol=1e-3)
+    close(tf.math.softplus(tf.constant([-15.0, 9.0], tf.float16)), [2.98e-07, 9.0], rtol=1e-3)
+
+
+def test_abs_of_ints_and_complex():
+    y = tf.abs(tf.constant([-3, 0, 4]))
+    assert y.dtype == tf.int32 and y.numpy().tolist() == [3, 0, 4]
+    assert tf.abs(tf.constant([-128], tf.int8)).numpy().tolist() == [-128]  # wraps, as in TF
+    z = tf.abs(tf.constant([3 + 4j, -1j], tf.complex64))
+    assert z.dtype == tf.float32
+    close(z, [5.0, 1.0])
+    assert tf.math.abs(tf.constant([3 + 4j])).dtype == tf.float64
+    assert abs(tf.constant(-2.0)).numpy() == 2.0
+
+
+def test_sign_of_floats_ints_and_complex():
+    close(tf.sign(tf.constant([-2.0, 0.0, 3.0, np.nan])), [-1.0, 0.0, 1.0, np.nan],
+          tf.float32)
+    assert tf.sign(tf.constant([-5, 0, 7])).numpy().tolist() == [-1, 0, 1]
+    z = tf.sign(tf.constant([3 + 4j, 0j, np.inf + 0j]))
+    np.testing.assert_allclose(z.numpy()[:2], [0.6 + 0.8j, 0j])
+    assert np.isnan(z.numpy()[2].real)  # inf / inf, as TensorFlow computes it
+
+
+def test_round_is_bankers_rounding_and_passes_ints_through():
+    y = tf.round(tf.constant([0.5, 1.5, 2.5, -0.5, -1.5, 2.4]))
+    assert y.numpy().tolist() == [0.0, 2.0, 2.0, -0.0, -2.0, 2.0]
+    assert np.signbit(y.numpy()[3])
+    x = tf.constant([1, 2], tf.uint8)
+    assert tf.round(x) is x
+    assert tf.math.round(tf.constant([2.5, 3.5], tf.float16)).numpy().tolist() == [2.0, 4.0]
+    close(tf.math.rint(tf.constant([0.5, 1.5, -2.5])), [0.0, 2.0, -2.0], tf.float32)
+
+
+def test_square_accepts_all_integer_types():
+    y = tf.square(tf.constant([3, 20], tf.uint8))
+    assert y.dtype == tf.uint8 and y.numpy().tolist() == [9, 144]
+    assert tf.square(tf.constant([1 + 1j])).numpy().tolist() == [2j]
+
+
+def test_sigmoid_tanh_softplus_are_stable_at_extremes():
+    x = tf.constant([-100.0, -20.0, 0.0, 20.0, 100.0])
+    close(tf.sigmoid(x), [0.0, 2.0611537e-09, 0.5, 1.0, 1.0], tf.float32, rtol=1e-6)
+    close(tf.nn.sigmoid(x), tf.math.sigmoid(x).numpy())
+    # (TensorFlow flushes float32 denormals to zero; rillflow keeps them.)
+    close(tf.math.softplus(x), [0.0, 2.0611537e-09, 0.6931472, 20.0, 100.0], tf.float32,
+          atol=1e-37)
+    close(tf.nn.softplus(f64(-40.0, 15.0)), [4.248354255291589e-18, 15.000000305902321])
+    close(tf.math.log_sigmoid(x), [-100.0, -20.0, -0.6931472, -2.0611537e-09, 0.0],
+          tf.float32, rtol=1e-6, atol=1e-37)
+    close(tf.nn.tanh(f64(-800.0, 800.0)), [-1.0, 1.0])
+    close(tf.sigmoid(tf.constant([1j])), [1 / (1 + np.exp(-1j))])
+
+
+def test_edge_values_give_inf_and_nan_without_warnings():
+    with warnings.catch_warnings(record=True) as caught:
+        # The filter `import rillflow` installs (pytest drops filters set
+        # while collecting): NumPy's overflow/invalid warnings raised in
+        # rillflow's frames are silenced, the user's own are not.
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"rillflow(\..*)?$")
+        close(tf.math.log(tf.constant([0.0, -1.0])), [-np.inf, np.nan])
+        close(tf.sqrt(tf.constant([-1.0, 4.0])), [np.nan, 2.0])
+        close(tf.math.rsqrt(tf.constant([0.0, 4.0])), [np.inf, 0.5])
+        close(tf.math.reciprocal(tf.constant([0.0])), [np.inf])
+        close(tf.math.atanh(tf.constant([1.0, 2.0])), [np.inf, np.nan])
+        close(tf.math.lgamma(f64(0.0, -1.0, np.inf, -np.inf, np.nan)),
+              [np.inf, np.inf, np.inf, np.inf, np.nan])
+        close(tf.math.digamma(f64(0.0, -1.0, np.inf, -np.inf, np.nan)),
+              [np.nan, np.nan, np.inf, np.nan, np.nan])
+        close(tf.math.erf(tf.constant([-np.inf, np.nan])), [-1.0, np.nan])
+        close(tf.math.erfc(tf.constant([-np.inf, 30.0])), [2.0, 0.0])
+        close(tf.exp(tf.constant([1000.0])), [np.inf])
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_is_nan_is_finite_is_inf():
+    x = tf.constant([1.0, np.nan, np.inf, -np.inf])
+    for fn, expected in ((tf.math.is_nan, [False, True, False, False]),
+                         (tf.math.is_finite, [True, False, False, False]),
+                         (tf.math.is_inf, [False, False, True, True])):
+        y = fn(x)
+        assert y.dtype == tf.bool and y.numpy().tolist() == expected
+    assert tf.math.is_nan(tf.constant([1.0], tf.float16)).numpy().tolist() == [False]
+
+
+def test_special_functions_match_reference_values():
+    close(tf.math.lgamma(f64(1e-30, 1e30, -0.5, 1.0, 2.0)),
+          [69.07755278982137, 6.8077552789821365e+31, 1.2655121234846454, 0.0, 0.0],
+          rtol=1e-14)
+    close(tf.math.digamma(f64(1e-8, 1.0, 0.5, -1.5, -0.5, 7.0, 1e30, -1.4244367240010083e-10)),
+          [-100000000.57721566, -0.5772156649015329, -1.9635100260214235, 0.7031566406452432,
+           0.03648997397857645, 1.8727843350984674, 69.07755278982137, 7020318860.559449],
+          rtol=1e-13)
+    close(tf.math.zeta(f64(2.0, 2.0, 4.5, 2.0, 2.0, 3.0), f64(1.0, 1e5, 3.3, -1000.5, -20.5, -0.5)),
+          [math.pi ** 2 / 6, 1.0000050000166665e-05, 0.007199403311103444, 9.868605400173442,
+           9.821994344649879, 0.41439832211716], rtol=1e-12)
+    close(tf.math.zeta(tf.constant([0.5, 1.0, 2.0]), tf.constant([1.0, 1.0, 0.0])),
+          [np.nan, np.inf, np.inf])
+    close(tf.math.polygamma(f64(0.0, 1.0, 2.0, 3.0, 5.0, 10.0),
+                            f64(2.0, -1.5, 0.5, -3.3, 0.01, 100.0)),
+          [0.42278433509846713, 9.37924664498912, -16.828796644234316, 768.9856582554287,
+           120000000000115.02, -3.813565535568148e-15], rtol=1e-11)
+    close(tf.math.polygamma(tf.constant([1.5, -1.0, 1.0]), tf.constant([2.0, 2.0, 0.0])),
+          [np.nan, np.nan, np.inf])
+    assert tf.math.polygamma(1, tf.constant(2.0)).dtype == tf.float32
+
+
+def test_real_imag_angle_complex():
+    z = tf.constant([1 + 2j, -1 + 1j], tf.complex64)
+    close(tf.math.real(z), [1.0, -1.0], tf.float32)
+    close(tf.math.imag(z), [2.0, 1.0], tf.float32)
+    close(tf.math.angle(z), [math.atan2(2, 1), 3 * math.pi / 4], tf.float32)
+    x = tf.constant([-1.0, 2.0])
+    assert tf.math.real(x) is x
+    close(tf.math.imag(x), [0.0, 0.0], tf.float32)
+    close(tf.math.angle(x), [math.pi, 0.0], tf.float32)
+    assert tf.math.imag(tf.constant([1, 2])).numpy().tolist() == [0, 0]
+    c = tf.complex(tf.constant([1.0]), tf.constant([2.0]))
+    assert c.dtype == tf.complex64 and c.numpy().tolist() == [1 + 2j]
+    assert tf.complex(f64(1.0), f64(-3.0)).dtype == tf.complex128
+    assert tf.dtypes.complex(1.0, 2.0).numpy() == 1 + 2j
+    inf = tf.complex(tf.constant([np.inf]), tf.constant([np.nan])).numpy()[0]
+    assert inf.real == np.inf and np.isnan(inf.imag)
+    b = tf.complex(tf.constant([[1.0], [2.0]]), tf.constant([3.0, 4.0]))
+    assert b.shape == (2, 2)
+
+
+def test_real_imag_angle_complex_errors():
+    with pytest.raises(TypeError, match="input must be a numeric tensor"):
+        tf.math.real(tf.constant([True]))
+    with pytest.raises(TypeError, match="dtype int32"):
+        tf.math.angle(tf.constant([1]))
+    with pytest.raises(TypeError, match="The `real` and `imag` components have incorrect types: "
+                                        "float32 float64"):
+        tf.complex(tf.constant([1.0]), f64(2.0))
+    with pytest.raises(TypeError, match="int32 int32"):
+        tf.complex(tf.constant([1]), tf.constant([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+        tf.complex([1.0, 2.0], [2.0, 3.0, 4.0])
+
+
+def test_atan2_xlogy_xdivy():
+    close(tf.math.atan2(tf.constant([1.0, -1.0, 0.0]), tf.constant([0.0, 0.0, -1.0])),
+          [math.pi / 2, -math.pi / 2, math.pi], tf.float32)
+    close(tf.atan2(f64(1.0), f64(1.0)), [math.pi / 4], tf.float64)
+    close(tf.math.xlogy(tf.constant([0.0, 1.0, 2.0, 0.0, 0.0]),
+                        tf.constant([0.0, 0.0, 3.0, np.nan, np.inf])),
+          [0.0, -np.inf, 2 * math.log(3.0), 0.0, 0.0], tf.float32)
+    close(tf.math.xdivy(tf.constant([0.0, 1.0, 2.0, 0.0]), tf.constant([0.0, 0.0, 3.0, np.nan])),
+          [0.0, np.inf, 2 / 3, 0.0], tf.float32)
+    y = tf.math.xlogy(tf.constant([[2.0], [0.0]]), tf.constant([1.0, 4.0]))
+    assert y.shape == (2, 2)
+    close(y, [[0.0, 2 * math.log(4.0)], [0.0, 0.0]])
+    close(tf.math.xlogy(tf.constant([0j, 1 + 1j]), tf.constant([0j, 1j])),
+          [0j, (1 + 1j) * np.log(1j)])
+
+
+# --- dtype and argument errors -----------------------------------------------------
+
+@pytest.mark.parametrize("fn,op", [(tf.sin, "Sin"), (tf.math.log, "Log"), (tf.exp, "Exp"),
+                                   (tf.sigmoid, "Sigmoid"), (tf.sqrt, "Sqrt"),
+                                   (tf.math.is_nan, "IsNan"), (tf.floor, "Floor"),
+                                   (tf.math.erf, "Erf"), (tf.math.softplus, "Softplus")])
+def test_int_inputs_are_rejected_like_tensorflow(fn, op):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=rf"Value for attr 'T' of int32 is not in the list of allowed "
+                             rf"values(.|\n)*\[Op:{op}\]"):
+        fn(tf.constant([1, 2]))
+
+
+def test_other_disallowed_dtypes():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="uint8"):
+        tf.abs(tf.constant([1], tf.uint8))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="uint8"):
+        tf.sign(tf.constant([1], tf.uint8))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="complex128"):
+        tf.floor(tf.constant([1j]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Op:Atan2"):
+        tf.math.atan2(tf.constant([1]), tf.constant([0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Op:Xlogy"):
+        tf.math.xlogy(tf.constant([1]), tf.constant([0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="string"):
+        tf.math.log(tf.constant("a"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
+        tf.math.atan2(tf.constant([1.0]), f64(1.0))
+
+
+def test_dtypes_without_cpu_kernels_raise_not_found():
+    with pytest.raises(tf.errors.NotFoundError, match=r"Reciprocal\[T=DT_INT32\]"):
+        tf.math.reciprocal(tf.constant([2, 0]))
+    with pytest.raises(tf.errors.NotFoundError, match=r"Round\[T=DT_COMPLEX128\]"):
+        tf.round(tf.constant([1.5 + 2.5j]))
+    with pytest.raises(tf.errors.NotFoundError, match=r"Rint\[T=DT_HALF\]"):
+        tf.math.rint(tf.constant([1.5], tf.float16))
+
+
+# --- clipping --------------------------------------------------------------------------
+
+def test_clip_by_value_values_and_broadcasting():
+    close(tf.clip_by_value(tf.constant([[-1.0, 0.5], [2.0, 7.0]]), 0.0, 1.0),
+          [[0.0, 0.5], [1.0, 1.0]], tf.float32)
+    close(tf.clip_by_value(tf.constant([1.0, 5.0, 3.0]), tf.constant([0.0, 1.0, 4.0]), 2.0),
+          [1.0, 2.0, 4.0])
+    y = tf.clip_by_value([1, 5, 3], 2, 3)
+    assert y.dtype == tf.int32 and y.numpy().tolist() == [2, 3, 3]
+    assert tf.clip_by_value(tf.constant([1, 5], tf.uint32), 2, 3).dtype == tf.uint32
+    # An inverted range gives the lower bound, as min-then-max does.
+    assert tf.clip_by_value(tf.constant([1, 2, 3]), 2, 1).numpy().tolist() == [2, 2, 2]
+    close(tf.clip_by_value(tf.constant([np.nan, 1.0, 5.0]), 0.0, 2.0), [np.nan, 1.0, 2.0])
+    close(tf.clip_by_value(tf.constant(5.0), 0.0, 2.0), 2.0, tf.float32)
+
+
+def test_clip_by_value_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[3\] vs. \[2\]"):
+        tf.clip_by_value(tf.constant([1.0, 2.0, 3.0]), tf.constant([0.0, 1.0]), 2.0)
+    with pytest.raises(ValueError, match=r"Shapes \(3,\) and \(2, 3\) are incompatible"):
+        tf.clip_by_value(tf.constant([1.0, 2.0, 3.0]), 0.0, tf.constant([[2.0] * 3, [1.0] * 3]))
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
+        tf.clip_by_value(tf.constant([1, 2, 3]), 0.5, 1.5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor but "
+                                                             "is a double tensor"):
+        tf.clip_by_value(tf.constant([1.0]), f64(0.0), 1.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="complex128"):
+        tf.clip_by_value(tf.constant([1 + 1j]), 2, 3)
+
+
+def test_clip_by_norm():
+    close(tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0), [0.6, 0.8], tf.float32)
+    close(tf.clip_by_norm(tf.constant([0.3, 0.4]), 1.0), [0.3, 0.4])
+    close(tf.clip_by_norm(tf.constant([[3.0, 4.0], [0.0, 0.0]]), 1.0, axes=[1]),
+          [[0.6, 0.8], [0.0, 0.0]])
+    close(tf.clip_by_norm(tf.constant([3.0, 4.0]), tf.constant([1.0, 2.0])), [0.6, 1.6])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Op:Sqrt"):
+        tf.clip_by_norm(tf.constant([3, 4]), 1)
+
+
+def test_clip_by_global_norm():
+    clipped, norm = tf.clip_by_global_norm([tf.constant([3.0, 4.0]), None, tf.constant(12.0)], 1.0)
+    close(norm, 13.0, tf.float32)
+    assert clipped[1] is None
+    close(clipped[0], [3 / 13, 4 / 13], rtol=1e-6)
+    close(clipped[2], 12 / 13, rtol=1e-6)
+    clipped, norm = tf.clip_by_global_norm((f64(3.0, 4.0),), 10.0)
+    assert isinstance(clipped, list) and norm.dtype == tf.float64
+    close(clipped[0], [3.0, 4.0])
+    clipped, norm = tf.clip_by_global_norm([tf.constant([np.inf, 4.0])], 1.0)
+    assert np.isnan(clipped[0].numpy()).all() and norm.numpy() == np.inf
+    clipped, norm = tf.clip_by_global_norm([tf.constant([3.0, 4.0])], 1.0,
+                                           use_norm=tf.constant(10.0))
+    close(clipped[0], [0.3, 0.4])
+    close(norm, 10.0)
+    with pytest.raises(TypeError, match="`t_list` should be a sequence of tensors"):
+        tf.clip_by_global_norm(tf.constant([3.0, 4.0]), 1.0)
+
+
+# --- graph construction --------------------------------------------------------------
+
+def test_graph_shapes_dtypes_and_op_types():
+    g = tf.Graph()
+    with g.as_default():
+        x = placeholder(tf.float32, tf.TensorShape([None, 3]))
+        u = placeholder(tf.float64, tf.TensorShape(None))
+        z = tf.complex(x, x)
+        cases = [
+            (tf.sin(x), (None, 3), tf.float32, "Sin"),
+            (tf.abs(z), (None, 3), tf.float32, "ComplexAbs"),
+            (tf.abs(x), (None, 3), tf.float32, "Abs"),
+            (tf.math.real(z), (None, 3), tf.float32, "Real"),
+            (tf.math.imag(z), (None, 3), tf.float32, "Imag"),
+            (tf.math.angle(z), (None, 3), tf.float32, "Angle"),
+            (z, (None, 3), tf.complex64, "Complex"),
+            (tf.math.is_nan(x), (None, 3), tf.bool, "IsNan"),
+            (tf.math.is_finite(u), None, tf.bool, "IsFinite"),
+            (tf.math.is_inf(x), (None, 3), tf.bool, "IsInf"),
+            (tf.sigmoid(u), None, tf.float64, "Sigmoid"),
+            (tf.nn.tanh(x), (None, 3), tf.float32, "Tanh"),
+            (tf.math.softplus(x), (None, 3), tf.float32, "Softplus"),
+            (tf.nn.softsign(x), (None, 3), tf.float32, "Softsign"),
+            (tf.round(x), (None, 3), tf.float32, "Round"),
+            (tf.math.rint(x), (None, 3), tf.float32, "Rint"),
+            (tf.math.reciprocal(x), (None, 3), tf.float32, "Reciprocal"),
+            (tf.math.rsqrt(x), (None, 3), tf.float32, "Rsqrt"),
+            (tf.math.erfc(x), (None, 3), tf.float32, "Erfc"),
+            (tf.math.lgamma(x), (None, 3), tf.float32, "Lgamma"),
+            (tf.math.digamma(x), (None, 3), tf.float32, "Digamma"),
+            (tf.math.atan2(x, placeholder(tf.float32, tf.TensorShape([2, 1, None]))),
+             (2, None, 3), tf.float32, "Atan2"),
+            (tf.math.xlogy(x, tf.zeros([4, 1])), (4, 3), tf.float32, "Xlogy"),
+            (tf.math.xdivy(x, x), (None, 3), tf.float32, "Xdivy"),
+            (tf.math.polygamma(1.0, x), (None, 3), tf.float32, "Polygamma"),
+            (tf.math.zeta(x, 2.0), (None, 3), tf.float32, "Zeta"),
+            (tf.clip_by_value(x, 0.0, 1.0), (None, 3), tf.float32, "ClipByValue"),
+            (tf.clip_by_value(x, 0.0, tf.ones([2, 3])), (2, 3), tf.float32, "ClipByValue"),
+            (tf.complex(u, u), None, tf.complex128, "Complex"),
+        ]
+        for t, shape, dtype, op_type in cases:
+            assert t.dtype == dtype, op_type
+            if shape is None:
+                assert t.shape.rank is None, op_type
+            else:
+                assert t.shape.as_list() == list(shape), op_type
+            assert t.op.type == op_type
+        assert tf.clip_by_norm(x, 1.0).shape.as_list() == [None, 3]
+        (c,), norm = tf.clip_by_global_norm([x], 1.0)
+        assert c.shape.as_list() == [None, 3] and norm.shape == ()
+        assert tf.math.log_sigmoid(x).shape.as_list() == [None, 3]
+        assert tf.round(placeholder(tf.int32, tf.TensorShape([2]))).op.type == "Placeholder"
+    types = {n.op for n in g.as_graph_def().node}
+    assert {"Sin", "ComplexAbs", "Softplus", "Neg", "ClipByValue", "Sqrt"} <= types
+
+
+def test_graph_construction_errors():
+    g = tf.Graph()
+    with g.as_default():
+        i = placeholder(tf.int32, tf.TensorShape(None))
+        x = placeholder(tf.float32, tf.TensorShape([3]))
+        with pytest.raises(TypeError, match="Value passed to parameter 'x' has DataType int32 not "
+                                            "in list of allowed values"):
+            tf.sin(i)
+        with pytest.raises(TypeError, match="parameter 'features' has DataType int32"):
+            tf.nn.softplus(i)
+        with pytest.raises(TypeError, match="parameter 'input' has DataType float32"):
+            from rillflow.ops.unary_ops import _Real
+            from rillflow.framework.execute import apply1
+            apply1(_Real, x)
+        with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 2"):
+            tf.clip_by_value(x, 0.0, placeholder(tf.float32, tf.TensorShape([2])))
+        with pytest.raises(ValueError, match=r"Shapes \(3,\) and \(2, 3\) are incompatible"):
+            tf.clip_by_value(x, 0.0, tf.ones([2, 3]))
+        with pytest.raises(TypeError, match="Input 'clip_value_max' of 'ClipByValue' Op has type "
+                                            "float64 that does not match type float32"):
+            tf.clip_by_value(x, 0.0, tf.ones([3], tf.float64))
+        with pytest.raises(TypeError, match="Input 'x' of 'Atan2' Op has type float64"):
+            tf.math.atan2(x, tf.ones([3], tf.float64))
+        with pytest.raises(ValueError, match="Dimensions must be equal"):
+            tf.math.xlogy(x, tf.ones([2]))
+
+
+def test_public_names():
+    assert tf.math.tanh is tf.tanh is tf.nn.tanh
+    assert tf.math.sigmoid is tf.sigmoid is tf.nn.sigmoid
+    assert tf.math.softplus is tf.nn.softplus and tf.math.softsign is tf.nn.softsign
+    assert tf.math.abs is tf.abs and tf.math.round is tf.round and tf.complex is tf.dtypes.complex
+    for name in ("expm1", "log", "log1p", "rsqrt", "reciprocal", "ceil", "rint", "is_nan",
+                 "is_finite", "is_inf", "erf", "erfc", "lgamma", "digamma", "real", "imag",
+                 "angle", "log_sigmoid", "xlogy", "xdivy", "atan2", "polygamma", "zeta"):
+        assert callable(getattr(tf.math, name)), name
+    for name in ("clip_by_value", "clip_by_norm", "clip_by_global_norm", "exp", "sin", "acosh",
+                 "square", "sqrt", "floor", "sign", "atan2"):
+        assert callable(getattr(tf, name)), name
+
+
+# --- gradients ---------------------------------------------------------------------------
+
+GRAD_CASES = [
+    (tf.abs, [-1.3, 0.7, 2.1]),
+    (tf.sign, [-1.3, 0.7]),
+    (tf.exp, [-1.0, 0.5, 2.0]),
+    (tf.math.expm1, [-1.0, 0.5, 2.0]),
+    (tf.math.log, [0.3, 1.0, 4.0]),
+    (tf.math.log1p, [-0.5, 0.0, 4.0]),
+    (tf.sin, [-1.0, 0.5, 2.0]),
+    (tf.cos, [-1.0, 0.5, 2.0]),
+    (tf.tan, [-1.0, 0.5, 1.2]),
+    (tf.asin, [-0.7, 0.0, 0.5]),
+    (tf.acos, [-0.7, 0.0, 0.5]),
+    (tf.atan, [-3.0, 0.0, 0.5]),
+    (tf.sinh, [-2.0, 0.0, 1.5]),
+    (tf.cosh, [-2.0, 0.3, 1.5]),
+    (tf.tanh, [-2.0, 0.0, 1.5]),
+    (tf.asinh, [-2.0, 0.0, 1.5]),
+    (tf.acosh, [1.2, 2.0, 5.0]),
+    (tf.atanh, [-0.7, 0.0, 0.5]),
+    (tf.sigmoid, [-5.0, 0.0, 3.0]),
+    (tf.sqrt, [0.2, 1.0, 9.0]),
+    (tf.math.rsqrt, [0.2, 1.0, 9.0]),
+    (tf.square, [-2.0, 0.0, 1.5]),
+    (tf.math.reciprocal, [-2.0, 0.4, 1.5]),
+    (tf.round, [-1.3, 0.2, 2.7]),
+    (tf.floor, [-1.3, 0.2, 2.7]),
+    (tf.math.ceil, [-1.3, 0.2, 2.7]),
+    (tf.math.rint, [-1.3, 0.2, 2.7]),
+    (tf.math.erf, [-1.5, 0.0, 0.7]),
+    (tf.math.erfc, [-1.5, 0.0, 0.7]),
+    (tf.math.lgamma, [-2.5, 0.3, 4.0]),
+    (tf.math.digamma, [-2.5, 0.3, 4.0]),
+    (tf.math.softplus, [-30.0, 0.0, 3.0]),
+    (tf.math.softsign, [-3.0, 0.0, 1.5]),
+    (tf.math.log_sigmoid, [-30.0, 0.0, 3.0]),
+    (tf.math.real, [-1.0, 2.0]),
+    (tf.math.imag, [-1.0, 2.0]),
+    (lambda x: tf.clip_by_value(x, -1.0, 1.0), [-1.5, 0.3, 2.0]),
+    (lambda x: tf.clip_by_norm(x, 1.0), [3.0, -4.0, 1.0]),
+    (lambda x: tf.clip_by_norm(x, 10.0), [3.0, -4.0, 1.0]),
+    (lambda x: tf.clip_by_norm(x, 1.0, axes=[1]), [[3.0, -4.0], [0.1, 0.2]]),
+    (lambda x: tf.clip_by_global_norm([x, 2 * x], 1.0)[0][1], [3.0, -4.0, 1.0]),
+    # The order argument is not differentiable (TensorFlow gives None too).
+    (lambda q: tf.math.zeta(f64(2.0, 3.5), q), [[0.5, 1.5], [4.0, 2.2]]),
+    (lambda x: tf.math.polygamma(f64(1.0, 2.0), x), [[0.5, 1.5], [4.0, 2.2]]),
+]
+
+
+@pytest.mark.parametrize("fn,values", GRAD_CASES)
+def test_unary_gradients_match_finite_differences(fn, values):
+    assert_gradients_match(fn, [np.array(values, dtype=F64)], rtol=1e-5, atol=1e-6)
+
+
+BINARY_GRAD_CASES = [
+    (tf.math.atan2, [[0.5, -1.0], [2.0, 0.3]], [1.5, -0.7]),
+    (tf.math.xlogy, [[0.5, -1.0], [2.0, 0.3]], [1.5, 0.7]),
+    (tf.math.xdivy, [[0.5, -1.0], [2.0, 0.3]], [1.5, 0.7]),
+    (lambda a, b: tf.clip_by_value(a, b, 1.0), [-1.5, 0.3, 2.0], [-1.0, 0.5, 0.0]),
+    (lambda a, b: tf.clip_by_value(a, -1.0, b), [[-1.5, 0.3, 2.0], [0.5, 0.7, 0.0]],
+     [1.0, 0.1, 0.4]),
+    (lambda a, b: tf.math.real(tf.complex(a, b) * tf.complex(b, a)), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.math.imag(tf.complex(a, b) * tf.complex(b, b)), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.abs(tf.complex(a, b)), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.math.angle(tf.complex(a, b)), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.math.real(tf.exp(tf.complex(a, b))), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.abs(tf.sqrt(tf.complex(a, b))), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.math.imag(tf.sigmoid(tf.complex(a, b))), [1.0, -2.0], [0.5, 3.0]),
+    (lambda a, b: tf.math.real(tf.math.log(tf.complex(a, b))), [1.0, -2.0], [0.5, 3.0]),
+]
+
+
+@pytest.mark.parametrize("fn,a,b", BINARY_GRAD_CASES)
+def test_binary_gradients_match_finite_differences(fn, a, b):
+    assert_gradients_match(fn, [np.array(a, dtype=F64), np.array(b, dtype=F64)],
+                           rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_are_stable_where_tensorflows_are():
+    x = tf.constant([-100.0, -20.0, 0.0, 20.0, 100.0])
+    (g,) = grads(tf.sigmoid, x)
+    np.testing.assert_allclose(g, [0.0, 2.0611537e-09, 0.25, 0.0, 0.0], rtol=1e-5)
+    (g,) = grads(tf.tanh, x)
+    np.testing.assert_allclose(g, [0.0, 0.0, 1.0, 0.0, 0.0])
+    (g,) = grads(tf.math.softplus, x)
+    np.testing.assert_allclose(g, [0.0, 2.0611537e-09, 0.5, 1.0, 1.0], rtol=1e-5)
+    (g,) = grads(tf.math.log_sigmoid, x)
+    np.testing.assert_allclose(g, [1.0, 1.0, 0.5, 2.0611537e-09, 0.0], rtol=1e-5)
+    assert grads(tf.sqrt, tf.constant([0.0, 4.0]))[0].tolist() == [np.inf, 0.25]
+    assert grads(tf.math.rsqrt, tf.constant([0.0, 4.0]))[0].tolist() == [-np.inf, -0.0625]
+    assert grads(tf.abs, tf.constant([-1.0, 0.0, 2.0]))[0].tolist() == [-1.0, 0.0, 1.0]
+    assert grads(tf.round, tf.constant([1.0])) == [None]
+    assert grads(tf.sign, tf.constant([1.0, 0.0]))[0].tolist() == [0.0, 0.0]
+
+
+def test_gradients_at_special_points_match_tensorflow():
+    gx, gy = grads(tf.math.xlogy, tf.constant([0.0, 0.0, 1.0]), tf.constant([0.0, 1.0, 0.0]))
+    assert gx.tolist() == [0.0, 0.0, -np.inf] and gy.tolist() == [0.0, 0.0, np.inf]
+    gx, gy = grads(tf.math.xdivy, tf.constant([0.0, 0.0, 1.0]), tf.constant([0.0, 1.0, 0.0]))
+    assert gx.tolist() == [0.0, 0.0, np.inf] and gy.tolist() == [0.0, 0.0, -np.inf]
+    # Ties go to `t`; each bound gets the gradient where it clipped.
+    gt, glo, ghi = grads(lambda t, lo, hi: tf.clip_by_value(t, lo, hi),
+                         tf.constant([0.0, 1.0, 2.0, 3.0]), tf.constant([1.0] * 4),
+                         tf.constant(2.0))
+    assert gt.tolist() == [0.0, 1.0, 1.0, 0.0] and glo.tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert float(ghi) == 1.0
+    assert grads(lambda t, lo, hi: tf.clip_by_value(t, lo, hi), tf.constant([1.5]),
+                 tf.constant([2.0]), tf.constant([1.0])) == [[0.0], [1.0], [0.0]]
+    (g,) = grads(lambda z: tf.abs(z), tf.constant([0j, 3 + 4j]))
+    np.testing.assert_allclose(g, [0j, 0.6 + 0.8j])
+    (g,) = grads(lambda z: tf.math.angle(z), tf.constant([1 + 1j, 3 + 4j]))
+    np.testing.assert_allclose(g, [-0.5 + 0.5j, -0.16 + 0.12j])
+    assert grads(tf.math.real, tf.constant([1 + 1j]))[0].tolist() == [1 + 0j]
+    assert grads(tf.math.imag, tf.constant([1 + 1j]))[0].tolist() == [1j]
+    ga, gb = grads(tf.complex, tf.constant([1.0, 2.0]), tf.constant(3.0))
+    assert ga.tolist() == [1.0, 1.0] and float(gb) == 0.0
+    (g,) = grads(lambda t: tf.clip_by_norm(t, 1.0), tf.constant([0.0, 0.0]))
+    assert g.tolist() == [1.0, 1.0]
+    (g,) = grads(tf.math.digamma, tf.constant(np.array([1.0, 0.5, -1.5])))
+    np.testing.assert_allclose(g, [math.pi ** 2 / 6, math.pi ** 2 / 2, 9.379246644989120],
+                               rtol=1e-12)
+    ga, gx = grads(tf.math.polygamma, tf.constant(np.array([1.0, 2.0])),
+                   tf.constant(np.array([1.0, 0.5])))
+    assert ga is None
+    np.testing.assert_allclose(gx, [-2.4041138063191885, 97.40909103400242], rtol=1e-12)
+
+
+def test_gradients_in_graph_mode_build_with_public_ops():
+    g = tf.Graph()
+    with g.as_default():
+        x = placeholder(tf.float32, tf.TensorShape([None, 3]))
+        for fn in (tf.sigmoid, tf.tanh, tf.math.softplus, tf.math.lgamma, tf.sqrt, tf.abs,
+                   lambda v: tf.clip_by_value(v, 0.0, 1.0), lambda v: tf.math.xlogy(v, v)):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = fn(x)
+            dx = tape.gradient(y, x)
+            assert dx.shape.as_list() == [None, 3] and dx.dtype == tf.float32
