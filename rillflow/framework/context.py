@@ -33,6 +33,10 @@ class _Config:
 
 config = _Config()
 
+# Callables notified with each ConcreteFunction traced (tf.summary.trace_on
+# registers one to export the graphs of functions traced while tracing is on).
+trace_listeners = []
+
 
 def executing_eagerly():
     """Whether ops run immediately (True) or are added to a graph (False)."""

@@ -336,6 +336,8 @@ class Function:
             self._run_initializers(cf, pos, kw)
             cf, _ = self._trace_once(pos, kw, allow_variables=False)
         self._cache[key] = cf
+        for listener in list(_context.trace_listeners):
+            listener(cf)
         while len(self._cache) > _MAX_CACHE:
             self._cache.popitem(last=False)
             self._fast.clear()
