@@ -185,6 +185,12 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
                 ph = placeholder(D.resource, TensorShape([]), name=_clean(pname))
                 placeholders.append(ph)
                 return value._as_argument(ph)
+            elif hasattr(value, "_component_specs"):
+                # A composite (e.g. a Dataset): one placeholder per component.
+                phs = [placeholder(sp.dtype, sp.shape, name=_clean(pname))
+                       for sp in value._component_specs()]
+                placeholders.extend(phs)
+                return value._from_components(phs)
             else:
                 return value
             placeholders.append(ph)
@@ -202,22 +208,49 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
         from .convert import convert_to_tensor
         from .op_registry import get as _get_op
         from .execute import apply1
-        for v in flat:
-            if v is None:
-                outs.append(None)
-                continue
+        def output_tensor(v):
             if not isinstance(v, Tensor):
                 v = convert_to_tensor(v)
             if isinstance(v, EagerTensor) or v.graph is not fg:
                 v = fg.capture(v)
             if add_identities:
                 v = apply1(_get_op("Identity"), v, name="Identity")
-            outs.append(v)
+            return v
+
+        structured = []
+        for v in flat:
+            if v is None:
+                outs.append(None)
+                structured.append(None)
+            elif hasattr(v, "_to_components") and not isinstance(v, Tensor):
+                comps = [output_tensor(c) for c in v._to_components()]
+                outs.extend(comps)
+                structured.append(CompositeOutput(v, comps))
+            else:
+                t = output_tensor(v)
+                outs.append(t)
+                structured.append(t)
         fg.outputs = [t for t in outs if t is not None]
-        fg.structured_outputs = nest.pack_sequence_as(result, outs) if nest.is_nested(result) \
-            else (outs[0] if outs else None)
+        fg.structured_outputs = nest.pack_sequence_as(result, structured) \
+            if nest.is_nested(result) else (structured[0] if structured else None)
         fg.structured_input_signature = (tuple(new_args), new_kwargs)
     return fg
+
+
+class CompositeOutput:
+    """A composite value (TensorArray, Dataset) returned by a traced function:
+    its components are graph outputs; `rebuild` makes the value from theirs."""
+
+    def __init__(self, template, components):
+        self.template = template
+        self.components = components
+
+    def rebuild(self, values):
+        """The composite holding the given component values."""
+        return self.template._from_components(list(values))
+
+    def __repr__(self):
+        return repr(self.template)
 
 
 def _map_leaves(value, pname, fn):

@@ -16,6 +16,7 @@ from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import errors, nest
 from ..framework.convert import convert_to_tensor
+from ..framework.func_graph import CompositeOutput
 from ..framework.execute import EagerOp, apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -30,7 +31,7 @@ _ids = itertools.count(1)
 def _wrap(v):
     if v is None:
         return None
-    if v.__class__ is np.ndarray or isinstance(v, np.generic):
+    if v.__class__ is np.ndarray or isinstance(v, np.generic) or hasattr(v, "dtype"):
         return EagerTensor(v)
     if isinstance(v, (bytes, str)):
         a = np.empty((), dtype=object)
@@ -265,10 +266,19 @@ class ConcreteFunction:
         if structured is None:
             return None
         if not nest.is_nested(structured):
+            if isinstance(structured, CompositeOutput):
+                return structured.rebuild(flat_outs)
             return flat_outs[0]
         it = iter(flat_outs)
-        return nest.pack_sequence_as(
-            structured, [None if leaf is None else next(it) for leaf in nest.flatten(structured)])
+        leaves = []
+        for leaf in nest.flatten(structured):
+            if leaf is None:
+                leaves.append(None)
+            elif isinstance(leaf, CompositeOutput):
+                leaves.append(leaf.rebuild([next(it) for _ in leaf.components]))
+            else:
+                leaves.append(next(it))
+        return nest.pack_sequence_as(structured, leaves)
 
     def _gradient(self):
         """The FunctionGradient of this function (built on first use)."""

@@ -395,7 +395,9 @@ def _flat_values(pos, kw):
     out = []
     for v in list(pos) + list(kw.values()):
         for leaf in nest.flatten(v):
-            if K.is_tensor_leaf(leaf):
+            if hasattr(leaf, "_component_specs") and not isinstance(leaf, Tensor):
+                out.extend(leaf._to_components())
+            elif K.is_tensor_leaf(leaf):
                 out.append(leaf)
     return out
 

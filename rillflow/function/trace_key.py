@@ -51,7 +51,7 @@ class _ObjectKey:
 def is_tensor_leaf(v):
     """Whether an argument leaf is passed to the graph as a value (not baked in)."""
     return (isinstance(v, (Tensor, TensorSpec, np.ndarray, np.generic))
-            or hasattr(v, "_storage"))
+            or hasattr(v, "_storage") or hasattr(v, "_component_specs"))
 
 
 def leaf_key(v):
