@@ -137,7 +137,7 @@ def kernel_error(opdef, inputs, attrs, exc):
     """
     suffix = " [Op:%s]" % opdef.name
     if isinstance(exc, _errors.OpError):
-        msg = exc.message if exc.message.endswith("]") else exc.message + suffix
+        msg = exc.message if "[Op:" in exc.message else exc.message + suffix
         return type(exc)(None, None, msg)
     try:
         opdef.infer(inputs, attrs)
