@@ -282,7 +282,13 @@ class Graph:
         """
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        name = self.unique_name(name or opdef.default_name)
+        if name and name.endswith("/"):
+            # TensorFlow's convention: a name ending in "/" is an (already
+            # unique) name scope, used as the op's exact name.
+            name = name[:-1]
+            self._names_in_use.setdefault(name.lower(), 1)
+        else:
+            name = self.unique_name(name or opdef.default_name)
         location = user_frames.user_location(2)
         op = Operation(self, opdef, name, tuple(inputs), attrs,
                        self._current_control_inputs(), location)

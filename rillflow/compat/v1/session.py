@@ -89,6 +89,11 @@ class Session:
         self._graph = graph if graph is not None else get_default_graph()
         self._compiled = {}
         self._closed = False
+        # Each session replays the random sequences of a seeded graph, as in TF.
+        from ...ops import random_ops
+        restart = getattr(random_ops, "restart_random_streams", None)
+        if restart is not None:
+            restart(self._graph)
 
     @property
     def graph(self):
