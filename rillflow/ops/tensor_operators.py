@@ -76,8 +76,10 @@ def _abs(self):
 
 
 def _getitem(self, key):
-    from .slicing import getitem
-    return getitem(self, key)
+    return _slicing_getitem(self, key)
+
+
+_slicing_getitem = None
 
 
 def install():
@@ -106,6 +108,9 @@ def install():
     Tensor.__neg__ = lambda self: M.negative(self, name="Neg")
     Tensor.__abs__ = _abs
     Tensor.__invert__ = _invert
-    Tensor.__getitem__ = _getitem
+    global _slicing_getitem
+    from .slicing import getitem
+    _slicing_getitem = getitem
+    Tensor.__getitem__ = getitem
     from . import variables
     variables._install_operators()
