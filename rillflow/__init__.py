@@ -13,6 +13,7 @@ from .framework import exports as _framework_exports  # noqa: E402,F401
 from . import ops as _ops  # noqa: E402,F401
 from . import eager as _eager  # noqa: E402,F401
 from . import function as _function  # noqa: E402,F401
+from . import autograph as _autograph  # noqa: E402,F401
 from .compat import v1 as _compat_v1  # noqa: E402,F401
 from . import testing as _testing  # noqa: E402,F401
 from . import _api  # noqa: E402

@@ -110,7 +110,7 @@ class GradientTape:
                 warnings.warn(f"The dtype of the watched tensor must be floating (e.g. "
                               f"tf.float32), got {t.dtype!r}", stacklevel=2)
             if hasattr(t, "_tape_handle"):
-                if t not in self._watched_vars:
+                if not any(v is t for v in self._watched_vars):
                     self._watched_vars.append(t)
             src = _as_source(t)
             if id(src) not in self._tracked:

@@ -322,9 +322,7 @@ class Function:
                 from ..autograph import api as _ag
             except ImportError:
                 return self._python_function
-            conv = getattr(_ag, "convert_for_function", None)
-            if conv is not None:
-                return conv(self._python_function, self._autograph_options)
+            return _ag.convert_for_function(self._python_function, self._autograph_options)
         return self._python_function
 
     def _trace(self, key, pos, kw):

@@ -1,0 +1,163 @@
+"""The conversion pipeline: source -> AST -> converters -> compiled function.
+
+Converted code is compiled with the user's file name and line numbers (the
+source map), as the body of a factory whose parameters are `ag__` and the
+function's closure variables; the factory is built with the function's own
+globals, so the converted function sees the same module namespace.
+"""
+import ast
+import sys
+import types
+
+from .converters import (asserts, break_statements, call_trees, conditional_expressions,
+                         continue_statements, control_flow, directives, functions, lists,
+                         logical_expressions, return_statements, variables)
+from .converters.base import FunctionContext
+from .pyct import parser, templates
+from .pyct.parser import ConversionError
+
+# One converter per construct, in this order (as TensorFlow's AutoGraph).
+PIPELINE = (functions, directives, break_statements, continue_statements, return_statements,
+            asserts, lists, call_trees, control_flow, conditional_expressions,
+            logical_expressions, variables)
+
+_cache = {}   # code object -> (factory code, function name, converted AST)
+
+
+def _nested_functions(stmts):
+    out = []
+    for s in stmts:
+        for node in ast.walk(s):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    not getattr(node, "_ag_converted", False):
+                out.append(node)
+    return out
+
+
+def _unsupported(node):
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+            raise ConversionError("generators (yield) are not supported")
+        if isinstance(sub, (ast.AsyncFor, ast.AsyncWith, ast.Await)):
+            raise ConversionError("async code is not supported")
+
+
+def transform_function(node):
+    """Applies the converters to a FunctionDef (nested functions first)."""
+    _unsupported(node)
+    for inner in _direct_nested(node):
+        transform_function(inner)
+    ctx = FunctionContext(node)
+    for conv in PIPELINE:
+        node = conv.transform(node, ctx)
+        if conv is control_flow:
+            ctx.undefined_ok -= _assigned_first(node)
+    inits = []
+    for n in sorted(ctx.undefined_ok):
+        inits += templates.replace("name = ag__.Undefined(label)", loc=node.body[0],
+                                   name=n, label=ast.Constant(value=n))
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        node.body = [body[0]] + inits + body[1:]
+    else:
+        node.body = inits + body
+    node._ag_converted = True
+    return node
+
+
+def _assigned_first(node):
+    """Names the function body assigns with plain statements before any
+    nested function (generated control-flow bodies) is defined: they never
+    need an Undefined placeholder."""
+    out = set()
+    for stmt in node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            break
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+            out.update(t.id for t in stmt.targets)
+        elif not isinstance(stmt, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            break
+    return out
+
+
+def _direct_nested(node):
+    """Function definitions nested directly in `node` (not inside other ones)."""
+    found = []
+
+    def walk(n):
+        for child in ast.iter_child_nodes(n):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append(child)
+            elif not isinstance(child, (ast.Lambda, ast.ClassDef)):
+                walk(child)
+    walk(node)
+    return found
+
+
+def _compile(fn):
+    code = fn.__code__
+    entry = _cache.get(code)
+    if entry is not None:
+        return entry
+    node, filename = parser.parse_function(fn)
+    node = transform_function(node)
+    freevars = list(code.co_freevars)
+    uses_class = any(isinstance(n, ast.Name) and n.id == "__class__" for n in ast.walk(node))
+    params = ["ag__"] + freevars + (["__class__"] if uses_class and
+                                    "__class__" not in freevars else [])
+    factory = ast.FunctionDef(
+        name="__ag_factory", args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None)
+    if sys.version_info >= (3, 12):
+        factory.type_params = []
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.FunctionDef) and not hasattr(sub, "type_params"):
+                sub.type_params = []
+    templates.set_location(factory, node)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    compiled = compile(module, filename, "exec")
+    factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    entry = (factory_code, params, node)
+    _cache[code] = entry
+    return entry
+
+
+def convert_function(fn):
+    """The converted version of a plain Python function.
+
+    Raises:
+      ConversionError: when the function cannot be converted.
+    """
+    factory_code, params, _ = _compile(fn)
+    factory = types.FunctionType(factory_code, fn.__globals__, "__ag_factory")
+    from . import ag__ as ag_namespace
+    values = [ag_namespace]
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    for p in params[1:]:
+        cell = cells.get(p)
+        if cell is None:
+            values.append(None)
+            continue
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell: the name is not bound yet
+            from .operators.variables import Undefined
+            values.append(Undefined(p))
+    converted = factory(*values)
+    converted.__defaults__ = fn.__defaults__
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__doc__ = fn.__doc__
+    converted.__wrapped__ = fn
+    converted.__ag_converted__ = True
+    return converted
+
+
+def converted_source(fn):
+    """The converted function's source code (for `to_code`)."""
+    _, _, node = _compile(fn)
+    return ast.unparse(node)

@@ -1,0 +1,1 @@
+"""AutoGraph converters: one module per Python construct."""

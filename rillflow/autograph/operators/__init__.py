@@ -1,0 +1,1 @@
+"""AutoGraph runtime operators: the functions converted code calls."""

@@ -1,0 +1,58 @@
+"""Undefined values and checked loads.
+
+Converted code initializes variables that control flow may assign with
+`Undefined(name)`; reading one (`ld`) raises UnboundLocalError as Python
+would. A function's return value starts as `UndefinedReturnValue`."""
+
+
+class Undefined:
+    """The value of a variable not assigned yet."""
+
+    __slots__ = ("symbol_name",)
+
+    def __init__(self, symbol_name):
+        self.symbol_name = symbol_name
+
+    def read(self):
+        raise UnboundLocalError(f"local variable '{self.symbol_name}' referenced before "
+                                "assignment")
+
+    def __repr__(self):
+        return "<undefined %s>" % self.symbol_name
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self.read()
+
+
+class UndefinedReturnValue:
+    """The return value of a function before any `return` ran."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<no return value>"
+
+
+def ld(value):
+    """The value of a variable read in converted code.
+
+    Raises:
+      UnboundLocalError: if the variable is undefined.
+    """
+    if value.__class__ is Undefined:
+        value.read()
+    return value
+
+
+def retval(value):
+    """The function's result: None when no return statement ran."""
+    if value.__class__ is UndefinedReturnValue:
+        return None
+    return value
+
+
+def is_undefined(value):
+    """Whether a value is undefined (a variable or return value)."""
+    return value.__class__ is Undefined or value.__class__ is UndefinedReturnValue

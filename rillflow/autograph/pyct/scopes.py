@@ -1,0 +1,181 @@
+"""Which names a piece of code binds and reads, and which are live.
+
+Control-flow conversion needs, for each `if`/`while`/`for`, the variables
+it modifies that are still needed afterwards (its outputs or loop
+variables). Liveness is computed backwards with kills by plain
+assignments, conservatively inside compound statements.
+"""
+import ast
+
+__all__ = ["bound_names", "used_names", "annotate_liveness", "declared_globals"]
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _targets(t, out):
+    if isinstance(t, ast.Name):
+        out.add(t.id)
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            _targets(e, out)
+    elif isinstance(t, ast.Starred):
+        _targets(t.value, out)
+
+
+class _Binder(ast.NodeVisitor):
+    def __init__(self):
+        self.names = set()
+
+    def visit_Assign(self, node):
+        for t in node.targets:
+            _targets(t, self.names)
+        self.visit(node.value)
+
+    def visit_AugAssign(self, node):
+        _targets(node.target, self.names)
+        self.visit(node.value)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            _targets(node.target, self.names)
+            self.visit(node.value)
+
+    def visit_For(self, node):
+        _targets(node.target, self.names)
+        self.generic_visit(node)
+
+    def visit_With(self, node):
+        for item in node.items:
+            if item.optional_vars is not None:
+                _targets(item.optional_vars, self.names)
+        self.generic_visit(node)
+
+    def visit_ExceptHandler(self, node):
+        if node.name:
+            self.names.add(node.name)
+        self.generic_visit(node)
+
+    def visit_NamedExpr(self, node):
+        _targets(node.target, self.names)
+        self.visit(node.value)
+
+    def visit_Import(self, node):
+        for a in node.names:
+            self.names.add((a.asname or a.name).split(".")[0])
+
+    visit_ImportFrom = visit_Import
+
+    def visit_FunctionDef(self, node):
+        self.names.add(node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_ClassDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        pass
+
+    def visit_ListComp(self, node):
+        pass
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+
+def bound_names(nodes):
+    """Names assigned by `nodes` (not inside nested functions or classes)."""
+    b = _Binder()
+    for n in nodes if isinstance(nodes, list) else [nodes]:
+        b.visit(n)
+    return b.names
+
+
+def used_names(nodes):
+    """Names read anywhere in `nodes`, nested functions included."""
+    out = set()
+    for n in nodes if isinstance(nodes, list) else [nodes]:
+        if n is None:
+            continue
+        for sub in ast.walk(n):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                out.add(sub.id)
+            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+                out.add(sub.target.id)
+    return out
+
+
+def declared_globals(func):
+    """Names declared `global` or `nonlocal` in the function (not its nested ones)."""
+    out = set()
+
+    class V(ast.NodeVisitor):
+        def visit_Global(self, node):
+            out.update(node.names)
+
+        visit_Nonlocal = visit_Global
+
+        def visit_FunctionDef(self, node):
+            if node is func:
+                self.generic_visit(node)
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_ClassDef(self, node):
+            pass
+    V().visit(func)
+    return out
+
+
+def _definite_defs(stmt):
+    """Names surely assigned by a simple statement."""
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.ClassDef,
+                         ast.Import, ast.ImportFrom)):
+        return bound_names(stmt)
+    return set()
+
+
+def _live_in(stmts, live_out):
+    live = set(live_out)
+    for stmt in reversed(stmts):
+        live = _stmt_live_in(stmt, live)
+    return live
+
+
+def _stmt_live_in(stmt, live_out):
+    stmt._live_out = frozenset(live_out)
+    if isinstance(stmt, ast.If):
+        return (used_names(stmt.test) | _live_in(stmt.body, live_out) |
+                _live_in(stmt.orelse, live_out))
+    if isinstance(stmt, (ast.While, ast.For)):
+        head = used_names(stmt.test) if isinstance(stmt, ast.While) else used_names(stmt.iter)
+        loop_uses = used_names(stmt.body) | head
+        # Inside the body, everything the loop reads may be needed next time.
+        inner_out = set(live_out) | loop_uses
+        body_in = _live_in(stmt.body, inner_out)
+        else_in = _live_in(stmt.orelse, live_out)
+        stmt._body_live_in = frozenset(body_in)
+        return body_in | head | else_in | set(live_out)
+    if isinstance(stmt, ast.With):
+        targets = set()
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                _targets(item.optional_vars, targets)
+        return (_live_in(stmt.body, live_out) - targets) | used_names(
+            [i.context_expr for i in stmt.items])
+    if isinstance(stmt, ast.Try):
+        inner = list(getattr(stmt, "body", []))
+        for h in getattr(stmt, "handlers", []):
+            inner.extend(h.body)
+        inner += list(getattr(stmt, "orelse", [])) + list(getattr(stmt, "finalbody", []))
+        extra = used_names([i.context_expr for i in getattr(stmt, "items", [])])
+        return _live_in(inner, live_out) | extra | set(live_out)
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return (set(live_out) - {stmt.name}) | used_names(stmt.body) | used_names(
+            stmt.args.defaults + stmt.args.kw_defaults)
+    defs = _definite_defs(stmt)
+    return (set(live_out) - defs) | used_names(stmt)
+
+
+def annotate_liveness(func):
+    """Sets `_live_out` on every statement of the function body (recursively)
+    and `_body_live_in` on loops."""
+    _live_in(func.body, set())
