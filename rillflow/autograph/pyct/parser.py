@@ -39,16 +39,18 @@ def parse_function(fn):
       ConversionError: when the source is not available.
     """
     try:
-        lines, start = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
-    except (OSError, TypeError) as e:
+        # The code object, not the function: inspect would follow __wrapped__
+        # to a different function's source.
+        lines, start = inspect.getsourcelines(fn.__code__)
+        filename = fn.__code__.co_filename
+    except (OSError, TypeError, AttributeError) as e:
         raise ConversionError(f"could not get the source code ({e})") from None
     source = textwrap.dedent("".join(lines))
     indent = _indent_of(lines[0]) if lines else 0
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        if fn.__name__ != "<lambda>":
+        if fn.__code__.co_name != "<lambda>":
             raise ConversionError("could not parse the source code") from None
         # A lambda inside a larger expression: parse just its line(s).
         tree = _parse_lambda_line(source)
@@ -58,7 +60,7 @@ def parse_function(fn):
             node.col_offset += indent
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
-    if fn.__name__ == "<lambda>":
+    if fn.__code__.co_name == "<lambda>":
         lam = _lambda_node(tree, fn)
         node = ast.FunctionDef(name="lambda__", args=lam.args,
                                body=[ast.copy_location(ast.Return(value=lam.body), lam.body)],
