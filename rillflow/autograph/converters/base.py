@@ -106,7 +106,8 @@ def guard_block(stmts, is_jump, replace_jump, flag, into_loops, on_loop=None):
             if rest:
                 guard = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=templates.name(flag)),
                                body=rest, orelse=[])
-                templates.set_location(guard, rest[0])
+                templates.set_location(guard, rest[0] if getattr(rest[0], "lineno", None)
+                                       else s)
                 out.append(guard)
             return out
     return out
@@ -151,4 +152,4 @@ def and_test(first, second):
     """`first and second` as an AST expression (second may be None)."""
     if second is None:
         return first
-    return ast.BoolOp(op=ast.And(), values=[first, second])
+    return ast.copy_location(ast.BoolOp(op=ast.And(), values=[first, second]), second)

@@ -25,6 +25,7 @@ class _Breaks(Transformer):
             lambda s: templates.replace("flag = True", loc=s, flag=flag),
             flag, into_loops=False) or [ast.Pass()]
         not_flag = ast.UnaryOp(op=ast.Not(), operand=templates.name(flag))
+        templates.set_location(not_flag, node)
         if isinstance(node, ast.While):
             node.test = and_test(not_flag, node.test)
         else:

@@ -40,6 +40,7 @@ def transform(node, ctx):
 
     def on_loop(loop):
         not_done = ast.UnaryOp(op=ast.Not(), operand=templates.name(do_return))
+        templates.set_location(not_done, loop)
         if isinstance(loop, ast.While):
             loop.test = and_test(not_done, loop.test)
         else:

@@ -70,24 +70,29 @@ def _placeholder_like(value, g):
     """A stand-in (zeros) of `value`'s type, built in graph `g`."""
     from ...ops.while_loop import flatten_components
     comps, rebuild = flatten_components(value)
-    out = []
+    specs = [_spec_of(c) for c in comps]
     with _context.graph_mode(g, hide_tapes=True):
-        for c in comps:
-            t = convert_to_tensor(c)
-            out.append(_zeros_of(t))
+        out = [_zeros_of(dtype, shape) for dtype, shape in specs]
     return rebuild(out)
 
 
-def _zeros_of(t):
+def _spec_of(c):
+    if isinstance(c, Tensor):
+        return c.dtype, c.shape
+    t = convert_to_tensor(c)
+    return t.dtype, t.shape
+
+
+def _zeros_of(dtype, shape):
     from ...ops.array_ops import zeros
-    if t.dtype is D.variant:
+    if dtype is D.variant:
         from ...ops.list_ops import reserve
         return reserve(0, D.float32)
-    dims = [0 if d is None else d for d in (t.shape.as_list() if t.shape.rank is not None
+    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None
                                             else [])]
-    if t.dtype is D.string:
+    if dtype is D.string:
         return convert_to_tensor(b"")
-    return zeros(dims, t.dtype)
+    return zeros(dims, dtype)
 
 
 def _same_kind(a, b):
@@ -398,8 +403,7 @@ def _prepare_loop_state(init, names, item_of, index0, body, get_state, set_state
             t = convert_to_tensor(v[0])
             dtype, shape = t.dtype, t.shape
         if dtype is None and trial is not None and isinstance(trial[i], list) and trial[i]:
-            t = convert_to_tensor(trial[i][-1])
-            dtype, shape = t.dtype, t.shape
+            dtype, shape = _spec_of(trial[i][-1])
         if dtype is None:
             raise ValueError(f"cannot infer the element type of list '{names[i]}' used in a "
                              "graph loop; use tf.autograph.set_element_type")
@@ -433,8 +437,7 @@ def _placeholder_like_eager(value):
     comps, rebuild = flatten_components(value)
     out = []
     for c in comps:
-        t = c if isinstance(c, Tensor) else convert_to_tensor(c)
-        out.append(_zeros_of(t))
+        out.append(_zeros_of(*_spec_of(c)))
     return rebuild(out)
 
 

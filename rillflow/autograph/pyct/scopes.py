@@ -151,6 +151,10 @@ def _stmt_live_in(stmt, live_out):
         # Inside the body, everything the loop reads may be needed next time.
         inner_out = set(live_out) | loop_uses
         body_in = _live_in(stmt.body, inner_out)
+        if isinstance(stmt, ast.For):
+            targets = set()
+            _targets(stmt.target, targets)
+            body_in -= targets  # assigned at the start of every iteration
         else_in = _live_in(stmt.orelse, live_out)
         stmt._body_live_in = frozenset(body_in)
         return body_in | head | else_in | set(live_out)

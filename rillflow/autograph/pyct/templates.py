@@ -92,6 +92,8 @@ def _set_ctx(node, ctx):
 def set_location(nodes, loc, only_template=False):
     """Gives nodes the source location of `loc` (all of them, or only the
     nodes that came from a template)."""
+    if getattr(loc, "lineno", None) is None:
+        return nodes
     for n in nodes if isinstance(nodes, list) else [nodes]:
         for sub in ast.walk(n):
             if "lineno" not in sub._attributes:

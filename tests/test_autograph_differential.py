@@ -1,0 +1,236 @@
+"""Differential tests of AutoGraph: each function of a corpus runs as plain
+Python (eagerly) and through tf.function with tensor inputs (graph control
+flow) and with Python inputs (unrolled); results and printed output must
+agree."""
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+
+def value(x):
+    if isinstance(x, (list, tuple)):
+        return [value(v) for v in x]
+    if hasattr(x, "numpy"):
+        return np.asarray(x.numpy()).tolist()
+    return x
+
+
+# --- the corpus -----------------------------------------------------------------------
+
+def collatz(a):
+    counter = 0
+    while a != 1:
+        if a % 2 == 0:
+            a = a // 2
+        else:
+            a = 3 * a + 1
+        counter = counter + 1
+    return counter
+
+
+def sum_to(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def early_return(x):
+    if x > 10:
+        return x * 2
+    if x < 0:
+        return -x
+    return x + 100
+
+
+def return_in_loop(n):
+    i = n * 0   # a tensor when n is: the loop is a graph loop
+    while i < 100:
+        if i * i > n:
+            return i
+        i += 1
+    return -1
+
+
+def break_and_continue(n):
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        if i > 10:
+            break
+        total += i
+    return total
+
+
+def while_else(n):
+    i = 0
+    found = 0
+    while i < n:
+        if i == 7:
+            found = 1
+            break
+        i += 1
+    else:
+        found = -1
+    return found * 100 + i
+
+
+def for_else(n):
+    s = 0
+    for i in range(n):
+        s += i
+        if s > 20:
+            break
+    else:
+        s = -s
+    return s
+
+
+def nested_loops(n):
+    total = 0
+    i = 0
+    while i < n:
+        j = 0
+        while j < i:
+            if (i + j) % 2 == 0:
+                total += i * j
+            j += 1
+        i += 1
+    return total
+
+
+def helper(x, k):
+    if x > k:
+        return x - k
+    return k - x
+
+
+def uses_helper(n):
+    acc = 0
+    for i in range(n):
+        acc += helper(i, 3)
+    return acc
+
+
+def logical(a, b):
+    r = 0
+    if a > 0 and b > 0:
+        r += 1
+    if a > 0 or b > 0:
+        r += 10
+    if not a > 0:
+        r += 100
+    return r
+
+
+def ternary(a):
+    return a * 2 if a > 5 else a - 5
+
+
+def list_append(n):
+    z = []
+    for i in range(n):
+        z.append(i * i)
+    return tf.stack(z)
+
+
+def prints(n):
+    i = 0
+    while i < n:
+        tf.print("step", i)
+        i += 1
+    return i
+
+
+class Accumulator:
+    def __init__(self, k):
+        self.k = k
+
+    def run(self, n):
+        s = 0
+        for i in range(n):
+            if i % 2 == 1:
+                s += self.k * i
+        return s
+
+
+def method_call(n):
+    return Accumulator(3).run(n)
+
+
+CORPUS = [
+    (collatz, [(27,), (97,), (1,)]),
+    (sum_to, [(0,), (5,), (10,)]),
+    (early_return, [(20,), (-4,), (3,)]),
+    (return_in_loop, [(10,), (50,), (0,)]),
+    (break_and_continue, [(5,), (20,), (0,)]),
+    (while_else, [(3,), (10,)]),
+    (for_else, [(3,), (10,)]),
+    (nested_loops, [(0,), (5,), (8,)]),
+    (uses_helper, [(0,), (6,)]),
+    (logical, [(1, 1), (1, -1), (-1, -1), (-1, 1)]),
+    (ternary, [(7,), (2,)]),
+    (method_call, [(0,), (7,)]),
+    (prints, [(0,), (3,)]),
+]
+
+
+def _cases():
+    for fn, arg_sets in CORPUS:
+        for args in arg_sets:
+            yield pytest.param(fn, args, id="%s%s" % (fn.__name__, args))
+
+
+@pytest.mark.parametrize("fn,args", list(_cases()))
+def test_graph_and_python_agree(fn, args, capsys):
+    expected = fn(*args)
+    py_out = capsys.readouterr()
+    tensor_args = [tf.constant(a) for a in args]
+    got = tf.function(fn)(*tensor_args)
+    graph_out = capsys.readouterr()
+    assert value(got) == value(expected)
+    assert graph_out.err == py_out.err
+    got_py = tf.function(fn)(*args)
+    assert value(got_py) == value(expected)
+
+
+def test_list_append_in_tensor_loop_becomes_tensor_list():
+    f = tf.function(list_append)
+    np.testing.assert_array_equal(f(tf.constant(4)).numpy(), [0, 1, 4, 9])
+    src = f.get_concrete_function(tf.constant(1)).generated_source
+    assert "TensorListPushBack" in src and "while True:" in src
+
+
+def test_tensor_condition_builds_graph_control_flow():
+    nodes = [n.op for n in tf.function(collatz).get_concrete_function(
+        tf.constant(5)).graph.as_graph_def().node]
+    assert "StatelessWhile" in nodes or "While" in nodes
+    nodes_py = [n.op for n in tf.function(sum_to).get_concrete_function(4).graph.as_graph_def().node]
+    assert "While" not in nodes_py and "StatelessWhile" not in nodes_py
+
+
+def test_to_graph_runs_eagerly_and_returns_tensors():
+    g = tf.autograph.to_graph(collatz)
+    r = g(tf.constant(27))
+    assert int(r.numpy()) == 111
+
+
+def test_tensor_dependent_return_in_python_loop_is_not_implemented():
+    def f(n):
+        i = 0
+        while i < 100:
+            if i * i > n:
+                return i
+            i += 1
+        return -1
+    with pytest.raises(NotImplementedError, match="started as non-Tensor"):
+        tf.function(f)(tf.constant(10))
+
+
+def test_to_code_is_readable_python():
+    code = tf.autograph.to_code(collatz)
+    assert code.startswith("def collatz(a):")
+    assert "ag__.while_stmt" in code and "ag__.if_stmt" in code
+    compile(code, "<to_code>", "exec")
