@@ -68,3 +68,25 @@ def user_location(depth=1):
             return Location(filename, f.f_lineno, f.f_code.co_name)
         f = f.f_back
     return None
+
+
+def filter_traceback(tb):
+    """The traceback without rillflow's own frames (user frames only).
+
+    Converted code is compiled with the user's file names and lines, so its
+    frames are user frames; the framework frames between them are dropped.
+    When nothing but framework frames remains, the traceback is unchanged.
+    """
+    import types
+    frames = []
+    t = tb
+    while t is not None:
+        if not is_framework_file(t.tb_frame.f_code.co_filename):
+            frames.append((t.tb_frame, t.tb_lasti, t.tb_lineno))
+        t = t.tb_next
+    if not frames:
+        return tb
+    new = None
+    for frame, lasti, lineno in reversed(frames):
+        new = types.TracebackType(new, frame, lasti, lineno)
+    return new

@@ -16,7 +16,7 @@ import numpy as np
 from ..compiler.codegen import compile_graph, needed_ops
 from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework import nest
+from ..framework import nest, user_frames
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -148,7 +148,12 @@ class Function:
                 cf = self._fast.get(key)
                 if cf is not None:
                     return cf._call_flat(args)
-        return self._call_slow(args, kwargs)
+        try:
+            return self._call_slow(args, kwargs)
+        except Exception as e:
+            # Show the user's frames (their function, converted code at their
+            # own lines), not the framework's.
+            raise e.with_traceback(user_frames.filter_traceback(e.__traceback__))
 
     def _call_slow(self, args, kwargs):
         if _config.run_functions_eagerly:

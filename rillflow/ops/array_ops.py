@@ -1,6 +1,11 @@
 """Array creation and shape manipulation: constant, zeros/ones/fill, reshape,
-shape/size/rank, identity, stack, concat, expand_dims, transpose, tile,
-broadcast_to, where."""
+shape/size/rank, identity, stack/unstack, concat, expand_dims, squeeze,
+transpose, tile, broadcast_to, where.
+
+Shape-valued arguments (a reshape's shape, tile multiples, a concat axis)
+are int32/int64 op inputs, as in TensorFlow, so they can be computed at run
+time; shape inference reads whatever part of them is known while building.
+"""
 import numpy as np
 
 from ..framework import context as _context
@@ -15,10 +20,99 @@ from ..framework.tensor_shape import TensorShape, as_shape
 from . import op_util as U
 
 _state = _context.state
+_INDEX_TYPES = (D.int32, D.int64)
+# TensorFlow builds `zeros`/`ones` of fewer elements as a Const, larger ones as a Fill.
+_SMALL_CONSTANT = 1000
 
 
-def _shape_of(t):
-    return t.shape
+# --- helpers shared by the ops of this family (and imported by others) ------
+
+def _eager():
+    return _state.graph is None
+
+
+def _op_error(op_name, msg):
+    """A runtime (kernel) error of op `op_name`, as TensorFlow reports it."""
+    return errors.InvalidArgumentError(None, None, f"{msg} [Op:{op_name}]")
+
+
+def _fmt(shape):
+    """A shape as TensorFlow's runtime prints it: [2,3]."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def _is_tensor_like(v):
+    return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+
+
+def _index_dtype_error(op_name, attr, param, dtype):
+    allowed = ", ".join(d.name for d in _INDEX_TYPES)
+    if _eager():
+        return _op_error(op_name, f"Value for attr '{attr}' of {U.tf_type_name(dtype)} is not in "
+                                  f"the list of allowed values: {allowed}\n\t; NodeDef: "
+                                  f"{{{{node {op_name}}}}}")
+    return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
+                     f"list of allowed values: {allowed}")
+
+
+_I32_MIN, _I32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def _int_list_tensor(value):
+    """A constant int32 (int64 if needed) tensor for a list of Python ints
+    or a list of such lists; None for any other value. A fast path for the
+    shape arguments ops are called with most often."""
+    if value.__class__ is not list and value.__class__ is not tuple:
+        return None
+    flat = value
+    if value and (value[0].__class__ is list or value[0].__class__ is tuple):
+        n = len(value[0])
+        flat = []
+        for row in value:
+            if (row.__class__ is not list and row.__class__ is not tuple) or len(row) != n:
+                return None
+            flat.extend(row)
+    for v in flat:
+        if v.__class__ is not int:
+            return None
+    if not flat:
+        return None
+    big = min(flat) < _I32_MIN or max(flat) > _I32_MAX
+    return constant_value_tensor(np.array(value, dtype=np.int64 if big else np.int32))
+
+
+def _index_input(value, op_name, param, attr):
+    """Converts a shape/axis/multiples argument to an int32 or int64 tensor.
+
+    Raises:
+      InvalidArgumentError (eager) / TypeError (graph): for other dtypes.
+    """
+    if isinstance(value, TensorShape):
+        value = value.as_list()
+    if isinstance(value, Tensor):
+        t = value
+    elif value.__class__ is int and _I32_MIN <= value <= _I32_MAX:
+        t = constant_value_tensor(np.int32(value))
+    elif isinstance(value, (list, tuple)) and not value:
+        t = constant_value_tensor(np.zeros(0, np.int32))
+    else:
+        t = _int_list_tensor(value)
+        if t is None:
+            t = convert_to_tensor(value)
+    if t.dtype not in _INDEX_TYPES:
+        raise _index_dtype_error(op_name, attr, param, t.dtype)
+    return t
+
+
+def _index_pair(s0, s1, op_name):
+    """Two int32/int64 shape vectors of one dtype (Python values take the
+    dtype of a tensor operand)."""
+    vals = [np.zeros(0, np.int32) if isinstance(v, (list, tuple)) and not v else v
+            for v in (s0, s1)]
+    a, b = _convert_same_dtype(vals, op_name)
+    if a.dtype not in _INDEX_TYPES:
+        raise _index_dtype_error(op_name, "T", "s0", a.dtype)
+    return a, b
 
 
 def _int_vector(v, dtype=D.int32, name=None):
@@ -30,47 +124,180 @@ def _int_vector(v, dtype=D.int32, name=None):
     return convert_to_tensor(v, dtype=dtype, name=name)
 
 
+def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
+    """Converts the inputs of an op whose inputs share one dtype `T`.
+
+    As TensorFlow does, the first tensor among `values` fixes the dtype
+    (the first value, converted, when none is a tensor) and Python values
+    are converted to it; a Python float asked to become an integer raises
+    TypeError. `mismatch(i, dtypes)` builds the graph-mode TypeError;
+    `first_input` is the op input index of `values[0]`, or a list of the
+    op input index of each value (for messages).
+    """
+    base = None
+    for v in values:
+        if _is_tensor_like(v):
+            base = v.dtype
+            break
+    out = []
+    for v in values:
+        if _is_tensor_like(v):
+            t = convert_to_tensor(v)
+        else:
+            t = convert_to_tensor(v, dtype=base)
+        if base is None:
+            base = t.dtype
+        out.append(t)
+    for i, t in enumerate(out):
+        if t.dtype is not base:
+            if _eager():
+                pos = first_input[i] if isinstance(first_input, list) else i + first_input
+                raise _op_error(op_name, f"cannot compute {op_name} as input "
+                                         f"#{pos}(zero-based) was expected to be a "
+                                         f"{U.tf_type_name(base)} tensor but is a "
+                                         f"{U.tf_type_name(t.dtype)} tensor")
+            if mismatch is not None:
+                raise mismatch(i, [x.dtype for x in out])
+            raise TypeError(f"Tensors in list passed to 'values' of '{op_name}' Op have types "
+                            f"[{', '.join(x.dtype.name for x in out)}] that don't all match.")
+    return out
+
+
+def _partial_values(t):
+    """The elements of a 1-D int tensor known while building, None for the
+    unknown ones; None when even its length is unknown."""
+    v = U.constant_value(t)
+    if v is not None:
+        return [int(x) for x in np.reshape(v, -1)]
+    if isinstance(t, SymbolicTensor):
+        op = t.op
+        if op.type == "Shape":
+            s = op.inputs[0].shape
+            if s.rank is not None:
+                return s.as_list()
+        elif op.type == "Pack" and op.get_attr("axis") == 0 and \
+                all(i.shape.rank == 0 for i in op.inputs):
+            out = []
+            for i in op.inputs:
+                c = U.constant_value(i)
+                out.append(None if c is None else int(c))
+            return out
+        elif op.type == "ConcatV2":
+            out = []
+            for i in op.inputs[:-1]:
+                p = _partial_values(i)
+                if p is None:
+                    break
+                out.extend(p)
+            else:
+                return out
+        elif op.type in ("Cast", "Identity"):
+            return _partial_values(op.inputs[0])
+    s = t.shape
+    if s.rank == 1 and s[0] is not None:
+        return [None] * s[0]
+    return None
+
+
+def _shape_from_tensor(t, op_desc="shape"):
+    """A TensorShape from a 1-D shape tensor (None dims where unknown, and
+    for -1 entries).
+
+    Raises:
+      ValueError: if the tensor is not 1-D or holds a value below -1.
+    """
+    if t.shape.rank is not None and t.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {t.shape.rank}")
+    vals = _partial_values(t)
+    if vals is None:
+        return TensorShape(None)
+    for v in vals:
+        if v is not None and v < -1:
+            raise ValueError(f"Invalid value in tensor used for shape: {v}")
+    return TensorShape([None if v is None or v < 0 else v for v in vals])
+
+
+def _num_elements(dims):
+    """Elements of a partial shape: 0 when a known dim is 0, None when unknown."""
+    if any(d == 0 for d in dims):
+        return 0
+    if any(d is None for d in dims):
+        return None
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _like_shape(g, x):
+    """`g` (a gradient of `x`) with the static shape of `x` merged in, for
+    gradients computed through shape arithmetic that loses it."""
+    if isinstance(g, SymbolicTensor) and x.shape.rank is not None:
+        g.set_shape(x.shape)
+    return g
+
+
+def _check_scalar_axis(t):
+    if t.shape.rank is not None and t.shape.rank != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {t.shape.rank}")
+
+
 # --- constant ----------------------------------------------------------------
+
+def _shape_mismatch(arr, value, shape):
+    shape = tuple(shape)
+    try:
+        n = int(np.prod(shape)) if None not in shape else None
+    except TypeError:
+        n = None
+    if _eager():
+        return TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
+                         f"(converted from {value}) has {arr.size} elements, but got `shape` "
+                         f"{shape} with {n} elements).")
+    return TypeError(f"Expected Tensor's shape: {shape}, but got {arr.shape}.")
+
 
 @export("constant")
 def constant(value, dtype=None, shape=None, name="Const"):
     """A tensor holding `value` (Python scalar, nested list or NumPy array).
 
     `dtype` casts NumPy values and Python ints; `shape` reshapes, or fills
-    when `value` is a scalar.
+    when `value` has a single element.
 
     Raises:
-      TypeError: if a Python float is asked to become an integer type, or
-        the value does not fit `shape`.
+      TypeError: if a Python float is asked to become an integer type, a
+        tensor of another dtype is given with `dtype`, or the value does not
+        fit `shape`.
     """
     if dtype is not None:
         dtype = D.as_dtype(dtype)
-    if isinstance(value, Tensor) or hasattr(value, "_dense_var_to_tensor"):
-        t = convert_to_tensor(value)
+    if _is_tensor_like(value):
+        t = value if isinstance(value, EagerTensor) else convert_to_tensor(value)
+        if not isinstance(t, EagerTensor):
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
         if dtype is not None and t.dtype is not dtype:
-            if isinstance(t, EagerTensor):
-                from .math_ops import cast
-                t = cast(t, dtype)
-            else:
-                raise TypeError(f"Expected tensor {value!r} with dtype {dtype!r}, but got dtype "
-                                f"{t.dtype!r}.")
-        if shape is not None:
-            t = reshape(t, shape)
-        return t
-    try:
+            raise TypeError(f"Expected tensor {t._v} with dtype {dtype!r}, but got dtype "
+                            f"{t.dtype!r}.")
+        if shape is None:
+            return constant_value_tensor(t._v, name)
+        value = arr = t._v
+    else:
         arr = to_numpy(value, dtype)
-    except TypeError as e:
-        raise TypeError(str(e)) from None
     if shape is not None:
-        shape = as_shape(shape).as_list()
-        if arr.size == 1 and int(np.prod(shape)) != 1:
-            arr = np.broadcast_to(np.reshape(arr, ()), shape).copy()
-        elif arr.size != int(np.prod(shape)):
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
-                            f"{arr} (converted from {value}) has {arr.size} elements, but got "
-                            f"`shape` {tuple(shape)} with {int(np.prod(shape))} elements).")
+        shp = as_shape(shape)
+        if shp.rank is None:
+            dims = None
         else:
-            arr = np.reshape(arr, shape)
+            dims = shp.as_list()
+        if dims is None or None in dims:
+            raise _shape_mismatch(arr, value, dims if dims is not None else ())
+        n = _num_elements(dims)
+        if arr.size == 1 and n != 1:
+            arr = np.full(dims, np.reshape(arr, ())[()], dtype=arr.dtype)
+        elif arr.size != n:
+            raise _shape_mismatch(arr, value, dims)
+        elif arr.shape != tuple(dims):
+            arr = np.reshape(arr, dims)
     return constant_value_tensor(arr, name)
 
 
@@ -80,8 +307,11 @@ def _identity_kernel(x):
     return x
 
 
-_Identity = register("Identity", _identity_kernel, lambda i, a: [(i[0].shape, i[0].dtype)],
-                     lambda op, g: [g])
+def _same_infer(inputs, attrs):
+    return [(inputs[0].shape, inputs[0].dtype)]
+
+
+_Identity = register("Identity", _identity_kernel, _same_infer, lambda op, g: [g])
 
 
 @export("identity")
@@ -115,12 +345,7 @@ def identity_n(input, name=None, _grad_fn=None):  # noqa: A002
     return apply(_IdentityN, xs, attrs, name=name or "IdentityN", multi=True)
 
 
-def _stop_gradient_infer(inputs, attrs):
-    return [(inputs[0].shape, inputs[0].dtype)]
-
-
-_StopGradient = register("StopGradient", _identity_kernel, _stop_gradient_infer,
-                         lambda op, g: [None])
+_StopGradient = register("StopGradient", _identity_kernel, _same_infer, lambda op, g: [None])
 
 
 @export("stop_gradient")
@@ -131,6 +356,19 @@ def stop_gradient(input, name=None):  # noqa: A002
 
 
 # --- shape, size, rank -------------------------------------------------------
+
+def _out_type(out_type, op_name):
+    out_type = D.int32 if out_type is None else D.as_dtype(out_type)
+    if out_type not in _INDEX_TYPES:
+        allowed = ", ".join(d.name for d in _INDEX_TYPES)
+        if _eager():
+            raise _op_error(op_name, f"Value for attr 'out_type' of {U.tf_type_name(out_type)} is "
+                                     f"not in the list of allowed values: {allowed}\n\t; NodeDef: "
+                                     f"{{{{node {op_name}}}}}")
+        raise TypeError(f"Value for attr 'out_type' of {out_type.name} is not in the list of "
+                        f"allowed values: {allowed}")
+    return out_type
+
 
 def _shape_kernel(x, out_type=D.int32):
     return np.array(x.shape, dtype=out_type._np)
@@ -145,10 +383,12 @@ _Shape = register("Shape", _shape_kernel, _shape_infer, lambda op, g: [None])
 
 
 @export("shape")
-def shape(input, out_type=D.int32, name=None):  # noqa: A002
-    """The shape of a tensor as a 1-D int tensor (dynamic in graphs when not
-    fully known)."""
-    out_type = D.as_dtype(out_type)
+def shape(input, out_type=None, name=None):  # noqa: A002
+    """The shape of a tensor as a 1-D int32 (or `out_type`) tensor.
+
+    A constant when the shape is fully known, else a `Shape` op.
+    """
+    out_type = _out_type(out_type, "Shape")
     x = input if isinstance(input, Tensor) else convert_to_tensor(input)
     s = x.shape
     if s.is_fully_defined():
@@ -159,8 +399,10 @@ def shape(input, out_type=D.int32, name=None):  # noqa: A002
 
 @export("shape_n")
 def shape_n(input, out_type=D.int32, name=None):  # noqa: A002
-    """`shape` of each tensor of a list."""
-    return [shape(x, out_type) for x in input]
+    """`shape` of each tensor of a list (the tensors must share one dtype)."""
+    out_type = _out_type(out_type, "ShapeN")
+    xs = _convert_same_dtype(list(input), "ShapeN")
+    return [shape(x, out_type) for x in xs]
 
 
 def _size_kernel(x, out_type=D.int32):
@@ -172,11 +414,14 @@ _Size = register("Size", _size_kernel, lambda i, a: [(TensorShape([]), a["out_ty
 
 
 @export("size")
-def size(input, out_type=D.int32, name=None):  # noqa: A002
-    """The number of elements of a tensor (scalar)."""
-    out_type = D.as_dtype(out_type)
+def size(input, out_type=None, name=None):  # noqa: A002
+    """The number of elements of a tensor (a scalar of `out_type`, int32 by default)."""
     x = convert_to_tensor(input)
     n = x.shape.num_elements()
+    if n is not None and out_type is not None and D.as_dtype(out_type) in U.NUMERIC:
+        # A known size is a constant, which TensorFlow builds in any numeric type.
+        return constant_value_tensor(D.as_dtype(out_type)._np.type(n), name or "Size")
+    out_type = _out_type(out_type, "Size")
     if n is not None:
         return constant_value_tensor(out_type._np.type(n), name or "Size")
     return apply1(_Size, x, {"out_type": out_type}, name=name or "Size")
@@ -203,42 +448,107 @@ def rank(input, name=None):  # noqa: A002
 # --- reshape -----------------------------------------------------------------
 
 def _reshape_kernel(x, shape):
-    shp = [int(d) for d in np.reshape(shape, -1)]
-    try:
-        return np.reshape(x, shp)
-    except ValueError:
-        n = int(np.prod([d for d in shp if d != -1])) if shp else 1
-        raise errors.InvalidArgumentError(
-            None, None, f"Input to reshape is a tensor with {np.size(x)} values, but the "
-            f"requested shape {'requires a multiple of' if -1 in shp else 'has'} {n}") from None
+    if shape.ndim > 1:
+        raise _op_error("Reshape", f"sizes input must be 1-D, not {_fmt(shape.shape)}")
+    dims = np.reshape(shape, -1).tolist()
+    n = x.size
+    total = 1
+    for d in dims:
+        if d <= 0:
+            break
+        total *= d
+    else:
+        if total == n:
+            return np.reshape(x, dims)
+        raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+                                   f"requested shape has {total}")
+    unknown = -1
+    product = 1
+    sizes_have_zero = False
+    for i, d in enumerate(dims):
+        if d == -1:
+            if unknown != -1:
+                raise _op_error("Reshape", f"Only one input size may be -1, not both {unknown} "
+                                           f"and {i}")
+            unknown = i
+        elif d < 0:
+            raise _op_error("Reshape", f"Size {i} must be non-negative, not {d}")
+        elif d == 0:
+            sizes_have_zero = True
+        else:
+            product *= d
+    if unknown != -1:
+        # Zero-sized input dims are left out when the requested shape has a
+        # zero too, so the -1 can still be resolved (TensorFlow's rule).
+        known_in = 1
+        input_has_zero = False
+        for d in x.shape:
+            if d > 0 or not sizes_have_zero:
+                known_in *= d
+            else:
+                input_has_zero = True
+        missing = known_in // product
+        if not input_has_zero and product * missing != known_in:
+            raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+                                       f"requested shape requires a multiple of {product}")
+        dims[unknown] = missing
+    total = 1
+    for d in dims:
+        total *= d
+    if total != n:
+        raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+                                   f"requested shape has {total}")
+    return np.reshape(x, dims)
 
 
 def _reshape_infer(inputs, attrs):
     x, s = inputs
-    target = U.constant_shape(s)
-    if target.rank is None:
-        return [(TensorShape(None), x.dtype)]
-    const = U.constant_value(s)
-    dims = list(target.as_list())
-    if const is not None:
-        raw = [int(d) for d in np.reshape(const, -1)]
-        if raw.count(-1) > 1:
-            raise ValueError("Cannot infer multiple unknown dimensions in shape "
-                             f"{raw}")
-        n = x.shape.num_elements()
-        known = int(np.prod([d for d in raw if d != -1])) if raw else 1
-        if -1 in raw:
-            i = raw.index(-1)
-            if n is not None and known:
-                if n % known:
-                    raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
-                                     f"{raw} ({known} elements)")
-                dims[i] = n // known
+    out = _shape_from_tensor(s)
+    if out.rank is None or x.shape.rank is None:
+        return [(out, x.dtype)]
+    dims = out.as_list()
+    in_dims = x.shape.as_list()
+    too_many = False
+    out_unknown = -1
+    known_out = _num_elements(dims)
+    if known_out is None:
+        known_out = 1
+        for i, d in enumerate(dims):
+            if d is None:
+                if out_unknown >= 0:
+                    too_many = True
+                    break
+                out_unknown = i
             else:
-                dims[i] = None
-        elif n is not None and known != n:
-            raise ValueError(f"Cannot reshape a tensor with {n} elements to shape {raw} "
-                             f"({known} elements)")
+                known_out *= d
+    in_unknown = -1
+    known_in = _num_elements(in_dims)
+    if known_in is None:
+        known_in = 1
+        for i, d in enumerate(in_dims):
+            if d is None:
+                if in_unknown >= 0:
+                    too_many = True
+                    break
+                in_unknown = i
+            else:
+                known_in *= d
+    if not too_many:
+        if in_unknown < 0 and out_unknown < 0:
+            if known_in != known_out:
+                raise ValueError(f"Cannot reshape a tensor with {known_in} elements to shape "
+                                 f"{_fmt(dims)} ({known_out} elements)")
+        elif in_unknown < 0 <= out_unknown and known_out > 0:
+            if known_in % known_out:
+                raise ValueError(f"Dimension size must be evenly divisible by {known_out} but "
+                                 f"is {known_in}")
+            dims[out_unknown] = known_in // known_out
+        elif out_unknown < 0 <= in_unknown and known_in != 0:
+            if known_out % known_in:
+                raise ValueError(f"Dimension size must be evenly divisible by {known_in} but "
+                                 f"is {known_out}")
+        elif in_unknown >= 0 and out_unknown >= 0 and known_in == known_out:
+            dims[out_unknown] = in_dims[in_unknown]
     return [(TensorShape(dims), x.dtype)]
 
 
@@ -258,71 +568,138 @@ def reshape(tensor, shape, name=None):  # noqa: A002
         elements differs.
     """
     x = convert_to_tensor(tensor)
-    s = _int_vector(shape)
+    s = _index_input(shape, "Reshape", "shape", "Tshape")
     return apply2(_Reshape, x, s, name=name or "Reshape")
 
 
 # --- fill, zeros, ones -------------------------------------------------------
 
 def _fill_kernel(dims, value):
-    return np.full([int(d) for d in np.reshape(dims, -1)], value, dtype=value.dtype)
+    # A 0-d `dims` and a 1-element `value` are accepted as TensorFlow's
+    # runtime does ("legacy" vectors and scalars).
+    if dims.ndim > 1:
+        raise _op_error("Fill", f"dims must represent a vector, got shape {_fmt(dims.shape)}")
+    if value.size != 1 or value.ndim > 1:
+        raise _op_error("Fill", f"value must represent a scalar, got shape {_fmt(value.shape)}")
+    value = np.reshape(value, ())
+    shp = [int(d) for d in np.reshape(dims, -1)]
+    for d in shp:
+        if d < 0:
+            raise _op_error("Fill", f"Dimension {d} must be >= 0")
+    return np.full(shp, value, dtype=value.dtype)
 
 
 def _fill_infer(inputs, attrs):
     dims, value = inputs
-    return [(U.constant_shape(dims), value.dtype)]
+    if value.shape.rank is not None and value.shape.rank != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {value.shape.rank}")
+    if dims.shape.rank is not None and dims.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {dims.shape.rank}")
+    vals = _partial_values(dims)
+    if vals is None:
+        return [(TensorShape(None), value.dtype)]
+    if any(v is not None and v < 0 for v in vals):
+        raise ValueError("Fill dimensions must be >= 0")
+    return [(TensorShape(vals), value.dtype)]
 
 
-_Fill = register("Fill", _fill_kernel, _fill_infer,
-                 lambda op, g: [None, _reduce_all(g)])
-
-
-def _reduce_all(g):
+def _fill_grad(op, g):
     from .reduction_ops import reduce_sum
-    return reduce_sum(g)
+    return [None, reduce_sum(g)]
+
+
+_Fill = register("Fill", _fill_kernel, _fill_infer, _fill_grad)
 
 
 @export("fill")
-def fill(dims, value, name=None):
-    """A tensor of shape `dims` filled with `value`."""
+def fill(dims, value, name=None, layout=None):
+    """A tensor of shape `dims` filled with the scalar `value`."""
     v = convert_to_tensor(value)
-    d = _int_vector(dims)
+    d = _index_input(dims, "Fill", "dims", "index_type")
     return apply2(_Fill, d, v, name=name or "Fill")
 
 
-def _filled(shape, dtype, fill_value, name):
-    dtype = D.as_dtype(dtype)
-    if isinstance(shape, Tensor) and not isinstance(shape, EagerTensor):
-        known = U.constant_value(shape)
-        if known is None:
-            return fill(shape, convert_to_tensor(fill_value, dtype=dtype), name=name)
-        shape = known
+def _fill_value(dtype, one):
+    if dtype is D.string:
+        if one:
+            raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
+        return b""
+    return dtype._np.type(1 if one else 0)
+
+
+def _static_dims(shape):
+    """The dims of a shape argument as a list of ints, or None when they are
+    not all known now (a tensor in a graph, negative values, ...)."""
+    if isinstance(shape, TensorShape):
+        return shape.as_list() if shape.is_fully_defined() else None
     if isinstance(shape, EagerTensor):
         shape = shape._v
-    dims = as_shape([int(d) for d in np.reshape(shape, -1)] if isinstance(shape, np.ndarray)
-                    else shape)
-    if not dims.is_fully_defined():
-        raise ValueError(f"Shape {dims} must be fully defined")
-    if dtype is D.string:
-        arr = np.full(dims.as_list(), b"" if fill_value == 0 else fill_value, dtype=object)
-    else:
-        arr = np.full(dims.as_list(), fill_value, dtype=dtype._np)
-    return constant_value_tensor(arr, name)
+    elif isinstance(shape, Tensor):
+        v = U.constant_value(shape)
+        if v is None:
+            return None
+        shape = v
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = [shape]
+    if isinstance(shape, np.ndarray):
+        if shape.dtype.kind not in "iu" or shape.ndim > 1:
+            return None
+        shape = shape.reshape(-1).tolist()
+    if not isinstance(shape, (list, tuple)):
+        return None
+    out = []
+    for d in shape:
+        if isinstance(d, EagerTensor) and d._v.ndim == 0 and d._v.dtype.kind in "iu":
+            d = int(d._v)
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 0:
+            return None
+        out.append(int(d))
+    return out
+
+
+def _filled(shape, dtype, one, name):
+    dtype = D.as_dtype(dtype)
+    fill_value = _fill_value(dtype, one)
+    dims = _static_dims(shape)
+    if dims is not None and (_eager() or _num_elements(dims) < _SMALL_CONSTANT):
+        if dtype is D.string:
+            arr = np.empty(dims, dtype=object)
+            arr.fill(fill_value)
+        else:
+            arr = np.full(dims, fill_value, dtype=dtype._np)
+        return constant_value_tensor(arr, name)
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(d) for d in shape):
+        shape = convert_to_tensor(shape, dtype=D.int32)
+    d = _index_input(shape, "Fill", "dims", "index_type")
+    if d.shape.rank == 0:
+        d = reshape(d, [-1])
+    return fill(d, constant_value_tensor(np.asarray(fill_value, dtype=dtype._np or object))
+                if _eager() else convert_to_tensor(fill_value, dtype=dtype), name=name)
 
 
 @export("zeros")
-def zeros(shape, dtype=D.float32, name=None):
-    """A tensor of zeros."""
-    return _filled(shape, dtype, 0, name or "zeros")
+def zeros(shape, dtype=D.float32, name=None, layout=None):
+    """A tensor of zeros (empty strings for tf.string)."""
+    return _filled(shape, dtype, False, name or "zeros")
 
 
 @export("ones")
-def ones(shape, dtype=D.float32, name=None):
-    """A tensor of ones."""
-    return _filled(shape, dtype, 1, name or "ones")
+def ones(shape, dtype=D.float32, name=None, layout=None):
+    """A tensor of ones.
+
+    Raises:
+      TypeError: for tf.string.
+    """
+    return _filled(shape, dtype, True, name or "ones")
 
 
 def _zeros_like_kernel(x):
+    if x.dtype.kind == "O":
+        out = np.empty(x.shape, dtype=object)
+        out.fill(b"")
+        return out
     return np.zeros_like(x)
 
 
@@ -330,44 +707,52 @@ def _ones_like_kernel(x):
     return np.ones_like(x)
 
 
-_ZerosLike = register("ZerosLike", _zeros_like_kernel, lambda i, a: [(i[0].shape, i[0].dtype)],
-                      lambda op, g: [None])
-_OnesLike = register("OnesLike", _ones_like_kernel, lambda i, a: [(i[0].shape, i[0].dtype)],
-                     lambda op, g: [None])
+_ZerosLike = register("ZerosLike", _zeros_like_kernel, _same_infer, lambda op, g: [None])
+_OnesLike = register("OnesLike", _ones_like_kernel, U.unary_infer("OnesLike"),
+                     lambda op, g: [None], allowed=U.NUMERIC + (D.bool_,))
+
+
+def _like(input, dtype, one, name, opdef):  # noqa: A002
+    x = convert_to_tensor(input)
+    if dtype is not None:
+        dtype = D.as_dtype(dtype)
+        if dtype is not x.dtype:
+            s = x.shape
+            if s.is_fully_defined():
+                return _filled(s, dtype, one, name)
+            return fill(shape(x), convert_to_tensor(_fill_value(dtype, one), dtype=dtype),
+                        name=name)
+    if isinstance(x, EagerTensor):
+        if opdef.allowed_np is not None and x._v.dtype not in opdef.allowed_np:
+            raise U._eager_disallowed(opdef, x)
+        return EagerTensor(opdef.kernel(x._v))
+    return apply1(opdef, x, name=name)
 
 
 @export("zeros_like")
-def zeros_like(input, dtype=None, name=None):  # noqa: A002
+def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Zeros with the shape (and dtype, unless given) of `input`."""
-    x = convert_to_tensor(input)
-    if dtype is not None and D.as_dtype(dtype) is not x.dtype:
-        if x.shape.is_fully_defined():
-            return zeros(x.shape, dtype, name=name)
-        return fill(shape(x), convert_to_tensor(0, dtype=dtype), name=name)
-    if isinstance(x, EagerTensor):
-        return EagerTensor(np.zeros_like(x._v))
-    return apply1(_ZerosLike, x, name=name or "zeros_like")
+    return _like(input, dtype, False, name or "zeros_like", _ZerosLike)
 
 
 @export("ones_like")
-def ones_like(input, dtype=None, name=None):  # noqa: A002
+def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Ones with the shape (and dtype, unless given) of `input`."""
-    x = convert_to_tensor(input)
-    if dtype is not None and D.as_dtype(dtype) is not x.dtype:
-        if x.shape.is_fully_defined():
-            return ones(x.shape, dtype, name=name)
-        return fill(shape(x), convert_to_tensor(1, dtype=dtype), name=name)
-    if isinstance(x, EagerTensor):
-        return EagerTensor(np.ones_like(x._v))
-    return apply1(_OnesLike, x, name=name or "ones_like")
+    return _like(input, dtype, True, name or "ones_like", _OnesLike)
 
 
 # --- stack / unstack ---------------------------------------------------------
 
 def _pack_kernel(*xs, axis=0, N=None):
-    if xs and xs[0].dtype.kind == "O":
-        return np.asarray(np.stack(xs, axis), dtype=object)
-    return np.stack(xs, axis)
+    s = xs[0].shape
+    for i, x in enumerate(xs[1:], 1):
+        if x.shape != s:
+            raise _op_error("Pack", f"Shapes of all inputs must match: values[0].shape = "
+                                    f"{_fmt(s)} != values[{i}].shape = {_fmt(x.shape)}")
+    out = np.stack(xs, axis)
+    if out.dtype != xs[0].dtype:
+        out = out.astype(xs[0].dtype)
+    return out
 
 
 def _pack_infer(inputs, attrs):
@@ -375,15 +760,18 @@ def _pack_infer(inputs, attrs):
         raise ValueError("Pack requires at least one input")
     dtype = inputs[0].dtype
     s = inputs[0].shape
-    for i, t in enumerate(inputs[1:], 1):
+    for t in inputs[1:]:
         if t.dtype is not dtype:
             raise TypeError(f"Tensors in list passed to 'values' of 'Pack' Op have types "
                             f"[{', '.join(x.dtype.name for x in inputs)}] that don't all match.")
+        if s.rank is not None and t.shape.rank is not None and s.rank != t.shape.rank:
+            raise ValueError(f"Shapes must be equal rank, but are {s.rank} and {t.shape.rank}")
         if not s.is_compatible_with(t.shape):
-            raise ValueError(f"Shapes must be equal rank, but are {s.rank} and {t.shape.rank}"
-                             if s.rank != t.shape.rank else
-                             f"Dimension mismatch: shapes {s} and {t.shape} of the values "
-                             f"to stack differ")
+            i = next(i for i, (a, b) in enumerate(zip(s, t.shape))
+                     if a is not None and b is not None and a != b)
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {s[i]} and "
+                             f"{t.shape[i]}. Shapes are {_partial(s)} and {_partial(t.shape)}."
+                             f"\n\tFrom merging shape 0 with other shapes.")
         s = s.merge_with(t.shape)
     if s.rank is None:
         return [(TensorShape(None), dtype)]
@@ -391,10 +779,16 @@ def _pack_infer(inputs, attrs):
     r = s.rank + 1
     if not -r <= axis < r:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
-    axis %= r
-    dims = list(s.as_list())
-    dims.insert(axis, len(inputs))
+    dims = s.as_list()
+    dims.insert(axis % r, len(inputs))
     return [(TensorShape(dims), dtype)]
+
+
+def _partial(s):
+    """A partial shape as TensorFlow's shape functions print it: [?,3]."""
+    if s.rank is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in s) + "]"
 
 
 def _pack_grad(op, g):
@@ -406,34 +800,54 @@ _Pack = register("Pack", _pack_kernel, _pack_infer, _pack_grad)
 
 @export("stack")
 def stack(values, axis=0, name="stack"):
-    """Stacks a list of rank-R tensors into one rank-(R+1) tensor along `axis`."""
+    """Stacks a list of rank-R tensors into one rank-(R+1) tensor along `axis`.
+
+    Raises:
+      ValueError: if `axis` is out of range.
+      InvalidArgumentError (eager) / ValueError (graph): for different shapes.
+    """
     if isinstance(values, Tensor):
-        return identity(values)
-    ts = [convert_to_tensor(v) for v in values]
-    if ts:
-        base = next((t.dtype for t in ts if isinstance(t, Tensor)), None)
-        ts = [convert_to_tensor(v, dtype_hint=base) if not isinstance(v, Tensor) else t
-              for v, t in zip(values, ts)]
+        return identity(values, name=name)
+    values = list(values)
+    if axis == 0 and not any(_is_tensor_like(v) for v in values):
+        # A list of Python/NumPy values is one constant.
+        try:
+            return convert_to_tensor(values, name=name)
+        except (TypeError, ValueError):
+            pass
+    if not values:
+        raise ValueError("List argument 'values' to 'Pack' Op with length 0 shorter than "
+                         "minimum length 1.")
+    ts = _convert_same_dtype(values, "Pack")
+    s = ts[0].shape
+    if s.rank is not None:
+        r = s.rank + 1
+        if not -r <= axis < r:
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
     return apply(_Pack, ts, {"axis": axis, "N": len(ts)}, name=name)
 
 
 def _unpack_kernel(x, num, axis):
     if x.shape[axis] != num:
-        raise errors.InvalidArgumentError(
-            None, None, f"Input shape axis {axis} must equal {num}, got shape {list(x.shape)}")
-    return [np.take(x, i, axis=axis) for i in range(num)]
+        raise _op_error("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
+                                  f"{_fmt(x.shape)}")
+    moved = np.moveaxis(x, axis, 0) if axis else x
+    # `[i, ...]` keeps 0-d results arrays (string elements stay object arrays).
+    return [moved[i, ...] for i in range(num)]
 
 
 def _unpack_infer(inputs, attrs):
     s = inputs[0].shape
-    axis = attrs["axis"]
+    axis, num = attrs["axis"], attrs["num"]
     if s.rank is None:
-        return [(TensorShape(None), inputs[0].dtype)] * attrs["num"]
+        return [(TensorShape(None), inputs[0].dtype)] * num
     if not -s.rank <= axis < s.rank:
         raise ValueError(f"axis = {axis} not in [{-s.rank}, {s.rank})")
     dims = s.as_list()
-    del dims[axis]
-    return [(TensorShape(dims), inputs[0].dtype)] * attrs["num"]
+    d = dims.pop(axis)
+    if d is not None and d != num:
+        raise ValueError(f"Dimension must be {num} but is {d}")
+    return [(TensorShape(dims), inputs[0].dtype)] * num
 
 
 def _unpack_grad(op, *grads):
@@ -450,7 +864,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """Splits a rank-R tensor into a list of rank-(R-1) tensors along `axis`.
 
     Raises:
-      ValueError: if `num` is not given and the dimension is not known.
+      ValueError: if `num` is not given and the dimension is not known, or
+        `axis` is out of range.
     """
     x = convert_to_tensor(value)
     s = x.shape
@@ -469,14 +884,34 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 def _concat_kernel(*args, N=None):
     *xs, axis = args
-    axis = int(axis)
+    if axis.size != 1:
+        raise _op_error("ConcatV2", f"Concat dim tensor should be a scalar integer, but got "
+                                    f"shape {_fmt(axis.shape)}")
+    axis = int(np.reshape(axis, -1)[0])
+    r = xs[0].ndim
+    if r == 0:
+        raise _op_error("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
+    if not -r <= axis < r:
+        raise _op_error("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
+                                    f"[{-r}, {r}), but got {axis}")
+    a = axis % r
     try:
-        out = np.concatenate(xs, axis=axis)
-    except (ValueError, np.exceptions.AxisError if hasattr(np, "exceptions") else ValueError) as e:
-        shapes = ", ".join(str(list(x.shape)) for x in xs)
-        raise errors.InvalidArgumentError(
-            None, None, f"ConcatOp : Dimension mismatch or invalid axis {axis} for inputs of "
-            f"shapes {shapes}: {e}") from None
+        out = np.concatenate(xs, axis=a)
+    except ValueError:
+        s0 = xs[0].shape
+        for i, x in enumerate(xs[1:], 1):
+            if x.ndim != r:
+                raise _op_error("ConcatV2", f"ConcatOp : Ranks of all input tensors should "
+                                            f"match: shape[0] = {_fmt(s0)} vs. shape[{i}] = "
+                                            f"{_fmt(x.shape)}") from None
+            for j in range(r):
+                if j != a and x.shape[j] != s0[j]:
+                    raise _op_error("ConcatV2", f"ConcatOp : Dimension {j} in both shapes must "
+                                                f"be equal: shape[0] = {_fmt(s0)} vs. shape[{i}] "
+                                                f"= {_fmt(x.shape)}") from None
+        raise
+    if out.dtype != xs[0].dtype:
+        out = out.astype(xs[0].dtype)
     return out
 
 
@@ -487,67 +922,78 @@ def _concat_infer(inputs, attrs):
         if t.dtype is not dtype:
             raise TypeError(f"Tensors in list passed to 'values' of 'ConcatV2' Op have types "
                             f"[{', '.join(x.dtype.name for x in xs)}] that don't all match.")
-    axis = U.constant_value(axis_t)
+    _check_scalar_axis(axis_t)
     ranks = [t.shape.rank for t in xs if t.shape.rank is not None]
     if not ranks:
         return [(TensorShape(None), dtype)]
     r = ranks[0]
-    if any(q != r for q in ranks):
-        raise ValueError(f"Shape must be rank {r} but is rank "
-                         f"{next(q for q in ranks if q != r)}")
+    for q in ranks:
+        if q != r:
+            raise ValueError(f"Shape must be rank {r} but is rank {q}")
+    axis = U.constant_value(axis_t)
     if axis is None:
         return [(TensorShape([None] * r), dtype)]
-    axis = int(axis)
-    if not -r <= axis < r:
+    axis = int(np.reshape(axis, -1)[0])
+    if r == 0:
+        raise ValueError("Can't concatenate scalars (use tf.stack instead)")
+    if axis >= r:
+        raise ValueError(f"Shape must be at least rank {axis + 1} but is rank {r}")
+    if axis < -r:
         raise ValueError(f"ConcatOp : Expected concatenating dimensions in the range "
                          f"[{-r}, {r}), but got {axis}")
     axis %= r
     dims = [None] * r
+    first = None
     total = 0
     for t in xs:
         if t.shape.rank is None:
             total = None
             continue
+        rest = [d for i, d in enumerate(t.shape.as_list()) if i != axis]
+        if first is None:
+            first = rest
         for i, d in enumerate(t.shape.as_list()):
             if i == axis:
                 continue
             if dims[i] is None:
                 dims[i] = d
             elif d is not None and d != dims[i]:
-                raise ValueError(f"Dimension {i} in both shapes must be equal, but are "
-                                 f"{dims[i]} and {d}. Shapes are {xs[0].shape} and {t.shape}.")
+                raise ValueError(
+                    f"Dimension {i if i < axis else i - 1} in both shapes must be equal, but are "
+                    f"{dims[i]} and {d}. Shapes are {_partial(TensorShape(first))} and "
+                    f"{_partial(TensorShape(rest))}.")
         d = t.shape[axis]
         total = None if (total is None or d is None) else total + d
     dims[axis] = total
     return [(TensorShape(dims), dtype)]
 
 
+def _axis_sizes(xs, axis):
+    """The size of each tensor of `xs` along `axis` (ints when known, else
+    one int32 tensor of all sizes)."""
+    a = U.constant_value(axis)
+    if a is not None and all(x.shape.rank is not None for x in xs):
+        a = int(np.reshape(a, -1)[0]) % xs[0].shape.rank
+        sizes = [x.shape[a] for x in xs]
+        if all(s is not None for s in sizes):
+            return sizes
+        mask = np.zeros(xs[0].shape.rank, np.int32)
+        mask[a] = 1
+        mask = convert_to_tensor(mask)
+    else:
+        from .math_ops import floormod
+        axis = convert_to_tensor(axis)
+        r = rank(xs[0])
+        mask = one_hot_axis(floormod(axis, r), r)
+    from .reduction_ops import reduce_sum
+    return stack([reduce_sum(shape(x) * mask) for x in xs])
+
+
 def _concat_grad(op, g):
     *xs, axis = op.inputs
-    sizes = [shape(x) for x in xs]
-    from .slicing import slice as slice_
-    if all(x.shape.is_fully_defined() for x in xs) and U.constant_value(axis) is not None:
-        a = int(U.constant_value(axis)) % xs[0].shape.rank
-        out = []
-        start = 0
-        for x in xs:
-            begin = [0] * x.shape.rank
-            begin[a] = start
-            out.append(slice_(g, begin, x.shape.as_list()))
-            start += x.shape[a]
-        return out + [None]
-    offsets = []
-    a = axis
-    out = []
-    running = zeros_like(sizes[0])
-    r = rank(g)
-    from .math_ops import floormod
-    a = floormod(a, r)
-    for s in sizes:
-        out.append(slice_(g, running, s))
-        mask = one_hot_axis(a, r)
-        running = running + s * mask
-    return out + [None]
+    from .scatter_ops import split
+    sizes = _axis_sizes(xs, axis)
+    return list(split(g, sizes, axis=axis, num=len(xs))) + [None]
 
 
 def one_hot_axis(axis, r):
@@ -562,34 +1008,55 @@ _ConcatV2 = register("ConcatV2", _concat_kernel, _concat_infer, _concat_grad)
 
 @export("concat")
 def concat(values, axis, name="concat"):
-    """Joins tensors along an existing dimension `axis`."""
-    if isinstance(values, Tensor):
+    """Joins tensors along an existing dimension `axis`.
+
+    Raises:
+      InvalidArgumentError (eager) / ValueError (graph): for incompatible
+        shapes or an out-of-range axis.
+    """
+    if not isinstance(values, (list, tuple)):
         values = [values]
-    ts = [convert_to_tensor(v) for v in values]
-    if len(ts) == 1:
-        return identity(ts[0], name=name)
-    a = convert_to_tensor(axis, dtype=D.int32)
+    if len(values) == 1:
+        a = convert_to_tensor(axis, dtype=D.int32)
+        if a.shape.rank is not None and a.shape.rank != 0:
+            raise ValueError(f"Shape {a.shape} must have rank 0")
+        return identity(values[0], name=name)
+    if not values:
+        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
+                         "minimum length 2.")
+    ts = _convert_same_dtype(values, "ConcatV2")
+    a = _index_input(axis, "ConcatV2", "axis", "Tidx")
     return apply(_ConcatV2, ts + [a], {"N": len(ts)}, name=name)
 
 
-# --- expand_dims / squeeze / transpose / tile / broadcast_to -----------------
+# --- expand_dims / squeeze ---------------------------------------------------
 
 def _expand_dims_kernel(x, axis):
-    return np.expand_dims(x, int(axis))
+    if axis.size != 1:
+        raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
+    a = int(np.reshape(axis, -1)[0])
+    r = x.ndim
+    if not -r - 1 <= a <= r:
+        raise _op_error("ExpandDims", f"Tried to expand dim index {a} for tensor with {r} "
+                                      "dimensions.")
+    return np.expand_dims(x, a)
 
 
 def _expand_dims_infer(inputs, attrs):
     x, a = inputs
+    n = a.shape.num_elements()
+    if n is not None and n != 1:
+        raise ValueError("'dim' input must be a tensor with a single value")
     axis = U.constant_value(a)
     s = x.shape
     if s.rank is None or axis is None:
         return [(TensorShape(None), x.dtype)]
     axis = int(np.reshape(axis, -1)[0])
-    r = s.rank + 1
-    if not -r <= axis < r:
-        raise ValueError(f"Tried to expand dim index {axis} for tensor with {s.rank} dimensions.")
+    r = s.rank
+    if not -r - 1 <= axis <= r:
+        raise ValueError(f"dim {axis} not in the interval [{-r - 1}, {r}].")
     dims = s.as_list()
-    dims.insert(axis % r, 1)
+    dims.insert(axis % (r + 1), 1)
     return [(TensorShape(dims), x.dtype)]
 
 
@@ -599,21 +1066,29 @@ _ExpandDims = register("ExpandDims", _expand_dims_kernel, _expand_dims_infer,
 
 @export("expand_dims")
 def expand_dims(input, axis, name=None):  # noqa: A002
-    """Inserts a dimension of size 1 at `axis`."""
+    """Inserts a dimension of size 1 at `axis` (negative counts from the end)."""
     x = convert_to_tensor(input)
-    return apply2(_ExpandDims, x, convert_to_tensor(axis, dtype=D.int32),
-                  name=name or "ExpandDims")
+    if isinstance(axis, float):
+        axis = convert_to_tensor(axis, dtype=D.int32)  # raises TypeError, as TensorFlow does
+    a = _index_input(axis, "ExpandDims", "dim", "Tdim")
+    return apply2(_ExpandDims, x, a, name=name or "ExpandDims")
 
 
 def _squeeze_kernel(x, squeeze_dims):
+    r = x.ndim
     if not squeeze_dims:
-        return np.squeeze(x)
+        return np.reshape(x, [d for d in x.shape if d != 1])
+    axes = set()
     for a in squeeze_dims:
+        if not -r <= a < r:
+            raise _op_error("Squeeze", f"Tried to squeeze dim index {a} for tensor with {r} "
+                                       "dimensions.")
+        a %= r
         if x.shape[a] != 1:
-            raise errors.InvalidArgumentError(
-                None, None, f"Can not squeeze dim[{a}], expected a dimension of 1, got "
-                f"{x.shape[a]}")
-    return np.squeeze(x, axis=tuple(squeeze_dims))
+            raise _op_error("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
+                                       f"got {x.shape[a]}")
+        axes.add(a)
+    return np.reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])
 
 
 def _squeeze_infer(inputs, attrs):
@@ -627,14 +1102,14 @@ def _squeeze_infer(inputs, attrs):
         if any(d is None for d in s):
             return [(TensorShape(None), x.dtype)]
         return [(TensorShape([d for d in s if d != 1]), x.dtype)]
-    norm = []
-    for a in axes:
+    norm = set()
+    for i, a in enumerate(axes):
         if not -r <= a < r:
-            raise ValueError(f"Tried to squeeze dim index {a} for tensor with {r} dimensions.")
+            raise ValueError(f"squeeze_dims[{i}] not in [{-r},{r}).")
         a %= r
         if s[a] is not None and s[a] != 1:
             raise ValueError(f"Can not squeeze dim[{a}], expected a dimension of 1, got {s[a]}")
-        norm.append(a)
+        norm.add(a)
     return [(TensorShape([d for i, d in enumerate(s) if i not in norm]), x.dtype)]
 
 
@@ -644,90 +1119,156 @@ _Squeeze = register("Squeeze", _squeeze_kernel, _squeeze_infer,
 
 @export("squeeze")
 def squeeze(input, axis=None, name=None):  # noqa: A002
-    """Removes dimensions of size 1 (all of them, or those in `axis`)."""
+    """Removes dimensions of size 1 (all of them, or those listed in `axis`).
+
+    Raises:
+      InvalidArgumentError (eager) / ValueError (graph): if a listed
+        dimension is not 1 or out of range.
+    """
     x = convert_to_tensor(input)
-    if isinstance(axis, int):
+    if isinstance(axis, (int, np.integer)):
         axis = [axis]
-    axes = tuple(int(a) for a in axis) if axis is not None else ()
-    if axes and x.shape.rank is not None:
-        axes = tuple(a % x.shape.rank for a in axes)
+    axes = [int(a) for a in axis] if axis is not None else []
     return apply1(_Squeeze, x, {"squeeze_dims": axes}, name=name or "Squeeze")
 
 
+# --- transpose ---------------------------------------------------------------
+
+def _transpose_check(x, perm, op_name):
+    r = x.ndim
+    if perm.ndim != 1 or perm.size != r:
+        raise _op_error(op_name, f"transpose expects a vector of size {r}. But input(1) is a "
+                                 f"vector of size {perm.size}")
+    p = [int(v) for v in perm]
+    seen = [False] * r
+    for v in p:
+        if not -r <= v < r:
+            raise _op_error(op_name, f"{v} is out of range [0 .. {r})")
+        seen[v % r] = True
+    for i, ok in enumerate(seen):
+        if not ok:
+            raise _op_error(op_name, f"{i} is missing from {{{','.join(str(v) for v in p)}}}.")
+    return p
+
+
 def _transpose_kernel(x, perm):
-    return np.transpose(x, [int(p) for p in perm])
+    return np.transpose(x, _transpose_check(x, perm, "Transpose"))
+
+
+def _conjugate_transpose_kernel(x, perm):
+    return np.conj(np.transpose(x, _transpose_check(x, perm, "ConjugateTranspose")))
 
 
 def _transpose_infer(inputs, attrs):
     x, p = inputs
-    perm = U.constant_value(p)
     s = x.shape
+    if p.shape.rank is not None and p.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {p.shape.rank}")
+    perm = U.constant_value(p)
+    n = p.shape[0] if p.shape.rank == 1 else None
+    if s.rank is not None and n is not None and n != s.rank:
+        raise ValueError(f"Dimension must be {s.rank} but is {n}")
     if perm is None:
-        r = s.rank if s.rank is not None else (p.shape[0] if p.shape.rank == 1 else None)
+        r = s.rank if s.rank is not None else n
         return [(TensorShape(None) if r is None else TensorShape([None] * r), x.dtype)]
     perm = [int(v) for v in np.reshape(perm, -1)]
     if s.rank is None:
         return [(TensorShape([None] * len(perm)), x.dtype)]
-    if sorted(perm) != list(range(s.rank)):
-        raise ValueError(f"Dimension must be {s.rank} but is {len(perm)}"
-                         if len(perm) != s.rank else f"{perm} is not a valid permutation")
-    return [(TensorShape([s[i] for i in perm]), x.dtype)]
+    r = s.rank
+    for v in perm:
+        if not -r <= v < r:
+            raise ValueError(f"perm dim {v} is out of range of input rank {r}")
+    return [(TensorShape([s[v % r] for v in perm]), x.dtype)]
+
+
+def _inverse_permutation(perm):
+    p = U.constant_value(perm)
+    if p is not None:
+        p = np.reshape(p, -1).astype(np.int64)
+        p = p % max(len(p), 1)
+        return convert_to_tensor(np.argsort(p).astype(np.int32))
+    from .creation_ops import invert_permutation
+    return invert_permutation(perm)
 
 
 def _transpose_grad(op, g):
-    from .creation_ops import invert_permutation
-    return [transpose(g, invert_permutation(op.inputs[1])), None]
+    return [transpose(g, _inverse_permutation(op.inputs[1]),
+                      conjugate=op.type == "ConjugateTranspose"), None]
 
 
 _Transpose = register("Transpose", _transpose_kernel, _transpose_infer, _transpose_grad)
+_ConjugateTranspose = register("ConjugateTranspose", _conjugate_transpose_kernel,
+                               _transpose_infer, _transpose_grad)
 
 
 @export("transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
-    """Permutes dimensions (reverses them when `perm` is None)."""
+    """Permutes dimensions (reverses them when `perm` is None); with
+    `conjugate`, complex values are also conjugated."""
     x = convert_to_tensor(a)
     if perm is None:
         r = x.shape.rank
         if r is None:
             from .creation_ops import range as range_
-            from .math_ops import subtract
-            perm = subtract(rank(x) - 1, range_(rank(x)))
+            perm = range_(rank(x) - 1, -1, -1)
         else:
-            perm = list(range(r - 1, -1, -1))
-    out = apply2(_Transpose, x, convert_to_tensor(perm, dtype=D.int32), name=name)
-    if conjugate and x.dtype.is_complex:
-        from .math_ops import conj
-        out = conj(out)
-    return out
+            perm = np.arange(r - 1, -1, -1, dtype=np.int32)
+    p = _index_input(perm, "Transpose", "perm", "Tperm")
+    op = _ConjugateTranspose if conjugate and x.dtype.is_complex else _Transpose
+    return apply2(op, x, p, name=name)
 
+
+# --- tile --------------------------------------------------------------------
 
 def _tile_kernel(x, multiples):
-    return np.tile(x, [int(m) for m in multiples])
+    if multiples.ndim != 1:
+        raise _op_error("Tile", f"Expected multiples to be 1-D, but got shape "
+                                f"{_fmt(multiples.shape)}")
+    if multiples.size != x.ndim:
+        raise _op_error("Tile", f"Expected multiples argument to be a vector of length {x.ndim} "
+                                f"but got length {multiples.size}")
+    m = [int(v) for v in multiples]
+    for i, v in enumerate(m):
+        if v < 0:
+            raise _op_error("Tile", f"Expected multiples[{i}] >= 0, but got {v}")
+    return np.tile(x, m) if m else x
 
 
 def _tile_infer(inputs, attrs):
     x, m = inputs
-    mult = U.constant_value(m)
     s = x.shape
-    if mult is None or s.rank is None:
-        r = s.rank
-        return [(TensorShape(None) if r is None else TensorShape([None] * r), x.dtype)]
-    mult = [int(v) for v in np.reshape(mult, -1)]
+    if m.shape.rank is not None and m.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {m.shape.rank}")
+    mult = _partial_values(m)
+    if mult is None:
+        if s.rank is None:
+            return [(TensorShape(None), x.dtype)]
+        return [(TensorShape([None] * s.rank), x.dtype)]
+    if s.rank is None:
+        return [(TensorShape([None] * len(mult)), x.dtype)]
     if len(mult) != s.rank:
-        raise ValueError(f"Shape must be rank {s.rank}... multiples has length {len(mult)} "
-                         f"but input has rank {s.rank}")
-    return [(TensorShape([None if d is None else d * k for d, k in zip(s, mult)]), x.dtype)]
+        raise ValueError(f"Shape must be rank {s.rank} but is rank {len(mult)}")
+    for v in mult:
+        if v is not None and v < 0:
+            raise ValueError(f"Expected multiples >= 0, but got {v}")
+    return [(TensorShape([None if d is None or k is None else d * k
+                          for d, k in zip(s, mult)]), x.dtype)]
 
 
 def _tile_grad(op, g):
     x, m = op.inputs
     from .reduction_ops import reduce_sum
     # Split each axis i into (multiples[i], dim[i]) and sum over the repeats.
-    xs = shape(x)
-    split = reshape(stack([m, xs], axis=1), [-1])
-    from .creation_ops import range as range_
-    axes = range_(0, size(split), 2)
-    return [reduce_sum(reshape(g, split), axis=axes), None]
+    split_shape = reshape(stack([m, shape(x, out_type=m.dtype)], axis=1), [-1])
+    r = x.shape.rank
+    if r is not None:
+        axes = list(range(0, 2 * r, 2))
+    else:
+        from .creation_ops import range as range_
+        axes = range_(0, size(split_shape), 2)
+    if r == 0:
+        return [g, None]
+    return [_like_shape(reduce_sum(reshape(g, split_shape), axis=axes), x), None]
 
 
 _Tile = register("Tile", _tile_kernel, _tile_infer, _tile_grad)
@@ -737,24 +1278,51 @@ _Tile = register("Tile", _tile_kernel, _tile_infer, _tile_grad)
 def tile(input, multiples, name=None):  # noqa: A002
     """Repeats the tensor `multiples[i]` times along each dimension i."""
     x = convert_to_tensor(input)
-    return apply2(_Tile, x, convert_to_tensor(multiples, dtype=D.int32), name=name or "Tile")
+    m = _index_input(multiples, "Tile", "multiples", "Tmultiples")
+    return apply2(_Tile, x, m, name=name or "Tile")
 
+
+# --- broadcast_to ------------------------------------------------------------
 
 def _broadcast_to_kernel(x, shape):
-    try:
-        return np.broadcast_to(x, [int(d) for d in shape])
-    except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"Unable to broadcast tensor of shape {list(np.shape(x))} to tensor of "
-            f"shape {[int(d) for d in shape]}") from None
+    if shape.ndim != 1:
+        raise _op_error("BroadcastTo", f"shape must be a vector of {{int32,int64}}, got shape "
+                                       f"{_fmt(shape.shape)}")
+    target = [int(d) for d in shape]
+    for d in target:
+        if d < 0:
+            raise _op_error("BroadcastTo", f"Dimension {d} must be >= 0")
+    if x.ndim > len(target):
+        raise _op_error("BroadcastTo", f"Rank of input ({x.ndim}) must be no greater than rank "
+                                       f"of output shape ({len(target)}).")
+    for a, b in zip(reversed(x.shape), reversed(target)):
+        if a != b and a != 1:
+            raise _op_error("BroadcastTo", f"Incompatible shapes: {_fmt(x.shape)} vs. "
+                                           f"{_fmt(target)}")
+    return np.broadcast_to(x, target)
 
 
 def _broadcast_to_infer(inputs, attrs):
     x, s = inputs
-    target = U.constant_shape(s)
-    if target.rank is not None and x.shape.rank is not None:
-        U.broadcast_shapes(x.shape, target)
-    return [(target, x.dtype)]
+    if s.shape.rank is not None and s.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {s.shape.rank}")
+    target = _shape_from_tensor(s)
+    if target.rank is None or x.shape.rank is None:
+        return [(target, x.dtype)]
+    xr, tr = x.shape.rank, target.rank
+    if xr > tr:
+        raise ValueError(f"Shape must be at most rank {tr} but is rank {xr}")
+    dims = target.as_list()
+    for i, d in enumerate(x.shape.as_list()):
+        j = tr - xr + i
+        t = dims[j]
+        if d is None or d == 1:
+            continue
+        if t is None:
+            dims[j] = d
+        elif t != d:
+            raise ValueError(f"Dimensions must be equal, but are {d} and {t}")
+    return [(TensorShape(dims), x.dtype)]
 
 
 def _broadcast_to_grad(op, g):
@@ -770,44 +1338,57 @@ _BroadcastTo = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_infer
 def broadcast_to(input, shape, name=None):  # noqa: A002
     """Broadcasts `input` to `shape` (NumPy broadcasting rules)."""
     x = convert_to_tensor(input)
-    return apply2(_BroadcastTo, x, _int_vector(shape), name=name or "BroadcastTo")
+    s = _index_input(shape, "BroadcastTo", "shape", "Tidx")
+    return apply2(_BroadcastTo, x, s, name=name or "BroadcastTo")
 
+
+# --- broadcast shape arithmetic ---------------------------------------------
 
 def _bga_kernel(s0, s1):
-    s0 = [int(d) for d in s0]
-    s1 = [int(d) for d in s1]
-    n = max(len(s0), len(s1))
-    a = [1] * (n - len(s0)) + s0
-    b = [1] * (n - len(s1)) + s1
+    a0 = [int(d) for d in s0]
+    a1 = [int(d) for d in s1]
+    dt = s0.dtype
+    if a0 == a1:
+        return np.zeros(0, dt), np.zeros(0, dt)
+    n = max(len(a0), len(a1))
+    x = [1] * (n - len(a0)) + a0
+    y = [1] * (n - len(a1)) + a1
     r0, r1 = [], []
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x == y:
-            continue
-        if x == 1:
+    for i, (p, q) in enumerate(zip(x, y)):
+        if p == 1 and q == 1:
             r0.append(i)
-        elif y == 1:
+            r1.append(i)
+        elif p == q:
+            continue
+        elif p == 1:
+            r0.append(i)
+        elif q == 1:
             r1.append(i)
         else:
-            raise errors.InvalidArgumentError(None, None,
-                                              f"Incompatible shapes: {s0} vs. {s1}")
-    r0 = list(range(n - len(s0))) + [i for i in r0 if i >= n - len(s0)]
-    r1 = list(range(n - len(s1))) + [i for i in r1 if i >= n - len(s1)]
-    return np.array(sorted(set(r0)), dtype=s0 and np.int32 or np.int32), \
-        np.array(sorted(set(r1)), dtype=np.int32)
+            raise _op_error("BroadcastGradientArgs", f"Incompatible shapes: {_fmt(a0)} vs. "
+                                                     f"{_fmt(a1)}")
+    return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
 
 
-_BroadcastGradientArgs = register(
-    "BroadcastGradientArgs", _bga_kernel,
-    lambda i, a: [(TensorShape([None]), D.int32), (TensorShape([None]), D.int32)],
-    lambda op, g0, g1: [None, None])
+def _bga_infer(inputs, attrs):
+    s0, s1 = inputs
+    if s0.dtype is not s1.dtype:
+        raise TypeError(f"Input 's1' of 'BroadcastGradientArgs' Op has type {s1.dtype.name} "
+                        f"that does not match type {s0.dtype.name} of argument 's0'.")
+    return [(TensorShape([None]), s0.dtype), (TensorShape([None]), s0.dtype)]
+
+
+_BroadcastGradientArgs = register("BroadcastGradientArgs", _bga_kernel, _bga_infer,
+                                  lambda op, g0, g1: [None, None])
 
 
 @export("raw_ops.BroadcastGradientArgs")
 def broadcast_gradient_args(s0, s1, name=None):
-    """The axes to reduce over for the gradients of two broadcast operands."""
-    return apply(_BroadcastGradientArgs, [convert_to_tensor(s0, D.int32),
-                                          convert_to_tensor(s1, D.int32)],
-                 name=name or "BroadcastGradientArgs", multi=True)
+    """The axes to reduce over for the gradients of two broadcast operands
+    (the shapes `s0` and `s1`)."""
+    a, b = _index_pair(s0, s1, "BroadcastGradientArgs")
+    return apply(_BroadcastGradientArgs, [a, b], name=name or "BroadcastGradientArgs",
+                 multi=True)
 
 
 @export("broadcast_static_shape")
@@ -817,34 +1398,58 @@ def broadcast_static_shape(shape_x, shape_y):
     Raises:
       ValueError: if they are incompatible.
     """
+    x, y = as_shape(shape_x), as_shape(shape_y)
     try:
-        return U.broadcast_shapes(as_shape(shape_x), as_shape(shape_y))
+        return U.broadcast_shapes(x, y)
     except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting. Got {as_shape(shape_x)} and "
-                         f"{as_shape(shape_y)}.") from None
+        raise ValueError(f"Incompatible shapes for broadcasting. Two shapes are compatible if "
+                         f"for each dimension pair they are either equal or one of them is 1. "
+                         f"Received: {x} and {y}.") from None
+
+
+def _broadcast_args_kernel(s0, s1):
+    a, b = [int(d) for d in s0], [int(d) for d in s1]
+    try:
+        out = np.broadcast_shapes(tuple(a), tuple(b))
+    except ValueError:
+        raise _op_error("BroadcastArgs", f"Incompatible shapes: {_fmt(a)} vs. {_fmt(b)}") from None
+    return np.array(out, dtype=s0.dtype)
+
+
+def _broadcast_args_infer(inputs, attrs):
+    s0, s1 = inputs
+    n0 = s0.shape[0] if s0.shape.rank == 1 else None
+    n1 = s1.shape[0] if s1.shape.rank == 1 else None
+    n = None if n0 is None or n1 is None else max(n0, n1)
+    return [(TensorShape([n]), s0.dtype)]
+
+
+_BroadcastArgs = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_args_infer,
+                          lambda op, g: [None, None])
 
 
 @export("broadcast_dynamic_shape")
 def broadcast_dynamic_shape(shape_x, shape_y):
-    """The broadcast of two 1-D shape tensors."""
-    a = U.constant_value(convert_to_tensor(shape_x))
-    b = U.constant_value(convert_to_tensor(shape_y))
-    if a is not None and b is not None:
-        try:
-            return constant_value_tensor(np.array(np.broadcast_shapes(tuple(int(v) for v in a),
-                                                                      tuple(int(v) for v in b)),
-                                                  dtype=np.int32))
-        except ValueError:
-            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: "
-                                              f"{list(a)} vs. {list(b)}") from None
-    x = zeros(1)
-    return shape(broadcast_to(broadcast_to(x, shape_x), shape_y))
+    """The broadcast of two 1-D shape tensors (computed at run time in graphs).
+
+    Raises:
+      InvalidArgumentError: if the shapes are incompatible.
+    """
+    a, b = _index_pair(shape_x, shape_y, "BroadcastArgs")
+    return apply2(_BroadcastArgs, a, b, name="BroadcastArgs")
 
 
 # --- where / select ----------------------------------------------------------
 
 def _select_kernel(c, x, y):
-    return np.where(c, x, y)
+    try:
+        out = np.where(c, x, y)
+    except ValueError:
+        raise _op_error("SelectV2", f"condition {_fmt(c.shape)}, then {_fmt(x.shape)}, and else "
+                                    f"{_fmt(y.shape)} must be broadcastable") from None
+    if out.dtype != x.dtype:
+        out = out.astype(x.dtype)
+    return out
 
 
 def _select_infer(inputs, attrs):
@@ -868,35 +1473,61 @@ def _select_grad(op, g):
 
 _SelectV2 = register("SelectV2", _select_kernel, _select_infer, _select_grad)
 
+_WHERE_TYPES = U.NUMERIC + (D.bool_,)
+
 
 def _where_kernel(c):
+    if c.ndim == 0:
+        raise _op_error("Where", "WhereOp : Unhandled input dimensions: 0")
     return np.argwhere(c).astype(np.int64)
 
 
-_Where = register("Where", _where_kernel,
-                  lambda i, a: [(TensorShape([None, i[0].shape.rank]), D.int64)],
-                  lambda op, g: [None], no_fold=True)
+def _where_infer(inputs, attrs):
+    c = inputs[0]
+    if c.dtype not in _WHERE_TYPES:
+        raise TypeError(f"Value passed to parameter 'input' has DataType {c.dtype.name} not in "
+                        f"list of allowed values: {', '.join(d.name for d in _WHERE_TYPES)}")
+    return [(TensorShape([None, c.shape.rank]), D.int64)]
+
+
+_Where = register("Where", _where_kernel, _where_infer, lambda op, g: [None], no_fold=True,
+                  allowed=_WHERE_TYPES)
+
+
+def _select_mismatch(i, dtypes):
+    return TypeError(f"Input 'e' of 'SelectV2' Op has type {dtypes[1].name} that does not "
+                     f"match type {dtypes[0].name} of argument 't'.")
 
 
 @export("where")
 def where(condition, x=None, y=None, name=None):
-    """With x and y: elementwise `x if condition else y` (broadcasting).
-    Alone: the int64 coordinates of the True elements, shape [n, rank].
+    """With x and y: elementwise `x if condition else y` (broadcasting all
+    three). Alone: the int64 coordinates of the True (non-zero) elements,
+    shape [n, rank].
 
     Raises:
       ValueError: if only one of x and y is given.
     """
-    c = convert_to_tensor(condition)
     if x is None and y is None:
+        c = convert_to_tensor(condition)
+        if _eager() and c._v.dtype not in _Where.allowed_np:
+            raise U._eager_disallowed(_Where, c)
         return apply1(_Where, c, name=name or "Where")
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
-    x, y = U.binary_operands(x, y)
-    if _state.graph is None and x.dtype is not y.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute SelectV2 as input #2(zero-based) was expected to be a "
-            f"{U.tf_type_name(x.dtype)} tensor but is a {U.tf_type_name(y.dtype)} tensor "
-            "[Op:SelectV2]")
-    if c.dtype is not D.bool_:
-        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+    if _is_tensor_like(condition):
+        c = convert_to_tensor(condition)
+        if c.dtype is not D.bool_:
+            if _eager():
+                raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype "
+                                 f"{c.dtype.name}: {c!r}")
+            raise TypeError(f"Input 'condition' of 'SelectV2' Op has type {c.dtype.name} that "
+                            "does not match expected type of bool.")
+    elif isinstance(condition, (np.ndarray, np.generic)):
+        c = convert_to_tensor(condition, dtype=D.bool_)
+    else:
+        c = convert_to_tensor(condition)
+        if c.dtype is not D.bool_:
+            raise TypeError(f"Cannot convert {condition!r} to EagerTensor of dtype bool")
+    x, y = _convert_same_dtype([x, y], "SelectV2", _select_mismatch, first_input=1)
     return apply(_SelectV2, [c, x, y], name=name or "SelectV2")

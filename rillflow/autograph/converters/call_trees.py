@@ -34,7 +34,7 @@ class _Calls(Transformer):
         new = ast.Call(func=ast.Attribute(value=templates.name("ag__"), attr="converted_call",
                                           ctx=ast.Load()),
                        args=[func, args, kwargs], keywords=[])
-        return ast.copy_location(new, node)
+        return templates.set_location(new, node)
 
 
 def transform(node, ctx):

@@ -18,6 +18,17 @@ from ..pyct import scopes, templates
 from .base import Transformer
 
 
+def _header(node):
+    """A location covering just the header line of a compound statement
+    (`if test:`), for the operator call that replaces it."""
+    end = node.test if isinstance(node, (ast.If, ast.While)) else node.iter
+    loc = ast.Pass()
+    loc.lineno, loc.col_offset = node.lineno, node.col_offset
+    loc.end_lineno = getattr(end, "end_lineno", node.lineno)
+    loc.end_col_offset = getattr(end, "end_col_offset", node.col_offset)
+    return loc
+
+
 class _ControlFlow(Transformer):
     def __init__(self, ctx, globals_):
         super().__init__(ctx)
@@ -58,9 +69,10 @@ class _ControlFlow(Transformer):
         if globals_:
             head.append(ast.Global(names=globals_))
         fn.body = head + (self.visit_block(body) or [ast.Pass()])
-        templates.set_location(fn, loc)
-        for h in head:
-            templates.set_location(h, loc, only_template=False)
+        for n in [fn, fn.args] + head + [a for a in fn.args.args]:
+            ast.copy_location(n, loc) if "lineno" in n._attributes else None
+        if fn.body and isinstance(fn.body[-1], ast.Pass):
+            ast.copy_location(fn.body[-1], loc)
         return fn, name
 
     def _names_tuple(self, state):
@@ -77,7 +89,8 @@ class _ControlFlow(Transformer):
         body_fn, body_name = self._body_def("if_body", node.body, node)
         else_fn, else_name = self._body_def("else_body", node.orelse, node)
         call = templates.replace(
-            "ag__.if_stmt(test, body, orelse, get_state, set_state, names, nouts)", loc=node,
+            "ag__.if_stmt(test, body, orelse, get_state, set_state, names, nouts)",
+            loc=_header(node),
             test=test, body=body_name, orelse=else_name, get_state=get_s, set_state=set_s,
             names=self._names_tuple(state), nouts=ast.Constant(value=len(state)))
         return state_defs + [body_fn, else_fn] + call
@@ -107,7 +120,8 @@ class _ControlFlow(Transformer):
         test_fn = templates.replace("def loop_test():\n    return test", loc=node.test,
                                     loop_test=test_name, test=self.visit(node.test))
         call = templates.replace(
-            "ag__.while_stmt(loop_test, body, get_state, set_state, names, opts)", loc=node,
+            "ag__.while_stmt(loop_test, body, get_state, set_state, names, opts)",
+            loc=_header(node),
             loop_test=test_name, body=body_name, get_state=get_s, set_state=set_s,
             names=self._names_tuple(state), opts=self._opts(node))
         return state_defs + [body_fn] + test_fn + call + self.visit_block(node.orelse)
@@ -133,7 +147,7 @@ class _ControlFlow(Transformer):
             extra_ref = ast.Constant(value=None)
         call = templates.replace(
             "ag__.for_stmt(iter_, extra_test, body, get_state, set_state, names, opts)",
-            loc=node, iter_=self.visit(node.iter), extra_test=extra_ref, body=body_name,
+            loc=_header(node), iter_=self.visit(node.iter), extra_test=extra_ref, body=body_name,
             get_state=get_s, set_state=set_s, names=self._names_tuple(state),
             opts=self._opts(node))
         return state_defs + [body_fn] + pre + call + self.visit_block(node.orelse)

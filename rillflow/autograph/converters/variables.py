@@ -10,7 +10,7 @@ class _Loads(Transformer):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id in self.ctx.undefined_ok and \
                 not getattr(node, templates.GENERATED, False):
-            return ast.copy_location(templates.replace_expr("ag__.ld(x)", x=node), node)
+            return templates.replace_expr("ag__.ld(x)", loc=node, x=node)
         return node
 
     def visit_AugAssign(self, node):

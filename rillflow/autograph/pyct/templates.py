@@ -123,6 +123,13 @@ def replace(template, loc=None, **repl):
         out.extend(res if isinstance(res, list) else [res])
     if loc is not None:
         set_location(out, loc, only_template=True)
+    else:
+        for stmt in out:  # template positions are meaningless; let them inherit
+            for sub in ast.walk(stmt):
+                if getattr(sub, "_ag_tmpl", False):
+                    for a in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                        if hasattr(sub, a):
+                            delattr(sub, a)
     return out
 
 

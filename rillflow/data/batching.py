@@ -1,0 +1,383 @@
+"""Transformations that group or split elements: `batch`, `padded_batch`,
+`unbatch`, `rebatch`, `window`."""
+import itertools
+
+import numpy as np
+
+from ..framework import dtypes as D
+from ..framework import errors, nest
+from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_spec import TensorSpec
+from ..ops import op_util as U
+from . import dataset_ops as DS
+from . import runtime as R
+from . import structure as S
+from .sources import ListNode, slice_iter
+
+
+def _static_int(v):
+    c = U.constant_value(v) if isinstance(v, Tensor) else v
+    return None if c is None else int(c)
+
+
+def _static_bool(v):
+    c = U.constant_value(v) if isinstance(v, Tensor) else v
+    return None if c is None else bool(c)
+
+
+def _batch_cardinality(n, size, drop):
+    if n < 0:
+        return n
+    return n // size if drop else -(-n // size)
+
+
+# --- batch ---------------------------------------------------------------------------------
+
+class BatchNode(R.Node):
+    """Consecutive elements stacked `size` at a time."""
+
+    __slots__ = ("input", "size", "drop", "ncomp")
+
+    def __init__(self, input_node, size, drop, ncomp):
+        self.input, self.size, self.drop, self.ncomp = input_node, size, drop, ncomp
+
+    def __iter__(self):
+        fast = self.input.batches(self.size, self.drop)
+        return fast if fast is not None else self._stacked()
+
+    def _stacked(self):
+        size, idx = self.size, range(self.ncomp)
+        it = iter(self.input)
+        stack = R.stack_components
+        while True:
+            rows = list(itertools.islice(it, size))
+            if not rows or (len(rows) < size and self.drop):
+                return
+            yield tuple(stack(rows, i) for i in idx)
+            if len(rows) < size:
+                return
+
+    def cardinality(self):
+        return _batch_cardinality(self.input.cardinality(), self.size, self.drop)
+
+
+def _check_batch_size(size):
+    size = int(size)
+    if size <= 0:
+        raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+    return size
+
+
+def _batch_kernel(inp, batch_size, drop_remainder, output_types=(), **_):
+    return BatchNode(inp, _check_batch_size(batch_size), bool(drop_remainder),
+                     len(output_types))
+
+
+_Batch = DS.register_dataset_op("BatchDatasetV2", _batch_kernel)
+
+
+def _batch_dim(batch_size, drop_remainder):
+    size = _static_int(batch_size)
+    drop = _static_bool(drop_remainder)
+    return size if drop and size is not None and size > 0 else None
+
+
+def batch(ds, batch_size, drop_remainder=False, name=None):
+    """See `Dataset.batch`."""
+    spec = S.batch_spec(ds.element_spec, _batch_dim(batch_size, drop_remainder))
+    ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size"),
+           DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    return DS.build("_BatchDataset", _Batch, ins, {}, spec, name)
+
+
+# --- padded_batch ------------------------------------------------------------------------------
+
+class PaddedBatchNode(R.Node):
+    """Batches whose components are padded to `shapes` (None: the largest in
+    the batch) with `values`."""
+
+    __slots__ = ("input", "size", "drop", "shapes", "values")
+
+    def __init__(self, input_node, size, drop, shapes, values):
+        self.input, self.size, self.drop = input_node, size, drop
+        self.shapes, self.values = shapes, values
+
+    def __iter__(self):
+        it = iter(self.input)
+        while True:
+            rows = list(itertools.islice(it, self.size))
+            if not rows or (len(rows) < self.size and self.drop):
+                return
+            yield tuple(self._pad(rows, i) for i in range(len(self.shapes)))
+            if len(rows) < self.size:
+                return
+
+    def _pad(self, rows, i):
+        vals = [np.asarray(r[i]) for r in rows]
+        target = self.shapes[i]
+        rank = vals[0].ndim
+        if any(v.ndim != rank for v in vals) or (target is not None and len(target) != rank):
+            raise errors.InvalidArgumentError(
+                None, None, f"All elements in a batch must have the same rank as the padded "
+                f"shape for component {i}: expected rank {len(target or ())} but got "
+                f"{[v.ndim for v in vals]}.")
+        dims = []
+        for d in range(rank):
+            biggest = max(v.shape[d] for v in vals)
+            want = None if target is None else target[d]
+            if want is None or want < 0:
+                want = biggest
+            elif biggest > want:
+                raise errors.DataLossError(
+                    None, None, "Attempted to pad to a smaller size than the input element.")
+            dims.append(want)
+        pad_value = self.values[i]
+        out = np.full([len(vals)] + dims, pad_value, dtype=vals[0].dtype)
+        for k, v in enumerate(vals):
+            out[(k,) + tuple(slice(0, s) for s in v.shape)] = v
+        return out
+
+    def cardinality(self):
+        return _batch_cardinality(self.input.cardinality(), self.size, self.drop)
+
+
+def _padded_batch_kernel(inp, batch_size, *args, n, **_):
+    shapes = [None if s is None else [int(d) for d in np.reshape(s, -1)] for s in args[:n]]
+    values = [np.asarray(v)[()] if np.ndim(v) == 0 else v for v in args[n:2 * n]]
+    drop = bool(args[2 * n])
+    return PaddedBatchNode(inp, _check_batch_size(batch_size), drop, shapes, values)
+
+
+_PaddedBatch = DS.register_dataset_op("PaddedBatchDatasetV2", _padded_batch_kernel)
+
+
+def _padded_shape(shape, leaf, i):
+    """The padded shape of component `i` as a static TensorShape and a tensor."""
+    from ..framework.convert import convert_to_tensor
+    if isinstance(shape, Tensor):
+        static = U.constant_shape(shape) if shape.shape.rank == 1 else TensorShape(None)
+        t = shape if shape.dtype is D.int64 else DS.scalar(shape, D.int64, "padded_shape")
+    else:
+        if isinstance(shape, (list, tuple)):
+            shape = [None if d is not None and int(d) < 0 else d for d in shape]
+        static = as_shape(shape)
+        if static.rank is None:
+            raise ValueError("Padded shape must have a known rank.")
+        t = convert_to_tensor(np.array([-1 if d is None else d for d in static],
+                                        dtype=np.int64))
+        static = TensorShape([None if d is None or d < 0 else d for d in static])
+    if leaf.shape.rank is not None and static.rank is not None:
+        if leaf.shape.rank != static.rank:
+            raise ValueError(f"The padded shape {static} is not compatible with the shape "
+                             f"{leaf.shape} of the corresponding input component.")
+        for a, b in zip(leaf.shape, static):
+            if a is not None and b is not None and a > b:
+                raise ValueError(f"The padded shape {static} is not compatible with the shape "
+                                 f"{leaf.shape} of the corresponding input component.")
+    return static, t
+
+
+def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
+                 name=None):
+    """See `Dataset.padded_batch`."""
+    from ..framework.convert import convert_to_tensor
+    spec = ds.element_spec
+    leaves = S.leaf_specs(spec)
+    for i, s in enumerate(leaves):
+        if not isinstance(s, TensorSpec):
+            raise TypeError("padded_batch does not support datasets of datasets.")
+    if padded_shapes is None:
+        for i, s in enumerate(leaves):
+            if s.shape.rank is None:
+                raise ValueError(f"You must provide `padded_shapes` argument because component "
+                                 f"{i} has unknown rank.")
+        shapes = [s.shape for s in leaves]
+    else:
+        shapes = nest.flatten_up_to(spec, padded_shapes) if nest.is_nested(spec) else \
+            [padded_shapes]
+    if padding_values is None:
+        values = [b"" if s.dtype is D.string else np.zeros((), s.dtype._np) for s in leaves]
+    elif nest.is_nested(spec) and not nest.is_nested(padding_values):
+        values = [padding_values] * len(leaves)
+    else:
+        values = nest.flatten_up_to(spec, padding_values) if nest.is_nested(spec) else \
+            [padding_values]
+    statics, shape_ts, value_ts = [], [], []
+    for i, (leaf, shp, val) in enumerate(zip(leaves, shapes, values)):
+        st, t = _padded_shape(shp, leaf, i)
+        statics.append(st)
+        shape_ts.append(t)
+        v = val if isinstance(val, Tensor) else convert_to_tensor(val, dtype=leaf.dtype)
+        if v.dtype is not leaf.dtype:
+            raise TypeError(f"Padding value dtype {v.dtype.name} does not match the component "
+                            f"dtype {leaf.dtype.name}.")
+        value_ts.append(v)
+    dim = _batch_dim(batch_size, drop_remainder)
+    out = nest.pack_sequence_as(spec, [
+        TensorSpec(TensorShape([dim]).concatenate(st), leaf.dtype)
+        for st, leaf in zip(statics, leaves)]) if nest.is_nested(spec) else \
+        TensorSpec(TensorShape([dim]).concatenate(statics[0]), leaves[0].dtype)
+    ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size")] + shape_ts + \
+        value_ts + [DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    return DS.build("_PaddedBatchDataset", _PaddedBatch, ins, {"n": len(leaves)}, out, name)
+
+
+# --- unbatch and rebatch ------------------------------------------------------------------------
+
+class UnbatchNode(R.Node):
+    """The slices of each element along its first dimension."""
+
+    __slots__ = ("input",)
+
+    def __init__(self, input_node):
+        self.input = input_node
+
+    def __iter__(self):
+        for e in self.input:
+            sizes = {np.shape(c)[0] if np.ndim(c) else None for c in e}
+            if None in sizes:
+                raise errors.InvalidArgumentError(
+                    None, None, "Cannot unbatch an input with scalar components.")
+            if len(sizes) > 1:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element must have the same batch size in each "
+                    "component.")
+            if len(e) == 1:
+                for v in slice_iter(e[0]):
+                    yield (v,)
+            else:
+                yield from zip(*[slice_iter(c) for c in e])
+
+
+_Unbatch = DS.register_dataset_op("UnbatchDataset", lambda inp, **_: UnbatchNode(inp))
+
+
+def unbatch(ds, name=None):
+    """See `Dataset.unbatch`."""
+    spec = S.unbatch_spec(ds.element_spec)
+    return DS.build("_UnbatchDataset", _Unbatch, [ds._variant_tensor], {}, spec, name)
+
+
+class RebatchNode(R.Node):
+    """Batches of the given sizes (cycled) made from the rows of the input's batches."""
+
+    __slots__ = ("input", "sizes", "drop")
+
+    def __init__(self, input_node, sizes, drop):
+        self.input, self.sizes, self.drop = input_node, sizes, drop
+
+    def __iter__(self):
+        rows = iter(UnbatchNode(self.input))
+        ncomp = None
+        for size in itertools.cycle(self.sizes):
+            batch = list(itertools.islice(rows, size))
+            if not batch or (len(batch) < size and self.drop):
+                return
+            ncomp = len(batch[0])
+            yield tuple(R.stack_components(batch, i) for i in range(ncomp))
+            if len(batch) < size:
+                return
+
+
+def _rebatch_kernel(inp, batch_sizes, drop_remainder, **_):
+    sizes = [int(s) for s in np.reshape(batch_sizes, -1)]
+    if not sizes or any(s <= 0 for s in sizes):
+        raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+    return RebatchNode(inp, sizes, bool(drop_remainder))
+
+
+_Rebatch = DS.register_dataset_op("RebatchDatasetV2", _rebatch_kernel)
+
+
+def rebatch(ds, batch_size, drop_remainder=False, name=None):
+    """See `Dataset.rebatch`."""
+    from ..framework.convert import convert_to_tensor
+    inner = S.unbatch_spec(ds.element_spec)
+    size = _static_int(batch_size) if np.ndim(U.constant_value(batch_size)
+                                              if isinstance(batch_size, Tensor)
+                                              else batch_size) == 0 else None
+    spec = S.batch_spec(inner, size if _static_bool(drop_remainder) else None)
+    sizes = convert_to_tensor(batch_size, dtype=D.int64, name="batch_sizes") \
+        if not isinstance(batch_size, Tensor) else batch_size
+    ins = [ds._variant_tensor, sizes, DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    return DS.build("_RebatchDataset", _Rebatch, ins, {}, spec, name)
+
+
+# --- window ---------------------------------------------------------------------------------------
+
+class WindowNode(R.Node):
+    """Windows of up to `size` elements, `stride` apart, starting every
+    `shift` elements; each window element is a tuple of datasets, one per
+    component."""
+
+    __slots__ = ("input", "size", "shift", "stride", "drop", "ncomp")
+
+    def __init__(self, input_node, size, shift, stride, drop, ncomp):
+        self.input, self.size, self.shift = input_node, size, shift
+        self.stride, self.drop, self.ncomp = stride, drop, ncomp
+
+    def __iter__(self):
+        it = iter(self.input)
+        span = (self.size - 1) * self.stride + 1
+        buf = []
+        exhausted = False
+        while True:
+            while len(buf) < span and not exhausted:
+                e = next(it, None)
+                if e is None:
+                    exhausted = True
+                else:
+                    buf.append(e)
+            if not buf:
+                return
+            window = buf[0:span:self.stride]
+            if len(window) < self.size and exhausted and self.drop:
+                return
+            yield tuple(ListNode([(e[i],) for e in window]) for i in range(self.ncomp))
+            if self.shift >= len(buf):
+                skip = self.shift - len(buf)
+                buf = []
+                for _ in range(skip):
+                    if next(it, None) is None:
+                        exhausted = True
+                        break
+                if exhausted:
+                    return
+            else:
+                del buf[:self.shift]
+
+    def cardinality(self):
+        n = self.input.cardinality()
+        if n < 0:
+            return n
+        if self.drop:
+            span = (self.size - 1) * self.stride + 1
+            return 0 if n < span else (n - span) // self.shift + 1
+        return -(-n // self.shift)
+
+
+def _window_kernel(inp, size, shift, stride, drop_remainder, output_types=(), **_):
+    size, shift, stride = int(size), int(shift), int(stride)
+    for what, v in (("size", size), ("shift", shift), ("stride", stride)):
+        if v <= 0:
+            raise errors.InvalidArgumentError(None, None,
+                                              f"Window {what} must be greater than zero.")
+    return WindowNode(inp, size, shift, stride, bool(drop_remainder), len(output_types))
+
+
+_Window = DS.register_dataset_op("WindowDataset", _window_kernel)
+
+
+def window(ds, size, shift=None, stride=1, drop_remainder=False, name=None):
+    """See `Dataset.window`."""
+    spec = ds.element_spec
+    for leaf in S.leaf_specs(spec):
+        if not isinstance(leaf, TensorSpec):
+            raise TypeError("window does not support datasets of datasets.")
+    out = nest.map_structure(lambda s: S.DatasetSpec(s), spec)
+    ins = [ds._variant_tensor, DS.scalar(size, D.int64, "size"),
+           DS.scalar(size if shift is None else shift, D.int64, "shift"),
+           DS.scalar(stride, D.int64, "stride"),
+           DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    return DS.build("_WindowDataset", _Window, ins, {}, out, name)

@@ -1,0 +1,70 @@
+"""The `tf.data` and `tf.data.experimental` names that are constants or
+aliases of Dataset methods."""
+from ..framework.api_export import export, export_value
+from . import dataset_ops as DS
+
+export_value(DS.AUTOTUNE, "data.AUTOTUNE", "data.experimental.AUTOTUNE")
+export_value(DS.INFINITE_CARDINALITY, "data.INFINITE_CARDINALITY",
+             "data.experimental.INFINITE_CARDINALITY")
+export_value(DS.UNKNOWN_CARDINALITY, "data.UNKNOWN_CARDINALITY",
+             "data.experimental.UNKNOWN_CARDINALITY")
+
+
+@export("data.experimental.cardinality")
+def cardinality(dataset):
+    """`dataset.cardinality()`."""
+    return dataset.cardinality()
+
+
+@export("data.experimental.get_single_element")
+def get_single_element(dataset):
+    """`dataset.get_single_element()`."""
+    return dataset.get_single_element()
+
+
+@export("data.experimental.scan")
+def scan(initial_state, scan_func):
+    """A function for `Dataset.apply` that calls `Dataset.scan`."""
+    return lambda ds: ds.scan(initial_state, scan_func)
+
+
+@export("data.experimental.take_while")
+def take_while(predicate):
+    """A function for `Dataset.apply` that calls `Dataset.take_while`."""
+    return lambda ds: ds.take_while(predicate)
+
+
+@export("data.experimental.unbatch")
+def unbatch():
+    """A function for `Dataset.apply` that calls `Dataset.unbatch`."""
+    return lambda ds: ds.unbatch()
+
+
+@export("data.experimental.enumerate_dataset")
+def enumerate_dataset(start=0):
+    """A function for `Dataset.apply` that calls `Dataset.enumerate`."""
+    return lambda ds: ds.enumerate(start)
+
+
+@export("data.experimental.ignore_errors")
+def ignore_errors(log_warning=False):
+    """A function for `Dataset.apply` that drops elements whose production fails."""
+    return lambda ds: ds.ignore_errors(log_warning)
+
+
+@export("data.experimental.choose_from_datasets")
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """`Dataset.choose_from_datasets`."""
+    return DS.Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+@export("data.experimental.sample_from_datasets")
+def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
+    """`Dataset.sample_from_datasets`."""
+    return DS.Dataset.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+@export("data.experimental.assert_cardinality")
+def assert_cardinality(expected_cardinality):
+    """A function for `Dataset.apply` (the cardinality is not enforced)."""
+    return lambda ds: ds

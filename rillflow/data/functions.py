@@ -1,0 +1,252 @@
+"""User functions of dataset transformations (`map`, `filter`, `reduce`, ...).
+
+A function is traced once, with AutoGraph, as a `tf.function` over the
+input element spec, and compiled. Per element the runtime calls the
+compiled code directly on component values, which is the whole cost of a
+`map` step. Tensors the function captures from outside (eager tensors,
+variables, or tensors of an enclosing graph being built) become extra
+inputs of the dataset op, so the op's kernel supplies their values.
+"""
+import re
+
+import numpy as np
+
+from ..compiler import runtime_errors
+from ..compiler.codegen import compile_graph
+from ..framework import context as _context
+from ..framework import nest
+from ..framework.func_graph import CompositeOutput
+from ..framework.tensor import SymbolicTensor
+from ..framework.tensor_spec import TensorSpec
+from ..function.polymorphic_function import Function
+from . import structure as S
+
+_state = _context.state
+
+# Ops that act on each element independently with exact arithmetic: a
+# function made only of these, on scalars, gives the same results when it
+# is run once on a whole batch of elements (see `DatasetFunction.batch_caller`).
+_ELEMENTWISE = frozenset({
+    "Identity", "AddV2", "Sub", "Mul", "RealDiv", "Neg", "Abs", "Square", "Sign", "Maximum",
+    "Minimum", "Cast", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
+    "LogicalAnd", "LogicalOr", "LogicalNot", "SelectV2", "FloorDiv", "FloorMod"})
+
+
+class _ElementFunction(Function):
+    """A Function whose results are normalized the tf.data way: a returned
+    list is a tuple of components, lists inside are tensors."""
+
+    def _python_callable(self):
+        inner = super()._python_callable()
+
+        def call(*args, **kwargs):
+            out = inner(*args, **kwargs)
+            if isinstance(out, list):
+                out = tuple(out)
+            if out is None:
+                return None
+            return S.normalize_element(out)
+        return call
+
+
+class DatasetFunction:
+    """A traced and compiled user function of a dataset transformation.
+
+    Args:
+      fn: the Python callable.
+      input_spec: the spec structure of its input; a plain tuple is passed
+        as separate positional arguments (as TensorFlow does).
+      transformation: name used for the function ('Dataset_map', ...).
+
+    Attributes:
+      output_spec: the spec structure of what the function returns.
+      captures: the outside tensors the function reads, in order; pass them
+        as extra inputs of the dataset op (`capture_inputs()`).
+    """
+
+    def __init__(self, fn, input_spec, transformation):
+        if not callable(fn):
+            raise TypeError(f"`{transformation}` expects a callable, got {fn!r}")
+        base = getattr(fn, "__name__", type(fn).__name__)
+        name = "%s_%s" % (transformation, re.sub(r"\W", "", base) or "fn")
+        if isinstance(fn, Function):
+            fn = fn.python_function
+        func = _ElementFunction(fn, name=name, autograph=True)
+        args = input_spec if type(input_spec) is tuple else (input_spec,)
+        cf = func.get_concrete_function(*args)
+        fg = cf.graph
+        self.concrete = cf
+        self.graph = fg
+        self.function_name = cf.name
+        self.output_spec = _output_spec(fg.structured_outputs, transformation)
+        self.captures = list(fg.external_captures)
+        self._compiled = None
+
+    # graph_def shows the function in the graph's library
+    def get_operations(self):
+        """The operations of the traced function graph."""
+        return self.graph.get_operations()
+
+    @property
+    def fn(self):
+        """The compiled callable: `fn(*components, *captures) -> outputs`."""
+        c = self._compiled
+        if c is None:
+            g = self.graph
+            c = self._compiled = compile_graph(g, g.inputs, g.outputs, name=g.name)
+        return c.fn
+
+    @property
+    def vectorizable(self):
+        """Whether running the function on 1-D batches of scalar elements gives
+        the batch of its per-element results (only exact elementwise ops on
+        numeric scalars)."""
+        v = getattr(self, "_vectorizable", None)
+        if v is None:
+            v = self._vectorizable = _elementwise_graph(self.graph)
+        return v
+
+    def batch_caller(self, captured):
+        """For a `vectorizable` function: `call(flat batch) -> flat batch of
+        outputs`, outputs that do not depend on the element broadcast."""
+        fn = self.fn
+        caps = tuple(captured)
+
+        def call(values):
+            n = len(values[0])
+            try:
+                outs = fn(*values, *caps)
+            except Exception as e:
+                raise runtime_errors.translate(e).with_traceback(None) from None
+            return tuple(o if np.ndim(o) else np.full(n, o) for o in outs)
+        return call
+
+    def capture_inputs(self):
+        """The tensors to pass as op inputs for the captures, in order (capturing
+        them into the graph being built)."""
+        g = _state.graph
+        if g is None:
+            return list(self.captures)
+        from ..ops import control_flow_util as CF
+        args, maps = CF.collect_inputs(g, [self.graph])
+        return [args[k] for k in maps[0]]
+
+    def caller(self, captured):
+        """A fast per-element callable `call(flat_element) -> flat outputs`
+        with the captured values bound."""
+        fn = self.fn
+        caps = tuple(captured)
+
+        def call(values):
+            try:
+                return fn(*values, *caps)
+            except Exception as e:
+                raise runtime_errors.translate(e).with_traceback(None) from None
+        return call
+
+    def caller2(self, captured):
+        """Like `caller`, for functions of (state, element): `call(state, element)`."""
+        fn = self.fn
+        caps = tuple(captured)
+
+        def call(state, values):
+            try:
+                return fn(*state, *values, *caps)
+            except Exception as e:
+                raise runtime_errors.translate(e).with_traceback(None) from None
+        return call
+
+    def __repr__(self):
+        return "<dataset function %s>" % self.function_name
+
+
+def _elementwise_graph(g):
+    for t in g.inputs:
+        if t.shape.rank != 0 or t.dtype._np is None or t.dtype._np.kind not in "biuf":
+            return False
+    for op in g.get_operations():
+        if op.type == "Placeholder":
+            continue
+        if op.type == "Const":
+            v = op.get_attr("value")
+            if np.ndim(v) != 0 or np.asarray(v).dtype.kind not in "biuf":
+                return False
+            continue
+        if op.type not in _ELEMENTWISE or op.control_inputs:
+            return False
+        for t in op.outputs:
+            if t.shape.rank != 0 or t.dtype._np is None or t.dtype._np.kind not in "biuf":
+                return False
+    return True
+
+
+def _output_spec(structured, transformation):
+    def one(v):
+        if v is None:
+            raise TypeError(f"The function passed to `{transformation}` returned None; it "
+                            "must return a tensor, a dataset or a structure of them.")
+        if isinstance(v, CompositeOutput):
+            spec = getattr(v.template, "element_spec", None)
+            if spec is None or not hasattr(v.template, "_variant_tensor"):
+                raise TypeError(f"The function passed to `{transformation}` returned "
+                                f"{v.template!r}, which is not a tensor or a dataset.")
+            return S.DatasetSpec(spec)
+        if isinstance(v, SymbolicTensor):
+            return TensorSpec(v.shape, v.dtype)
+        raise TypeError(f"Unsupported return value {v!r} from `{transformation}`")
+    if structured is None:
+        return one(None)
+    return nest.map_structure(one, structured)
+
+
+def trace(fn, input_spec, transformation):
+    """Traces `fn` over `input_spec`; returns a DatasetFunction."""
+    return DatasetFunction(fn, input_spec, transformation)
+
+
+def trace_state_function(fn, state_spec, element_spec, transformation, select_state,
+                         what):
+    """Traces a function of (state, element) until the state it returns fits
+    the state spec, relaxing the state's shapes where they change.
+
+    `select_state(output_spec)` picks the new-state part of the output. As
+    in TensorFlow the new state is matched to the initial one component by
+    component (its nesting may differ). Returns (DatasetFunction, final
+    state spec).
+
+    Raises:
+      TypeError: if a component of the new state changes dtype.
+      InvalidArgumentError (reduce) / TypeError (scan): if the number of
+        components differs.
+    """
+    from ..framework import errors
+    for _ in range(16):
+        f = DatasetFunction(fn, (state_spec, element_spec), transformation)
+        old_leaves = nest.flatten(state_spec)
+        new_leaves = nest.flatten(select_state(f.output_spec))
+        if len(old_leaves) != len(new_leaves):
+            kind = "scan" if what else "reduce"
+            msg = (f"The number of components of the initial state and the {kind} "
+                   f"function output does not match. (initial_state={len(old_leaves)}, "
+                   f"output={len(new_leaves)}).")
+            if what:
+                raise TypeError(what + msg)
+            raise errors.InvalidArgumentError(None, None, msg)
+        relaxed = []
+        changed = False
+        for old, new in zip(old_leaves, new_leaves):
+            if isinstance(old, TensorSpec):
+                if not isinstance(new, TensorSpec) or old.dtype is not new.dtype:
+                    sep = ", got" if what else " but got"
+                    raise TypeError(
+                        f"{what}The element types for the new state must match the initial "
+                        f"state. Expected {old.dtype!s}{sep} {getattr(new, 'dtype', new)!s}.")
+                if not new.shape.is_subtype_of(old.shape):
+                    changed = True
+                    old = TensorSpec(old.shape.most_specific_compatible_shape(new.shape),
+                                     old.dtype)
+            relaxed.append(old)
+        if not changed:
+            return f, state_spec
+        state_spec = nest.pack_sequence_as(state_spec, relaxed)
+    raise TypeError(f"{what}The state shapes do not converge.")

@@ -1,0 +1,49 @@
+"""`tf.data.Options`: pipeline options. rillflow runs every pipeline the same
+way, so options are recorded but do not change results."""
+from ..framework.api_export import export
+
+
+class _OptionGroup:
+    """A group of options: any attribute may be set; unset ones are None."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, ", ".join(
+            "%s=%r" % kv for kv in sorted(vars(self).items())))
+
+
+@export("data.experimental.OptimizationOptions")
+class OptimizationOptions(_OptionGroup):
+    """Options for static optimizations of the pipeline."""
+
+
+@export("data.experimental.ThreadingOptions", "data.ThreadingOptions")
+class ThreadingOptions(_OptionGroup):
+    """Options for the threads of the pipeline."""
+
+
+@export("data.experimental.DistributeOptions")
+class DistributeOptions(_OptionGroup):
+    """Options for distributing the pipeline."""
+
+
+@export("data.Options")
+class Options(_OptionGroup):
+    """Options of a dataset (`Dataset.with_options`)."""
+
+    def __init__(self):
+        self.experimental_optimization = OptimizationOptions()
+        self.threading = ThreadingOptions()
+        self.experimental_distribute = DistributeOptions()
+
+    def merge(self, options):
+        """These options updated with the ones set in `options`."""
+        out = Options()
+        out.__dict__.update(self.__dict__)
+        if options is not None:
+            out.__dict__.update(options.__dict__)
+        return out

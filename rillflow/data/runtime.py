@@ -1,0 +1,170 @@
+"""Runtime datasets: the values behind a dataset's `variant` tensor.
+
+A runtime dataset (`Node`) is an immutable description of a pipeline that
+can be iterated any number of times; each iteration is a fresh Python
+iterator (usually a generator) yielding elements as flat tuples of
+component values. Pipelines are chains of generators, so elements stream
+one at a time and memory stays bounded whatever the input size.
+
+Like `TensorListValue`, these objects carry the `variant` marker dtype so
+that an eager tensor can hold them and generated code can pass them
+around as values.
+"""
+import numpy as np
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import errors
+
+INFINITE = -1
+UNKNOWN = -2
+
+_state = _context.state
+
+
+class VariantValue:
+    """Base of the Python objects held by `variant` tensors."""
+
+    __slots__ = ()
+    dtype = D.VARIANT_NP
+    shape = ()
+    ndim = 0
+    size = 1
+
+
+class Node(VariantValue):
+    """A runtime dataset. Subclasses implement `__iter__` (a fresh iterator of
+    flat element tuples) and `cardinality()`."""
+
+    __slots__ = ("__weakref__",)
+
+    def __iter__(self):
+        raise NotImplementedError
+
+    def cardinality(self):
+        """The number of elements, INFINITE (-1) or UNKNOWN (-2)."""
+        return UNKNOWN
+
+    def batches(self, size, drop_remainder):
+        """An iterator of whole batches (flat tuples of stacked components),
+        when this dataset can make them faster than element by element;
+        None otherwise. `batch` uses it."""
+        return None
+
+    def __repr__(self):
+        return "<runtime %s>" % type(self).__name__
+
+
+class IteratorState(VariantValue):
+    """The state of an iterator over a runtime dataset (an iterator resource)."""
+
+    __slots__ = ("it", "node")
+
+    def __init__(self, node=None):
+        self.node = node
+        self.it = None if node is None else iter(node)
+
+    def bind(self, node):
+        """Starts iterating `node` (MakeIterator)."""
+        self.node = node
+        self.it = iter(node)
+
+    def next(self):
+        """The next flat element, or None at the end."""
+        if self.it is None:
+            raise errors.FailedPreconditionError(
+                None, None, "GetNext() failed because the iterator has not been initialized.")
+        try:
+            return next(self.it)
+        except StopIteration:
+            return None
+
+    def __repr__(self):
+        return "<iterator state over %r>" % (self.node,)
+
+
+class OptionalValue(VariantValue):
+    """The value of a `tf.experimental.Optional`: a flat element or nothing."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values):
+        self.values = values
+
+    def __repr__(self):
+        return "<optional %s>" % ("empty" if self.values is None else "with value")
+
+
+def end_of_sequence():
+    """The error get_next raises at the end of a dataset."""
+    return errors.OutOfRangeError(None, None, "End of sequence")
+
+
+def as_int(v):
+    """A Python int from a scalar kernel input."""
+    return int(v)
+
+
+def as_bool(v):
+    """A Python bool from a scalar kernel input."""
+    return bool(v)
+
+
+def in_eager():
+    """A context that makes user code pulled by a kernel run eagerly (kernels
+    can run while a graph is being built, e.g. through `py_function`)."""
+    return _context.eager_mode()
+
+
+def needs_eager():
+    """Whether the current thread is building a graph."""
+    return _state.graph is not None
+
+
+def product_cardinality(a, b):
+    """Cardinality of `a` repeated `b` times (both may be INFINITE/UNKNOWN)."""
+    if a == 0 or b == 0:
+        return 0
+    if a == INFINITE or b == INFINITE:
+        return INFINITE
+    if a == UNKNOWN or b == UNKNOWN:
+        return UNKNOWN
+    return a * b
+
+
+def stack_components(rows, index, spec_np_dtype=None):
+    """Stacks the `index`-th component of each element of `rows` into one array.
+
+    Raises:
+      InvalidArgumentError: if the components' shapes differ.
+    """
+    vals = [r[index] for r in rows]
+    first = vals[0]
+    if first.__class__ is np.ndarray and first.ndim:
+        shape = first.shape
+        for k, v in enumerate(vals):
+            if np.shape(v) != shape:
+                raise _batch_error(v, shape)
+        return np.stack(vals)
+    dtype = getattr(first, "dtype", None)
+    if dtype is not None and dtype.kind == "O":
+        out = np.empty(len(vals), dtype=object)
+        for k, v in enumerate(vals):
+            if np.ndim(v):
+                raise _batch_error(v, ())
+            out[k] = v[()] if isinstance(v, np.ndarray) else v
+        return out
+    try:
+        out = np.array(vals, dtype=dtype)
+    except ValueError:
+        out = None
+    if out is None or out.ndim != 1:
+        bad = next(v for v in vals if np.ndim(v))
+        raise _batch_error(bad, ())
+    return out
+
+
+def _batch_error(value, batch_shape):
+    return errors.InvalidArgumentError(
+        None, None, f"Cannot add tensor to the batch: number of elements does not match. "
+        f"Shapes are: [tensor]: {list(np.shape(value))}, [batch]: {list(batch_shape)}")
