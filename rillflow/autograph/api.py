@@ -34,7 +34,7 @@ def _strict():
 def _is_allowlisted(f):
     module = getattr(f, "__module__", None)
     if module is None:
-        return True
+        return not hasattr(f, "__code__")  # user functions exec'd without a module
     top = module.split(".")[0]
     return top in _ALLOWLIST or top in _STDLIB or top == "builtins"
 
@@ -62,6 +62,8 @@ def _conversion_failed(f, e):
 
 def _convert(f):
     """The converted function, or None when it cannot be converted (warned)."""
+    if "ag__" in f.__code__.co_freevars:
+        return f  # defined inside converted code: converted already
     try:
         return conversion.convert_function(f)
     except (ConversionError, SyntaxError) as e:
