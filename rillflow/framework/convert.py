@@ -64,6 +64,9 @@ def _python_array(value):
     if t is int:
         if _INT32_MIN <= value <= _INT32_MAX:
             return np.int32(value)
+        if not -2 ** 63 <= value < 2 ** 63:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         return np.int64(value)
     if t is bool:
         return np.bool_(value)
@@ -71,9 +74,18 @@ def _python_array(value):
         return _string_array(value)
     if t is complex:
         return np.complex128(value)
+    flat = list(_flatten(value))
+    if flat and all(isinstance(x, (str, bytes)) for x in flat):
+        if _is_ragged(value):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        return _string_array(np.array(value, dtype=object) if not isinstance(value, list)
+                             else _object_array(value))
     try:
         arr = np.array(value)
-    except ValueError:
+    except (ValueError, OverflowError) as e:
+        if isinstance(e, OverflowError) or "too large" in str(e):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.") from None
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     kind = arr.dtype.kind
     if kind == "O":
@@ -87,7 +99,7 @@ def _python_array(value):
                              f"({type(value)}) to a Tensor.")
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if kind in "SU":
-        return _string_array(arr)
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if kind == "i":
         if arr.size and (arr.min() < _INT32_MIN or arr.max() > _INT32_MAX):
             return arr.astype(np.int64)
@@ -104,6 +116,20 @@ def _python_array(value):
         return arr
     raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                      f"({type(value)}) to a Tensor.")
+
+
+def _object_array(value):
+    """A nested list as an object array without NumPy reinterpreting bytes."""
+    shape = []
+    v = value
+    while isinstance(v, (list, tuple)):
+        shape.append(len(v))
+        v = v[0] if v else None
+    arr = np.empty(shape, dtype=object)
+    flat = arr.reshape(-1)
+    for i, x in enumerate(_flatten(value)):
+        flat[i] = x
+    return arr
 
 
 def _flatten(value):
@@ -165,16 +191,27 @@ def to_numpy(value, dtype=None):
         return _python_array(value)
     np_dtype = dtype._np
     if dtype is _dtypes.string:
+        if any(not isinstance(x, (str, bytes)) for x in _flatten(value)):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
         return _string_array(value)
     if np_dtype is None:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if (dtype.is_integer or dtype.is_bool) and _has_python_float(value):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if dtype.is_bool and any(x.__class__ is not bool for x in _flatten(value)):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     t = value.__class__
     if t is float or t is int or t is bool:
         if dtype.is_integer and t is int:
+            if np_dtype.kind == "u" and value >= 0:
+                return np_dtype.type(value % (1 << (8 * np_dtype.itemsize)))
             return np.array(value).astype(np_dtype)[()]
         return np_dtype.type(value)
+    if np_dtype.kind == "u" and isinstance(value, (list, tuple)) and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in _flatten(value)):
+        return np.array(value, dtype=np_dtype) if all(
+            0 <= x < (1 << 64) for x in _flatten(value)) else np.array(
+            [x % (1 << 64) for x in _flatten(value)], dtype=np_dtype).reshape(np.shape(value))
     if np_dtype.kind in "fc" and not any(isinstance(x, (str, bytes))
                                          for x in _flatten(value)):
         # Convert straight to the requested precision (not through float32).
