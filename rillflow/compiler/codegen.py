@@ -1,12 +1,17 @@
 """Graph -> Python source -> callable.
 
-Each op becomes one line calling its NumPy kernel, which is bound as a
-global; attrs are baked in as literals (or globals when they have no
-literal form); values known at build time become constants; values are
-deleted after their last use when they may be large. Control-flow ops emit
-their own code (Python `if` / `while`) through `OpDef.codegen`. The source
-is registered with `linecache`, so tracebacks and debuggers show it, and
-each generated line maps back to its op (and the op to the user's line).
+Each op becomes one line: a Python expression when the op's static dtypes
+and shapes allow one (`a + b`, `x[i]`, `a @ b`, see specialize.py), else a
+call of its NumPy kernel bound as a global, with attrs baked in as
+literals. Values known at build time become constants; values are deleted
+after their last use when they may be large. Control-flow ops emit their
+own code (Python `if` / `while`) through `OpDef.codegen`.
+
+Code generation plans every op first, then keeps only the ops the outputs
+(and the stateful ops) need *given the plans* — so ops made redundant by a
+specialization (the index arithmetic of a slice, say) disappear. The source
+is registered with `linecache`, and each generated line maps back to its op
+(and the op to the user's line).
 """
 import inspect
 import itertools
@@ -16,7 +21,7 @@ import re
 
 import numpy as np
 
-from ..framework import dtypes as D
+from . import specialize
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
 
@@ -77,35 +82,97 @@ def _is_literal(v):
     return False
 
 
+_PARAMS = {}
+
+
 def _kernel_params(kernel):
     """The keyword attrs a kernel accepts: a set of names, or None for any."""
     try:
+        return _PARAMS[kernel]
+    except (KeyError, TypeError):
+        pass
+    try:
         sig = inspect.signature(kernel)
     except (TypeError, ValueError):  # NumPy ufuncs and builtins take no attrs
-        return frozenset()
-    names = set()
-    for p in sig.parameters.values():
-        if p.kind is p.VAR_KEYWORD:
-            return None
-        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
-            names.add(p.name)
-    return frozenset(names)
+        names = frozenset()
+    else:
+        names = set()
+        for p in sig.parameters.values():
+            if p.kind is p.VAR_KEYWORD:
+                names = None
+                break
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.add(p.name)
+        names = None if names is None else frozenset(names)
+    try:
+        _PARAMS[kernel] = names
+    except TypeError:
+        pass
+    return names
+
+
+class Plan:
+    """How one op is emitted: its kind, and the tensors the code reads."""
+
+    __slots__ = ("op", "kind", "template", "inputs")
+
+    def __init__(self, op, kind, template=None, inputs=()):
+        self.op = op
+        self.kind = kind          # "const", "hook", "expr", "stmt", "kernel", "alias"
+        self.template = template
+        self.inputs = list(inputs)
+
+
+def plan_op(op):
+    """The Plan of one op."""
+    outs = op.outputs
+    if outs and not op.opdef.stateful and all(t._const is not None for t in outs):
+        return Plan(op, "const")
+    if op.opdef.codegen is not None:
+        return Plan(op, "hook", inputs=op.inputs)
+    if op.type == "Identity" and outs:
+        return Plan(op, "alias", inputs=op.inputs)
+    spec = specialize.specialize(op)
+    if spec is not None:
+        kind, template, inputs = spec
+        return Plan(op, kind, template, inputs)
+    return Plan(op, "kernel", inputs=op.inputs)
+
+
+def select(ops, outputs, keep=(), keep_stateful=True, extra_ops=(), input_ids=()):
+    """The plans needed for `outputs`, `keep` and stateful ops, in order."""
+    plans = {id(op): plan_op(op) for op in ops}
+    by_id = {id(op): op for op in ops}
+    needed = set()
+    stack = [t.op for t in list(outputs) + list(keep) if t is not None] + list(extra_ops)
+    if keep_stateful:
+        stack += [op for op in ops if op.opdef.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) in needed or id(op) not in by_id:
+            continue
+        needed.add(id(op))
+        p = plans[id(op)]
+        stack.extend(t.op for t in p.inputs if id(t) not in input_ids)
+        stack.extend(op.control_inputs)
+    return [plans[id(op)] for op in ops if id(op) in needed]
 
 
 class Emitter:
     """Builds the source of one function: names, globals and lines.
 
     Control-flow codegen hooks use `emit`, `value`, `new_name`, `global_for`
-    and `emit_ops` to generate nested blocks.
+    and `emit_block` to generate nested blocks.
     """
 
     def __init__(self, name):
         self.name = name
         self.lines = []
         self.line_ops = {}
-        self.globals = {"__name__": "rillflow.generated", "__builtins__": __builtins__}
+        self.globals = {"__name__": "rillflow.generated", "__builtins__": __builtins__,
+                        "np": np}
         self.names = {}            # id(tensor) -> expression
-        self._used = set(keyword.kwlist) | {"None", "True", "False"}
+        self._used = set(keyword.kwlist) | {"None", "True", "False", "np"}
         self._global_ids = {}
         self.indent = 1
         self.last_use = {}
@@ -131,8 +198,9 @@ class Emitter:
         if name is None:
             name = self.new_name(base)
             self.globals[name] = value
-            self._global_ids[key] = name
-        return name
+            self._global_ids[key] = (name, value)
+            return name
+        return name[0]
 
     def emit(self, text, op=None):
         """Adds a line at the current indentation."""
@@ -150,20 +218,19 @@ class Emitter:
             return repr(v)
         return self.global_for(v, "%s_%s" % (op.name, key))
 
-    def emit_ops(self, ops, last_use=None, protected=()):
-        """Emits straight-line code for `ops` (in order).
-
-        `last_use` (see `last_uses`) enables freeing values after their last
-        use; ids in `protected` are never freed (outputs, and in nested
-        blocks the values that belong to the enclosing code).
-        """
+    def emit_plans(self, plans, protected=()):
+        """Emits straight-line code for the plans (in order), freeing large
+        values after their last use (ids in `protected` are never freed)."""
         saved = self.last_use
-        self.last_use = last_use or {}
+        last = {}
+        for p in plans:
+            for t in p.inputs:
+                last[id(t)] = p.op
+        self.last_use = last
         try:
-            for op in ops:
-                self.emit_op(op)
-                if last_use is not None:
-                    self._free_after(op, last_use, protected)
+            for p in plans:
+                self.emit_plan(p)
+                self._free_after(p, protected)
         finally:
             self.last_use = saved
 
@@ -182,15 +249,15 @@ class Emitter:
         for ph, expr in zip(graph.inputs, input_exprs):
             self.names[id(ph)] = expr
         outs = [t for _, t in outputs if t is not None]
-        ops = needed_ops(graph.get_operations(), outs + list(keep))
         ins = {id(t) for t in graph.inputs}
-        body = [op for op in ops if not (op.type == "Placeholder" and
-                                         all(id(o) in ins for o in op.outputs))]
-        for op in body:
-            if op.type == "Placeholder":
-                raise _unfed(op)
+        plans = select(graph.get_operations(), outs, keep, input_ids=ins)
+        plans = [p for p in plans if not (p.op.type == "Placeholder" and
+                                          all(id(o) in ins for o in p.op.outputs))]
+        for p in plans:
+            if p.op.type == "Placeholder":
+                raise _unfed(p.op)
         protected = ins | {id(t) for t in outs} | {id(t) for t in keep}
-        self.emit_ops(body, last_uses(body), protected)
+        self.emit_plans(plans, protected)
         if epilogue is not None:
             epilogue(self)
         pairs = [(target, "None" if t is None else self.value(t)) for target, t in outputs]
@@ -202,10 +269,10 @@ class Emitter:
                 self.emit("%s = %s" % (target, expr))
         return len(self.lines) - start
 
-    def _free_after(self, op, last_use, protected):
+    def _free_after(self, plan, protected):
         dead = []
-        for t in op.inputs:
-            if last_use.get(id(t)) is op and id(t) not in protected and \
+        for t in plan.inputs:
+            if self.last_use.get(id(t)) is plan.op and id(t) not in protected and \
                     id(t) not in self.aliased:
                 n = t.shape.num_elements()
                 if (n is None or n >= _DEL_THRESHOLD) and id(t) in self.names:
@@ -215,28 +282,41 @@ class Emitter:
         if dead:
             self.emit("del " + ", ".join(dead))
 
-    def emit_op(self, op):
+    def emit_plan(self, plan):
         """Emits the line(s) computing one op."""
+        op = plan.op
         outs = op.outputs
-        if outs and not op.opdef.stateful and all(t._const is not None for t in outs):
-            # Known while building: bind the value instead of computing it.
+        kind = plan.kind
+        if kind == "const":
             for t in outs:
                 self.names[id(t)] = self.global_for(t._const, op.name)
             return
-        if op.opdef.codegen is not None:
+        if kind == "hook":
             op.opdef.codegen(self, op)
             return
-        if op.type == "Identity" and outs:
+        if kind == "alias":
             src = op.inputs[0]
-            if self.last_use.get(id(src)) is op and self.value(src).isidentifier() \
-                    and self.value(src) not in self.globals:
-                # The input dies here: let the output take over its name.
-                self.names[id(outs[0])] = self.value(src)
+            expr = self.value(src)
+            if self.last_use.get(id(src)) is op and expr.isidentifier() and \
+                    expr not in self.globals:
+                # The input dies here: the output takes over its name.
+                self.names[id(outs[0])] = expr
                 self.aliased.add(id(src))
                 return
             name = self.new_name(op.name)
             self.names[id(outs[0])] = name
-            self.emit("%s = %s" % (name, self.value(op.inputs[0])), op)
+            self.emit("%s = %s" % (name, expr), op)
+            return
+        if kind in ("expr", "stmt"):
+            template = plan.template
+            args = [self.value(t) for t in plan.inputs]
+            code = template(self, args) if callable(template) else template.format(*args)
+            if kind == "stmt" or not outs:
+                self.emit(code, op)
+            else:
+                name = self.new_name(op.name)
+                self.names[id(outs[0])] = name
+                self.emit("%s = %s" % (name, code), op)
             return
         kernel = self.global_for(op.opdef.kernel, "k_" + op.type)
         args = [self.value(t) for t in op.inputs]
@@ -262,25 +342,18 @@ class Emitter:
                       "%s = %s" % (", ".join(names), call), op)
 
 
-def last_uses(ops):
-    """id(tensor) -> the last op (in order) that reads it."""
-    last = {}
-    for op in ops:
-        for t in op.inputs:
-            last[id(t)] = op
-    return last
-
-
-def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=()):
+def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
+                  keep_stateful=True):
     """Compiles the part of `graph` computing `outputs` from `inputs`.
 
     Args:
       graph: the Graph.
       inputs: placeholder tensors, in the order the callable takes values.
       outputs: tensors to return (None entries give None).
-      ops: the ops to run (default: pruned to what `outputs` and stateful
-        ops need).
-      extra_ops: further ops to run (v1 `Session.run` targets).
+      ops: the candidate ops (default: all the graph's ops).
+      extra_ops: further ops to run (v1 `Session.run` targets, initializers).
+      keep_stateful: run every stateful op (functions) or only the needed
+        ones (v1 sessions).
 
     Returns:
       A CompiledGraph.
@@ -288,20 +361,21 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=()):
     name = name or "graph"
     em = Emitter(name)
     params = []
-    for i, t in enumerate(inputs):
+    for t in inputs:
         p = em.new_name(t.op.name)
         em.names[id(t)] = p
         params.append(p)
-    if ops is None:
-        ops = needed_ops(graph.get_operations(), outputs, extra_ops=extra_ops)
     input_ids = {id(t) for t in inputs}
-    body = [op for op in ops if not (op.type == "Placeholder" and
-                                     all(id(o) in input_ids for o in op.outputs))]
-    for op in body:
-        if op.type == "Placeholder":
-            raise _unfed(op)
+    candidates = graph.get_operations() if ops is None else ops
+    plans = select(candidates, [t for t in outputs if t is not None], (), keep_stateful,
+                   extra_ops, input_ids)
+    plans = [p for p in plans if not (p.op.type == "Placeholder" and
+                                      all(id(o) in input_ids for o in p.op.outputs))]
+    for p in plans:
+        if p.op.type == "Placeholder":
+            raise _unfed(p.op)
     protected = {id(t) for t in outputs if t is not None}
-    em.emit_ops(body, last_uses(body), protected)
+    em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]
     em.emit("return (%s)" % (", ".join(rets) + ("," if len(rets) == 1 else "")))
     fname = em.new_name(_IDENT.sub("_", name))

@@ -52,7 +52,7 @@ _WriteSummary = register("WriteSummary", _write_kernel, _write_infer, stateful=T
 
 
 def _flush_kernel(*, _writer):
-    _writer.flush()
+    _writer._flush_now()
 
 
 _FlushSummaryWriter = register("FlushSummaryWriter", _flush_kernel, lambda i, a: [],
@@ -105,20 +105,15 @@ def write_summary(tag, data, step, metadata=None, prepare=None, op_name="write_s
     Raises:
       ValueError: when recording and no step is given or set.
     """
-    known, condition = recording_condition()
-    if known is False:
+    recording = _recording(step)
+    if recording is None:
         return _constant(False)
-    if step is None:
-        step = get_step()
-        if step is None:
-            raise ValueError(_NO_STEP)
-    writer = state.writer
+    writer, condition, step_t = recording
     if callable(data) and not isinstance(data, Tensor):
         data = data()
     if callable(metadata):
         metadata = metadata()
     metadata = _metadata_proto(metadata)
-    step_t = convert_to_tensor(step, dtype=D.int64)
     data_t = convert_to_tensor(data)
     if _state.graph is None:
         writer._write_summary(tag, data_t._v if prepare is None else prepare(data_t._v),
@@ -128,6 +123,23 @@ def write_summary(tag, data, step, metadata=None, prepare=None, op_name="write_s
     attrs = {"tag": tag, "T": data_t.dtype, "_writer": writer, "_prepare": prepare,
              "_metadata": metadata}
     return apply(_WriteSummary, inputs, attrs, name=op_name)
+
+
+def _recording(step):
+    """(writer, condition tensor or None, int64 step tensor) when the default
+    writer may record, else None.
+
+    Raises:
+      ValueError: when recording and no step is given or set.
+    """
+    known, condition = recording_condition()
+    if known is False:
+        return None
+    if step is None:
+        step = get_step()
+        if step is None:
+            raise ValueError(_NO_STEP)
+    return state.writer, condition, convert_to_tensor(step, dtype=D.int64)
 
 
 def _constant(value):
@@ -182,15 +194,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 def write_raw_pb(tensor, step=None, name=None):
     """Writes serialized `Summary` protos (a string tensor of any shape) to
     the default writer (`tf.summary.experimental.write_raw_pb`)."""
-    known, condition = recording_condition()
-    if known is False:
+    recording = _recording(step)
+    if recording is None:
         return _constant(False)
-    if step is None:
-        step = get_step()
-        if step is None:
-            raise ValueError(_NO_STEP)
-    writer = state.writer
-    step_t = convert_to_tensor(step, dtype=D.int64)
+    writer, condition, step_t = recording
     data_t = convert_to_tensor(tensor, dtype=D.string)
     if _state.graph is None:
         _write_raw(step_t._v, data_t._v, _writer=writer)
@@ -229,6 +236,6 @@ def flush(writer=None, name=None):
     if writer is None or writer._noop:
         return None
     if _state.graph is None:
-        writer.flush()
+        writer._flush_now()
         return None
     return apply_op(_FlushSummaryWriter, [], {"_writer": writer}, name=name or "Flush")

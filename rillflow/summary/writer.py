@@ -78,6 +78,9 @@ class SummaryWriter:
     def flush(self):
         """Writes pending events to disk."""
 
+    def _flush_now(self):
+        self.flush()
+
     def close(self):
         """Flushes and closes the writer."""
 
@@ -128,7 +131,17 @@ class _FileSummaryWriter(SummaryWriter):
         self._check_open()
 
     def flush(self):
-        """Writes pending events to the event file (no effect once closed)."""
+        """Writes pending events to the event file (no effect once closed).
+
+        Inside a function being traced, the flush happens on every call.
+        """
+        if _context.state.graph is not None:
+            from .ops import flush  # ops builds on this module
+            flush(self)
+        else:
+            self._flush_now()
+
+    def _flush_now(self):
         if not self._closed:
             self._file.flush()
 

@@ -1,0 +1,232 @@
+"""Specialized code for ops whose static dtypes and shapes make a plain
+Python/NumPy expression exact: `a + b` instead of a checked kernel call,
+`x[i]` instead of a general strided slice, `a @ b` for a valid matmul.
+
+Graph construction already checked what the kernels would check (matching
+dtypes, compatible shapes), and NumPy raises for what can only be known at
+run time (out-of-range indices, incompatible dynamic shapes), which the
+runtime turns into TensorFlow's errors. `specialize(op)` returns
+`(kind, template, inputs)` or None for the generic kernel call.
+"""
+import numpy as np
+
+from ..framework import dtypes as D
+
+_NUMERIC_KINDS = "biufc"
+
+_BINARY = {
+    "AddV2": "{0} + {1}", "Sub": "{0} - {1}", "Mul": "{0} * {1}",
+    "Less": "{0} < {1}", "LessEqual": "{0} <= {1}", "Greater": "{0} > {1}",
+    "GreaterEqual": "{0} >= {1}", "Maximum": "np.maximum({0}, {1})",
+    "Minimum": "np.minimum({0}, {1})", "LogicalAnd": "np.logical_and({0}, {1})",
+    "LogicalOr": "np.logical_or({0}, {1})", "SquaredDifference": "np.square({0} - {1})",
+}
+_COMPARE = {"Equal": "{0} == {1}", "NotEqual": "{0} != {1}"}
+# Unary ops whose kernels are exactly these expressions (transcendental
+# functions keep their kernels, which may round as TensorFlow does).
+_UNARY = {"Neg": "-{0}", "LogicalNot": "np.logical_not({0})", "Square": "{0} * {0}"}
+_FLOAT_ONLY_UNARY = set()
+
+
+def _numeric(t):
+    d = t.dtype
+    return d._np is not None and d._np.kind in _NUMERIC_KINDS and d is not D.string
+
+
+def _real_float(t):
+    return t.dtype.is_floating and t.dtype is not D.bfloat16
+
+
+def _const(t):
+    return t._const
+
+
+def specialize(op):
+    """`(kind, template, inputs)` for a plain-expression version of `op`, or None."""
+    fn = _TABLE.get(op.type)
+    if fn is None:
+        return None
+    try:
+        return fn(op)
+    except (AttributeError, TypeError, ValueError, IndexError):
+        return None
+
+
+def _binary(op):
+    x, y = op.inputs
+    if not (_numeric(x) and _numeric(y)) or x.dtype is not y.dtype:
+        return None
+    if op.type in ("Maximum", "Minimum") and x.dtype.is_complex:
+        return None
+    return "expr", _BINARY[op.type], [x, y]
+
+
+def _compare(op):
+    x, y = op.inputs
+    if not (_numeric(x) and _numeric(y)) or x.dtype is not y.dtype:
+        return None
+    return "expr", _COMPARE[op.type], [x, y]
+
+
+def _realdiv(op):
+    x, y = op.inputs
+    if not (x.dtype.is_floating or x.dtype.is_complex) or x.dtype is not y.dtype:
+        return None
+    return "expr", "{0} / {1}", [x, y]
+
+
+def _nonzero_const(t):
+    c = _const(t)
+    return c is not None and bool(np.all(np.asarray(c) != 0))
+
+
+def _floordiv(op):
+    x, y = op.inputs
+    if not _numeric(x) or x.dtype is not y.dtype or x.dtype.is_complex or x.dtype.is_bool:
+        return None
+    if x.dtype.is_integer and not _nonzero_const(y):
+        return None  # the kernel reports integer division by zero
+    return "expr", "{0} // {1}" if op.type == "FloorDiv" else "{0} % {1}", [x, y]
+
+
+def _pow(op):
+    x, y = op.inputs
+    if x.dtype is not y.dtype or not _numeric(x) or x.dtype.is_bool:
+        return None
+    if x.dtype.is_integer:
+        c = _const(y)
+        if c is None or np.any(np.asarray(c) < 0):
+            return None
+    return "expr", "{0} ** {1}", [x, y]
+
+
+def _unary(op):
+    x = op.inputs[0]
+    if not _numeric(x) or x.dtype.is_bool and op.type != "LogicalNot":
+        return None
+    if op.type in _FLOAT_ONLY_UNARY and not _real_float(x):
+        return None
+    return "expr", _UNARY[op.type], [x]
+
+
+def _cast(op):
+    x = op.inputs[0]
+    dst = op.get_attr("DstT")
+    if not _numeric(x) or dst._np is None or dst is D.string or x.dtype.is_complex:
+        return None
+    if dst.is_bool:
+        return "expr", "({0} != 0)", [x]
+
+    def template(em, args, dst=dst):
+        return "%s.astype(%s)" % (args[0], em.global_for(dst._np, "dtype_" + dst.name))
+    if x.dtype.is_floating and dst.is_integer:
+        def template(em, args, dst=dst):  # noqa: F811 - truncate toward zero first
+            return "np.trunc(%s).astype(%s)" % (args[0],
+                                               em.global_for(dst._np, "dtype_" + dst.name))
+    return "expr", template, [x]
+
+
+def _matmul(op):
+    a, b = op.inputs
+    attrs = op.attrs
+    if any(attrs.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")):
+        return None
+    if a.dtype is not b.dtype or not (a.dtype.is_floating or a.dtype.is_complex or
+                                      a.dtype in (D.int32, D.int64)):
+        return None
+    sa, sb = a.shape, b.shape
+    if sa.rank != 2 or sb.rank != 2:
+        return None
+    if sa[1] is None or sb[0] is None or sa[1] != sb[0]:
+        return None
+    if a.dtype.is_integer:
+        # NumPy's integer matmul is not blocked: only small products inline.
+        dims = [sa[0], sa[1], sb[1]]
+        if any(d is None for d in dims) or dims[0] * dims[1] * dims[2] > 64 ** 3:
+            return None
+    return "expr", "{0} @ {1}", [a, b]
+
+
+def _index_value(t, i):
+    """The i-th element of a 1-D index tensor: (literal or None, tensor or None)."""
+    c = _const(t)
+    if c is not None:
+        return int(np.reshape(c, -1)[i]), None
+    if t.op.type == "Pack" and len(t.op.inputs) > i:
+        elem = t.op.inputs[i]
+        ce = _const(elem)
+        if ce is not None:
+            return int(ce), None
+        if elem.shape.rank == 0 and elem.dtype.is_integer:
+            return None, elem
+    raise ValueError("index not available")
+
+
+def _strided_slice(op):
+    x, begin, end, strides = op.inputs
+    a = op.attrs
+    n = begin.shape[0] if begin.shape.rank == 1 else None
+    if n is None or _const(strides) is None:
+        return None
+    steps = [int(v) for v in np.reshape(_const(strides), -1)]
+    inputs = [x]
+    parts = []
+
+    def ref(lit, tensor):
+        if tensor is None:
+            return str(lit)
+        inputs.append(tensor)
+        return "{%d}" % (len(inputs) - 1)
+    for i in range(n):
+        bit = 1 << i
+        if a.get("ellipsis_mask", 0) & bit:
+            parts.append("...")
+            continue
+        if a.get("new_axis_mask", 0) & bit:
+            parts.append("None")
+            continue
+        if a.get("shrink_axis_mask", 0) & bit:
+            lit, t = _index_value(begin, i)
+            parts.append(ref(lit, t))
+            continue
+        start = "" if a.get("begin_mask", 0) & bit else ref(*_index_value(begin, i))
+        stop = "" if a.get("end_mask", 0) & bit else ref(*_index_value(end, i))
+        step = "" if steps[i] == 1 else str(steps[i])
+        parts.append("%s:%s%s" % (start, stop, ":" + step if step else ""))
+    if not parts:
+        return None
+    return "expr", _slice_template(parts), inputs
+
+
+def _slice_template(parts):
+    def template(em, args):
+        body = ", ".join(p.format(*args) if "{" in p else p for p in parts)
+        if len(parts) == 1:
+            body += ","
+        return "%s[%s]" % (args[0], body)
+    return template
+
+
+def _assign_update(sign):
+    def spec(op):
+        h, v = op.inputs
+        return "stmt", "{0}.value = {0}.value %s {1}" % sign, [h, v]
+    return spec
+
+
+def _select(op):
+    c, x, y = op.inputs
+    if not _numeric(x) or x.dtype is not y.dtype:
+        return None
+    return "expr", "np.where({0}, {1}, {2})", [c, x, y]
+
+
+_TABLE = {name: _binary for name in _BINARY}
+_TABLE.update({name: _compare for name in _COMPARE})
+_TABLE.update({name: _unary for name in _UNARY})
+_TABLE.update({
+    "RealDiv": _realdiv, "FloorDiv": _floordiv, "FloorMod": _floordiv, "Pow": _pow,
+    "Cast": _cast, "MatMul": _matmul, "StridedSlice": _strided_slice,
+    "AssignAddVariableOp": _assign_update("+"), "AssignSubVariableOp": _assign_update("-"),
+    "SelectV2": _select,
+})
