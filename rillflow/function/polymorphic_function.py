@@ -23,6 +23,7 @@ from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from .concrete_function import ConcreteFunction, _runtime_value
+from .fast_call import make_fast_call
 from ..framework.func_graph import trace_function
 
 __all__ = ["Function", "function"]
@@ -138,16 +139,25 @@ class Function:
 
     # --- calling --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not kwargs and len(args) == self._n_params and _state.graph is None \
-                and not _config.run_functions_eagerly:
-            try:
-                key = tuple((a._v.dtype, a._v.shape) for a in args if a.__class__ is EagerTensor)
-            except AttributeError:
-                key = None
-            if key is not None and len(key) == len(args):
-                cf = self._fast.get(key)
-                if cf is not None:
-                    return cf._call_flat(args)
+        if not kwargs and _state.graph is None and not _config.run_functions_eagerly:
+            if len(args) == 1:
+                a = args[0]
+                if a.__class__ is EagerTensor:
+                    v = a._v
+                    fast = self._fast.get((v.dtype, v.shape))
+                    if fast is not None:
+                        return fast(args)
+            else:
+                key = []
+                for a in args:
+                    if a.__class__ is not EagerTensor:
+                        break
+                    v = a._v
+                    key.append((v.dtype, v.shape))
+                else:
+                    fast = self._fast.get(tuple(key))
+                    if fast is not None:
+                        return fast(args)
         try:
             return self._call_slow(args, kwargs)
         except Exception as e:
@@ -162,7 +172,9 @@ class Function:
         cf, flat = self._concrete_for(pos, kw)
         if _state.graph is None and self._simple and not kwargs and \
                 len(args) == self._n_params and all(a.__class__ is EagerTensor for a in args):
-            self._fast[tuple((a._v.dtype, a._v.shape) for a in args)] = cf
+            fast = make_fast_call(cf, len(args)) or cf._call_flat
+            key = tuple((a._v.dtype, a._v.shape) for a in args)
+            self._fast[key[0] if len(args) == 1 else key] = fast
         return cf._call_flat(flat)
 
     def get_concrete_function(self, *args, **kwargs):

@@ -1,0 +1,57 @@
+"""Generated eager entry points of concrete functions.
+
+The common call passes eager tensors positionally and returns a tensor or
+a flat tuple/list of tensors. For it, a tiny Python function is generated
+per ConcreteFunction: unwrap the arguments, call the compiled graph with
+the captured values, wrap the outputs. Anything else (tapes, structured
+outputs, errors) goes through `ConcreteFunction._call_flat`.
+"""
+from ..compiler import runtime_errors
+from ..framework import context as _context
+from ..framework import nest
+from ..framework.func_graph import CompositeOutput
+from ..framework.tensor import EagerTensor, SymbolicTensor
+
+
+def _output_shape(structured):
+    """'single', 'tuple', 'list' or None (needs the general packer)."""
+    if isinstance(structured, SymbolicTensor):
+        return "single"
+    if isinstance(structured, (tuple, list)) and not hasattr(structured, "_fields") and \
+            all(isinstance(s, SymbolicTensor) for s in structured):
+        return "tuple" if isinstance(structured, tuple) else "list"
+    return None
+
+
+def make_fast_call(cf, n_args):
+    """A callable(args) running `cf` on `n_args` eager tensors, or None."""
+    compiled = cf._ensure_compiled()
+    kind = _output_shape(cf.graph.structured_outputs)
+    if kind is None or cf._num_args != n_args:
+        return None
+    caps = cf._capture_values
+    names = ["a%d" % i for i in range(n_args)]
+    vals = ["a%d._v" % i for i in range(n_args)] + ["c%d" % i for i in range(len(caps))]
+    n_out = len(cf.graph.outputs)
+    if kind == "single":
+        ret = "T(r[0])"
+    else:
+        items = ", ".join("T(r[%d])" % i for i in range(n_out))
+        ret = ("(%s%s)" % (items, "," if n_out == 1 else "")) if kind == "tuple" \
+            else "[%s]" % items
+    unpack = ("    %s = args\n" % (", ".join(names) + ("," if n_args == 1 else ""))
+              if n_args else "")
+    src = ("def fast(args):\n"
+           "    if state.tapes:\n"
+           "        return slow(args)\n"
+           + unpack +
+           "    try:\n"
+           "        r = fn(%s)\n"
+           "    except Exception as e:\n"
+           "        raise translate(e).with_traceback(None) from None\n"
+           "    return %s\n") % (", ".join(vals), ret)
+    ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state,
+          "slow": cf._call_flat, "translate": runtime_errors.translate}
+    ns.update({"c%d" % i: v for i, v in enumerate(caps)})
+    exec(compile(src, "<rillflow fast call %s>" % cf.name, "exec"), ns)
+    return ns["fast"]
