@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 
-from . import specialize
+from . import fusion, specialize
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
 
@@ -114,13 +114,16 @@ def _kernel_params(kernel):
 class Plan:
     """How one op is emitted: its kind, and the tensors the code reads."""
 
-    __slots__ = ("op", "kind", "template", "inputs")
+    __slots__ = ("op", "kind", "template", "inputs", "outputs")
 
     def __init__(self, op, kind, template=None, inputs=()):
         self.op = op
-        self.kind = kind          # "const", "hook", "expr", "stmt", "kernel", "alias"
+        # "const", "hook", "expr", "stmt", "kernel", "alias", or "fused"
+        # (then `template` is the list of fused plans).
+        self.kind = kind
         self.template = template
         self.inputs = list(inputs)
+        self.outputs = op.outputs
 
 
 def plan_op(op):
@@ -177,6 +180,7 @@ class Emitter:
         self.indent = 1
         self.last_use = {}
         self.aliased = set()
+        self.fused_sources = []
 
     def new_name(self, base):
         """A fresh identifier derived from `base`."""
@@ -257,6 +261,7 @@ class Emitter:
             if p.op.type == "Placeholder":
                 raise _unfed(p.op)
         protected = ins | {id(t) for t in outs} | {id(t) for t in keep}
+        plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)
         if epilogue is not None:
             epilogue(self)
@@ -293,6 +298,9 @@ class Emitter:
             return
         if kind == "hook":
             op.opdef.codegen(self, op)
+            return
+        if kind == "fused":
+            fusion.emit_fused(self, plan)
             return
         if kind == "alias":
             src = op.inputs[0]
@@ -375,12 +383,15 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
         if p.op.type == "Placeholder":
             raise _unfed(p.op)
     protected = {id(t) for t in outputs if t is not None}
+    plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]
     em.emit("return (%s)" % (", ".join(rets) + ("," if len(rets) == 1 else "")))
     fname = em.new_name(_IDENT.sub("_", name))
     header = "def %s(%s):" % (fname, ", ".join(params))
     source = header + "\n" + "\n".join(em.lines) + "\n"
+    if em.fused_sources:
+        source += "\n\n" + "\n\n".join(em.fused_sources)
     filename = "<rillflow %s #%d>" % (name, next(_counter))
     code = compile(source, filename, "exec")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
