@@ -126,6 +126,63 @@ class Plan:
         self.outputs = op.outputs
 
 
+class _Options:
+    """Compiler switches; `optimize=False` emits one kernel call per op (for
+    differential tests of the optimizations)."""
+    optimize = True
+
+
+options = _Options()
+
+
+def _attr_key(attrs):
+    parts = []
+    for k in sorted(attrs):
+        v = attrs[k]
+        if isinstance(v, np.ndarray):
+            v = (v.dtype.str, v.shape, v.tobytes()) if v.dtype.kind != "O" else None
+        elif not isinstance(v, (int, float, str, bytes, bool, tuple, type(None))) and \
+                not hasattr(v, "as_numpy_dtype") and not hasattr(v, "as_list"):
+            return None  # functions, objects: never merged
+        parts.append((k, v if not isinstance(v, list) else tuple(v)))
+    try:
+        hash(tuple(parts))
+    except TypeError:
+        return None
+    return tuple(parts)
+
+
+def _input_key(t, canon):
+    c = t._const
+    if c is not None and getattr(c, "size", 99) <= 16 and c.dtype.kind in "biufc":
+        return ("const", c.dtype.str, c.shape, np.asarray(c).tobytes())
+    return canon.get(id(t), id(t))
+
+
+def _cse(ops, plans):
+    """Common subexpressions: a pure op equal to an earlier one (same type,
+    inputs and attrs) reuses the earlier op's outputs."""
+    canon = {}
+    seen = {}
+    for op in ops:
+        p = plans[id(op)]
+        if op.opdef.stateful or p.kind in ("hook", "const") or op.type == "Placeholder" \
+                or not op.outputs or op.control_inputs:
+            continue
+        ak = _attr_key(op.attrs)
+        if ak is None:
+            continue
+        key = (op.type, tuple(_input_key(t, canon) for t in op.inputs), ak)
+        first = seen.get(key)
+        if first is None:
+            seen[key] = op
+            continue
+        same = Plan(op, "cse", first, first.outputs)
+        plans[id(op)] = same
+        for mine, theirs in zip(op.outputs, first.outputs):
+            canon[id(mine)] = canon.get(id(theirs), id(theirs))
+
+
 def plan_op(op):
     """The Plan of one op."""
     outs = op.outputs
@@ -135,6 +192,8 @@ def plan_op(op):
         return Plan(op, "hook", inputs=op.inputs)
     if op.type == "Identity" and outs:
         return Plan(op, "alias", inputs=op.inputs)
+    if not options.optimize:
+        return Plan(op, "kernel", inputs=op.inputs)
     spec = specialize.specialize(op)
     if spec is not None:
         kind, template, inputs = spec
@@ -145,6 +204,8 @@ def plan_op(op):
 def select(ops, outputs, keep=(), keep_stateful=True, extra_ops=(), input_ids=()):
     """The plans needed for `outputs`, `keep` and stateful ops, in order."""
     plans = {id(op): plan_op(op) for op in ops}
+    if options.optimize:
+        _cse(ops, plans)
     by_id = {id(op): op for op in ops}
     needed = set()
     stack = [t.op for t in list(outputs) + list(keep) if t is not None] + list(extra_ops)
@@ -261,7 +322,8 @@ class Emitter:
             if p.op.type == "Placeholder":
                 raise _unfed(p.op)
         protected = ins | {id(t) for t in outs} | {id(t) for t in keep}
-        plans = fusion.fuse(plans, protected)
+        if options.optimize:
+            plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)
         if epilogue is not None:
             epilogue(self)
@@ -301,6 +363,11 @@ class Emitter:
             return
         if kind == "fused":
             fusion.emit_fused(self, plan)
+            return
+        if kind == "cse":
+            for mine, theirs in zip(outs, plan.template.outputs):
+                self.names[id(mine)] = self.value(theirs)
+                self.aliased.add(id(theirs))
             return
         if kind == "alias":
             src = op.inputs[0]
@@ -383,7 +450,8 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
         if p.op.type == "Placeholder":
             raise _unfed(p.op)
     protected = {id(t) for t in outputs if t is not None}
-    plans = fusion.fuse(plans, protected)
+    if options.optimize:
+        plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]
     em.emit("return (%s)" % (", ".join(rets) + ("," if len(rets) == 1 else "")))
