@@ -152,17 +152,20 @@ def _attr_key(attrs):
     return tuple(parts)
 
 
-def _input_key(t, canon):
+def _input_key(t, subst):
     c = t._const
     if c is not None and getattr(c, "size", 99) <= 16 and c.dtype.kind in "biufc":
         return ("const", c.dtype.str, c.shape, np.asarray(c).tobytes())
-    return canon.get(id(t), id(t))
+    return id(t)
 
 
 def _cse(ops, plans):
     """Common subexpressions: a pure op equal to an earlier one (same type,
-    inputs and attrs) reuses the earlier op's outputs."""
-    canon = {}
+    inputs and attrs) is dropped, and its outputs stand for the earlier op's.
+
+    Returns {id(dropped tensor): the tensor used instead}.
+    """
+    subst = {}
     seen = {}
     for op in ops:
         p = plans[id(op)]
@@ -172,15 +175,14 @@ def _cse(ops, plans):
         ak = _attr_key(op.attrs)
         if ak is None:
             continue
-        key = (op.type, tuple(_input_key(t, canon) for t in op.inputs), ak)
+        key = (op.type, tuple(_input_key(subst.get(id(t), t), subst) for t in op.inputs), ak)
         first = seen.get(key)
         if first is None:
             seen[key] = op
             continue
-        same = Plan(op, "cse", first, first.outputs)
-        plans[id(op)] = same
         for mine, theirs in zip(op.outputs, first.outputs):
-            canon[id(mine)] = canon.get(id(theirs), id(theirs))
+            subst[id(mine)] = subst.get(id(theirs), theirs)
+    return subst
 
 
 def plan_op(op):
@@ -201,11 +203,22 @@ def plan_op(op):
     return Plan(op, "kernel", inputs=op.inputs)
 
 
-def select(ops, outputs, keep=(), keep_stateful=True, extra_ops=(), input_ids=()):
-    """The plans needed for `outputs`, `keep` and stateful ops, in order."""
+def select(ops, outputs, keep=(), keep_stateful=True, extra_ops=(), input_ids=(),
+           subst=None):
+    """The plans needed for `outputs`, `keep` and stateful ops, in order.
+
+    With optimizations on, `subst` (a dict) receives the tensor
+    substitutions of common-subexpression elimination.
+    """
     plans = {id(op): plan_op(op) for op in ops}
-    if options.optimize:
-        _cse(ops, plans)
+    local = _cse(ops, plans) if options.optimize else {}
+    if subst is not None:
+        subst.update(local)
+    if local:
+        for p in plans.values():
+            p.inputs = [local.get(id(t), t) for t in p.inputs]
+        outputs = [local.get(id(t), t) if t is not None else None for t in outputs]
+        keep = [local.get(id(t), t) for t in keep]
     by_id = {id(op): op for op in ops}
     needed = set()
     stack = [t.op for t in list(outputs) + list(keep) if t is not None] + list(extra_ops)
@@ -242,6 +255,7 @@ class Emitter:
         self.last_use = {}
         self.aliased = set()
         self.fused_sources = []
+        self.subst = {}   # id(tensor) -> equal tensor computed instead (CSE)
 
     def new_name(self, base):
         """A fresh identifier derived from `base`."""
@@ -275,7 +289,8 @@ class Emitter:
 
     def value(self, tensor):
         """The expression holding `tensor`'s value."""
-        return self.names[id(tensor)]
+        t = self.subst.get(id(tensor), tensor)
+        return self.names[id(t)]
 
     def attr_expr(self, op, key, v):
         """A literal or global reference for an attr value."""
@@ -315,13 +330,13 @@ class Emitter:
             self.names[id(ph)] = expr
         outs = [t for _, t in outputs if t is not None]
         ins = {id(t) for t in graph.inputs}
-        plans = select(graph.get_operations(), outs, keep, input_ids=ins)
+        plans = select(graph.get_operations(), outs, keep, input_ids=ins, subst=self.subst)
         plans = [p for p in plans if not (p.op.type == "Placeholder" and
                                           all(id(o) in ins for o in p.op.outputs))]
         for p in plans:
             if p.op.type == "Placeholder":
                 raise _unfed(p.op)
-        protected = ins | {id(t) for t in outs} | {id(t) for t in keep}
+        protected = ins | {id(self.subst.get(id(t), t)) for t in list(outs) + list(keep)}
         if options.optimize:
             plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)
@@ -363,11 +378,6 @@ class Emitter:
             return
         if kind == "fused":
             fusion.emit_fused(self, plan)
-            return
-        if kind == "cse":
-            for mine, theirs in zip(outs, plan.template.outputs):
-                self.names[id(mine)] = self.value(theirs)
-                self.aliased.add(id(theirs))
             return
         if kind == "alias":
             src = op.inputs[0]
@@ -443,13 +453,13 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
     input_ids = {id(t) for t in inputs}
     candidates = graph.get_operations() if ops is None else ops
     plans = select(candidates, [t for t in outputs if t is not None], (), keep_stateful,
-                   extra_ops, input_ids)
+                   extra_ops, input_ids, subst=em.subst)
     plans = [p for p in plans if not (p.op.type == "Placeholder" and
                                       all(id(o) in input_ids for o in p.op.outputs))]
     for p in plans:
         if p.op.type == "Placeholder":
             raise _unfed(p.op)
-    protected = {id(t) for t in outputs if t is not None}
+    protected = {id(em.subst.get(id(t), t)) for t in outputs if t is not None}
     if options.optimize:
         plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
