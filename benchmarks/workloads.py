@@ -160,6 +160,25 @@ def _collatz():
             "numpy": lambda: np_collatz(np.int32(27)), "check": check}
 
 
+def collatz_while_loop(a):
+    """`collatz` written directly with tf.while_loop and tf.cond."""
+    def body(a, n):
+        a = tf.cond(a % 2 == 0, lambda: a // 2, lambda: 3 * a + 1)
+        return a, n + 1
+    return tf.while_loop(lambda a, n: a != 1, body, [a, tf.constant(0)])[1]
+
+
+def _collatz_while_loop():
+    a = tf.constant(27)
+    g = tf.function(collatz_while_loop)
+    g(a)
+
+    def check():
+        assert int(g(a)) == int(collatz_while_loop(a)) == 111
+    return {"eager": lambda: collatz_while_loop(a), "function": lambda: g(a),
+            "numpy": lambda: np_collatz(np.int32(27)), "check": check}
+
+
 # --- MLP train step --------------------------------------------------------------------------
 
 def _mlp():
@@ -326,6 +345,7 @@ ALL = [
     Workload("power_unrolled", _power_unrolled, "<= 1.2", _power_unrolled_tf, 1.2),
     Workload("power_loop", _power_loop, "<= 1.2", ratio_target=1.2),
     Workload("collatz", _collatz, "<= 2.0", ratio_target=2.0),
+    Workload("collatz_while_loop", _collatz_while_loop, "(tf.while_loop form)"),
     Workload("mlp_train_step", _mlp, "<= 1.05", ratio_target=1.05),
     Workload("elementwise_1m", _elementwise, "<= 0.8", ratio_target=0.8),
     Workload("rnn_tensorarray", _rnn, "<= 1.2", ratio_target=1.2),
