@@ -12,10 +12,6 @@ from . import dataset_ops as DS
 from . import runtime as R
 
 
-def _passthrough(node):
-    return node.input.cardinality()
-
-
 # --- shuffle ---------------------------------------------------------------------------------
 
 class ShuffleNode(R.Node):
@@ -121,7 +117,7 @@ class RepeatNode(R.Node):
         n = self.input.cardinality()
         c = self.count
         if c < 0:
-            return 0 if n == 0 else (R.UNKNOWN if n == R.UNKNOWN else R.INFINITE)
+            return 0 if n == 0 else R.INFINITE
         return R.product_cardinality(n, c)
 
 

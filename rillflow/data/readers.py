@@ -29,6 +29,8 @@ def _names(filenames):
 
 
 def _compression(value):
+    if isinstance(value, np.ndarray):
+        value = value[()] if value.ndim == 0 else value.reshape(-1)[0]
     v = value.decode() if isinstance(value, bytes) else str(value)
     v = v.upper()
     if v not in ("", "GZIP", "ZLIB"):

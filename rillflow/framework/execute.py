@@ -68,7 +68,8 @@ def apply(opdef, inputs, attrs=_EMPTY, name=None, multi=False):
         except Exception as e:
             raise kernel_error(opdef, inputs, attrs, e) from None
         if multi:
-            res = [EagerTensor(o) for o in out]
+            # Values other than arrays (variable handles) name their tensor class.
+            res = [getattr(o, "_eager_tensor_class", EagerTensor)(o) for o in out]
             if _state.tapes:
                 _record(opdef, inputs, res, attrs)
             return res

@@ -84,7 +84,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
         dys = []
         for t, g in zip(op.outputs, out_grads):
             if g is None:
-                if is_differentiable(t.dtype):
+                if is_differentiable(t.dtype) and t.dtype is not D.resource:
                     dys.append(zeros_like_any(t))
                 else:
                     dys.append(None)

@@ -61,6 +61,9 @@ class HandleTensor(EagerTensor):
     __str__ = __repr__
 
 
+ResourceHandle._eager_tensor_class = HandleTensor
+
+
 def _uninitialized(handle):
     return errors.FailedPreconditionError(
         None, None, f"Could not find variable {handle.name}. This could mean that the variable "
