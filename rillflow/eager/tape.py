@@ -287,9 +287,6 @@ def custom_gradient(f=None):
     import functools
     import inspect
 
-    takes_vars = "variables" in inspect.signature(f).parameters or any(
-        p.kind is p.VAR_KEYWORD for p in inspect.signature(f).parameters.values())
-
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
         from ..ops.array_ops import identity_n
@@ -310,6 +307,12 @@ def custom_gradient(f=None):
 
         def grad(op, *dys):
             dys = list(dys[:n_y])
+            try:
+                params = inspect.signature(grad_fn).parameters
+            except (TypeError, ValueError):
+                params = {}
+            takes_vars = "variables" in params or any(
+                p.kind is p.VAR_KEYWORD for p in params.values())
             if takes_vars:
                 in_grads, var_grads = grad_fn(*dys, variables=variables)
             else:
