@@ -44,7 +44,9 @@ class DType:
     @property
     def as_numpy_dtype(self):
         """The NumPy scalar type (`np.float32`, `object` for strings)."""
-        return self._np.type if self._np is not None else object
+        if self._np is None or self._np.kind == "O":
+            return object
+        return self._np.type
 
     @property
     def as_datatype_enum(self):
