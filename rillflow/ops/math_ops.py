@@ -41,7 +41,7 @@ def _add_kernel(x, y):
 
 
 def _check_int_divisor(y):
-    if not np.all(y):
+    if not (y.all() if y.ndim else y):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
