@@ -44,19 +44,8 @@ class BatchNode(R.Node):
 
     def __iter__(self):
         fast = self.input.batches(self.size, self.drop)
-        return fast if fast is not None else self._stacked()
-
-    def _stacked(self):
-        size, idx = self.size, range(self.ncomp)
-        it = iter(self.input)
-        stack = R.stack_components
-        while True:
-            rows = list(itertools.islice(it, size))
-            if not rows or (len(rows) < size and self.drop):
-                return
-            yield tuple(stack(rows, i) for i in idx)
-            if len(rows) < size:
-                return
+        return fast if fast is not None else R.stacked_batches(self.input, self.size,
+                                                                  self.drop)
 
     def cardinality(self):
         return _batch_cardinality(self.input.cardinality(), self.size, self.drop)
@@ -269,13 +258,11 @@ class RebatchNode(R.Node):
 
     def __iter__(self):
         rows = iter(UnbatchNode(self.input))
-        ncomp = None
         for size in itertools.cycle(self.sizes):
             batch = list(itertools.islice(rows, size))
             if not batch or (len(batch) < size and self.drop):
                 return
-            ncomp = len(batch[0])
-            yield tuple(R.stack_components(batch, i) for i in range(ncomp))
+            yield tuple(R.stack_components(batch, i) for i in range(len(batch[0])))
             if len(batch) < size:
                 return
 
@@ -294,9 +281,9 @@ def rebatch(ds, batch_size, drop_remainder=False, name=None):
     """See `Dataset.rebatch`."""
     from ..framework.convert import convert_to_tensor
     inner = S.unbatch_spec(ds.element_spec)
-    size = _static_int(batch_size) if np.ndim(U.constant_value(batch_size)
-                                              if isinstance(batch_size, Tensor)
-                                              else batch_size) == 0 else None
+    c = U.constant_value(batch_size) if isinstance(batch_size, Tensor) else \
+        np.asarray(batch_size)
+    size = int(c) if c is not None and np.ndim(c) == 0 else None
     spec = S.batch_spec(inner, size if _static_bool(drop_remainder) else None)
     sizes = convert_to_tensor(batch_size, dtype=D.int64, name="batch_sizes") \
         if not isinstance(batch_size, Tensor) else batch_size

@@ -6,7 +6,7 @@ Each function is traced once (functions.py) and runs as compiled code on
 the component values of each element.
 """
 from ..framework import dtypes as D
-from ..framework import errors, nest
+from ..framework import errors
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor_spec import TensorSpec
@@ -36,7 +36,7 @@ class MapNode(R.Node):
             return None
         inner = self.input.batches(size, drop_remainder)
         if inner is None:
-            return None
+            inner = R.stacked_batches(self.input, size, drop_remainder)
         return map(self.f.batch_caller(self.captured), inner)
 
     def cardinality(self):
@@ -101,8 +101,8 @@ class TakeWhileNode(FilterNode):
             yield e
 
 
-_Filter = DS.register_dataset_op("FilterDataset",
-                                 lambda inp, *caps, predicate, **_: FilterNode(inp, predicate, caps))
+_Filter = DS.register_dataset_op(
+    "FilterDataset", lambda inp, *caps, predicate, **_: FilterNode(inp, predicate, caps))
 _TakeWhile = DS.register_dataset_op("TakeWhileDataset",
                                     lambda inp, *caps, predicate, **_:
                                     TakeWhileNode(inp, predicate, caps))

@@ -187,10 +187,9 @@ def _output_spec(structured, transformation):
                             "must return a tensor, a dataset or a structure of them.")
         if isinstance(v, CompositeOutput):
             spec = getattr(v.template, "element_spec", None)
-            if spec is None or not hasattr(v.template, "_variant_tensor"):
-                raise TypeError(f"The function passed to `{transformation}` returned "
-                                f"{v.template!r}, which is not a tensor or a dataset.")
-            return S.DatasetSpec(spec)
+            if spec is not None and hasattr(v.template, "_variant_tensor"):
+                return S.DatasetSpec(spec)
+            return S.CompositeSpec(v.template)
         if isinstance(v, SymbolicTensor):
             return TensorSpec(v.shape, v.dtype)
         raise TypeError(f"Unsupported return value {v!r} from `{transformation}`")
@@ -212,7 +211,8 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
     `select_state(output_spec)` picks the new-state part of the output. As
     in TensorFlow the new state is matched to the initial one component by
     component (its nesting may differ). Returns (DatasetFunction, final
-    state spec).
+    state spec); composites in the final spec (TensorArrays, ...) are the
+    ones the function returns.
 
     Raises:
       TypeError: if a component of the new state changes dtype.
@@ -232,9 +232,16 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
             if what:
                 raise TypeError(what + msg)
             raise errors.InvalidArgumentError(None, None, msg)
-        relaxed = []
+        relaxed, final = [], []
         changed = False
         for old, new in zip(old_leaves, new_leaves):
+            if isinstance(old, S.CompositeSpec):
+                if old != new:
+                    raise TypeError(f"{what}The new state must have the same types as the "
+                                    f"initial state. Expected {old!r}, got {new!r}.")
+                relaxed.append(old)
+                final.append(new)      # e.g. a TensorArray whose element shape became known
+                continue
             if isinstance(old, TensorSpec):
                 if not isinstance(new, TensorSpec) or old.dtype is not new.dtype:
                     sep = ", got" if what else " but got"
@@ -246,7 +253,8 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
                     old = TensorSpec(old.shape.most_specific_compatible_shape(new.shape),
                                      old.dtype)
             relaxed.append(old)
+            final.append(old)
         if not changed:
-            return f, state_spec
+            return f, nest.pack_sequence_as(state_spec, final)
         state_spec = nest.pack_sequence_as(state_spec, relaxed)
     raise TypeError(f"{what}The state shapes do not converge.")

@@ -6,6 +6,7 @@ import csv
 import glob as _glob
 import gzip
 import io
+import itertools
 import zlib
 
 import numpy as np
@@ -102,12 +103,31 @@ class TextLineNode(R.Node):
     def __init__(self, files, compression):
         self.files, self.compression = files, compression
 
-    def __iter__(self):
+    def _all_lines(self):
         for path in self.files:
-            for line in _lines(path, self.compression):
-                a = np.empty((), dtype=object)
-                a[()] = line
-                yield (a,)
+            yield from _lines(path, self.compression)
+
+    def __iter__(self):
+        for line in self._all_lines():
+            a = np.empty((), dtype=object)
+            a[()] = line
+            yield (a,)
+
+    def batches(self, size, drop_remainder):
+        return self._batches(size, drop_remainder)
+
+    def _batches(self, size, drop_remainder):
+        # Whole batches of lines, without a 0-d array per line.
+        it = self._all_lines()
+        while True:
+            chunk = list(itertools.islice(it, size))
+            if not chunk or (len(chunk) < size and drop_remainder):
+                return
+            a = np.empty(len(chunk), dtype=object)
+            a[:] = chunk
+            yield (a,)
+            if len(chunk) < size:
+                return
 
 
 def _text_kernel(filenames, compression_type, buffer_size, **_):
@@ -124,8 +144,17 @@ def _string_input(v, name):
     return t
 
 
+class _ReaderMeta(type):
+    """Reader classes build plain Datasets (so a reader's dataset traces like
+    any other dataset of the same element_spec); `isinstance` recognizes
+    them by kind."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, DS.Dataset) and getattr(obj, "_kind", None) == cls._reader_kind
+
+
 @export("data.TextLineDataset")
-class TextLineDataset(DS.Dataset):
+class TextLineDataset(DS.Dataset, metaclass=_ReaderMeta):
     """The lines of one or more text files (`tf.data.TextLineDataset`).
 
     Args:
@@ -135,19 +164,18 @@ class TextLineDataset(DS.Dataset):
       buffer_size, num_parallel_reads: accepted.
     """
 
-    def __init__(self, filenames, compression_type=None, buffer_size=None,
-                 num_parallel_reads=None, name=None):
+    _reader_kind = "TextLineDatasetV2"
+
+    def __new__(cls, filenames, compression_type=None, buffer_size=None,
+                num_parallel_reads=None, name=None):
         if isinstance(filenames, DS.Dataset):
             ds = filenames.flat_map(
                 lambda f: TextLineDataset(f, compression_type, buffer_size))
-        else:
-            ins = [_string_input(filenames, "filenames"),
-                   _string_input(compression_type or "", "compression_type"),
-                   DS.scalar(buffer_size or 0, D.int64, "buffer_size")]
-            ds = DS.build("TextLineDatasetV2", _TextLine, ins, {}, _STRING, name)
-        self._variant_tensor = ds._variant_tensor
-        self._element_spec = _STRING
-        self._kind = "TextLineDatasetV2"
+            return DS.make_dataset(cls._reader_kind, ds._variant_tensor, _STRING)
+        ins = [_string_input(filenames, "filenames"),
+               _string_input(compression_type or "", "compression_type"),
+               DS.scalar(buffer_size or 0, D.int64, "buffer_size")]
+        return DS.build(cls._reader_kind, _TextLine, ins, {}, _STRING, name)
 
 
 # --- CsvDataset ------------------------------------------------------------------------------
@@ -236,7 +264,7 @@ _CSV_TYPES = (D.int32, D.int64, D.float32, D.float64, D.string)
 
 
 @export("data.experimental.CsvDataset")
-class CsvDataset(DS.Dataset):
+class CsvDataset(DS.Dataset, metaclass=_ReaderMeta):
     """The records of CSV files (`tf.data.experimental.CsvDataset`).
 
     Args:
@@ -248,9 +276,11 @@ class CsvDataset(DS.Dataset):
       select_cols / exclude_cols: the column indices to keep / drop.
     """
 
-    def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None,
-                 header=False, field_delim=",", use_quote_delim=True, na_value="",
-                 select_cols=None, exclude_cols=None, name=None):
+    _reader_kind = "CsvDatasetV2"
+
+    def __new__(cls, filenames, record_defaults, compression_type=None, buffer_size=None,
+                header=False, field_delim=",", use_quote_delim=True, na_value="",
+                select_cols=None, exclude_cols=None, name=None):
         if select_cols is not None and exclude_cols is not None:
             raise ValueError("Either select_cols or exclude_cols should be empty")
         defaults, dtypes, required = [], [], []
@@ -288,10 +318,7 @@ class CsvDataset(DS.Dataset):
         attrs = {"header": bool(header), "field_delim": field_delim,
                  "use_quote_delim": bool(use_quote_delim), "na_value": na_value,
                  "select_cols": cols, "_required": tuple(required)}
-        ds = DS.build("CsvDatasetV2", _Csv, ins, attrs, spec, name)
-        self._variant_tensor = ds._variant_tensor
-        self._element_spec = spec
-        self._kind = "CsvDatasetV2"
+        return DS.build(cls._reader_kind, _Csv, ins, attrs, spec, name)
 
 
 CsvDatasetV2 = CsvDataset

@@ -10,6 +10,8 @@ Like `TensorListValue`, these objects carry the `variant` marker dtype so
 that an eager tensor can hold them and generated code can pass them
 around as values.
 """
+import itertools
+
 import numpy as np
 
 from ..framework import context as _context
@@ -100,25 +102,10 @@ def end_of_sequence():
     return errors.OutOfRangeError(None, None, "End of sequence")
 
 
-def as_int(v):
-    """A Python int from a scalar kernel input."""
-    return int(v)
-
-
-def as_bool(v):
-    """A Python bool from a scalar kernel input."""
-    return bool(v)
-
-
 def in_eager():
     """A context that makes user code pulled by a kernel run eagerly (kernels
     can run while a graph is being built, e.g. through `py_function`)."""
     return _context.eager_mode()
-
-
-def needs_eager():
-    """Whether the current thread is building a graph."""
-    return _state.graph is not None
 
 
 def product_cardinality(a, b):
@@ -132,7 +119,20 @@ def product_cardinality(a, b):
     return a * b
 
 
-def stack_components(rows, index, spec_np_dtype=None):
+def stacked_batches(node, size, drop_remainder):
+    """The batches of `node`'s elements, `size` at a time, made by stacking
+    each component (the generic batching loop)."""
+    it = iter(node)
+    while True:
+        rows = list(itertools.islice(it, size))
+        if not rows or (len(rows) < size and drop_remainder):
+            return
+        yield tuple(stack_components(rows, i) for i in range(len(rows[0])))
+        if len(rows) < size:
+            return
+
+
+def stack_components(rows, index):
     """Stacks the `index`-th component of each element of `rows` into one array.
 
     Raises:

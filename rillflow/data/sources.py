@@ -200,16 +200,18 @@ class GeneratorNode(R.Node):
     def __iter__(self):
         with R.in_eager():
             it = iter(self.generator(*self.args))
-        convert = self._convert
+        convert = self.converters[0] if not self.nested else None
+        convert_nested = self._convert
+        state = R._state
         while True:
-            if R.needs_eager():
+            if state.graph is not None:
                 with R.in_eager():
                     item = next(it, _END)
             else:
                 item = next(it, _END)
             if item is _END:
                 return
-            yield convert(item)
+            yield (convert(item),) if convert is not None else convert_nested(item)
 
     def _convert(self, item):
         spec = self.spec
@@ -236,6 +238,8 @@ def _leaf_converter(leaf):
     rank = want.rank
     dims = None if rank is None else tuple(want.as_list())
 
+    scalar_ok = rank is None or rank == 0
+
     def convert(v):
         cls = v.__class__
         arr = None
@@ -244,6 +248,8 @@ def _leaf_converter(leaf):
                 arr = scalar_type(v)
             except OverflowError:
                 arr = None
+            if arr is not None and scalar_ok:
+                return arr
         elif cls is EagerTensor:
             arr = v._v
         elif (cls is np.ndarray or isinstance(v, np.generic)) and v.dtype == np_dtype:

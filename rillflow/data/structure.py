@@ -97,6 +97,50 @@ class DatasetSpec:
         return "DatasetSpec(%r, %r)" % (self._element_spec, self._dataset_shape)
 
 
+class CompositeSpec:
+    """The type of a one-component composite value (a TensorArray, an
+    AutoGraph tensor list, an Optional) carried in the state of `reduce` or
+    `scan`: its component's spec, and the value it was made from, which
+    rebuilds values of this type from a component tensor."""
+
+    __slots__ = ("template", "component")
+
+    def __init__(self, template):
+        comps = template._to_components()
+        if len(comps) != 1:
+            raise TypeError(f"{template!r} cannot be part of a dataset element or state (it "
+                            f"has {len(comps)} components).")
+        self.template = template
+        self.component = TensorSpec(comps[0].shape, comps[0].dtype)
+
+    def _component_specs(self):
+        return [self.component]
+
+    def _to_components(self):
+        return [self.component]
+
+    def _from_components(self, tensors):
+        return self.template._from_components(list(tensors))
+
+    def _trace_key(self):
+        return ("Composite", type(self.template).__name__, self.component.dtype)
+
+    def __eq__(self, other):
+        return isinstance(other, CompositeSpec) and self._trace_key() == other._trace_key()
+
+    def __hash__(self):
+        return hash(self._trace_key())
+
+    def __repr__(self):
+        return "CompositeSpec(%s, %r)" % (type(self.template).__name__, self.component)
+
+
+def is_composite(v):
+    """Whether `v` is a composite value (other than a tensor or dataset)."""
+    return hasattr(v, "_to_components") and hasattr(v, "_from_components") and \
+        not isinstance(v, Tensor) and not hasattr(v, "_variant_tensor")
+
+
 # --- specs -----------------------------------------------------------------------
 
 def spec_key(spec):
@@ -105,6 +149,8 @@ def spec_key(spec):
         return ("T", spec.dtype, spec.shape)
     if isinstance(spec, DatasetSpec):
         return ("DS", spec_key(spec.element_spec))
+    if isinstance(spec, CompositeSpec):
+        return spec._trace_key()
     if isinstance(spec, dict):
         keys = sorted(spec, key=repr)
         return ("D", tuple(keys), tuple(spec_key(spec[k]) for k in keys))
@@ -124,6 +170,8 @@ def component_spec(leaf):
     """The (shape, dtype) of the component tensor of a leaf spec."""
     if isinstance(leaf, TensorSpec):
         return leaf.shape, leaf.dtype
+    if isinstance(leaf, CompositeSpec):
+        return leaf.component.shape, leaf.component.dtype
     return TensorShape([]), D.variant
 
 
@@ -134,17 +182,14 @@ def spec_of(value):
     spec = getattr(value, "element_spec", None)
     if spec is not None and hasattr(value, "_variant_tensor"):
         return DatasetSpec(spec)
+    if is_composite(value):
+        return CompositeSpec(value)
     raise TypeError(f"{value!r} is not a tensor or a dataset")
 
 
 def element_spec_of(element):
     """The spec structure of a normalized element."""
     return nest.map_structure(spec_of, element)
-
-
-def type_names(spec):
-    """`spec` with TensorSpecs replaced by their dtypes (for messages)."""
-    return nest.map_structure(lambda s: s.dtype if isinstance(s, TensorSpec) else s, spec)
 
 
 def is_compatible(a, b):
@@ -166,6 +211,8 @@ def most_specific_compatible(a, b):
             if x.dtype is not y.dtype:
                 return None
             out.append(TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
+        elif isinstance(x, CompositeSpec) and x == y:
+            out.append(y)
         elif isinstance(x, DatasetSpec) and isinstance(y, DatasetSpec):
             inner = most_specific_compatible(x.element_spec, y.element_spec)
             if inner is None:
@@ -227,6 +274,8 @@ def _to_leaf(v, dtype):
         return v
     if hasattr(v, "_dense_var_to_tensor"):
         return v._dense_var_to_tensor()
+    if is_composite(v):
+        return v
     return convert_to_tensor(v, dtype=dtype)
 
 
@@ -252,7 +301,8 @@ def _pack_lists_as_leaves(template, leaves):
 def flat_tensors(element):
     """The component tensors of a normalized element (datasets give their
     variant tensors)."""
-    return [v if isinstance(v, Tensor) else v._variant_tensor for v in nest.flatten(element)]
+    return [v if isinstance(v, Tensor) else v._variant_tensor if hasattr(v, "_variant_tensor")
+            else v._to_components()[0] for v in nest.flatten(element)]
 
 
 def to_eager(value):
@@ -284,6 +334,8 @@ def packer(spec):
 def _wrapper(leaf):
     if isinstance(leaf, TensorSpec):
         return to_eager
+    if isinstance(leaf, CompositeSpec):
+        return lambda value: leaf._from_components([EagerTensor(value)])
     from .dataset_ops import make_dataset
     inner = leaf.element_spec
     return lambda node: make_dataset("_VariantDataset", EagerTensor(node), inner)
@@ -296,6 +348,8 @@ def pack_tensors(spec, tensors):
     for s, t in zip(leaf_specs(spec), tensors):
         if isinstance(s, DatasetSpec):
             out.append(make_dataset("_VariantDataset", t, s.element_spec))
+        elif isinstance(s, CompositeSpec):
+            out.append(s._from_components([t]))
         else:
             if isinstance(s, TensorSpec) and hasattr(t, "set_shape") and \
                     not isinstance(t, EagerTensor):
@@ -304,14 +358,3 @@ def pack_tensors(spec, tensors):
             out.append(t)
     return nest.pack_sequence_as(spec, out)
 
-
-def check_component(value, leaf, index, what):
-    """Raises InvalidArgumentError when a component value does not match its spec."""
-    from ..framework import errors
-    shape = np.shape(value)
-    want = leaf.shape
-    if want.rank is not None and (len(shape) != want.rank or any(
-            d is not None and d != s for d, s in zip(want, shape))):
-        raise errors.InvalidArgumentError(
-            None, None, f"{what}: component {index} has shape {list(shape)} but the "
-            f"element_spec expects {want}")
