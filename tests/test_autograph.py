@@ -349,3 +349,44 @@ def test_dataset_free_python_iterables_unroll():
             total = total + a * b
         return total
     assert int(f(tf.constant(0))) == (0 + 2 + 6) + (3 + 8)
+
+
+def test_for_over_dataset_iterator_in_graph():
+    @tf.function
+    def f(ds):
+        total = tf.constant(0, tf.int64)
+        for x in iter(ds):
+            total += x
+        return total
+    assert int(f(tf.data.Dataset.range(5))) == 10
+    assert int(f(tf.data.Dataset.range(0))) == 0
+
+
+def test_list_append_in_dataset_loop():
+    @tf.function
+    def g(ds):
+        out = []
+        for x in ds:
+            out.append(x * 2)
+        return tf.stack(out)
+    np.testing.assert_array_equal(g(tf.data.Dataset.range(4)).numpy(), [0, 2, 4, 6])
+
+
+def test_break_out_of_dataset_loop():
+    @tf.function
+    def f(ds):
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            if x > 2:
+                break
+            t += x
+        return t
+    assert int(f(tf.data.Dataset.range(10))) == 3
+
+
+def test_lambda_defaults_are_kept():
+    @tf.function
+    def h(x):
+        fns = [lambda y, k=k: y + k for k in range(3)]
+        return fns[2](x)
+    assert int(h(tf.constant(1))) == 3

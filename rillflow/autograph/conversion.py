@@ -101,6 +101,10 @@ def _compile(fn):
     if entry is not None:
         return entry
     node, filename = parser.parse_function(fn)
+    # Defaults are evaluated where the function was defined; the converted
+    # function gets the original values (`__defaults__`) instead.
+    node.args.defaults = []
+    node.args.kw_defaults = [None] * len(node.args.kwonlyargs)
     node = transform_function(node)
     freevars = list(code.co_freevars)
     uses_class = any(isinstance(n, ast.Name) and n.id == "__class__" for n in ast.walk(node))

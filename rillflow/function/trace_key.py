@@ -71,7 +71,7 @@ def leaf_key(v):
         return ("P", v)
     custom = getattr(v, "_trace_key", None)
     if custom is not None:
-        return ("C", type(v).__name__, custom())
+        return ("C", custom())
     try:
         hash(v)
         hashable = True

@@ -447,8 +447,8 @@ def _trial_run(init, item_of, index0, body, get_state, set_state):
     with _context.graph_mode(g, hide_tapes=True):
         set_state(tuple(DS.trial_copy(v) for v in init))
         if item_of is not None:
-            body(item_of(convert_to_tensor(index0) if not isinstance(index0, Tensor)
-                         else index0))
+            body(item_of(index0 if isinstance(index0, Tensor) or
+                         hasattr(index0, "_to_components") else convert_to_tensor(index0)))
         else:
             body()
         values = list(get_state())
@@ -460,8 +460,24 @@ def _trial_run(init, item_of, index0, body, get_state, set_state):
 
 def _dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
     init = list(get_state())
-    if any(is_undefined(v) for v in init):
+    lists = [i for i, v in enumerate(init) if isinstance(v, list) and
+             not isinstance(v, DS.TensorListLoopVar) and DS.is_convertible_list(v)]
+    trial = None
+    if any(is_undefined(v) for v in init) or any(
+            not init[i] and DS.element_dtype(init[i]) is None for i in lists):
         trial = _trial_dataset(ds, body, get_state, set_state, init)
+    for i in lists:
+        v = init[i]
+        dtype, shape = DS.element_dtype(v), None
+        if dtype is None and v:
+            dtype, shape = _spec_of(v[0])
+        if dtype is None and trial is not None and isinstance(trial[i], list) and trial[i]:
+            dtype, shape = _spec_of(trial[i][-1])
+        if dtype is None:
+            raise ValueError(f"cannot infer the element type of list '{names[i]}' used in a "
+                             "dataset loop; use tf.autograph.set_element_type")
+        init[i] = DS.TensorListLoopVar.from_list(v, dtype, shape)
+    if trial is not None:
         init = [_placeholder_like_eager(t) if is_undefined(v) else v
                 for v, t in zip(init, trial)]
     init = [convert_to_tensor(v) if isinstance(v, (int, float, bool)) else v for v in init]
@@ -494,8 +510,10 @@ def _trial_dataset(ds, body, get_state, set_state, init):
     with _context.graph_mode(g, hide_tapes=True):
         from ...framework.execute import placeholder
         spec = ds.element_spec
-        elem = nest.map_structure(lambda s: placeholder(s.dtype, s.shape), spec)
-        set_state(tuple(init))
+        elem = nest.map_structure(
+            lambda s: placeholder(s.dtype, s.shape) if hasattr(s, "dtype") and
+            hasattr(s, "shape") else s, spec)
+        set_state(tuple(DS.trial_copy(v) for v in init))
         body(elem)
         values = list(get_state())
     set_state(tuple(init))
@@ -503,22 +521,11 @@ def _trial_dataset(ds, body, get_state, set_state, init):
 
 
 def _iterator_for(it, extra_test, body, get_state, set_state, names, opts):
-    """`for x in iterator` in a graph: a loop over `get_next_as_optional`."""
-    opt = it.get_next_as_optional()
-    has = opt.has_value()
-    state = {"opt": opt}
-
-    def test():
-        return state["opt"].has_value() if extra_test is None else _and(
-            state["opt"].has_value(), extra_test())
-
-    def loop_body():
-        from ...ops.cond import cond
-        body(state["opt"].get_value())
-        state["opt"] = it.get_next_as_optional()
-
-    _tf_loop(None, None, None, None, None, loop_body, get_state, set_state, names, opts,
-             test=test)
+    """`for x in iterator` in a graph: a loop whose index is the iterator's
+    next Optional (carried as a loop variable)."""
+    _tf_loop(lambda opt: opt.get_value(), it.get_next_as_optional(),
+             lambda opt: it.get_next_as_optional(), lambda opt: opt.has_value(),
+             extra_test, body, get_state, set_state, names, opts)
 
 
 def _and(a, b):
