@@ -339,6 +339,16 @@ def _first_call():
     return {"function": fresh_call, "check": check}
 
 
+def _map_batch():
+    import data_workloads
+    return data_workloads.map_batch_1m()
+
+
+def _generator_map_batch():
+    import data_workloads
+    return data_workloads.generator_map_batch_100k()
+
+
 ALL = [
     Workload("eager_add_2x2", _eager_add, "tf.add within 3 us of np.add"),
     Workload("call_overhead", _call_overhead, "< 5 us per call", _call_overhead_tf),
@@ -350,4 +360,6 @@ ALL = [
     Workload("elementwise_1m", _elementwise, "<= 0.8", ratio_target=0.8),
     Workload("rnn_tensorarray", _rnn, "<= 1.2", ratio_target=1.2),
     Workload("first_call_latency", _first_call, "< 15 ms"),
+    Workload("data_map_batch_1m", _map_batch, "vs plain generator"),
+    Workload("data_generator_map_batch", _generator_map_batch, "vs plain generator"),
 ]
