@@ -81,7 +81,7 @@ def _candidate(plan):
         return None
     if out.dtype._np is None or out.dtype._np.kind not in "biuf":
         return None
-    for t in op.inputs:
+    for t in plan.inputs:
         if not (_is_scalar(t) or _shape_of(t) == shape):
             return None
     return shape
@@ -100,7 +100,7 @@ def fuse(plans, protected):
         if shape is None:
             continue
         joined = None
-        for t in p.op.inputs:
+        for t in p.inputs:
             g = group_of.get(id(t.op))
             if g is not None and g["shape"] == shape:
                 if joined is None:
@@ -129,7 +129,7 @@ def fuse(plans, protected):
         ids = {id(p.op) for p in members}
         inputs, outputs = [], []
         for p in members:
-            for t in p.op.inputs:
+            for t in p.inputs:
                 if id(t.op) not in ids and all(t is not x for x in inputs):
                     inputs.append(t)
             out = p.op.outputs[0]
@@ -159,6 +159,7 @@ def emit_fused(em, plan):
     inner.globals = em.globals  # shares kernels and constants
     inner._used = em._used
     inner._global_ids = em._global_ids
+    inner.subst = em.subst
     inner.indent = 2
     params = []
     for i, t in enumerate(plan.inputs):

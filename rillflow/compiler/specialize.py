@@ -93,8 +93,10 @@ def _pow(op):
     x, y = op.inputs
     if x.dtype is not y.dtype or not _numeric(x) or x.dtype.is_bool:
         return None
+    c = _const(y)
+    if c is not None and np.ndim(c) == 0 and c == 2 and y.shape.rank == 0:
+        return "expr", "{0} * {0}", [x]   # exact, and much faster than power
     if x.dtype.is_integer:
-        c = _const(y)
         if c is None or np.any(np.asarray(c) < 0):
             return None
     return "expr", "{0} ** {1}", [x, y]
@@ -221,6 +223,21 @@ def _select(op):
     return "expr", "np.where({0}, {1}, {2})", [c, x, y]
 
 
+def _list_set_item(op):
+    lst, index, item = op.inputs
+    shape = op.attrs.get("element_shape")
+    if op.attrs.get("dynamic_size") or not item.shape.is_fully_defined():
+        return None
+    if shape is not None and shape.rank is not None and not shape.is_compatible_with(
+            item.shape):
+        return None
+
+    def template(em, args):
+        from ..ops.list_ops import set_item_static
+        return "%s(%s, %s, %s)" % (em.global_for(set_item_static, "list_set"), *args)
+    return "expr", template, [lst, index, item]
+
+
 _TABLE = {name: _binary for name in _BINARY}
 _TABLE.update({name: _compare for name in _COMPARE})
 _TABLE.update({name: _unary for name in _UNARY})
@@ -228,5 +245,5 @@ _TABLE.update({
     "RealDiv": _realdiv, "FloorDiv": _floordiv, "FloorMod": _floordiv, "Pow": _pow,
     "Cast": _cast, "MatMul": _matmul, "StridedSlice": _strided_slice,
     "AssignAddVariableOp": _assign_update("+"), "AssignSubVariableOp": _assign_update("-"),
-    "SelectV2": _select,
+    "SelectV2": _select, "TensorListSetItem": _list_set_item,
 })

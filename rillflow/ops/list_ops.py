@@ -63,6 +63,17 @@ def _set_item_kernel(lst, index, item, element_dtype=None, element_shape=None,
     return out
 
 
+def set_item_static(lst, index, item):
+    """TensorListSetItem when graph construction proved the item's shape
+    right (the compiler's fast path): bounds check and copy only."""
+    i = int(index)
+    if not 0 <= i < len(lst):
+        _check_index(lst, i, "write to")
+    out = TensorListValue(lst)
+    out[i] = item
+    return out
+
+
 def _get_item_kernel(lst, index, element_dtype=None, element_shape=None):
     i = _idx(index)
     _check_index(lst, i, "read from")
