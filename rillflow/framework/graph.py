@@ -297,7 +297,7 @@ class Graph:
             try:
                 output_specs = opdef.infer(op.inputs, attrs)
             except (ValueError, TypeError) as e:
-                self._names_in_use.pop(name.lower(), None)
+                # As in TensorFlow, the failed op's name stays used.
                 raise type(e)(_graph_error_message(op, e)) from None
         op.outputs = [SymbolicTensor(op, i, shape, dtype)
                       for i, (shape, dtype) in enumerate(output_specs)]
@@ -420,7 +420,7 @@ def _fold(op):
 def _graph_error_message(op, e):
     ins = ", ".join("%s%s" % (t.dtype.name, t.shape) for t in op.inputs)
     msg = "%s for '{{node %s}} = %s(%s)' with input shapes: %s." % (
-        str(e).rstrip("."), op.name, op.type, ", ".join(t.name for t in op.inputs),
+        str(e), op.name, op.type, ", ".join(t.name for t in op.inputs),
         ", ".join(_shape_str(t.shape) for t in op.inputs))
     if op.location is not None:
         msg += "\n" + str(op.location)
