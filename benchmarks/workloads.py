@@ -317,7 +317,6 @@ def fifteen_lines(x, n):
 
 def _first_call():
     import linecache
-    import types
     counter = [0]
     x, n = tf.constant([1.0, 2.0]), tf.constant(5)
 

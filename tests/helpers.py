@@ -12,3 +12,16 @@ def assert_gradients_match(f, inputs, rtol=1e-3, atol=1e-3, delta=None):
     theoretical, numerical = tf.test.compute_gradient(f, inputs, delta=delta)
     for t, n in zip(theoretical, numerical):
         np.testing.assert_allclose(t, n, rtol=rtol, atol=atol)
+
+
+def ph(shape, dtype=tf.float32):
+    """A placeholder of (partial) `shape` in the current graph."""
+    from rillflow.framework.execute import placeholder
+    return placeholder(dtype, tf.TensorShape(shape))
+
+
+def eq(t, expected, dtype=None):
+    """Asserts a tensor's value (and dtype, if given)."""
+    np.testing.assert_array_equal(t.numpy(), expected)
+    if dtype is not None:
+        assert t.dtype == dtype

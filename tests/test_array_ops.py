@@ -4,21 +4,9 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from helpers import assert_gradients_match
-from rillflow.framework.execute import placeholder
+from helpers import assert_gradients_match, eq, ph
 
 IAE = tf.errors.InvalidArgumentError
-
-
-def ph(shape, dtype=tf.float32):
-    """A placeholder of (partial) `shape` in the current graph."""
-    return placeholder(dtype, tf.TensorShape(shape))
-
-
-def eq(t, expected, dtype=None):
-    np.testing.assert_array_equal(t.numpy(), expected)
-    if dtype is not None:
-        assert t.dtype == dtype
 
 
 # --- constant ----------------------------------------------------------------

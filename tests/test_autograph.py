@@ -1,7 +1,6 @@
 """AutoGraph features and error cases: undefined variables, loop variable
 rules, lists, asserts, conversion of called functions, methods, lambdas,
 strict mode, and error locations."""
-import os
 import traceback
 import warnings
 
@@ -36,8 +35,8 @@ def test_reading_before_assignment_is_unbound_local_error():
     @tf.function
     def f(x):
         if x > 0:
-            x = y + 1  # noqa: F821 - deliberately unbound
-            y = 2
+            x = y + 1  # noqa: F821 - deliberately read before assignment
+            y = 2  # noqa: F841
         return x
     with pytest.raises(UnboundLocalError):
         f(tf.constant(1))

@@ -11,7 +11,6 @@ import concurrent.futures
 import os
 import threading
 
-import numpy as np
 
 # Chains whose outputs have fewer elements than this are not worth it.
 FUSE_MIN_ELEMENTS = 1 << 16

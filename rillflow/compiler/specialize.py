@@ -119,12 +119,12 @@ def _cast(op):
     if dst.is_bool:
         return "expr", "({0} != 0)", [x]
 
+    # Floats become integers by truncation toward zero, as TensorFlow casts.
+    truncate = x.dtype.is_floating and dst.is_integer
+
     def template(em, args, dst=dst):
-        return "%s.astype(%s)" % (args[0], em.global_for(dst._np, "dtype_" + dst.name))
-    if x.dtype.is_floating and dst.is_integer:
-        def template(em, args, dst=dst):  # noqa: F811 - truncate toward zero first
-            return "np.trunc(%s).astype(%s)" % (args[0],
-                                               em.global_for(dst._np, "dtype_" + dst.name))
+        value = "np.trunc(%s)" % args[0] if truncate else args[0]
+        return "%s.astype(%s)" % (value, em.global_for(dst._np, "dtype_" + dst.name))
     return "expr", template, [x]
 
 

@@ -7,7 +7,6 @@ import numpy as np
 
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.tensor import EagerTensor
 from .tape import GradientTape
 
 

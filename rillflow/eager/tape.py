@@ -10,7 +10,6 @@ import enum
 import warnings
 
 from ..framework import context as _context
-from ..framework import dtypes as D
 from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
@@ -236,7 +235,7 @@ class GradientTape:
         the [b, t..., s...] derivatives of each example's target with respect
         to the same example's source (examples must be independent).
         """
-        from ..ops.array_ops import reshape, stack, transpose
+        from ..ops.array_ops import reshape, stack
         from ..ops.creation_ops import one_hot
         self._check_reusable()
         target = convert_to_tensor(_read(target))

@@ -4,12 +4,11 @@
 eager path is kept short because eager code pays it per op: unwrap the
 inputs, call the kernel, wrap the result, and record on active tapes.
 """
-import numpy as np
 
 from . import context as _context
 from . import dtypes as _dtypes
 from . import errors as _errors
-from .op_registry import get, register
+from .op_registry import register
 from .tensor import EagerTensor, SymbolicTensor
 from .tensor_shape import TensorShape
 

@@ -9,14 +9,12 @@ inferred when the op is created.
 import contextlib
 import re
 
-import numpy as np
 
 from . import context as _context
 from . import dtypes as _dtypes
 from . import user_frames
 from .graph_def import to_graph_def
-from .tensor import EagerTensor, SymbolicTensor, Tensor
-from .tensor_shape import TensorShape
+from .tensor import EagerTensor, SymbolicTensor
 
 __all__ = ["Graph", "Operation"]
 
@@ -418,7 +416,6 @@ def _fold(op):
 
 
 def _graph_error_message(op, e):
-    ins = ", ".join("%s%s" % (t.dtype.name, t.shape) for t in op.inputs)
     msg = "%s for '{{node %s}} = %s(%s)' with input shapes: %s." % (
         str(e), op.name, op.type, ", ".join(t.name for t in op.inputs),
         ", ".join(_shape_str(t.shape) for t in op.inputs))

@@ -45,7 +45,6 @@ def flatten(structure, expand_composites=False):
     if not is_nested(structure):
         return [structure]
     out = []
-    stack = [structure]
     _flatten_into(structure, out)
     return out
 

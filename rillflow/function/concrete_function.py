@@ -17,7 +17,7 @@ from ..framework import dtypes as D
 from ..framework import errors, nest
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import CompositeOutput
-from ..framework.execute import EagerOp, apply
+from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec

@@ -8,8 +8,6 @@ outputs, errors) goes through `ConcreteFunction._call_flat`.
 """
 from ..compiler import runtime_errors
 from ..framework import context as _context
-from ..framework import nest
-from ..framework.func_graph import CompositeOutput
 from ..framework.tensor import EagerTensor, SymbolicTensor
 
 

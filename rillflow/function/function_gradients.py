@@ -10,8 +10,7 @@ with no recomputation.
 """
 from ..compiler.codegen import compile_graph
 from ..framework import context as _context
-from ..framework import dtypes as D
-from ..framework.execute import EagerOp, apply, placeholder
+from ..framework.execute import EagerOp, placeholder
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..ops.backprop import backprop, is_differentiable

@@ -11,15 +11,13 @@ import inspect
 import warnings
 import weakref
 
-import numpy as np
 
 from ..compiler.codegen import compile_graph, needed_ops
 from ..framework import context as _context
-from ..framework import dtypes as D
 from ..framework import nest, user_frames
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from .concrete_function import ConcreteFunction, _runtime_value

@@ -10,7 +10,6 @@ import weakref
 import numpy as np
 
 from ..framework import dtypes as D
-from ..framework import nest
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from ..framework.tensor_shape import TensorShape

@@ -10,13 +10,12 @@ branches that did not run).
 """
 from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework import errors, nest
+from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import FuncGraph
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape
 from . import control_flow_util as CF
 from .backprop import backprop, is_differentiable, zeros_like_any
 
@@ -31,7 +30,7 @@ def _check_branch_outputs(branches, what):
     for k, b in enumerate(branches[1:], 1):
         try:
             nest.assert_same_structure(first, b.structured_outputs, check_types=False)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError):
             raise ValueError(
                 f"{what} must have the same number, type, and overall structure of return "
                 f"values. Branch 0 returns {first!r}, branch {k} returns "
@@ -194,10 +193,6 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 
 # --- the ops ---------------------------------------------------------------------
 
-def _branch_kernel(*args, **attrs):
-    raise errors.UnimplementedError(None, None, "control-flow ops run only as compiled code")
-
-
 def _branch_codegen(em, op):
     """Emits `if pred: ... else: ...` (If) or an index chain (Case)."""
     sel = em.value(op.inputs[0])
@@ -230,21 +225,17 @@ def _branch_codegen(em, op):
         em.indent -= 1
 
 
-def _branch_infer(inputs, attrs):
-    raise ValueError("If/Case ops are built with explicit output specs")
-
-
 def _branch_grad(op, *dys):
     return branch_gradient(op, dys)
 
 
-_If = register("If", _branch_kernel, _branch_infer, _branch_grad, stateful=True,
+_If = register("If", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad, stateful=True,
                codegen=_branch_codegen)
-_StatelessIf = register("StatelessIf", _branch_kernel, _branch_infer, _branch_grad,
+_StatelessIf = register("StatelessIf", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad,
                         codegen=_branch_codegen, no_fold=True)
-_Case = register("Case", _branch_kernel, _branch_infer, _branch_grad, stateful=True,
+_Case = register("Case", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad, stateful=True,
                  codegen=_branch_codegen)
-_StatelessCase = register("StatelessCase", _branch_kernel, _branch_infer, _branch_grad,
+_StatelessCase = register("StatelessCase", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad,
                           codegen=_branch_codegen, no_fold=True)
 
 
@@ -322,7 +313,6 @@ def branch_gradient(op, dys):
         final.append(gb)
     # Map captured forward-branch values to extra outputs of the forward op.
     for j, gb in enumerate(final):
-        new_caps = {}
         for key in list(gb._capture_order):
             ext, internal = gb._captures[key]
             if isinstance(ext, SymbolicTensor) and ext.graph is branches[j]:

@@ -5,10 +5,9 @@ tensors become inputs of the control-flow op; each body graph maps its
 placeholders to op inputs through an index list.
 """
 from ..framework import context as _context
-from ..framework import dtypes as D
 from ..framework import nest
-from ..framework.func_graph import FuncGraph, trace_function
-from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.func_graph import trace_function
+from ..framework.tensor import SymbolicTensor
 
 _state = _context.state
 
@@ -71,3 +70,15 @@ def path_names(structure):
 
 def _path(p):
     return "".join("[%r]" % k for k in p) or "output"
+
+
+def compiled_only_kernel(*args, **attrs):
+    """Kernel of control-flow ops: they exist only as compiled code (their
+    OpDef's `codegen` emits Python `if`/`while`)."""
+    from ..framework import errors
+    raise errors.UnimplementedError(None, None, "control-flow ops run only as compiled code")
+
+
+def explicit_specs_infer(inputs, attrs):
+    """Shape function of ops always created with explicit output specs."""
+    raise ValueError("control-flow ops are built with explicit output specs")

@@ -3,7 +3,6 @@ import contextlib
 
 from ..framework import context as _context
 from ..framework.api_export import export
-from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply_op
 from ..framework.op_registry import register
 

@@ -12,8 +12,7 @@ from ..framework import errors
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply
 from ..framework.op_registry import register
-from ..framework.tensor import EagerTensor, SymbolicTensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape
 
 
 class TensorListValue(list):
@@ -262,7 +261,6 @@ def _push_back_grad(op, dlist):
     lst, item = op.inputs
     rest, last = apply(_PopBack, [dlist], {"element_dtype": item.dtype}, multi=True,
                        name="TensorListPushBackGrad")
-    from .array_ops import zeros_like
     return [rest, apply(_GetOrZerosScalarLike, [last, item], name="TensorListPushBackGrad")]
 
 

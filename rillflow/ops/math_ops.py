@@ -12,9 +12,9 @@ from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply1
 from ..framework.op_registry import register
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor import Tensor
 from . import op_util as U
-from .op_util import ALL, FLOAT_COMPLEX, FLOATS, INTS, NUMERIC, REAL, binary, unary
+from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
 
 _BOOL = (D.bool_,)
 _INTS_BOOL = INTS + _BOOL

@@ -9,7 +9,7 @@ from ..framework import errors
 from ..framework.convert import convert_to_tensor, to_numpy
 from ..framework.execute import _record, apply1, apply2, kernel_error
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape
 
 _state = _context.state
 

@@ -10,7 +10,7 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from . import list_ops as L
 

@@ -14,7 +14,7 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.execute import EagerOp, _record, apply, apply_op
+from ..framework.execute import _record, apply, apply_op
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape

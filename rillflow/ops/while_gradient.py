@@ -125,7 +125,6 @@ def while_gradient(op, dys):
         elif shape.is_fully_defined():
             inits.append(zeros(shape.as_list(), dtype))
         else:
-            from .array_ops import shape as shape_of
             from .variables import _ReadVariableOp
             from ..framework.execute import apply
             inits.append(zeros_like(apply(_ReadVariableOp, [arg], {"dtype": dtype,

@@ -13,21 +13,18 @@ For gradients, the forward loop appends the per-iteration values the
 backward pass needs to Python lists (extra outputs of the op), and the
 backward pass is another loop that walks the iterations in reverse.
 """
-import numpy as np
 
 from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework import errors, nest
+from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.execute import apply2, placeholder
-from ..framework.func_graph import FuncGraph, trace_function
+from ..framework.func_graph import trace_function
 from ..framework.op_registry import register
-from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
 from . import control_flow_util as CF
-from .backprop import backprop, is_differentiable
 
 _state = _context.state
 
@@ -263,8 +260,6 @@ def _check_body(flat, shapes, outs, var_names):
 def make_while_op(g, cg, bg, inits, name, parallel_iterations=10, extra_attrs=None):
     """Adds a While op running prebuilt cond/body graphs over `inits`."""
     n = len(inits)
-    caps_c = cg.captures
-    caps_b = bg.captures
     args, maps = CF.collect_inputs(g, [cg, bg])
     stateful = CF.is_stateful([cg, bg])
     opdef = _While if stateful else _StatelessWhile
@@ -330,20 +325,12 @@ def _while_codegen(em, op):
     em.indent -= 1
 
 
-def _while_kernel(*args, **attrs):
-    raise errors.UnimplementedError(None, None, "While ops run only as compiled code")
-
-
-def _while_infer(inputs, attrs):
-    raise ValueError("While ops are built with explicit output specs")
-
-
 def _while_grad(op, *dys):
     from .while_gradient import while_gradient
     return while_gradient(op, dys)
 
 
-_While = register("While", _while_kernel, _while_infer, _while_grad, stateful=True,
+_While = register("While", CF.compiled_only_kernel, CF.explicit_specs_infer, _while_grad, stateful=True,
                   codegen=_while_codegen)
-_StatelessWhile = register("StatelessWhile", _while_kernel, _while_infer, _while_grad,
+_StatelessWhile = register("StatelessWhile", CF.compiled_only_kernel, CF.explicit_specs_infer, _while_grad,
                            codegen=_while_codegen, no_fold=True)

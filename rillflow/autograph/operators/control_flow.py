@@ -7,13 +7,12 @@ in and out of the graph constructs through `get_state`/`set_state`.
 """
 from ...framework import context as _context
 from ...framework import dtypes as D
-from ...framework import errors, nest
+from ...framework import nest
 from ...framework.convert import convert_to_tensor
 from ...framework.func_graph import FuncGraph
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ...framework.tensor_shape import TensorShape
 from .logical import is_graph_tensor
-from .variables import Undefined, UndefinedReturnValue, is_undefined
+from .variables import UndefinedReturnValue, is_undefined
 from . import data_structures as DS
 
 _state = _context.state
@@ -239,7 +238,6 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
 
 def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
-    from ...ops.creation_ops import range as tf_range  # noqa: F401 - Range op type
     from ...ops import op_util as U
     t = convert_to_tensor(t)
     if t.op.type == "Range":

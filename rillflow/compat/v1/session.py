@@ -11,7 +11,7 @@ from ...compiler.codegen import compile_graph, needed_ops
 from ...compiler import runtime_errors
 from ...framework import context as _context
 from ...framework import dtypes as D
-from ...framework import errors, nest
+from ...framework import nest
 from ...framework.api_export import export
 from ...framework.convert import to_numpy
 from ...framework.execute import placeholder as _placeholder
