@@ -21,15 +21,17 @@ def _output_shape(structured):
     return None
 
 
-def make_fast_call(cf, n_args):
-    """A callable(args) running `cf` on `n_args` eager tensors, or None."""
+def make_fast_call(cf, tensors, n_args):
+    """A callable(args) running `cf` on a call's `n_args` arguments, of which
+    those at positions `tensors` are eager tensors (the others are the Python
+    values the function was traced with); None when not applicable."""
     compiled = cf._ensure_compiled()
     kind = _output_shape(cf.graph.structured_outputs)
-    if kind is None or cf._num_args != n_args:
+    if kind is None or cf._num_args != len(tensors):
         return None
     caps = cf._capture_values
-    names = ["a%d" % i for i in range(n_args)]
-    vals = ["a%d._v" % i for i in range(n_args)] + ["c%d" % i for i in range(len(caps))]
+    names = ["a%d" % i if i in tensors else "_" for i in range(n_args)]
+    vals = ["a%d._v" % i for i in tensors] + ["c%d" % i for i in range(len(caps))]
     n_out = len(cf.graph.outputs)
     if kind == "single":
         ret = "T(r[0])"
@@ -41,14 +43,14 @@ def make_fast_call(cf, n_args):
               if n_args else "")
     src = ("def fast(args):\n"
            "    if state.tapes:\n"
-           "        return slow(args)\n"
+           "        return slow([args[i] for i in tensors])\n"
            + unpack +
            "    try:\n"
            "        r = fn(%s)\n"
            "    except Exception as e:\n"
            "        raise translate(e).with_traceback(None) from None\n"
            "    return %s\n") % (", ".join(vals), ret)
-    ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state,
+    ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state, "tensors": tensors,
           "slow": cf._call_flat, "translate": runtime_errors.translate}
     ns.update({"c%d" % i: v for i, v in enumerate(caps)})
     exec(compile(src, "<rillflow fast call %s>" % cf.name, "exec"), ns)

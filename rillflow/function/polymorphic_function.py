@@ -29,6 +29,8 @@ __all__ = ["Function", "function"]
 _state = _context.state
 _config = _context.config
 _MAX_CACHE = 128
+# Python argument types the fast call path keys by value.
+_SCALARS = frozenset((int, float, bool, str, type(None)))
 _RETRACE_WINDOW = 5
 
 
@@ -148,10 +150,14 @@ class Function:
             else:
                 key = []
                 for a in args:
-                    if a.__class__ is not EagerTensor:
+                    c = a.__class__
+                    if c is EagerTensor:
+                        v = a._v
+                        key.append((v.dtype, v.shape))
+                    elif c in _SCALARS:
+                        key.append((c, a))
+                    else:
                         break
-                    v = a._v
-                    key.append((v.dtype, v.shape))
                 else:
                     fast = self._fast.get(tuple(key))
                     if fast is not None:
@@ -169,10 +175,18 @@ class Function:
         pos, kw = self._canonicalize(args, kwargs)
         cf, flat = self._concrete_for(pos, kw)
         if _state.graph is None and self._simple and not kwargs and \
-                len(args) == self._n_params and all(a.__class__ is EagerTensor for a in args):
-            fast = make_fast_call(cf, len(args)) or cf._call_flat
-            key = tuple((a._v.dtype, a._v.shape) for a in args)
-            self._fast[key[0] if len(args) == 1 else key] = fast
+                len(args) == self._n_params and all(
+                    a.__class__ is EagerTensor or a.__class__ in _SCALARS for a in args):
+            # Remember the choice for the fast path of __call__: tensors by
+            # dtype and shape, Python scalars by type and value.
+            tensors = tuple(i for i, a in enumerate(args) if a.__class__ is EagerTensor)
+            fast = make_fast_call(cf, tensors, len(args))
+            if fast is None:
+                def fast(call_args, cf=cf, tensors=tensors):
+                    return cf._call_flat([call_args[i] for i in tensors])
+            key = tuple((a._v.dtype, a._v.shape) if a.__class__ is EagerTensor
+                        else (a.__class__, a) for a in args)
+            self._fast[key[0] if len(args) == 1 and tensors else key] = fast
         return cf._call_flat(flat)
 
     def get_concrete_function(self, *args, **kwargs):
