@@ -22,14 +22,13 @@ class EagerOp:
     """What a tape records of one eagerly executed op (the Operation interface
     gradient functions use: `inputs`, `outputs`, `type`, `get_attr`)."""
 
-    __slots__ = ("opdef", "inputs", "outputs", "attrs", "grad_fn")
+    __slots__ = ("opdef", "inputs", "outputs", "attrs")
 
-    def __init__(self, opdef, inputs, outputs, attrs, grad_fn=None):
+    def __init__(self, opdef, inputs, outputs, attrs):
         self.opdef = opdef
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
-        self.grad_fn = grad_fn
 
     @property
     def type(self):

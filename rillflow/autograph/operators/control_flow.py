@@ -384,49 +384,49 @@ def _normalize_state(values, lists):
 def _prepare_loop_state(init, names, item_of, index0, body, get_state, set_state,
                         extra_test):
     """Gives undefined loop variables and Python lists a graph-compatible initial
-    value, inferring their types from a trial trace of the body when needed."""
+    value, inferring their types from a trial trace of the body when needed.
+
+    Returns (initial values, indices of variables that need the loop to run at
+    least once, indices of lists).
+    """
     undefined = [i for i, v in enumerate(init) if is_undefined(v)]
-    lists = [i for i, v in enumerate(init) if isinstance(v, list) and
-             not isinstance(v, DS.TensorListLoopVar) and DS.is_convertible_list(v)]
-    needs_trial = undefined or any(not v and DS.element_dtype(v) is None
-                                   for v in (init[i] for i in lists))
+    lists = _list_vars(init)
     trial = None
-    if needs_trial:
+    if undefined or any(not init[i] and DS.element_dtype(init[i]) is None for i in lists):
         trial = _trial_run(init, item_of, index0, body, get_state, set_state)
+    _lists_to_tensor_lists(init, lists, trial, names, "graph loop")
+    must_iterate = []
+    for i in undefined:
+        value = trial[i]
+        if is_undefined(value):
+            raise ValueError(f"'{names[i]}' must be defined before the loop.")
+        # A return value (UndefinedReturnValue) is only read when the loop
+        # returned; any other variable must be assigned by an iteration.
+        if not isinstance(init[i], UndefinedReturnValue):
+            must_iterate.append(i)
+        init[i] = _placeholder_like_eager(value)
+    return init, must_iterate, lists
+
+
+def _list_vars(init):
+    return [i for i, v in enumerate(init) if isinstance(v, list) and
+            not isinstance(v, DS.TensorListLoopVar) and DS.is_convertible_list(v)]
+
+
+def _lists_to_tensor_lists(init, lists, trial, names, where):
+    """Replaces the Python lists at `lists` by tensor lists, with the element
+    type declared, of their elements, or seen appended in a trial trace."""
     for i in lists:
         v = init[i]
-        dtype = DS.element_dtype(v)
-        shape = None
+        dtype, shape = DS.element_dtype(v), None
         if dtype is None and v:
-            t = convert_to_tensor(v[0])
-            dtype, shape = t.dtype, t.shape
+            dtype, shape = _spec_of(v[0])
         if dtype is None and trial is not None and isinstance(trial[i], list) and trial[i]:
             dtype, shape = _spec_of(trial[i][-1])
         if dtype is None:
             raise ValueError(f"cannot infer the element type of list '{names[i]}' used in a "
-                             "graph loop; use tf.autograph.set_element_type")
+                             f"{where}; use tf.autograph.set_element_type")
         init[i] = DS.TensorListLoopVar.from_list(v, dtype, shape)
-    real_undefined = []
-    for i in undefined:
-        value = trial[i] if trial is not None else None
-        if value is None or is_undefined(value):
-            # Not assigned by the body: stays undefined and is not a loop var.
-            raise ValueError(f"'{names[i]}' must be defined before the loop.")
-        init[i] = _placeholder_like_eager(value)
-        if isinstance(init[i], _Retval):
-            init[i] = init[i].value
-        elif not isinstance(init[i], UndefinedReturnValue):
-            pass
-        if not isinstance(get_state()[i] if False else None, UndefinedReturnValue):
-            pass
-        if names[i] != "retval_" and not names[i].startswith("retval_"):
-            real_undefined.append(i)
-    return init, real_undefined, lists
-
-
-class _Retval:
-    def __init__(self, value):
-        self.value = value
 
 
 def _placeholder_like_eager(value):
@@ -458,23 +458,12 @@ def _trial_run(init, item_of, index0, body, get_state, set_state):
 
 def _dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
     init = list(get_state())
-    lists = [i for i, v in enumerate(init) if isinstance(v, list) and
-             not isinstance(v, DS.TensorListLoopVar) and DS.is_convertible_list(v)]
+    lists = _list_vars(init)
     trial = None
     if any(is_undefined(v) for v in init) or any(
             not init[i] and DS.element_dtype(init[i]) is None for i in lists):
         trial = _trial_dataset(ds, body, get_state, set_state, init)
-    for i in lists:
-        v = init[i]
-        dtype, shape = DS.element_dtype(v), None
-        if dtype is None and v:
-            dtype, shape = _spec_of(v[0])
-        if dtype is None and trial is not None and isinstance(trial[i], list) and trial[i]:
-            dtype, shape = _spec_of(trial[i][-1])
-        if dtype is None:
-            raise ValueError(f"cannot infer the element type of list '{names[i]}' used in a "
-                             "dataset loop; use tf.autograph.set_element_type")
-        init[i] = DS.TensorListLoopVar.from_list(v, dtype, shape)
+    _lists_to_tensor_lists(init, lists, trial, names, "dataset loop")
     if trial is not None:
         init = [_placeholder_like_eager(t) if is_undefined(v) else v
                 for v, t in zip(init, trial)]
