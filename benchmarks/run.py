@@ -15,16 +15,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workloads  # noqa: E402
 
 
-def _time(fn, min_time=0.2):
-    """Best per-call time over a few repeats of an auto-sized loop."""
+def _calibrate(fn, min_time):
+    """A call count that takes about min_time / 5 seconds."""
     fn()
     n = 1
     while True:
         t = timeit.timeit(fn, number=n)
         if t >= min_time / 5 or n >= 1 << 20:
-            break
+            return n
         n *= 4
-    best = min(timeit.repeat(fn, number=n, repeat=5)) / n
+
+
+def _time_all(fns, min_time=0.2, rounds=7):
+    """Best per-call time of each callable, measured in alternating rounds so
+    that a slow moment of the machine does not favour one of them."""
+    counts = {k: _calibrate(f, min_time) for k, f in fns.items()}
+    best = {k: float("inf") for k in fns}
+    for _ in range(rounds):
+        for k, f in fns.items():
+            best[k] = min(best[k], timeit.timeit(f, number=counts[k]) / counts[k])
     return best
 
 
@@ -57,14 +66,13 @@ def main(argv=None):
         if args.k not in wl.name:
             continue
         built = wl.build()
-        res = {}
-        for kind in ("eager", "function", "numpy"):
-            fn = built.get(kind)
-            res[kind] = _time(fn, args.min_time) if fn is not None else None
+        fns = {k: built[k] for k in ("eager", "function", "numpy") if built.get(k) is not None}
+        times = _time_all(fns, args.min_time)
+        res = {k: times.get(k) for k in ("eager", "function", "numpy")}
         built.get("check", lambda: None)()
         tf_t = None
         if tf_ref is not None and hasattr(wl, "build_tensorflow"):
-            tf_t = _time(wl.build_tensorflow(tf_ref), args.min_time)
+            tf_t = _time_all({"tf": wl.build_tensorflow(tf_ref)}, args.min_time)["tf"]
         ratio = (res["function"] / res["numpy"]) if res["function"] and res["numpy"] else None
         rows.append((wl.name, _fmt(res["eager"]), _fmt(res["function"]), _fmt(res["numpy"]),
                      "-" if ratio is None else "%.2f" % ratio, _fmt(tf_t), wl.target))
