@@ -203,8 +203,6 @@ def _strided_slice(op):
 def _slice_template(parts):
     def template(em, args):
         body = ", ".join(p.format(*args) if "{" in p else p for p in parts)
-        if len(parts) == 1:
-            body += ","
         return "%s[%s]" % (args[0], body)
     return template
 
