@@ -126,11 +126,11 @@ def _loop_var_name(i, names):
 
 
 def build_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, call,
-                parallel_iterations=10, var_names=None, widen=False):
+                parallel_iterations=10, var_names=None, widen=False, autograph=False):
     """Traces cond/body over the loop variables and adds a While op.
 
-    `widen` (used by AutoGraph) relaxes the shape of a variable whose shape
-    changes instead of raising.
+    `widen` relaxes the shape of a variable whose shape changes instead of
+    raising; `autograph` words errors for Python loops (naming variables).
     """
     g = _state.graph
     flat, rebuild = flatten_components(loop_vars)
@@ -158,13 +158,20 @@ def build_while(cond, body, loop_vars, shape_invariants, maximum_iterations, nam
     n_user = len(flat)
     while True:
         cg, bg, outs = _trace(cond, body, flat, shapes, rebuild, call, counter, var_names)
-        problems = _check_body(flat, shapes, outs, var_names)
+        problems = _check_body(flat, shapes, outs, var_names, autograph)
         if not problems:
             break
         i, new_shape = problems
         if not widen:
+            n = _loop_var_name(i, var_names)
+            if autograph:
+                raise ValueError(
+                    f"'{n}' has shape {shapes[i]} before the loop, but shape {new_shape} after "
+                    "one iteration. Use tf.autograph.experimental.set_loop_options to set "
+                    "shape invariants (or tf.autograph.experimental."
+                    "set_loop_shape_widening(True)).")
             raise ValueError(
-                f"Input tensor '{_loop_var_name(i, var_names)}' enters the loop with shape "
+                f"Input tensor '{n}' enters the loop with shape "
                 f"{shapes[i]}, but has shape {new_shape} after one iteration. To allow the "
                 f"shape to vary across iterations, use the `shape_invariants` argument of "
                 f"tf.while_loop to specify a less-specific shape.")
@@ -241,7 +248,7 @@ def _normalize_body_output(before, new):
     return new
 
 
-def _check_body(flat, shapes, outs, var_names):
+def _check_body(flat, shapes, outs, var_names, autograph=False):
     if len(outs) != len(flat):
         raise ValueError(f"body returned {len(outs)} values for {len(flat)} loop variables")
     for i, (v, s, o) in enumerate(zip(flat, shapes, outs)):
@@ -249,7 +256,11 @@ def _check_body(flat, shapes, outs, var_names):
             raise ValueError(f"body returned None for loop variable "
                              f"{_loop_var_name(i, var_names)}")
         if o.dtype is not v.dtype:
-            raise TypeError(f"Loop variable '{_loop_var_name(i, var_names)}' enters the loop "
+            n = _loop_var_name(i, var_names)
+            if autograph:
+                raise TypeError(f"'{n}' has dtype {v.dtype.name} before the loop, but dtype "
+                                f"{o.dtype.name} after one iteration")
+            raise TypeError(f"Loop variable '{n}' enters the loop "
                             f"with type {v.dtype!r}, but has type {o.dtype!r} after one "
                             "iteration. TensorFlow control flow requires it stays the same.")
         if not o.shape.is_subtype_of(s):

@@ -320,14 +320,9 @@ def _tf_loop(item_of, index0, next_index, index_cond, extra_test, body, get_stat
         loop_vars = [convert_to_tensor(0)] + loop_vars
     var_names = (["iterations"] if needs_count else []) + (["index"] if has_index else []) + \
         list(names)
-    try:
-        final = build_while(cond_fn, body_fn, tuple(loop_vars), None, None, "while",
-                            lambda f, v: f(*v), var_names=var_names,
-                            widen=LoopOptions.widen_shapes)
-    except ValueError as e:
-        raise _loop_error(e, var_names) from None
-    except TypeError as e:
-        raise _loop_type_error(e, var_names) from None
+    final = build_while(cond_fn, body_fn, tuple(loop_vars), None, None, "while",
+                        lambda f, v: f(*v), var_names=var_names,
+                        widen=LoopOptions.widen_shapes, autograph=True)
     final = list(final)
     if needs_count:
         count, final = final[0], final[1:]
@@ -335,34 +330,6 @@ def _tf_loop(item_of, index0, next_index, index_cond, extra_test, body, get_stat
     if has_index:
         final = final[1:]
     set_state(tuple(final))
-
-
-def _loop_error(e, var_names):
-    msg = str(e)
-    for n in var_names:
-        key = "Input tensor '%s' enters the loop with shape " % n
-        if key in msg:
-            rest = msg.split(key, 1)[1]
-            before, after = rest.split(", but has shape ", 1)
-            after = after.split(" after one iteration", 1)[0]
-            return ValueError(f"'{n}' has shape {before} before the loop, but shape {after} "
-                              f"after one iteration. Use tf.autograph.experimental."
-                              f"set_loop_options to set shape invariants (or "
-                              f"tf.autograph.experimental.set_loop_shape_widening(True)).")
-    return e
-
-
-def _loop_type_error(e, var_names):
-    msg = str(e)
-    for n in var_names:
-        key = "Loop variable '%s' enters the loop with type " % n
-        if key in msg:
-            rest = msg.split(key, 1)[1]
-            before, after = rest.split(", but has type ", 1)
-            after = after.split(" after one iteration", 1)[0]
-            return TypeError(f"'{n}' has dtype {before.replace('tf.', '')} before the loop, "
-                             f"but dtype {after.replace('tf.', '')} after one iteration")
-    return e
 
 
 def _assert_iterated(count, names):
