@@ -31,8 +31,14 @@ def _strict():
     return os.environ.get("AUTOGRAPH_STRICT_CONVERSION", "") not in ("", "0", "false", "False")
 
 
+# Modules of the package written as user code (examples), converted as such.
+_USER_CODE = ("rillflow.demo",)
+
+
 def _is_allowlisted(f):
     module = getattr(f, "__module__", None)
+    if module in _USER_CODE:
+        return False
     if module is None:
         return not hasattr(f, "__code__")  # user functions exec'd without a module
     top = module.split(".")[0]

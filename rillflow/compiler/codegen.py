@@ -271,8 +271,12 @@ class Emitter:
         return name
 
     def global_for(self, value, base):
-        """A global name bound to `value` (one per distinct object)."""
+        """A global name bound to `value` (one per distinct object, and one per
+        distinct small constant value)."""
         key = id(value)
+        if isinstance(value, (np.ndarray, np.generic)) and value.size <= 16 and \
+                value.dtype.kind in "biufc":
+            key = ("const", value.dtype.str, value.shape, np.asarray(value).tobytes())
         name = self._global_ids.get(key)
         if name is None:
             name = self.new_name(base)
