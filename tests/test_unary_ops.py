@@ -585,9 +585,10 @@ def test_gradients_in_graph_mode_build_with_public_ops():
 
 
 # --- float32 tanh against TensorFlow's CPU kernel ------------------------------------
-# TensorFlow 2.21 computes float32 tanh with a clamped rational approximation run
-# with denormals flushed, so its results are not NumPy's. The bit patterns below
-# were recorded from the reference (tf.tanh on float32, CPU).
+# TensorFlow 2.21 computes float32 and float64 tanh with clamped rational
+# approximations, so its results are not NumPy's correctly rounded ones; rillflow
+# reproduces them. The bit patterns below were recorded from the reference
+# (tf.tanh on CPU).
 
 def _tanh_bits(x_bits, shape=None):
     x = np.array(x_bits, dtype=np.uint32).view(np.float32)
@@ -596,24 +597,23 @@ def _tanh_bits(x_bits, shape=None):
     return tf.tanh(tf.constant(x)).numpy().view(np.uint32)
 
 
-TANH_F32_EDGES = [  # (input bits, TensorFlow's output bits) that NumPy's tanh also gives
+TANH_F32_EDGES = [  # (input bits, TensorFlow's output bits)
     (0x00000000, 0x00000000), (0x80000000, 0x80000000),  # +-0.0 keep their sign
     (0x41400000, 0x3f800000), (0xc1400000, 0xbf800000),  # +-12 -> exactly +-1
     (0x7f7fffff, 0x3f800000), (0xff7fffff, 0xbf800000),
     (0x7f800000, 0x3f800000), (0xff800000, 0xbf800000),  # +-inf
     (0x00800000, 0x00800000), (0x80800000, 0x80800000),  # smallest normals pass
-    (0x3f000000, 0x3eec9aa0), (0xbf000000, 0xbeec9aa0),  # 0.5: TF gives 0x3eec9a9e
+    (0x3f000000, 0x3eec9a9e), (0xbf000000, 0xbeec9a9e),  # NumPy: 0x3eec9aa0
+    (0x40fd0956, 0x3f800000), (0xc0fd0956, 0xbf800000),  # exactly +-1 from 7.9073896
+    (0x40fd0955, 0x3f7ffffb), (0x7fc00000, 0x7fc00000),  # just below; NaN stays NaN
 ]
-# TensorFlow's kernel also returns exactly +-1 for 7.9073896 <= |x| (NumPy only
-# from about 9.6),
-# flushes subnormal inputs to zero and is a few ulps off elsewhere; rillflow
-# uses NumPy's tanh there (see the expected failure below).
+# TensorFlow also flushes subnormal inputs to zero; rillflow, like NumPy, keeps them.
 
 
-@pytest.mark.parametrize("shape", [None, (2, 6), (24,)])
+@pytest.mark.parametrize("shape", [None, (2, 8), (32,)])
 def test_tanh_float32_edge_values(shape):
     xb, yb = zip(*TANH_F32_EDGES)
-    if shape == (24,):
+    if shape == (32,):
         xb, yb = xb * 2, yb * 2
     got = _tanh_bits(xb, shape)
     np.testing.assert_array_equal(got.ravel(), np.array(yb, dtype=np.uint32))
@@ -695,8 +695,6 @@ TANH_F32_REFERENCE = [  # (input bits, TensorFlow's output bits)
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="float32 tanh is NumPy's correctly rounded tanh, not yet "
-                   "TensorFlow's rational approximation (e.g. TF gives tanh(0.5) = 0x3eec9a9e)")
 def test_tanh_float32_matches_tensorflow_bits():
     xb, yb = zip(*TANH_F32_REFERENCE)
     got = _tanh_bits(xb)
@@ -704,7 +702,45 @@ def test_tanh_float32_matches_tensorflow_bits():
     assert not mismatched, mismatched[:10]
 
 
+TANH_F64_REFERENCE = [  # (input bits, TensorFlow's output bits), float64
+    (0x401303b6fce7a024, 0x3feffec857692ab5), (0x402e30311403ff68, 0x3feffffffffffa89),
+    (0xc01e5fedf51f8f28, 0xbfeffffeefa8da71), (0xc032ccc774395201, 0xbff0000000000000),
+    (0xbff37edc47179900, 0xbfeadabfd71abba6), (0xbfdf606ef023e864, 0xbfdd1545f9667779),
+    (0x3f82a131f7a67f00, 0x3f82a1104b0165de), (0x3fefb646d2209ac8, 0x3fe83fcdf8f6b394),
+    (0x3fe2baf90ef3b0c2, 0x3fe0d949236068bf), (0xbfed300ddc38a88a, 0xbfe71bd29447641c),
+    (0x4031b6d58f246197, 0x3ff0000000000000), (0x4031b6d58f246182, 0x3feffffffffffff8),
+    (0x3fe0000000000000, 0x3fdd9353d7568af4), (0x01a56e1fc2f8f359, 0x01a56e1fc2f8f359),
+]
+
+
+def test_tanh_float64_matches_tensorflow_bits():
+    xb, yb = zip(*TANH_F64_REFERENCE)
+    x = np.array(xb, dtype=np.uint64).view(np.float64)
+    got = tf.tanh(tf.constant(x)).numpy().view(np.uint64)
+    np.testing.assert_array_equal(got, np.array(yb, dtype=np.uint64))
+    # the kernel's result is not NumPy's correctly rounded tanh for most of these
+    assert (np.tanh(x).view(np.uint64) != got).sum() >= 8
+
+
+def test_tanh_float16_rounds_the_float32_approximation():
+    x = np.array([0x3800, 0xb4cd, 0x3ecd, 0x41cd, 0xc680, 0x211f], np.uint16).view(np.float16)
+    got = tf.tanh(tf.constant(x))
+    assert got.dtype == tf.float16
+    np.testing.assert_array_equal(got.numpy().view(np.uint16),
+                                  [0x3765, 0xb4a9, 0x3b7c, 0x3bf4, 0xbc00, 0x211f])
+
+
+def test_tanh_same_bits_in_graphs_and_fused_kernels():
+    x = np.random.default_rng(3).uniform(-9, 9, 1 << 17).astype(np.float32)
+    eager = tf.tanh(tf.constant(x)).numpy()
+    fused = tf.function(lambda v: tf.tanh(v) * 1.0)(tf.constant(x)).numpy()
+    np.testing.assert_array_equal(eager.view(np.uint32), fused.view(np.uint32))
+    xb, yb = zip(*TANH_F32_REFERENCE[:40])
+    traced = tf.function(tf.tanh)(tf.constant(np.array(xb, np.uint32).view(np.float32)))
+    np.testing.assert_array_equal(traced.numpy().view(np.uint32), np.array(yb, np.uint32))
+
+
 def test_tanh_float32_keeps_nans_and_saturates():
     got = tf.tanh(tf.constant([-12.0, 0.5, float("nan"), 12.0], tf.float32)).numpy()
     assert got[0] == -1.0 and got[3] == 1.0 and np.isnan(got[2])
-    assert got[1] == np.tanh(np.float32(0.5))
+    assert got[1].view(np.uint32) == 0x3eec9a9e
