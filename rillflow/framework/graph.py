@@ -15,6 +15,7 @@ from . import dtypes as _dtypes
 from . import user_frames
 from .graph_def import to_graph_def
 from .tensor import EagerTensor, SymbolicTensor
+from .tensor_shape import shape_text
 
 __all__ = ["Graph", "Operation"]
 
@@ -418,13 +419,7 @@ def _fold(op):
 def _graph_error_message(op, e):
     msg = "%s for '{{node %s}} = %s(%s)' with input shapes: %s." % (
         str(e), op.name, op.type, ", ".join(t.name for t in op.inputs),
-        ", ".join(_shape_str(t.shape) for t in op.inputs))
+        ", ".join(shape_text(t.shape) for t in op.inputs))
     if op.location is not None:
         msg += "\n" + str(op.location)
     return msg
-
-
-def _shape_str(shape):
-    if shape.rank is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"

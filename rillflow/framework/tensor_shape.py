@@ -272,3 +272,14 @@ def unknown_shape(rank=None):
     if rank is None:
         return TensorShape(None)
     return TensorShape._from_tuple((None,) * rank)
+
+
+def dims_text(dims):
+    """Dimensions as TensorFlow writes them in messages: `[2,3]`, `[?,3]`."""
+    return "[" + ",".join("?" if d is None else str(int(d)) for d in dims) + "]"
+
+
+def shape_text(shape):
+    """A static shape as TensorFlow's shape functions write it: `[2,?]`, or
+    `?` when even the rank is unknown."""
+    return "?" if shape.rank is None else dims_text(shape)

@@ -16,11 +16,11 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor, to_num
 from ..framework.execute import apply, apply1, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape, as_shape, dims_text, shape_text
 from . import op_util as U
 
 _state = _context.state
-_INDEX_TYPES = (D.int32, D.int64)
+_INDEX_TYPES = U.INDEX
 # TensorFlow builds `zeros`/`ones` of fewer elements as a Const, larger ones as a Fill.
 _SMALL_CONSTANT = 1000
 
@@ -36,23 +36,8 @@ def _op_error(op_name, msg):
     return errors.InvalidArgumentError(None, None, f"{msg} [Op:{op_name}]")
 
 
-def _fmt(shape):
-    """A shape as TensorFlow's runtime prints it: [2,3]."""
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
-
-
 def _is_tensor_like(v):
     return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
-
-
-def _index_dtype_error(op_name, attr, param, dtype):
-    allowed = ", ".join(d.name for d in _INDEX_TYPES)
-    if _eager():
-        return _op_error(op_name, f"Value for attr '{attr}' of {U.tf_type_name(dtype)} is not in "
-                                  f"the list of allowed values: {allowed}\n\t; NodeDef: "
-                                  f"{{{{node {op_name}}}}}")
-    return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
-                     f"list of allowed values: {allowed}")
 
 
 _I32_MIN, _I32_MAX = -2 ** 31, 2 ** 31 - 1
@@ -100,7 +85,7 @@ def _index_input(value, op_name, param, attr):
         if t is None:
             t = convert_to_tensor(value)
     if t.dtype not in _INDEX_TYPES:
-        raise _index_dtype_error(op_name, attr, param, t.dtype)
+        raise U.dtype_error(op_name, t.dtype, _INDEX_TYPES, attr, param)
     return t
 
 
@@ -111,7 +96,7 @@ def _index_pair(s0, s1, op_name):
             for v in (s0, s1)]
     a, b = _convert_same_dtype(vals, op_name)
     if a.dtype not in _INDEX_TYPES:
-        raise _index_dtype_error(op_name, "T", "s0", a.dtype)
+        raise U.dtype_error(op_name, a.dtype, _INDEX_TYPES, "T", "s0")
     return a, b
 
 
@@ -449,7 +434,7 @@ def rank(input, name=None):  # noqa: A002
 
 def _reshape_kernel(x, shape):
     if shape.ndim > 1:
-        raise _op_error("Reshape", f"sizes input must be 1-D, not {_fmt(shape.shape)}")
+        raise _op_error("Reshape", f"sizes input must be 1-D, not {dims_text(shape.shape)}")
     dims = np.reshape(shape, -1).tolist()
     n = x.size
     total = 1
@@ -537,7 +522,7 @@ def _reshape_infer(inputs, attrs):
         if in_unknown < 0 and out_unknown < 0:
             if known_in != known_out:
                 raise ValueError(f"Cannot reshape a tensor with {known_in} elements to shape "
-                                 f"{_fmt(dims)} ({known_out} elements)")
+                                 f"{dims_text(dims)} ({known_out} elements)")
         elif in_unknown < 0 <= out_unknown and known_out > 0:
             if known_in % known_out:
                 raise ValueError(f"Dimension size must be evenly divisible by {known_out} but "
@@ -578,9 +563,9 @@ def _fill_kernel(dims, value):
     # A 0-d `dims` and a 1-element `value` are accepted as TensorFlow's
     # runtime does ("legacy" vectors and scalars).
     if dims.ndim > 1:
-        raise _op_error("Fill", f"dims must represent a vector, got shape {_fmt(dims.shape)}")
+        raise _op_error("Fill", f"dims must represent a vector, got shape {dims_text(dims.shape)}")
     if value.size != 1 or value.ndim > 1:
-        raise _op_error("Fill", f"value must represent a scalar, got shape {_fmt(value.shape)}")
+        raise _op_error("Fill", f"value must represent a scalar, got shape {dims_text(value.shape)}")
     value = np.reshape(value, ())
     shp = [int(d) for d in np.reshape(dims, -1)]
     for d in shp:
@@ -748,7 +733,7 @@ def _pack_kernel(*xs, axis=0, N=None):
     for i, x in enumerate(xs[1:], 1):
         if x.shape != s:
             raise _op_error("Pack", f"Shapes of all inputs must match: values[0].shape = "
-                                    f"{_fmt(s)} != values[{i}].shape = {_fmt(x.shape)}")
+                                    f"{dims_text(s)} != values[{i}].shape = {dims_text(x.shape)}")
     out = np.stack(xs, axis)
     if out.dtype != xs[0].dtype:
         out = out.astype(xs[0].dtype)
@@ -770,7 +755,7 @@ def _pack_infer(inputs, attrs):
             i = next(i for i, (a, b) in enumerate(zip(s, t.shape))
                      if a is not None and b is not None and a != b)
             raise ValueError(f"Dimension {i} in both shapes must be equal, but are {s[i]} and "
-                             f"{t.shape[i]}. Shapes are {_partial(s)} and {_partial(t.shape)}."
+                             f"{t.shape[i]}. Shapes are {shape_text(s)} and {shape_text(t.shape)}."
                              f"\n\tFrom merging shape 0 with other shapes.")
         s = s.merge_with(t.shape)
     if s.rank is None:
@@ -782,13 +767,6 @@ def _pack_infer(inputs, attrs):
     dims = s.as_list()
     dims.insert(axis % r, len(inputs))
     return [(TensorShape(dims), dtype)]
-
-
-def _partial(s):
-    """A partial shape as TensorFlow's shape functions print it: [?,3]."""
-    if s.rank is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in s) + "]"
 
 
 def _pack_grad(op, g):
@@ -830,7 +808,7 @@ def stack(values, axis=0, name="stack"):
 def _unpack_kernel(x, num, axis):
     if x.shape[axis] != num:
         raise _op_error("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
-                                  f"{_fmt(x.shape)}")
+                                  f"{dims_text(x.shape)}")
     moved = np.moveaxis(x, axis, 0) if axis else x
     # `[i, ...]` keeps 0-d results arrays (string elements stay object arrays).
     return [moved[i, ...] for i in range(num)]
@@ -886,7 +864,7 @@ def _concat_kernel(*args, N=None):
     *xs, axis = args
     if axis.size != 1:
         raise _op_error("ConcatV2", f"Concat dim tensor should be a scalar integer, but got "
-                                    f"shape {_fmt(axis.shape)}")
+                                    f"shape {dims_text(axis.shape)}")
     axis = int(np.reshape(axis, -1)[0])
     r = xs[0].ndim
     if r == 0:
@@ -902,13 +880,13 @@ def _concat_kernel(*args, N=None):
         for i, x in enumerate(xs[1:], 1):
             if x.ndim != r:
                 raise _op_error("ConcatV2", f"ConcatOp : Ranks of all input tensors should "
-                                            f"match: shape[0] = {_fmt(s0)} vs. shape[{i}] = "
-                                            f"{_fmt(x.shape)}") from None
+                                            f"match: shape[0] = {dims_text(s0)} vs. shape[{i}] = "
+                                            f"{dims_text(x.shape)}") from None
             for j in range(r):
                 if j != a and x.shape[j] != s0[j]:
                     raise _op_error("ConcatV2", f"ConcatOp : Dimension {j} in both shapes must "
-                                                f"be equal: shape[0] = {_fmt(s0)} vs. shape[{i}] "
-                                                f"= {_fmt(x.shape)}") from None
+                                                f"be equal: shape[0] = {dims_text(s0)} vs. shape[{i}] "
+                                                f"= {dims_text(x.shape)}") from None
         raise
     if out.dtype != xs[0].dtype:
         out = out.astype(xs[0].dtype)
@@ -960,8 +938,8 @@ def _concat_infer(inputs, attrs):
             elif d is not None and d != dims[i]:
                 raise ValueError(
                     f"Dimension {i if i < axis else i - 1} in both shapes must be equal, but are "
-                    f"{dims[i]} and {d}. Shapes are {_partial(TensorShape(first))} and "
-                    f"{_partial(TensorShape(rest))}.")
+                    f"{dims[i]} and {d}. Shapes are {shape_text(TensorShape(first))} and "
+                    f"{shape_text(TensorShape(rest))}.")
         d = t.shape[axis]
         total = None if (total is None or d is None) else total + d
     dims[axis] = total
@@ -1223,7 +1201,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 def _tile_kernel(x, multiples):
     if multiples.ndim != 1:
         raise _op_error("Tile", f"Expected multiples to be 1-D, but got shape "
-                                f"{_fmt(multiples.shape)}")
+                                f"{dims_text(multiples.shape)}")
     if multiples.size != x.ndim:
         raise _op_error("Tile", f"Expected multiples argument to be a vector of length {x.ndim} "
                                 f"but got length {multiples.size}")
@@ -1287,7 +1265,7 @@ def tile(input, multiples, name=None):  # noqa: A002
 def _broadcast_to_kernel(x, shape):
     if shape.ndim != 1:
         raise _op_error("BroadcastTo", f"shape must be a vector of {{int32,int64}}, got shape "
-                                       f"{_fmt(shape.shape)}")
+                                       f"{dims_text(shape.shape)}")
     target = [int(d) for d in shape]
     for d in target:
         if d < 0:
@@ -1297,8 +1275,8 @@ def _broadcast_to_kernel(x, shape):
                                        f"of output shape ({len(target)}).")
     for a, b in zip(reversed(x.shape), reversed(target)):
         if a != b and a != 1:
-            raise _op_error("BroadcastTo", f"Incompatible shapes: {_fmt(x.shape)} vs. "
-                                           f"{_fmt(target)}")
+            raise _op_error("BroadcastTo", f"Incompatible shapes: {dims_text(x.shape)} vs. "
+                                           f"{dims_text(target)}")
     return np.broadcast_to(x, target)
 
 
@@ -1365,8 +1343,8 @@ def _bga_kernel(s0, s1):
         elif q == 1:
             r1.append(i)
         else:
-            raise _op_error("BroadcastGradientArgs", f"Incompatible shapes: {_fmt(a0)} vs. "
-                                                     f"{_fmt(a1)}")
+            raise _op_error("BroadcastGradientArgs", f"Incompatible shapes: {dims_text(a0)} vs. "
+                                                     f"{dims_text(a1)}")
     return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
 
 
@@ -1412,7 +1390,7 @@ def _broadcast_args_kernel(s0, s1):
     try:
         out = np.broadcast_shapes(tuple(a), tuple(b))
     except ValueError:
-        raise _op_error("BroadcastArgs", f"Incompatible shapes: {_fmt(a)} vs. {_fmt(b)}") from None
+        raise _op_error("BroadcastArgs", f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)}") from None
     return np.array(out, dtype=s0.dtype)
 
 
@@ -1445,8 +1423,8 @@ def _select_kernel(c, x, y):
     try:
         out = np.where(c, x, y)
     except ValueError:
-        raise _op_error("SelectV2", f"condition {_fmt(c.shape)}, then {_fmt(x.shape)}, and else "
-                                    f"{_fmt(y.shape)} must be broadcastable") from None
+        raise _op_error("SelectV2", f"condition {dims_text(c.shape)}, then {dims_text(x.shape)}, and else "
+                                    f"{dims_text(y.shape)} must be broadcastable") from None
     if out.dtype != x.dtype:
         out = out.astype(x.dtype)
     return out
@@ -1485,8 +1463,7 @@ def _where_kernel(c):
 def _where_infer(inputs, attrs):
     c = inputs[0]
     if c.dtype not in _WHERE_TYPES:
-        raise TypeError(f"Value passed to parameter 'input' has DataType {c.dtype.name} not in "
-                        f"list of allowed values: {', '.join(d.name for d in _WHERE_TYPES)}")
+        raise U.graph_dtype_error("input", c.dtype, _WHERE_TYPES)
     return [(TensorShape([None, c.shape.rank]), D.int64)]
 
 

@@ -666,8 +666,7 @@ def _check_numerics_kernel(x, message=""):
 def _check_numerics_infer(inputs, attrs):
     x = inputs[0]
     if x.dtype not in _NUMERICS_TYPES:
-        raise TypeError(f"Value passed to parameter 'tensor' has DataType {x.dtype.name} not in "
-                        "list of allowed values: bfloat16, float16, float32, float64")
+        raise U.graph_dtype_error("tensor", x.dtype, _NUMERICS_TYPES)
     return [(x.shape, x.dtype)]
 
 

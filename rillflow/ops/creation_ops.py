@@ -18,7 +18,7 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor, to_num
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 
 _state = _context.state
@@ -74,34 +74,12 @@ def name_scope(name):
         yield
 
 
-def check_attr_dtype(op_name, attr, t, allowed, arg):
-    """Raises TensorFlow's error for an argument whose dtype the op does not take.
-
-    Eagerly the runtime reports it (InvalidArgumentError); while building a
-    graph the op constructor does (TypeError).
-    """
-    if t.dtype in allowed:
-        return
-    names = ", ".join(U.tf_type_name(d) for d in allowed)
-    if _state.graph is None:
-        raise _IAE(None, None, f"Value for attr '{attr}' of {U.tf_type_name(t.dtype)} is not in "
-                   f"the list of allowed values: {names}\n\t; NodeDef: {{{{node {op_name}}}}} "
-                   f"[Op:{op_name}]")
-    raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.name} not in "
-                    f"list of allowed values: {', '.join(d.name for d in allowed)}")
-
-
-def shape_text(dims):
-    """A shape as TensorFlow's runtime writes it in messages: `[2,3]`, `[?,3]`."""
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
-
-
 def _scalar(v):
     """A Python number from a size-1 NumPy value."""
     return np.reshape(v, -1)[0]
 
 
-_INDEX = (D.int32, D.int64)
+_INDEX = U.INDEX
 
 
 # --- range -------------------------------------------------------------------
@@ -139,7 +117,7 @@ def _fmt(v):
 def _range_kernel(start, limit, delta, Tidx=None):
     for arg, v in (("start", start), ("limit", limit), ("delta", delta)):
         if np.size(v) != 1:
-            raise _IAE(None, None, f"{arg} must be a scalar, not shape {shape_text(np.shape(v))}")
+            raise _IAE(None, None, f"{arg} must be a scalar, not shape {dims_text(np.shape(v))}")
     start, limit, delta = _scalar(start), _scalar(limit), _scalar(delta)
     dt = start.dtype
     try:
@@ -159,8 +137,7 @@ def _range_infer(inputs, attrs):
             raise TypeError(f"Input '{name}' of 'Range' Op has type {t.dtype.name} that does not "
                             f"match type {dtype.name} of argument 'start'.")
     if dtype not in _RANGE_TYPES:
-        raise TypeError(f"Value passed to parameter 'start' has DataType {dtype.name} not in "
-                        f"list of allowed values: {', '.join(d.name for d in _RANGE_TYPES)}")
+        raise U.graph_dtype_error("start", dtype, _RANGE_TYPES)
     vals = [U.constant_value(t) for t in inputs]
     if any(v is None or np.size(v) != 1 for v in vals):
         return [(TensorShape([None]), dtype)]
@@ -219,7 +196,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
                                 f"use one of {', '.join(d.name for d in _RANGE_HIERARCHY)}")
         dtype = max((t.dtype for t in args), key=_RANGE_HIERARCHY.index)
         args = [_range_arg(v, dtype, None) for v in args]
-    check_attr_dtype("Range", "Tidx", args[0], _RANGE_TYPES, "start")
+    U.check_dtype("Range", args[0], _RANGE_TYPES, "Tidx", "start")
     return apply_named(_Range, args, {"Tidx": dtype}, base, name)
 
 
@@ -227,7 +204,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 def _linspace_kernel(start, stop, num, axis=0):
     if np.size(num) != 1:
-        raise _IAE(None, None, f"num must be a scalar, not shape {shape_text(np.shape(num))}")
+        raise _IAE(None, None, f"num must be a scalar, not shape {dims_text(np.shape(num))}")
     n = _INT(_scalar(num))
     if n < 0:
         raise _IAE(None, None, f"Requires num >= 0: {n}")
@@ -235,8 +212,8 @@ def _linspace_kernel(start, stop, num, axis=0):
     try:
         shape = np.broadcast_shapes(np.shape(start), np.shape(stop))
     except ValueError:
-        raise _IAE(None, None, f"Incompatible shapes: {shape_text(np.shape(start))} vs. "
-                   f"{shape_text(np.shape(stop))}") from None
+        raise _IAE(None, None, f"Incompatible shapes: {dims_text(np.shape(start))} vs. "
+                   f"{dims_text(np.shape(stop))}") from None
     r = len(shape) + 1
     if not -r <= axis < r:
         raise _IAE(None, None, f"Tried to expand dim index {axis} for tensor with {r - 1} "
@@ -324,8 +301,8 @@ def linspace(start, stop, num, name=None, axis=0):
     if x0.dtype.is_integer:
         from .math_ops import cast
         x0, x1 = cast(x0, D.float64), cast(x1, D.float64)
-    check_attr_dtype("LinSpace", "T", x0, _LINSPACE_TYPES, "start")
-    check_attr_dtype("LinSpace", "Tidx", n, _INDEX, "num")
+    U.check_dtype("LinSpace", x0, _LINSPACE_TYPES, "T", "start")
+    U.check_dtype("LinSpace", n, _INDEX, "Tidx", "num")
     return apply_named(_LinSpace, [x0, x1, n], {"axis": _INT(axis)}, base, "linspace")
 
 
@@ -407,10 +384,10 @@ _ONE_HOT_INDICES = (D.uint8, D.int8, D.int32, D.int64)
 
 def _one_hot_kernel(indices, depth, on_value, off_value, axis=-1, T=None, TI=None):
     if np.ndim(depth) != 0:
-        raise _IAE(None, None, f"depth must be a scalar, but got: {shape_text(np.shape(depth))}")
+        raise _IAE(None, None, f"depth must be a scalar, but got: {dims_text(np.shape(depth))}")
     for arg, v in (("on_value", on_value), ("off_value", off_value)):
         if np.ndim(v) != 0:
-            raise _IAE(None, None, f"{arg} must be a scalar, but got: {shape_text(np.shape(v))}")
+            raise _IAE(None, None, f"{arg} must be a scalar, but got: {dims_text(np.shape(v))}")
     d = _INT(depth)
     if d < 0:
         raise _IAE(None, None, f"depth must be non-negative, got: {d}")
@@ -508,7 +485,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             idx.shape.num_elements() == 0:
         # An empty list has no element type; the op's index type applies.
         idx = convert_to_tensor(indices, dtype=D.int32, name=arg_name(base, "indices"))
-    check_attr_dtype("OneHot", "TI", idx, _ONE_HOT_INDICES, "indices")
+    U.check_dtype("OneHot", idx, _ONE_HOT_INDICES, "TI", "indices")
     d = convert_to_tensor(depth, dtype=D.int32, name=arg_name(base, "depth"))
     attrs = {"axis": -1 if axis is None else _INT(axis), "T": dtype, "TI": idx.dtype}
     return apply_named(_OneHot, [idx, d, on, off], attrs, base, "one_hot")
@@ -585,8 +562,7 @@ def _invert_permutation_kernel(x):
 def _invert_permutation_infer(inputs, attrs):
     x = inputs[0]
     if x.dtype not in _INDEX:
-        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list "
-                        "of allowed values: int32, int64")
+        raise U.graph_dtype_error("x", x.dtype, _INDEX)
     s = x.shape
     if s.rank is not None and s.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {s.rank}")
@@ -606,7 +582,7 @@ def invert_permutation(x, name=None):
     """
     base = op_base_name(name or "InvertPermutation")
     t = convert_to_tensor(x, name=arg_name(base, "x"))
-    check_attr_dtype("InvertPermutation", "T", t, _INDEX, "x")
+    U.check_dtype("InvertPermutation", t, _INDEX, "T", "x")
     return apply_named(_InvertPermutation, [t], {}, base, "InvertPermutation")
 
 

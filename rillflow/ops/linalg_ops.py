@@ -21,13 +21,13 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor
 from ..framework.execute import apply, apply1, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .op_util import COMPLEX, FLOATS
 
 _state = _context.state
 
-_INTS_BIG = (D.int32, D.int64)
+_INTS_BIG = U.INDEX
 _UINTS = (D.uint8, D.uint16, D.uint32, D.uint64)
 # The dtypes TensorFlow's op definitions accept; the kernels TensorFlow ships
 # for CPU are narrower (no unsigned matmul), see `_KERNEL_NP`.
@@ -56,10 +56,6 @@ def _scope(name):
     if g is None:
         return contextlib.nullcontext()
     return g.name_scope(name)
-
-
-def _dims_str(shape):
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _invalid(msg, op=None):
@@ -115,16 +111,16 @@ def _no_kernel(opname, dtype):
 def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
     if a.ndim != 2 or b.ndim != 2:
         if a.ndim != b.ndim:
-            raise _invalid(f"In[0] and In[1] has different ndims: {_dims_str(a.shape)} vs. "
-                           f"{_dims_str(b.shape)}", "MatMul")
+            raise _invalid(f"In[0] and In[1] has different ndims: {dims_text(a.shape)} vs. "
+                           f"{dims_text(b.shape)}", "MatMul")
         raise _invalid(f"In[0] and In[1] ndims must be == 2: {a.ndim}")
     if a.dtype not in _KERNEL_NP:
         raise _no_kernel("MatMul", a.dtype)
     x = a.T if transpose_a else a
     y = b.T if transpose_b else b
     if x.shape[1] != y.shape[0]:
-        raise _invalid(f"Matrix size-incompatible: In[0]: {_dims_str(a.shape)}, In[1]: "
-                       f"{_dims_str(b.shape)}", "MatMul")
+        raise _invalid(f"Matrix size-incompatible: In[0]: {dims_text(a.shape)}, In[1]: "
+                       f"{dims_text(b.shape)}", "MatMul")
     return _mm(x, y)
 
 
@@ -191,13 +187,13 @@ def _bmm_kernel(x, y, adj_x=False, adj_y=False):
             np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
         except ValueError:
             raise _invalid(f"In[0] and In[1] must have compatible batch dimensions: "
-                           f"{_dims_str(x.shape)} vs. {_dims_str(y.shape)}",
+                           f"{dims_text(x.shape)} vs. {dims_text(y.shape)}",
                            "BatchMatMulV2") from None
     a = _adjoint_last2(x) if adj_x else x
     b = _adjoint_last2(y) if adj_y else y
     if a.shape[-1] != b.shape[-2]:
-        raise _invalid(f"Matrix size-incompatible: In[0]: {_dims_str(x.shape)}, In[1]: "
-                       f"{_dims_str(y.shape)}", "BatchMatMulV2")
+        raise _invalid(f"Matrix size-incompatible: In[0]: {dims_text(x.shape)}, In[1]: "
+                       f"{dims_text(y.shape)}", "BatchMatMulV2")
     return _mm(a, b)
 
 
@@ -432,7 +428,7 @@ def _einsum_check(equation, shapes):
             if prev != d:
                 axis = j if j < npre else j + ne
                 raise _invalid(f"Expected dimension {prev} at axis {axis} of the input shaped "
-                               f"{_dims_str(shp)} but got dimension {d}", "Einsum")
+                               f"{dims_text(shp)} but got dimension {d}", "Einsum")
     work = 1
     for d in label_dim.values():
         work *= d
@@ -441,7 +437,7 @@ def _einsum_check(equation, shapes):
             bshape = np.broadcast_shapes(*ells)
         except ValueError:
             raise _invalid("Invalid broadcasting dimensions: " + " vs. ".join(
-                _dims_str(s) for s in shapes), "Einsum") from None
+                dims_text(s) for s in shapes), "Einsum") from None
         if bshape and "..." not in equation.partition("->")[2]:
             raise _invalid(f"Output contains {len(bshape)} broadcasting dimension(s) but no "
                            "ellipsis (...) was found in the output subscripts.")
@@ -1005,7 +1001,7 @@ def _check_align(align):
 
 def _diag_part_kernel(x, k, padding_value, align="RIGHT_LEFT"):
     if x.ndim < 2:
-        raise _invalid(f"input must be at least 2-dim, received shape: {_dims_str(x.shape)}",
+        raise _invalid(f"input must be at least 2-dim, received shape: {dims_text(x.shape)}",
                        "MatrixDiagPartV3")
     lo, hi = _k_pair(k)
     rows, cols = x.shape[-2:]
@@ -1150,7 +1146,7 @@ _MatrixDiagV3 = register("MatrixDiagV3", _diag_kernel, _diag_infer, _diag_grad)
 
 def _set_diag_kernel(x, diagonal, k, align="RIGHT_LEFT"):
     if x.ndim < 2:
-        raise _invalid(f"input must be at least 2-dim, received shape: {_dims_str(x.shape)}",
+        raise _invalid(f"input must be at least 2-dim, received shape: {dims_text(x.shape)}",
                        "MatrixDiagPartV3")
     lo, hi = _k_pair(k)
     rows, cols = x.shape[-2:]
@@ -1160,9 +1156,9 @@ def _set_diag_kernel(x, diagonal, k, align="RIGHT_LEFT"):
         raise _invalid(
             "Either first dimensions of diagonal don't match input.shape[:-2], or "
             "diagonal.shape[:-1] is not equal to the longests diagonal in range "
-            f"[lower_diag_index:upper_diag_index].\nInput shape: {_dims_str(x.shape)}\n"
-            f"Diagonal shape: {_dims_str(diagonal.shape)}\nExpected diagonal shape: "
-            f"{_dims_str(expected)}", "MatrixSetDiagV3")
+            f"[lower_diag_index:upper_diag_index].\nInput shape: {dims_text(x.shape)}\n"
+            f"Diagonal shape: {dims_text(diagonal.shape)}\nExpected diagonal shape: "
+            f"{dims_text(expected)}", "MatrixSetDiagV3")
     if lo == hi:
         diagonal = diagonal[..., None, :]
     out = np.array(x, copy=True)
@@ -1245,7 +1241,7 @@ def trace(x, name=None):
 
 def _band_part_kernel(x, num_lower, num_upper):
     if x.ndim < 2:
-        raise _invalid(f"input must be at least 2-dim, received shape: {_dims_str(x.shape)}",
+        raise _invalid(f"input must be at least 2-dim, received shape: {dims_text(x.shape)}",
                        "MatrixBandPart")
     rows, cols = x.shape[-2:]
     lo, up = int(num_lower), int(num_upper)
@@ -1270,9 +1266,8 @@ def _band_part_infer(inputs, attrs):
     if x.shape.rank is not None and x.shape.rank < 2:
         raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.rank}")
     for t, n in ((lo, "num_lower"), (up, "num_upper")):
-        if t.dtype not in (D.int32, D.int64):
-            raise TypeError(f"Value passed to parameter '{n}' has DataType {t.dtype.name} not "
-                            "in list of allowed values: int32, int64")
+        if t.dtype not in U.INDEX:
+            raise U.graph_dtype_error(n, t.dtype, U.INDEX)
     return [(x.shape, x.dtype)]
 
 
@@ -1333,8 +1328,8 @@ def adjoint(matrix, name=None):
 
 def _cross_kernel(a, b):
     if a.shape != b.shape:
-        raise _invalid(f"Both inputs must be of same shape: {_dims_str(a.shape)} vs. "
-                       f"{_dims_str(b.shape)}", "Cross")
+        raise _invalid(f"Both inputs must be of same shape: {dims_text(a.shape)} vs. "
+                       f"{dims_text(b.shape)}", "Cross")
     if a.ndim == 0 or a.shape[-1] != 3:
         raise errors.FailedPreconditionError(
             None, None, "Cross-products are only defined for 3-element vectors.")
@@ -1676,8 +1671,8 @@ def _tri_solve_kernel(matrix, rhs, lower=True, adjoint=False):
     try:
         batch = np.broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2])
     except ValueError:
-        raise _invalid(f"Incompatible shapes: {_dims_str(matrix.shape)} vs. "
-                       f"{_dims_str(rhs.shape)}", "MatrixTriangularSolve") from None
+        raise _invalid(f"Incompatible shapes: {dims_text(matrix.shape)} vs. "
+                       f"{dims_text(rhs.shape)}", "MatrixTriangularSolve") from None
     a = _compute_dtype(matrix)
     b = _compute_dtype(rhs)
     a = np.tril(a) if lower else np.triu(a)

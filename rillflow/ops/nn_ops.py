@@ -22,7 +22,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply1, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .op_util import FLOATS, NUMERIC, REAL, unary
 
@@ -48,11 +48,6 @@ def _check_eager_dtype(opdef, t):
     if _state.graph is None and opdef.allowed_np is not None and \
             t._v.dtype not in opdef.allowed_np:
         raise U._eager_disallowed(opdef, t)
-
-
-def _dims_str(shape):
-    """A NumPy shape in TensorFlow's runtime spelling: [1,2]."""
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _compute_dtype(x):
@@ -450,7 +445,7 @@ def _softmax_xent_kernel(features, labels):
         except ValueError:
             raise errors.InvalidArgumentError(
                 None, None, f"logits and labels must be broadcastable: logits_size="
-                f"{_dims_str(features.shape)} labels_size={_dims_str(labels.shape)}") from None
+                f"{dims_text(features.shape)} labels_size={dims_text(labels.shape)}") from None
     dtype = features.dtype
     if features.size == 0:
         return np.zeros(features.shape[:-1], dtype), np.zeros(features.shape, dtype)
@@ -516,7 +511,7 @@ def _sparse_xent_kernel(features, labels):
     if labels.shape != features.shape[:-1]:
         raise errors.InvalidArgumentError(
             None, None, f"logits and labels must have the same first dimension, got logits "
-            f"shape {_dims_str(features.shape)} and labels shape {_dims_str(labels.shape)}")
+            f"shape {dims_text(features.shape)} and labels shape {dims_text(labels.shape)}")
     n = features.shape[-1]
     idx = labels.reshape(-1)
     bad = (idx < 0) | (idx >= n)
@@ -546,9 +541,8 @@ def _labels_logits_shape_error(labels, logits):
 def _sparse_xent_infer(inputs, attrs):
     f, lab = inputs
     U.check_allowed(_SparseXent, f, "features")
-    if lab.dtype not in (D.int32, D.int64):
-        raise TypeError(f"Value passed to parameter 'labels' has DataType {lab.dtype.name} not "
-                        "in list of allowed values: int32, int64")
+    if lab.dtype not in U.INDEX:
+        raise U.graph_dtype_error("labels", lab.dtype, U.INDEX)
     fs, ls = f.shape, lab.shape
     if fs.rank == 0:
         raise ValueError("Shape must be at least rank 1 but is rank 0")
@@ -750,16 +744,16 @@ def _channel_axis(data_format, ndim):
 def _bias_add_kernel(value, bias, data_format="NHWC"):
     if value.ndim < 2:
         raise errors.InvalidArgumentError(
-            None, None, f"Input tensor must be at least 2D: {_dims_str(value.shape)}")
+            None, None, f"Input tensor must be at least 2D: {dims_text(value.shape)}")
     if bias.ndim != 1:
         raise errors.InvalidArgumentError(
-            None, None, f"Biases must be 1D: {_dims_str(bias.shape)}")
+            None, None, f"Biases must be 1D: {dims_text(bias.shape)}")
     axis = _channel_axis(data_format, value.ndim)
     if bias.shape[0] != value.shape[axis]:
         where = "last" if axis == -1 else "channel"
         raise errors.InvalidArgumentError(
             None, None, f"Must provide as many biases as the {where} dimension of the input "
-            f"tensor: {_dims_str(bias.shape)} vs. {_dims_str(value.shape)}")
+            f"tensor: {dims_text(bias.shape)} vs. {dims_text(value.shape)}")
     if axis == 1:
         bias = bias.reshape((-1,) + (1,) * (value.ndim - 2))
     return value + bias
@@ -795,7 +789,7 @@ def _bias_add_grad(op, g):
 def _bias_add_grad_kernel(out_backprop, data_format="NHWC"):
     if out_backprop.ndim < 2:
         raise errors.InvalidArgumentError(
-            None, None, f"Input tensor must be at least 2D: {_dims_str(out_backprop.shape)}")
+            None, None, f"Input tensor must be at least 2D: {dims_text(out_backprop.shape)}")
     axis = _channel_axis(data_format, out_backprop.ndim) % out_backprop.ndim
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
     return np.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)

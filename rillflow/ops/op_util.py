@@ -22,6 +22,7 @@ REAL = FLOATS + INTS
 NUMERIC = REAL + COMPLEX
 FLOAT_COMPLEX = FLOATS + COMPLEX
 ALL = NUMERIC + (D.bool_, D.string)
+INDEX = (D.int32, D.int64)  # shapes, axes, indices and sizes
 
 # TensorFlow's DataTypeString spelling, used in runtime error messages.
 _TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
@@ -32,23 +33,48 @@ def tf_type_name(dtype):
     return _TF_TYPE_NAME.get(dtype.name, dtype.name)
 
 
-def _allowed_list(dtypes):
-    return ", ".join(d.name for d in dtypes)
+def _allowed_list(dtypes, spell=lambda d: d.name):
+    return ", ".join(spell(d) for d in dtypes if d is not None)
+
+
+def graph_dtype_error(param, dtype, allowed):
+    """The TypeError TensorFlow's op constructor raises (while building a graph)
+    for an argument whose dtype is not in `allowed`."""
+    return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
+                     f"list of allowed values: {_allowed_list(allowed)}")
+
+
+def eager_dtype_error(op_name, attr, dtype, allowed):
+    """The InvalidArgumentError TensorFlow's runtime raises (eagerly) for a dtype
+    not in `allowed`; the runtime spells float32 'float', float64 'double'."""
+    return errors.InvalidArgumentError(
+        None, None, f"Value for attr '{attr}' of {tf_type_name(dtype)} is not in the list of "
+        f"allowed values: {_allowed_list(allowed, tf_type_name)}\n\t; NodeDef: "
+        f"{{{{node {op_name}}}}} [Op:{op_name}]")
+
+
+def dtype_error(op_name, dtype, allowed, attr="T", param="input"):
+    """TensorFlow's error for a dtype not in `allowed`: the runtime's
+    (InvalidArgumentError) eagerly, the op constructor's (TypeError) in a graph."""
+    if _state.graph is None:
+        return eager_dtype_error(op_name, attr, dtype, allowed)
+    return graph_dtype_error(param, dtype, allowed)
+
+
+def check_dtype(op_name, t, allowed, attr="T", param="input"):
+    """Raises `dtype_error` for `t` if its dtype is not in `allowed`."""
+    if t.dtype not in allowed:
+        raise dtype_error(op_name, t.dtype, allowed, attr, param)
 
 
 def check_allowed(opdef, t, arg="x"):
     """Raises TypeError (graph construction) if `t`'s dtype is not allowed for the op."""
     if opdef.allowed is not None and t.dtype not in opdef.allowed:
-        raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.name} not in "
-                        f"list of allowed values: {_allowed_list(opdef.allowed)}")
+        raise graph_dtype_error(arg, t.dtype, opdef.allowed)
 
 
 def _eager_disallowed(opdef, t):
-    allowed = ", ".join(tf_type_name(d) for d in opdef.allowed)
-    return errors.InvalidArgumentError(
-        None, None, f"Value for attr 'T' of {tf_type_name(t.dtype)} is not in the list of "
-        f"allowed values: {allowed}\n\t; NodeDef: {{{{node {opdef.name}}}}} "
-        f"[Op:{opdef.name}]")
+    return eager_dtype_error(opdef.name, "T", t.dtype, opdef.allowed)
 
 
 def broadcast_shapes(a, b):

@@ -39,7 +39,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply1
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .op_util import FLOATS
 
@@ -51,7 +51,7 @@ _MAXINT32 = 2 ** 31 - 1
 _UINT64_MASK = 2 ** 64 - 1
 _INT32_LIMIT = 2 ** 31
 
-_INTS = (D.int32, D.int64)
+_INTS = U.INDEX
 _UNIFORM_DTYPES = FLOATS + _INTS
 _STATELESS_UNIFORM_DTYPES = FLOATS + _INTS + (D.uint32, D.uint64)
 _POISSON_DTYPES = (D.float16, D.float32, D.float64, D.int32, D.int64)
@@ -200,7 +200,7 @@ def _stateless_rng(seed):
     seed = np.asarray(seed)
     if seed.shape != (2,):
         raise errors.InvalidArgumentError(
-            None, None, f"seed must have shape [2], not {_dims_str(seed.shape)}")
+            None, None, f"seed must have shape [2], not {dims_text(seed.shape)}")
     return np.random.default_rng([int(s) & _UINT64_MASK for s in seed])
 
 
@@ -209,10 +209,6 @@ def _stateless_rng(seed):
 def _scope(name):
     g = _state.graph
     return _NULL_SCOPE if g is None else g.name_scope(name)
-
-
-def _dims_str(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _dims(shape):
@@ -224,7 +220,7 @@ def _dims(shape):
     if shape.ndim != 1:
         raise errors.InvalidArgumentError(
             None, None, f"shape must be a vector of {{int32,int64}}, got shape "
-            f"{_dims_str(shape.shape)}")
+            f"{dims_text(shape.shape)}")
     dims = tuple(shape.tolist())
     if dims and min(dims) < 0:
         raise errors.InvalidArgumentError(None, None, f"Dimension {min(dims)} must be >= 0")
@@ -320,10 +316,10 @@ def _truncated(rng, dims, np_dtype):
 def _check_bounds(lo, hi):
     if np.ndim(lo) != 0:
         raise errors.InvalidArgumentError(
-            None, None, f"minval must be 0-D, got shape {_dims_str(np.shape(lo))}")
+            None, None, f"minval must be 0-D, got shape {dims_text(np.shape(lo))}")
     if np.ndim(hi) != 0:
         raise errors.InvalidArgumentError(
-            None, None, f"maxval must be 0-D, got shape {_dims_str(np.shape(hi))}")
+            None, None, f"maxval must be 0-D, got shape {dims_text(np.shape(hi))}")
 
 
 def _int_bounds(lo, hi):
@@ -344,7 +340,7 @@ def _uniform_int(rng, dims, lo, hi, np_dtype):
 def _multinomial(rng, logits, num_samples, np_dtype):
     if logits.ndim != 2:
         raise errors.InvalidArgumentError(
-            None, None, f"logits should be a matrix, got shape {_dims_str(logits.shape)}")
+            None, None, f"logits should be a matrix, got shape {dims_text(logits.shape)}")
     n = int(num_samples)
     if n < 0:
         raise errors.InvalidArgumentError(
@@ -430,7 +426,7 @@ def _random_int_infer(inputs, attrs):
     shape_t, lo, hi = inputs
     for t, n in ((lo, "minval"), (hi, "maxval")):
         if t.shape.rank is not None and t.shape.rank != 0:
-            raise ValueError(f"{n} must be a scalar; got a tensor of shape {_dims_str(t.shape)}")
+            raise ValueError(f"{n} must be a scalar; got a tensor of shape {dims_text(t.shape)}")
     return [(_shape_infer_from(shape_t), attrs["Tout"])]
 
 
@@ -741,7 +737,7 @@ def _seed_arg(seed, op_name):
         raise TypeError(msg)
     if _state.graph is None and t.shape.as_list() != [2]:
         raise errors.InvalidArgumentError(
-            None, None, f"seed must have shape [2], not {_dims_str(t.shape.as_list())} "
+            None, None, f"seed must have shape [2], not {dims_text(t.shape.as_list())} "
             f"[Op:{op_name}]")
     return t
 
@@ -968,8 +964,8 @@ def _gen_binomial_kernel(shape, counts, probs, dtype=D.int32, _gen=None):
         p = np.broadcast_to(probs, dims)
     except ValueError:
         raise errors.InvalidArgumentError(
-            None, None, f"counts {_dims_str(np.shape(counts))} and probs "
-            f"{_dims_str(np.shape(probs))} must broadcast to shape {_dims_str(dims)}") from None
+            None, None, f"counts {dims_text(np.shape(counts))} and probs "
+            f"{dims_text(np.shape(probs))} must broadcast to shape {dims_text(dims)}") from None
     if np.any((p < 0) | (p > 1)):
         raise errors.InvalidArgumentError(None, None, "probs must be in [0, 1]")
     return _generator_rng(_gen).binomial(n.astype(np.int64), p.astype(np.float64)).astype(

@@ -21,7 +21,7 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor
 from ..framework.execute import apply, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text, shape_text
 from . import op_util as U
 
 _state = _context.state
@@ -38,16 +38,11 @@ NUMERIC = _present(D.float32, D.float64, D.int32, D.uint8, D.int16, D.int8, D.co
 REAL = _present(D.float32, D.float64, D.int32, D.uint8, D.int16, D.int8, D.int64, D.bfloat16,
                 D.uint16, D.float16, D.uint32, D.uint64)
 FLOATS = _present(D.bfloat16, D.float16, D.float32, D.float64)
-_IDX = (D.int32, D.int64)
+_IDX = U.INDEX
 _ARG_OUT = (D.int16, D.uint16, D.int32, D.int64)
 
 
 # --- small helpers -----------------------------------------------------------
-
-def _fmt_shape(shape):
-    """A shape as TensorFlow's runtime prints it: `[3,2]`."""
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
 
 def _invalid(msg, op_name=None):
     """An InvalidArgumentError; `op_name` appends the ` [Op:Name]` suffix,
@@ -55,33 +50,6 @@ def _invalid(msg, op_name=None):
     if op_name is not None:
         msg = f"{msg} [Op:{op_name}]"
     return errors.InvalidArgumentError(None, None, msg)
-
-
-def _names(dtypes, runtime=False):
-    name = U.tf_type_name if runtime else (lambda d: d.name)
-    return ", ".join(name(d) for d in dtypes if d is not None)
-
-
-def _attr_error(op_name, attr, dtype, allowed):
-    """The eager error for a dtype outside an op's allowed list (TensorFlow's
-    runtime spells float32 'float', float64 'double', float16 'half')."""
-    return _invalid(f"Value for attr '{attr}' of {U.tf_type_name(dtype)} is not in the list "
-                    f"of allowed values: {_names(allowed, True)}\n\t; NodeDef: "
-                    f"{{{{node {op_name}}}}} [Op:{op_name}]")
-
-
-def _type_error(param, dtype, allowed):
-    """The graph-construction error for a dtype outside an op's allowed list."""
-    return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
-                     f"list of allowed values: {_names(allowed)}")
-
-
-def _check_dtype(op_name, t, allowed, attr="T", param="input"):
-    """Raises TensorFlow's error (eager or graph kind) if `t`'s dtype is not allowed."""
-    if t.dtype not in allowed:
-        if _state.graph is None:
-            raise _attr_error(op_name, attr, t.dtype, allowed)
-        raise _type_error(param, t.dtype, allowed)
 
 
 def _input_name(op_name, arg):
@@ -180,9 +148,9 @@ def reduction_infer(op_name, out_dtype=None, allowed=None):
             if allowed == _BOOL:
                 raise TypeError(f"Input 'input' of '{op_name}' Op has type {x.dtype.name} that "
                                 "does not match expected type of bool.")
-            raise _type_error("input", x.dtype, allowed)
+            raise U.graph_dtype_error("input", x.dtype, allowed)
         if a.dtype not in _IDX:
-            raise _type_error("reduction_indices", a.dtype, _IDX)
+            raise U.graph_dtype_error("reduction_indices", a.dtype, _IDX)
         if a.shape.rank is not None and a.shape.rank > 1:
             raise ValueError(f"Shape must be at most rank 1 but is rank {a.shape.rank}")
         keep = attrs.get("keep_dims", False)
@@ -248,7 +216,7 @@ def _axis_tensor(x, axis, op_name=None, op_type="Sum"):
                                      name=_input_name(op_name, "reduction_indices"))
         return _all_axes(x)
     a = _index_tensor(axis, op_name, "reduction_indices")
-    _check_dtype(op_type, a, _IDX, attr="Tidx", param="reduction_indices")
+    U.check_dtype(op_type, a, _IDX, attr="Tidx", param="reduction_indices")
     return a
 
 
@@ -266,7 +234,7 @@ def reduce(opdef, input_tensor, axis, keepdims, name):
             raise _invalid(f"cannot compute {opdef.name} as input #0(zero-based) was expected "
                            f"to be a bool tensor but is a {U.tf_type_name(x.dtype)} tensor "
                            f"[Op:{opdef.name}]")
-        raise _attr_error(opdef.name, "T", x.dtype, opdef.allowed)
+        raise U.eager_dtype_error(opdef.name, "T", x.dtype, opdef.allowed)
     a = _axis_tensor(x, axis, name, opdef.name)
     out = apply2(opdef, x, a, {"keep_dims": bool(keepdims)}, name=name)
     if axis is None and not keepdims and _state.graph is not None and out.shape.rank is None:
@@ -562,7 +530,7 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def _float_check(op_name, x):
-    _check_dtype(op_name, x, FLOATS, param="x")
+    U.check_dtype(op_name, x, FLOATS, param="x")
 
 
 def _lse_value(xv, axis, keepdims):
@@ -674,7 +642,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg_axis(dimension, ndim, op_name):
     if np.ndim(dimension) != 0:
         raise _invalid(f"dimension must be a scalar, but got shape "
-                       f"{_fmt_shape(np.shape(dimension))}", op_name)
+                       f"{dims_text(np.shape(dimension))}", op_name)
     a = int(dimension)
     if not -ndim <= a < ndim:
         raise _invalid(f"Expected dimension in the range [{-ndim}, {ndim}), but got {a}")
@@ -685,7 +653,7 @@ def _arg_kernel(op_name, find, nan_fill):
     def kernel(x, dimension, output_type=D.int64):
         a = _arg_axis(dimension, x.ndim, op_name)
         if x.shape[a] == 0:
-            raise _invalid(f"Reduction axis {a} is empty in shape {_fmt_shape(x.shape)}",
+            raise _invalid(f"Reduction axis {a} is empty in shape {dims_text(x.shape)}",
                            op_name)
         if x.dtype.kind == "f" and np.isnan(_add_reduce(x, axis=None)):
             # TensorFlow never selects a NaN (NumPy selects the first one).
@@ -698,9 +666,9 @@ def _arg_infer(op_name):
     def infer(inputs, attrs):
         x, d = inputs
         if x.dtype not in _ARG_IN:
-            raise _type_error("input", x.dtype, _ARG_IN)
+            raise U.graph_dtype_error("input", x.dtype, _ARG_IN)
         if d.dtype not in _IDX:
-            raise _type_error("dimension", d.dtype, _IDX)
+            raise U.graph_dtype_error("dimension", d.dtype, _IDX)
         out = attrs.get("output_type", D.int64)
         s = x.shape
         if s.rank is None:
@@ -734,10 +702,9 @@ def _arg_reduce(opdef, input, axis, output_type, name):  # noqa: A002
         output_type = D.as_dtype(output_type)
     if output_type not in _ARG_OUT:
         if _state.graph is None:
-            raise _attr_error(opdef.name, "output_type", output_type, _ARG_OUT)
-        raise TypeError(f"Value passed to parameter 'output_type' has DataType "
-                        f"{output_type.name} not in list of allowed values: {_names(_ARG_OUT)}")
-    _check_dtype(opdef.name, x, _ARG_IN)
+            raise U.eager_dtype_error(opdef.name, "output_type", output_type, _ARG_OUT)
+        raise U.graph_dtype_error("output_type", output_type, _ARG_OUT)
+    U.check_dtype(opdef.name, x, _ARG_IN)
     if axis is None:
         axis = 0
     if isinstance(axis, (list, tuple)):
@@ -774,7 +741,7 @@ def argmin(input, axis=None, output_type=D.int64, name=None):  # noqa: A002
 
 def _scan_axis(axis, ndim, op_name):
     if np.ndim(axis) != 0:
-        raise _invalid(f"ScanOp: axis must be a scalar, not {_fmt_shape(np.shape(axis))}",
+        raise _invalid(f"ScanOp: axis must be a scalar, not {dims_text(np.shape(axis))}",
                        op_name)
     a = int(axis)
     if not -ndim <= a < ndim:
@@ -811,9 +778,9 @@ def _scan_infer(op_name, allowed):
     def infer(inputs, attrs):
         x, a = inputs
         if x.dtype not in allowed:
-            raise _type_error("x", x.dtype, allowed)
+            raise U.graph_dtype_error("x", x.dtype, allowed)
         if a.dtype not in _IDX:
-            raise _type_error("axis", a.dtype, _IDX)
+            raise U.graph_dtype_error("axis", a.dtype, _IDX)
         return [(x.shape, x.dtype)]
     return infer
 
@@ -884,10 +851,10 @@ _CumulativeLogsumexp = _register_scan("CumulativeLogsumexp", _logaddexp_acc, -np
 
 def _scan(opdef, x, axis, exclusive, reverse, name):
     x = convert_to_tensor(x)
-    _check_dtype(opdef.name, x, opdef.allowed, param="x")
+    U.check_dtype(opdef.name, x, opdef.allowed, param="x")
     a = _index_tensor(axis, name, "axis")
     if a.dtype not in _IDX:
-        _check_dtype(opdef.name, a, _IDX, attr="Tidx", param="axis")
+        U.check_dtype(opdef.name, a, _IDX, attr="Tidx", param="axis")
     return apply2(opdef, x, a, {"exclusive": bool(exclusive), "reverse": bool(reverse)},
                   name=name)
 
@@ -935,7 +902,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=D.int64, name=None):  #
 
 # --- segment reductions (sorted segment ids) -----------------------------------
 
-_SORTED_IDX = (D.int32, D.int64)
+_SORTED_IDX = U.INDEX
 _UNSORTED_IDX = (D.int16, D.int32, D.int64)
 
 
@@ -988,9 +955,9 @@ def _segment_infer(op_name, allowed):
     def infer(inputs, attrs):
         data, ids = inputs
         if data.dtype not in allowed:
-            raise _type_error("data", data.dtype, allowed)
+            raise U.graph_dtype_error("data", data.dtype, allowed)
         if ids.dtype not in _SORTED_IDX:
-            raise _type_error("segment_ids", ids.dtype, _SORTED_IDX)
+            raise U.graph_dtype_error("segment_ids", ids.dtype, _SORTED_IDX)
         if ids.shape.rank is not None and ids.shape.rank != 1:
             raise ValueError(f"Shape must be rank 1 but is rank {ids.shape.rank}")
         s = data.shape
@@ -1083,9 +1050,9 @@ _SegmentMin = register("SegmentMin", _segment_kernel(np.minimum, 0),
 
 def _segment(opdef, data, segment_ids, name):
     data = convert_to_tensor(data)
-    _check_dtype(opdef.name, data, opdef.allowed, param="data")
+    U.check_dtype(opdef.name, data, opdef.allowed, param="data")
     ids = _index_tensor(segment_ids, name, "segment_ids", strict=False)
-    _check_dtype(opdef.name, ids, _SORTED_IDX, attr="Tindices", param="segment_ids")
+    U.check_dtype(opdef.name, ids, _SORTED_IDX, attr="Tindices", param="segment_ids")
     return apply2(opdef, data, ids, name=name)
 
 
@@ -1127,14 +1094,14 @@ def _unsorted_kernel(op_name, ufunc, init):
     def kernel(data, segment_ids, num_segments):
         if np.ndim(num_segments) != 0:
             raise _invalid(f"num_segments should be a scalar, not shape "
-                           f"{_fmt_shape(np.shape(num_segments))}", op_name)
+                           f"{dims_text(np.shape(num_segments))}", op_name)
         n = int(num_segments)
         if n < 0:
             raise _invalid(f"Input num_segments == {n} must not be negative.")
         k = segment_ids.ndim
         if data.shape[:k] != segment_ids.shape:
-            raise _invalid(f"data.shape = {_fmt_shape(data.shape)} does not start with "
-                           f"segment_ids.shape = {_fmt_shape(segment_ids.shape)}", op_name)
+            raise _invalid(f"data.shape = {dims_text(data.shape)} does not start with "
+                           f"segment_ids.shape = {dims_text(segment_ids.shape)}", op_name)
         ids = segment_ids.reshape(-1)
         rows = data.reshape((ids.size,) + data.shape[k:])
         too_big = ids >= n
@@ -1156,11 +1123,11 @@ def _unsorted_infer(op_name, allowed):
     def infer(inputs, attrs):
         data, ids, num = inputs
         if data.dtype not in allowed:
-            raise _type_error("data", data.dtype, allowed)
+            raise U.graph_dtype_error("data", data.dtype, allowed)
         if ids.dtype not in _UNSORTED_IDX:
-            raise _type_error("segment_ids", ids.dtype, _UNSORTED_IDX)
+            raise U.graph_dtype_error("segment_ids", ids.dtype, _UNSORTED_IDX)
         if num.dtype not in _IDX:
-            raise _type_error("num_segments", num.dtype, _IDX)
+            raise U.graph_dtype_error("num_segments", num.dtype, _IDX)
         if num.shape.rank is not None and num.shape.rank != 0:
             raise ValueError(f"Shape must be rank 0 but is rank {num.shape.rank}")
         n = U.constant_value(num)
@@ -1268,11 +1235,11 @@ _UnsortedSegmentMin = _register_unsorted("UnsortedSegmentMin", np.minimum, _seg_
 
 def _unsorted(opdef, data, segment_ids, num_segments, name):
     data = convert_to_tensor(data)
-    _check_dtype(opdef.name, data, opdef.allowed, param="data")
+    U.check_dtype(opdef.name, data, opdef.allowed, param="data")
     ids = _index_tensor(segment_ids, name, "segment_ids", strict=False)
-    _check_dtype(opdef.name, ids, _UNSORTED_IDX, attr="Tindices", param="segment_ids")
+    U.check_dtype(opdef.name, ids, _UNSORTED_IDX, attr="Tindices", param="segment_ids")
     num = _index_tensor(num_segments, name, "num_segments", strict=False)
-    _check_dtype(opdef.name, num, _IDX, attr="Tnumsegments", param="num_segments")
+    U.check_dtype(opdef.name, num, _IDX, attr="Tnumsegments", param="num_segments")
     return apply(opdef, [data, ids, num], name=name)
 
 
@@ -1372,7 +1339,7 @@ def _dense_bincount_kernel(input, size, weights, binary_output=False):  # noqa: 
     if has_weights and weights.shape != input.shape:
         raise _invalid("`weights` must be the same shape as `arr` or a length-0 `Tensor`, in "
                        "which case it acts as all weights equal to 1. Received "
-                       f"{_fmt_shape(weights.shape)}", "DenseBincount")
+                       f"{dims_text(weights.shape)}", "DenseBincount")
     if input.ndim == 2:
         rows = input.shape[0]
         index = (input + np.arange(rows, dtype=input.dtype)[:, None] * n).reshape(-1)
@@ -1398,9 +1365,9 @@ def _dense_bincount_kernel(input, size, weights, binary_output=False):  # noqa: 
 def _dense_bincount_infer(inputs, attrs):
     arr, size, weights = inputs
     if arr.dtype not in _IDX:
-        raise _type_error("input", arr.dtype, _IDX)
+        raise U.graph_dtype_error("input", arr.dtype, _IDX)
     if weights.dtype not in _BINCOUNT_T:
-        raise _type_error("weights", weights.dtype, _BINCOUNT_T)
+        raise U.graph_dtype_error("weights", weights.dtype, _BINCOUNT_T)
     n = U.constant_value(size)
     n = None if n is None else int(n)
     r = arr.shape.rank
@@ -1480,7 +1447,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, n
             weights = convert_to_tensor(weights)
         else:
             weights = constant_value_tensor(np.zeros(0, dtype=D.as_dtype(dtype)._np))
-        _check_dtype("DenseBincount", weights, _BINCOUNT_T, param="weights")
+        U.check_dtype("DenseBincount", weights, _BINCOUNT_T, param="weights")
         if axis == 0:
             arr = reshape(arr, [-1])
             if weights.shape.num_elements() != 0:
@@ -1502,8 +1469,8 @@ def _add_n_kernel(*xs, N=None):
                            f"{U.tf_type_name(D.from_numpy(x.dtype))} tensor")
         if x.shape != shape:
             raise _invalid("Inputs to operation AddN of type AddN must have the same size and "
-                           f"shape.  Input 0: {_fmt_shape(shape)} != input {i}: "
-                           f"{_fmt_shape(x.shape)}", "AddN")
+                           f"shape.  Input 0: {dims_text(shape)} != input {i}: "
+                           f"{dims_text(x.shape)}", "AddN")
     out = first + xs[1]
     if len(xs) > 2:
         if isinstance(out, np.ndarray):
@@ -1519,7 +1486,7 @@ def _add_n_kernel(*xs, N=None):
 def _add_n_infer(inputs, attrs):
     dtype = inputs[0].dtype
     if dtype not in NUMERIC:
-        raise _type_error("inputs", dtype, NUMERIC)
+        raise U.graph_dtype_error("inputs", dtype, NUMERIC)
     for t in inputs[1:]:
         if t.dtype is not dtype:
             raise TypeError(f"Tensors in list passed to 'inputs' of 'AddN' Op have types "
@@ -1537,18 +1504,11 @@ def _add_n_infer(inputs, attrs):
         for k, (a, b) in enumerate(zip(s, o)):
             if a is not None and b is not None and a != b:
                 raise ValueError(f"Dimension {k} in both shapes must be equal, but are {a} and "
-                                 f"{b}. Shapes are {_shape_str(s)} and {_shape_str(o)}.\n\t"
+                                 f"{b}. Shapes are {shape_text(s)} and {shape_text(o)}.\n\t"
                                  f"From merging shape {i - 1} with other shapes.")
             dims.append(a if a is not None else b)
         s = TensorShape(dims)
     return [(s, dtype)]
-
-
-def _shape_str(shape):
-    """A static shape as TensorFlow's shape functions print it: `[2,?,3]`."""
-    if shape.rank is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
 
 
 _AddN = register("AddN", _add_n_kernel, _add_n_infer,
@@ -1584,7 +1544,7 @@ def add_n(inputs, name=None):
     first = ts[0]
     if first.__class__ is EagerTensor and _state.graph is None and \
             first._v.dtype not in _AddN.allowed_np:
-        raise _attr_error("AddN", "T", first.dtype, NUMERIC)
+        raise U.eager_dtype_error("AddN", "T", first.dtype, NUMERIC)
     return apply(_AddN, ts, {"N": len(ts)}, name=name or "AddN")
 
 

@@ -17,13 +17,12 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor
 from ..framework.execute import apply, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text, shape_text
 from . import array_ops as A
 from . import op_util as U
-from .array_ops import (_convert_same_dtype, _eager, _fmt, _index_dtype_error, _op_error,
-                        _partial, _partial_values)
+from .array_ops import _convert_same_dtype, _eager, _op_error, _partial_values
 
-_INDEX_TYPES = (D.int32, D.int64)
+_INDEX_TYPES = U.INDEX
 
 
 def _index_tensor(value, op_name, param, attr):
@@ -41,7 +40,7 @@ def _index_tensor(value, op_name, param, attr):
         if t is None:
             t = convert_to_tensor(value)
     if t.dtype not in _INDEX_TYPES:
-        raise _index_dtype_error(op_name, attr, param, t.dtype)
+        raise U.dtype_error(op_name, t.dtype, U.INDEX, attr, param)
     return t
 
 
@@ -83,7 +82,7 @@ def _check_indices(idx, shape, op_name, depth):
         where = ",".join(str(int(p)) for p in pos)
         row = ", ".join(str(int(v)) for v in idx[tuple(pos)])
         raise _op_error(op_name, f"indices[{where}] = [{row}] does not index into shape "
-                                 f"{_fmt(shape)}")
+                                 f"{dims_text(shape)}")
 
 
 def _scatter_into(out, indices, updates, op_name, mode, policy=""):
@@ -130,10 +129,10 @@ def _scatter_nd_check(indices, updates, shape, op_name):
     ishape, ushape = indices.shape, updates.shape
     slice_dim = ishape[-1]
     batch_dim = len(ishape) - 1
-    prefix = (f"Dimensions [0,{batch_dim}) of indices[shape={_fmt(ishape)}] must match "
-              f"dimensions [0,{batch_dim}) of updates[shape={_fmt(ushape)}]")
-    suffix = (f"Dimensions [{slice_dim},{len(shape)}) of input[shape={_fmt(shape)}] must "
-              f"match dimensions [{batch_dim},{len(ushape)}) of updates[shape={_fmt(ushape)}]")
+    prefix = (f"Dimensions [0,{batch_dim}) of indices[shape={dims_text(ishape)}] must match "
+              f"dimensions [0,{batch_dim}) of updates[shape={dims_text(ushape)}]")
+    suffix = (f"Dimensions [{slice_dim},{len(shape)}) of input[shape={dims_text(shape)}] must "
+              f"match dimensions [{batch_dim},{len(ushape)}) of updates[shape={dims_text(ushape)}]")
     if len(ushape) < batch_dim or any(ushape[d] != ishape[d] for d in range(batch_dim)):
         raise _op_error(op_name, prefix)
     if len(shape) < slice_dim + len(ushape) - batch_dim or \
@@ -148,7 +147,7 @@ def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy=""):
     op = "ScatterNd"
     if indices.ndim < 1:
         raise _op_error(op, f"Indices shape must have rank at least one. Found:"
-                            f"{_fmt(indices.shape)}")
+                            f"{dims_text(indices.shape)}")
     if shape.ndim != 1:
         raise _op_error(op, "Shape must be a vector")
     dims = [int(d) for d in shape]
@@ -160,7 +159,7 @@ def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy=""):
         raise _op_error(op, "Indices and updates specified for empty output shape")
     if n and int(np.prod(dims)) == 0:
         raise _op_error(op, f"Indices and updates specified for empty output.  indices shape: "
-                            f"{_fmt(indices.shape)}")
+                            f"{dims_text(indices.shape)}")
     _scatter_nd_check(indices, updates, dims, op)
     if updates.dtype.kind == "O":
         out = np.empty(dims, dtype=object)
@@ -183,16 +182,16 @@ def _scatter_shapes(indices, updates, out_shape):
     outer = ishape.rank - 1
     ipre, upre = TensorShape(ishape.as_list()[:outer]), TensorShape(ushape.as_list()[:outer])
     if ushape.rank < outer or not ipre.is_compatible_with(upre):
-        raise ValueError(f"Dimensions [0,{outer}) of indices[shape={_partial(ishape)}] = "
-                         f"{_partial(ipre)} must match dimensions [0,{outer}) of updates[shape="
-                         f"{_partial(ushape)}] = {_partial(upre)}{_merge_detail(ipre, upre)}")
+        raise ValueError(f"Dimensions [0,{outer}) of indices[shape={shape_text(ishape)}] = "
+                         f"{shape_text(ipre)} must match dimensions [0,{outer}) of updates[shape="
+                         f"{shape_text(ushape)}] = {shape_text(upre)}{_merge_detail(ipre, upre)}")
     osuf = TensorShape(out_shape.as_list()[ix:]) if ix <= out_shape.rank else None
     usuf = TensorShape(ushape.as_list()[outer:])
     if osuf is None or not osuf.is_compatible_with(usuf):
         raise ValueError(f"Dimensions [{ix},{out_shape.rank}) of input[shape="
-                         f"{_partial(out_shape)}] = {_partial(osuf) if osuf else '[]'} must "
+                         f"{shape_text(out_shape)}] = {shape_text(osuf) if osuf else '[]'} must "
                          f"match dimensions [{outer},{ushape.rank}) of updates[shape="
-                         f"{_partial(ushape)}] = {_partial(usuf)}"
+                         f"{shape_text(ushape)}] = {shape_text(usuf)}"
                          f"{_merge_detail(osuf, usuf) if osuf else ''}")
 
 
@@ -203,7 +202,7 @@ def _merge_detail(a, b):
     for i, (x, y) in enumerate(zip(a, b)):
         if x is not None and y is not None and x != y:
             return (f": Dimension {i} in both shapes must be equal, but are {x} and {y}. "
-                    f"Shapes are {_partial(a)} and {_partial(b)}.")
+                    f"Shapes are {shape_text(a)} and {shape_text(b)}.")
     return ""
 
 
@@ -245,7 +244,7 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
         indices = np.zeros((0,), np.int32)
     i, s = _convert_same_dtype([indices, shape], "ScatterNd")
     if i.dtype not in _INDEX_TYPES:
-        raise _index_dtype_error("ScatterNd", "Tindices", "indices", i.dtype)
+        raise U.dtype_error("ScatterNd", i.dtype, U.INDEX, "Tindices", "indices")
     u = convert_to_tensor(updates)
     return apply(_ScatterNd, [i, u, s], {"bad_indices_policy": bad_indices_policy},
                  name=name or "ScatterNd")
@@ -255,38 +254,38 @@ def _tensor_scatter_kernel(mode, op_name):
     def kernel(tensor, indices, updates, bad_indices_policy=""):
         if indices.ndim < 1:
             raise _op_error(op_name, f"Indices shape must have rank at least one. Found:"
-                                     f"{_fmt(indices.shape)}")
+                                     f"{dims_text(indices.shape)}")
         if updates.ndim < 1:
             raise _op_error(op_name, f"Updates shape must have rank at least one. Found:"
-                                     f"{_fmt(updates.shape)}")
+                                     f"{dims_text(updates.shape)}")
         if indices.ndim == 1:
             # TensorFlow's kernels reject 1-D indices (one index row must
             # still be given as [[i]]).
             if updates.shape[0] != indices.shape[0]:
                 raise _op_error(op_name, f"Dimensions [0,1) of indices[shape="
-                                         f"{_fmt(indices.shape)}] = {indices.shape[0]} must match "
+                                         f"{dims_text(indices.shape)}] = {indices.shape[0]} must match "
                                          f"dimensions [0,1) of updates[shape="
-                                         f"{_fmt(updates.shape)}] = {updates.shape[0]}")
+                                         f"{dims_text(updates.shape)}] = {updates.shape[0]}")
             raise _op_error(op_name, f"Inner dimensions of output shape must match inner "
                                      f"dimensions of updates shape. Output: "
-                                     f"{_fmt(tensor.shape)} updates: {_fmt(updates.shape)}")
+                                     f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
         outer = indices.ndim - 1
         for i in range(outer):
             if i >= updates.ndim or indices.shape[i] != updates.shape[i]:
                 raise _op_error(op_name, f"Outer dimensions of indices and update must match. "
-                                         f"Indices shape: {_fmt(indices.shape)}, updates shape:"
-                                         f"{_fmt(updates.shape)}")
+                                         f"Indices shape: {dims_text(indices.shape)}, updates shape:"
+                                         f"{dims_text(updates.shape)}")
         ix = indices.shape[-1]
         if updates.ndim - outer != tensor.ndim - ix:
             raise _op_error(op_name, f"Inner dimensions of output shape must match inner "
                                      f"dimensions of updates shape. Output: "
-                                     f"{_fmt(tensor.shape)} updates: {_fmt(updates.shape)}")
+                                     f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
         for i in range(updates.ndim - outer):
             if updates.shape[i + outer] != tensor.shape[ix + i]:
                 raise _op_error(op_name, f"The inner {tensor.ndim - ix} dimensions of "
-                                         f"output.shape={_fmt(tensor.shape)} must match the inner "
+                                         f"output.shape={dims_text(tensor.shape)} must match the inner "
                                          f"{updates.ndim - outer} dimensions of updates.shape="
-                                         f"{_fmt(updates.shape)}")
+                                         f"{dims_text(updates.shape)}")
         n = int(np.prod(indices.shape[:-1]))
         if n and (tensor.size == 0 or ix == 0):
             raise _op_error(op_name, "Indices and updates specified for empty output shape")
@@ -582,14 +581,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             raise ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits "
                              f"argument to split. Argument provided: {sizes}")
         sizes = convert_to_tensor(sizes)
-    if sizes.dtype not in (D.int8, D.int32, D.int64):
-        allowed = "int8, int32, int64"
-        if _eager():
-            raise _op_error("SplitV", f"Value for attr 'Tlen' of {U.tf_type_name(sizes.dtype)} "
-                                      f"is not in the list of allowed values: {allowed}\n\t; "
-                                      "NodeDef: {{node SplitV}}")
-        raise TypeError(f"Value passed to parameter 'size_splits' has DataType "
-                        f"{sizes.dtype.name} not in list of allowed values: {allowed}")
+    U.check_dtype("SplitV", sizes, (D.int8, D.int32, D.int64), "Tlen", "size_splits")
     if sizes.shape.rank == 0:
         raise ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits argument "
                          f"to split. Argument provided: {num_or_size_splits}")
@@ -609,10 +601,10 @@ _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 def _check_paddings(x, paddings, op_name):
     if paddings.ndim != 2 or paddings.shape[1] != 2:
         raise _op_error(op_name, f"paddings must be a matrix with 2 columns: "
-                                 f"{_fmt(paddings.shape)}")
+                                 f"{dims_text(paddings.shape)}")
     if paddings.shape[0] != x.ndim:
         raise _op_error(op_name, f"The first dimension of paddings must be the rank of inputs"
-                                 f"{_fmt(paddings.shape)} {_fmt(x.shape)}")
+                                 f"{dims_text(paddings.shape)} {dims_text(x.shape)}")
     pads = [(a, b) for a, b in paddings.tolist()]
     for a, b in pads:
         if a < 0 or b < 0:
@@ -636,7 +628,7 @@ def _padv2_kernel(x, paddings, constant_values):
     pads = _check_paddings(x, paddings, "PadV2")
     if constant_values.ndim != 0:
         raise _op_error("PadV2", f"constant_values must be a scalar. Found: "
-                                 f"{_fmt(constant_values.shape)}")
+                                 f"{dims_text(constant_values.shape)}")
     return _constant_pad(x, pads, constant_values[()])
 
 
@@ -657,8 +649,7 @@ def _pad_infer(op_name):
     def infer(inputs, attrs):
         x, p = inputs[0], inputs[1]
         if p.dtype not in _INDEX_TYPES:
-            raise TypeError(f"Value passed to parameter 'paddings' has DataType {p.dtype.name} "
-                            "not in list of allowed values: int32, int64")
+            raise U.graph_dtype_error("paddings", p.dtype, U.INDEX)
         if len(inputs) == 3:
             c = inputs[2]
             if c.dtype is not x.dtype:
@@ -1041,10 +1032,10 @@ def _roll_kernel(x, shift, axis):
         raise _op_error("Roll", "input must be 1-D or higher")
     if shift.ndim > 1:
         raise _op_error("Roll", f"shift must be a scalar or a 1-D vector. Found: "
-                                f"{_fmt(shift.shape)}")
+                                f"{dims_text(shift.shape)}")
     if axis.ndim > 1:
         raise _op_error("Roll", f"axis must be a scalar or a 1-D vector. Found: "
-                                f"{_fmt(axis.shape)}")
+                                f"{dims_text(axis.shape)}")
     s, a = np.reshape(shift, -1), np.reshape(axis, -1)
     if s.shape != a.shape:
         raise _op_error("Roll", "shift and axis must have the same size")

@@ -19,10 +19,9 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
-from .creation_ops import (apply_named, arg_name, check_attr_dtype, name_scope, op_base_name,
-                            shape_text)
+from .creation_ops import apply_named, arg_name, name_scope, op_base_name
 
 _state = _context.state
 _IAE = errors.InvalidArgumentError
@@ -30,7 +29,7 @@ _INT = builtins.int
 _FULL = builtins.slice(None)
 
 _SLICE_INDEX = (D.int16, D.int32, D.int64)
-_INDEX = (D.int32, D.int64)
+_INDEX = U.INDEX
 _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                      "scalar tf.int32/tf.int64 tensors are valid indices")
 
@@ -156,8 +155,8 @@ def _as_array(r):
 def _spec_lists(begin, end, strides):
     if begin.ndim != 1 or begin.shape != end.shape or begin.shape != strides.shape:
         raise _IAE(None, None, "Expected begin, end, and strides to be 1D equal size tensors, but "
-                   f"got shapes {shape_text(begin.shape)}, {shape_text(end.shape)}, and "
-                   f"{shape_text(strides.shape)} instead.")
+                   f"got shapes {dims_text(begin.shape)}, {dims_text(end.shape)}, and "
+                   f"{dims_text(strides.shape)} instead.")
     return begin.tolist(), end.tolist(), strides.tolist()
 
 
@@ -182,8 +181,7 @@ def _strided_slice_kernel(x, begin, end, strides, begin_mask=0, end_mask=0, elli
 def _check_index_dtypes(op_name, b, e, s):
     for t, arg in ((b, "begin"), (e, "end"), (s, "strides")):
         if t.dtype not in _SLICE_INDEX:
-            raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.name} not "
-                            "in list of allowed values: int16, int32, int64")
+            raise U.graph_dtype_error(arg, t.dtype, _SLICE_INDEX)
     for t, arg in ((e, "end"), (s, "strides")):
         if t.dtype is not b.dtype:
             raise TypeError(f"Input '{arg}' of '{op_name}' Op has type {t.dtype.name} that does "
@@ -399,7 +397,7 @@ def getitem(tensor, key):
             v = _index_value(s)
             if isinstance(v, np.ndarray):
                 n = len(key)
-                shp = shape_text((n,) + v.shape)
+                shp = dims_text((n,) + v.shape)
                 raise _IAE(None, None, "Expected begin, end, and strides to be 1D equal size "
                            f"tensors, but got shapes {shp}, {shp}, and [{n}] instead. "
                            "[Op:StridedSlice]")
@@ -425,12 +423,7 @@ def getitem(tensor, key):
 
 
 def _bool_index_error():
-    if _state.graph is not None:
-        return TypeError("Value passed to parameter 'begin' has DataType bool not in list of "
-                         "allowed values: int16, int32, int64")
-    return _IAE(None, None, "Value for attr 'Index' of bool is not in the list of allowed "
-                "values: int16, int32, int64\n\t; NodeDef: {{node StridedSlice}} "
-                "[Op:StridedSlice]")
+    return U.dtype_error("StridedSlice", D.bool_, _SLICE_INDEX, "Index", "begin")
 
 
 def _index_dtype(values):
@@ -500,7 +493,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
             strides = ones_like(b)
     s = _index_vector(strides, arg_name(base, "strides"), b.dtype)
     for t, arg in ((b, "begin"), (e, "end"), (s, "strides")):
-        check_attr_dtype("StridedSlice", "Index", t, _SLICE_INDEX, arg)
+        U.check_dtype("StridedSlice", t, _SLICE_INDEX, "Index", arg)
     if _state.graph is None:
         for i, t in ((2, e), (3, s)):
             if t.dtype is not b.dtype:
@@ -530,7 +523,7 @@ def _slice_kernel(x, begin, size, **_):
     r = x.ndim
     if begin.ndim != 1 or size.ndim != 1 or begin.shape[0] != r or size.shape[0] != r:
         raise _IAE(None, None, f"Expected begin and size arguments to be 1-D tensors of size {r}, "
-                   f"but got shapes {shape_text(begin.shape)} and {shape_text(size.shape)} "
+                   f"but got shapes {dims_text(begin.shape)} and {dims_text(size.shape)} "
                    "instead.")
     index = []
     for i, (d, b, n) in enumerate(zip(x.shape, begin.tolist(), size.tolist())):
@@ -547,8 +540,7 @@ def _slice_infer(inputs, attrs):
     x, b, s = inputs
     for t, arg in ((b, "begin"), (s, "size")):
         if t.dtype not in _INDEX:
-            raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.name} not "
-                            "in list of allowed values: int32, int64")
+            raise U.graph_dtype_error(arg, t.dtype, _INDEX)
     if s.dtype is not b.dtype:
         raise TypeError(f"Input 'size' of 'Slice' Op has type {s.dtype.name} that does not "
                         f"match type {b.dtype.name} of argument 'begin'.")
@@ -603,8 +595,8 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     x = convert_to_tensor(input_)
     b = _index_vector(begin, arg_name(base, "begin"))
     s = _index_vector(size, arg_name(base, "size"), b.dtype)
-    check_attr_dtype("Slice", "Index", b, _INDEX, "begin")
-    check_attr_dtype("Slice", "Index", s, _INDEX, "size")
+    U.check_dtype("Slice", b, _INDEX, "Index", "begin")
+    U.check_dtype("Slice", s, _INDEX, "Index", "size")
     return apply_named(_Slice, [x, b, s], {"Index": b.dtype}, base, "Slice")
 
 
@@ -680,11 +672,9 @@ def _gather_kernel(params, indices, axis, batch_dims=0, **_):
 def _gather_infer(inputs, attrs):
     p, i, a = inputs
     if i.dtype not in _SLICE_INDEX:
-        raise TypeError(f"Value passed to parameter 'indices' has DataType {i.dtype.name} not in "
-                        "list of allowed values: int16, int32, int64")
+        raise U.graph_dtype_error("indices", i.dtype, _SLICE_INDEX)
     if a.dtype not in _INDEX:
-        raise TypeError(f"Value passed to parameter 'axis' has DataType {a.dtype.name} not in "
-                        "list of allowed values: int32, int64")
+        raise U.graph_dtype_error("axis", a.dtype, _INDEX)
     ps, is_ = p.shape, i.shape
     bd = attrs.get("batch_dims", 0)
     av = U.constant_value(a)
@@ -776,8 +766,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if av is not None and np.size(av) == 1 and _INT(_scalar(av)) == 0:
         # TensorFlow gathers along a constant axis 0 without batch dimensions.
         batch_dims = 0
-    check_attr_dtype("GatherV2", "Tindices", i, _SLICE_INDEX, "indices")
-    check_attr_dtype("GatherV2", "Taxis", a, _INDEX, "axis")
+    U.check_dtype("GatherV2", i, _SLICE_INDEX, "Tindices", "indices")
+    U.check_dtype("GatherV2", a, _INDEX, "Taxis", "axis")
     attrs = {"batch_dims": _INT(batch_dims), "Tparams": p.dtype, "Tindices": i.dtype,
              "Taxis": a.dtype}
     return apply_named(_GatherV2, [p, i, a], attrs, base, "GatherV2")
@@ -857,8 +847,7 @@ def _gather_nd_kernel(params, indices, batch_dims=0, **_):
 def _gather_nd_infer(inputs, attrs):
     p, i = inputs
     if i.dtype not in _SLICE_INDEX:
-        raise TypeError(f"Value passed to parameter 'indices' has DataType {i.dtype.name} not in "
-                        "list of allowed values: int16, int32, int64")
+        raise U.graph_dtype_error("indices", i.dtype, _SLICE_INDEX)
     bd = attrs.get("batch_dims", 0)
     ps, is_ = p.shape, i.shape
     if is_.rank == 0:
@@ -868,7 +857,7 @@ def _gather_nd_infer(inputs, attrs):
     depth = is_[-1]
     if depth > ps.rank - bd:
         raise ValueError("indices.shape[-1] must be <= params.rank, but saw indices shape: "
-                         f"{shape_text(is_)} and params shape: {shape_text(ps)}")
+                         f"{dims_text(is_)} and params shape: {dims_text(ps)}")
     pd, idd = ps.as_list(), is_.as_list()
     batch = [a if a is not None else b for a, b in zip(pd[:bd], idd[:bd])]
     return [(TensorShape(batch + idd[bd:-1] + pd[bd + depth:]), p.dtype)]
@@ -937,7 +926,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     base = op_base_name(name or "GatherNd")
     p = convert_to_tensor(params, name=arg_name(base, "params"))
     i = convert_to_tensor(indices, name=arg_name(base, "indices"))
-    check_attr_dtype("GatherNd", "Tindices", i, _SLICE_INDEX, "indices")
+    U.check_dtype("GatherNd", i, _SLICE_INDEX, "Tindices", "indices")
     bd = _INT(batch_dims)
     r = i.shape.rank
     if bd and r is not None:
@@ -1037,8 +1026,7 @@ def _reverse_kernel(x, axis, **_):
 def _reverse_infer(inputs, attrs):
     x, a = inputs
     if a.dtype not in _INDEX:
-        raise TypeError(f"Value passed to parameter 'axis' has DataType {a.dtype.name} not in "
-                        "list of allowed values: int32, int64")
+        raise U.graph_dtype_error("axis", a.dtype, _INDEX)
     if a.shape.rank is not None and a.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {a.shape.rank}")
     av = U.constant_value(a)
@@ -1063,5 +1051,5 @@ def reverse(tensor, axis, name=None):
     x = convert_to_tensor(tensor)
     a = axis if isinstance(axis, Tensor) else convert_to_tensor(
         axis, dtype_hint=D.int32, name=arg_name(base, "axis"))
-    check_attr_dtype("ReverseV2", "Tidx", a, _INDEX, "axis")
+    U.check_dtype("ReverseV2", a, _INDEX, "Tidx", "axis")
     return apply_named(_ReverseV2, [x, a], {"Tidx": a.dtype}, base, "ReverseV2")

@@ -17,10 +17,10 @@ from ..framework.convert import constant_value_tensor, convert_to_tensor
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import array_ops as A
 from . import op_util as U
-from .array_ops import _convert_same_dtype, _eager, _fmt, _index_dtype_error, _op_error
+from .array_ops import _convert_same_dtype, _eager, _op_error
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -43,12 +43,12 @@ def _descending_order(x):
 
 def _top_k_kernel(x, k, sorted=True, index_type=D.int32):  # noqa: A002 - TF's attr name
     if k.ndim != 0:
-        raise _op_error("TopKV2", f"k must be scalar, got shape {_fmt(k.shape)}")
+        raise _op_error("TopKV2", f"k must be scalar, got shape {dims_text(k.shape)}")
     k = int(k)
     if k < 0:
         raise _op_error("TopKV2", f"Need k >= 0, got {k}")
     if x.ndim < 1:
-        raise _op_error("TopKV2", f"input must be >= 1-D, got shape {_fmt(x.shape)}")
+        raise _op_error("TopKV2", f"input must be >= 1-D, got shape {dims_text(x.shape)}")
     if x.shape[-1] < k:
         raise _op_error("TopKV2", f"input must have at least k columns. Had {x.shape[-1]}, "
                                   f"needed {k}")
@@ -63,8 +63,7 @@ def _top_k_kernel(x, k, sorted=True, index_type=D.int32):  # noqa: A002 - TF's a
 def _top_k_infer(inputs, attrs):
     x, k = inputs
     if x.dtype not in _TOPK_TYPES:
-        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in "
-                        f"list of allowed values: {', '.join(d.name for d in _TOPK_TYPES)}")
+        raise U.graph_dtype_error("input", x.dtype, _TOPK_TYPES)
     if k.shape.rank is not None and k.shape.rank != 0:
         raise ValueError(f"Shape must be rank 0 but is rank {k.shape.rank}")
     index_type = attrs.get("index_type", D.int32)
@@ -131,8 +130,7 @@ def _check_topk_dtype(x):
     if x.dtype not in _TOPK_TYPES:
         if _eager():
             raise U._eager_disallowed(_TopKV2, x)
-        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in "
-                        f"list of allowed values: {', '.join(d.name for d in _TOPK_TYPES)}")
+        raise U.graph_dtype_error("input", x.dtype, _TOPK_TYPES)
 
 
 def _top_k(x, k, sorted=True, index_type=D.int32, name=None):  # noqa: A002
@@ -143,7 +141,7 @@ def _top_k(x, k, sorted=True, index_type=D.int32, name=None):  # noqa: A002
     else:
         kt = convert_to_tensor(k)
     if kt.dtype not in _K_TYPES:
-        raise _index_dtype_error("TopKV2", "Tk", "k", kt.dtype)
+        raise U.dtype_error("TopKV2", kt.dtype, U.INDEX, "Tk", "k")
     _check_topk_dtype(x)
     vals, idx = apply(_TopKV2, [x, kt], {"sorted": bool(sorted), "index_type": index_type},
                       name=name or "TopKV2", multi=True)
@@ -240,7 +238,7 @@ def _in_top_k_kernel(predictions, targets, k):
     if targets.ndim != 1:
         raise _op_error("InTopKV2", "targets must be 1-dimensional")
     if k.ndim != 0:
-        raise _op_error("InTopKV2", "k must be 0-D, got shape " + _fmt(k.shape))
+        raise _op_error("InTopKV2", "k must be 0-D, got shape " + dims_text(k.shape))
     batch, n = predictions.shape
     if targets.shape[0] != batch:
         raise _op_error("InTopKV2", f"First dimension of predictions {batch} must match length "
@@ -283,6 +281,6 @@ def in_top_k(targets, predictions, k, name=None):
     non-finite prediction or an out-of-range target give False)."""
     p = convert_to_tensor(predictions, dtype=D.float32)
     t, kt = _convert_same_dtype([targets, k], "InTopKV2", first_input=[1, 2])
-    if t.dtype not in (D.int32, D.int64):
-        raise _index_dtype_error("InTopKV2", "T", "targets", t.dtype)
+    if t.dtype not in U.INDEX:
+        raise U.dtype_error("InTopKV2", t.dtype, U.INDEX, "T", "targets")
     return apply(_InTopKV2, [p, t, kt], name=name or "InTopKV2")

@@ -292,8 +292,7 @@ def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-
 def _as_string_infer(inputs, attrs):
     x = inputs[0]
     if x.dtype not in _AS_STRING_TYPES:
-        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in "
-                        "list of allowed values: " + ", ".join(d.name for d in _AS_STRING_TYPES))
+        raise U.graph_dtype_error("input", x.dtype, _AS_STRING_TYPES)
     return [(x.shape, D.string)]
 
 
