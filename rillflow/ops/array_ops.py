@@ -9,8 +9,8 @@ time; shape inference reads whatever part of them is known while building.
 import numpy as np
 
 from ..framework import context as _context
+from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
-from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import constant_value_tensor, convert_to_tensor, to_numpy
 from ..framework.execute import apply, apply1, apply2
@@ -26,15 +26,6 @@ _SMALL_CONSTANT = 1000
 
 
 # --- helpers shared by the ops of this family (and imported by others) ------
-
-def _eager():
-    return _state.graph is None
-
-
-def _op_error(op_name, msg):
-    """A runtime (kernel) error of op `op_name`, as TensorFlow reports it."""
-    return errors.InvalidArgumentError(None, None, f"{msg} [Op:{op_name}]")
-
 
 def _is_tensor_like(v):
     return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
@@ -135,9 +126,9 @@ def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
         out.append(t)
     for i, t in enumerate(out):
         if t.dtype is not base:
-            if _eager():
+            if executing_eagerly():
                 pos = first_input[i] if isinstance(first_input, list) else i + first_input
-                raise _op_error(op_name, f"cannot compute {op_name} as input "
+                raise U.op_error(op_name, f"cannot compute {op_name} as input "
                                          f"#{pos}(zero-based) was expected to be a "
                                          f"{U.tf_type_name(base)} tensor but is a "
                                          f"{U.tf_type_name(t.dtype)} tensor")
@@ -235,7 +226,7 @@ def _shape_mismatch(arr, value, shape):
         n = int(np.prod(shape)) if None not in shape else None
     except TypeError:
         n = None
-    if _eager():
+    if executing_eagerly():
         return TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
                          f"(converted from {value}) has {arr.size} elements, but got `shape` "
                          f"{shape} with {n} elements).")
@@ -346,8 +337,8 @@ def _out_type(out_type, op_name):
     out_type = D.int32 if out_type is None else D.as_dtype(out_type)
     if out_type not in _INDEX_TYPES:
         allowed = ", ".join(d.name for d in _INDEX_TYPES)
-        if _eager():
-            raise _op_error(op_name, f"Value for attr 'out_type' of {U.tf_type_name(out_type)} is "
+        if executing_eagerly():
+            raise U.op_error(op_name, f"Value for attr 'out_type' of {U.tf_type_name(out_type)} is "
                                      f"not in the list of allowed values: {allowed}\n\t; NodeDef: "
                                      f"{{{{node {op_name}}}}}")
         raise TypeError(f"Value for attr 'out_type' of {out_type.name} is not in the list of "
@@ -434,7 +425,7 @@ def rank(input, name=None):  # noqa: A002
 
 def _reshape_kernel(x, shape):
     if shape.ndim > 1:
-        raise _op_error("Reshape", f"sizes input must be 1-D, not {dims_text(shape.shape)}")
+        raise U.op_error("Reshape", f"sizes input must be 1-D, not {dims_text(shape.shape)}")
     dims = np.reshape(shape, -1).tolist()
     n = x.size
     total = 1
@@ -445,7 +436,7 @@ def _reshape_kernel(x, shape):
     else:
         if total == n:
             return np.reshape(x, dims)
-        raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+        raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
                                    f"requested shape has {total}")
     unknown = -1
     product = 1
@@ -453,11 +444,11 @@ def _reshape_kernel(x, shape):
     for i, d in enumerate(dims):
         if d == -1:
             if unknown != -1:
-                raise _op_error("Reshape", f"Only one input size may be -1, not both {unknown} "
+                raise U.op_error("Reshape", f"Only one input size may be -1, not both {unknown} "
                                            f"and {i}")
             unknown = i
         elif d < 0:
-            raise _op_error("Reshape", f"Size {i} must be non-negative, not {d}")
+            raise U.op_error("Reshape", f"Size {i} must be non-negative, not {d}")
         elif d == 0:
             sizes_have_zero = True
         else:
@@ -474,14 +465,14 @@ def _reshape_kernel(x, shape):
                 input_has_zero = True
         missing = known_in // product
         if not input_has_zero and product * missing != known_in:
-            raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+            raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
                                        f"requested shape requires a multiple of {product}")
         dims[unknown] = missing
     total = 1
     for d in dims:
         total *= d
     if total != n:
-        raise _op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
+        raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
                                    f"requested shape has {total}")
     return np.reshape(x, dims)
 
@@ -563,14 +554,14 @@ def _fill_kernel(dims, value):
     # A 0-d `dims` and a 1-element `value` are accepted as TensorFlow's
     # runtime does ("legacy" vectors and scalars).
     if dims.ndim > 1:
-        raise _op_error("Fill", f"dims must represent a vector, got shape {dims_text(dims.shape)}")
+        raise U.op_error("Fill", f"dims must represent a vector, got shape {dims_text(dims.shape)}")
     if value.size != 1 or value.ndim > 1:
-        raise _op_error("Fill", f"value must represent a scalar, got shape {dims_text(value.shape)}")
+        raise U.op_error("Fill", f"value must represent a scalar, got shape {dims_text(value.shape)}")
     value = np.reshape(value, ())
     shp = [int(d) for d in np.reshape(dims, -1)]
     for d in shp:
         if d < 0:
-            raise _op_error("Fill", f"Dimension {d} must be >= 0")
+            raise U.op_error("Fill", f"Dimension {d} must be >= 0")
     return np.full(shp, value, dtype=value.dtype)
 
 
@@ -646,7 +637,7 @@ def _filled(shape, dtype, one, name):
     dtype = D.as_dtype(dtype)
     fill_value = _fill_value(dtype, one)
     dims = _static_dims(shape)
-    if dims is not None and (_eager() or _num_elements(dims) < _SMALL_CONSTANT):
+    if dims is not None and (executing_eagerly() or _num_elements(dims) < _SMALL_CONSTANT):
         if dtype is D.string:
             arr = np.empty(dims, dtype=object)
             arr.fill(fill_value)
@@ -661,7 +652,7 @@ def _filled(shape, dtype, one, name):
     if d.shape.rank == 0:
         d = reshape(d, [-1])
     return fill(d, constant_value_tensor(np.asarray(fill_value, dtype=dtype._np or object))
-                if _eager() else convert_to_tensor(fill_value, dtype=dtype), name=name)
+                if executing_eagerly() else convert_to_tensor(fill_value, dtype=dtype), name=name)
 
 
 @export("zeros")
@@ -732,7 +723,7 @@ def _pack_kernel(*xs, axis=0, N=None):
     s = xs[0].shape
     for i, x in enumerate(xs[1:], 1):
         if x.shape != s:
-            raise _op_error("Pack", f"Shapes of all inputs must match: values[0].shape = "
+            raise U.op_error("Pack", f"Shapes of all inputs must match: values[0].shape = "
                                     f"{dims_text(s)} != values[{i}].shape = {dims_text(x.shape)}")
     out = np.stack(xs, axis)
     if out.dtype != xs[0].dtype:
@@ -807,7 +798,7 @@ def stack(values, axis=0, name="stack"):
 
 def _unpack_kernel(x, num, axis):
     if x.shape[axis] != num:
-        raise _op_error("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
+        raise U.op_error("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
                                   f"{dims_text(x.shape)}")
     moved = np.moveaxis(x, axis, 0) if axis else x
     # `[i, ...]` keeps 0-d results arrays (string elements stay object arrays).
@@ -863,14 +854,14 @@ def unstack(value, num=None, axis=0, name="unstack"):
 def _concat_kernel(*args, N=None):
     *xs, axis = args
     if axis.size != 1:
-        raise _op_error("ConcatV2", f"Concat dim tensor should be a scalar integer, but got "
+        raise U.op_error("ConcatV2", f"Concat dim tensor should be a scalar integer, but got "
                                     f"shape {dims_text(axis.shape)}")
     axis = int(np.reshape(axis, -1)[0])
     r = xs[0].ndim
     if r == 0:
-        raise _op_error("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
+        raise U.op_error("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
     if not -r <= axis < r:
-        raise _op_error("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
+        raise U.op_error("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
                                     f"[{-r}, {r}), but got {axis}")
     a = axis % r
     try:
@@ -879,12 +870,12 @@ def _concat_kernel(*args, N=None):
         s0 = xs[0].shape
         for i, x in enumerate(xs[1:], 1):
             if x.ndim != r:
-                raise _op_error("ConcatV2", f"ConcatOp : Ranks of all input tensors should "
+                raise U.op_error("ConcatV2", f"ConcatOp : Ranks of all input tensors should "
                                             f"match: shape[0] = {dims_text(s0)} vs. shape[{i}] = "
                                             f"{dims_text(x.shape)}") from None
             for j in range(r):
                 if j != a and x.shape[j] != s0[j]:
-                    raise _op_error("ConcatV2", f"ConcatOp : Dimension {j} in both shapes must "
+                    raise U.op_error("ConcatV2", f"ConcatOp : Dimension {j} in both shapes must "
                                                 f"be equal: shape[0] = {dims_text(s0)} vs. shape[{i}] "
                                                 f"= {dims_text(x.shape)}") from None
         raise
@@ -1011,11 +1002,11 @@ def concat(values, axis, name="concat"):
 
 def _expand_dims_kernel(x, axis):
     if axis.size != 1:
-        raise _op_error("ExpandDims", "'dim' must be a tensor with a single value")
+        raise U.op_error("ExpandDims", "'dim' must be a tensor with a single value")
     a = int(np.reshape(axis, -1)[0])
     r = x.ndim
     if not -r - 1 <= a <= r:
-        raise _op_error("ExpandDims", f"Tried to expand dim index {a} for tensor with {r} "
+        raise U.op_error("ExpandDims", f"Tried to expand dim index {a} for tensor with {r} "
                                       "dimensions.")
     return np.expand_dims(x, a)
 
@@ -1059,11 +1050,11 @@ def _squeeze_kernel(x, squeeze_dims):
     axes = set()
     for a in squeeze_dims:
         if not -r <= a < r:
-            raise _op_error("Squeeze", f"Tried to squeeze dim index {a} for tensor with {r} "
+            raise U.op_error("Squeeze", f"Tried to squeeze dim index {a} for tensor with {r} "
                                        "dimensions.")
         a %= r
         if x.shape[a] != 1:
-            raise _op_error("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
+            raise U.op_error("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
                                        f"got {x.shape[a]}")
         axes.add(a)
     return np.reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])
@@ -1115,17 +1106,17 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 def _transpose_check(x, perm, op_name):
     r = x.ndim
     if perm.ndim != 1 or perm.size != r:
-        raise _op_error(op_name, f"transpose expects a vector of size {r}. But input(1) is a "
+        raise U.op_error(op_name, f"transpose expects a vector of size {r}. But input(1) is a "
                                  f"vector of size {perm.size}")
     p = [int(v) for v in perm]
     seen = [False] * r
     for v in p:
         if not -r <= v < r:
-            raise _op_error(op_name, f"{v} is out of range [0 .. {r})")
+            raise U.op_error(op_name, f"{v} is out of range [0 .. {r})")
         seen[v % r] = True
     for i, ok in enumerate(seen):
         if not ok:
-            raise _op_error(op_name, f"{i} is missing from {{{','.join(str(v) for v in p)}}}.")
+            raise U.op_error(op_name, f"{i} is missing from {{{','.join(str(v) for v in p)}}}.")
     return p
 
 
@@ -1200,15 +1191,15 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 
 def _tile_kernel(x, multiples):
     if multiples.ndim != 1:
-        raise _op_error("Tile", f"Expected multiples to be 1-D, but got shape "
+        raise U.op_error("Tile", f"Expected multiples to be 1-D, but got shape "
                                 f"{dims_text(multiples.shape)}")
     if multiples.size != x.ndim:
-        raise _op_error("Tile", f"Expected multiples argument to be a vector of length {x.ndim} "
+        raise U.op_error("Tile", f"Expected multiples argument to be a vector of length {x.ndim} "
                                 f"but got length {multiples.size}")
     m = [int(v) for v in multiples]
     for i, v in enumerate(m):
         if v < 0:
-            raise _op_error("Tile", f"Expected multiples[{i}] >= 0, but got {v}")
+            raise U.op_error("Tile", f"Expected multiples[{i}] >= 0, but got {v}")
     return np.tile(x, m) if m else x
 
 
@@ -1264,18 +1255,18 @@ def tile(input, multiples, name=None):  # noqa: A002
 
 def _broadcast_to_kernel(x, shape):
     if shape.ndim != 1:
-        raise _op_error("BroadcastTo", f"shape must be a vector of {{int32,int64}}, got shape "
+        raise U.op_error("BroadcastTo", f"shape must be a vector of {{int32,int64}}, got shape "
                                        f"{dims_text(shape.shape)}")
     target = [int(d) for d in shape]
     for d in target:
         if d < 0:
-            raise _op_error("BroadcastTo", f"Dimension {d} must be >= 0")
+            raise U.op_error("BroadcastTo", f"Dimension {d} must be >= 0")
     if x.ndim > len(target):
-        raise _op_error("BroadcastTo", f"Rank of input ({x.ndim}) must be no greater than rank "
+        raise U.op_error("BroadcastTo", f"Rank of input ({x.ndim}) must be no greater than rank "
                                        f"of output shape ({len(target)}).")
     for a, b in zip(reversed(x.shape), reversed(target)):
         if a != b and a != 1:
-            raise _op_error("BroadcastTo", f"Incompatible shapes: {dims_text(x.shape)} vs. "
+            raise U.op_error("BroadcastTo", f"Incompatible shapes: {dims_text(x.shape)} vs. "
                                            f"{dims_text(target)}")
     return np.broadcast_to(x, target)
 
@@ -1343,7 +1334,7 @@ def _bga_kernel(s0, s1):
         elif q == 1:
             r1.append(i)
         else:
-            raise _op_error("BroadcastGradientArgs", f"Incompatible shapes: {dims_text(a0)} vs. "
+            raise U.op_error("BroadcastGradientArgs", f"Incompatible shapes: {dims_text(a0)} vs. "
                                                      f"{dims_text(a1)}")
     return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
 
@@ -1390,7 +1381,7 @@ def _broadcast_args_kernel(s0, s1):
     try:
         out = np.broadcast_shapes(tuple(a), tuple(b))
     except ValueError:
-        raise _op_error("BroadcastArgs", f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)}") from None
+        raise U.op_error("BroadcastArgs", f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)}") from None
     return np.array(out, dtype=s0.dtype)
 
 
@@ -1423,7 +1414,7 @@ def _select_kernel(c, x, y):
     try:
         out = np.where(c, x, y)
     except ValueError:
-        raise _op_error("SelectV2", f"condition {dims_text(c.shape)}, then {dims_text(x.shape)}, and else "
+        raise U.op_error("SelectV2", f"condition {dims_text(c.shape)}, then {dims_text(x.shape)}, and else "
                                     f"{dims_text(y.shape)} must be broadcastable") from None
     if out.dtype != x.dtype:
         out = out.astype(x.dtype)
@@ -1456,7 +1447,7 @@ _WHERE_TYPES = U.NUMERIC + (D.bool_,)
 
 def _where_kernel(c):
     if c.ndim == 0:
-        raise _op_error("Where", "WhereOp : Unhandled input dimensions: 0")
+        raise U.op_error("Where", "WhereOp : Unhandled input dimensions: 0")
     return np.argwhere(c).astype(np.int64)
 
 
@@ -1487,7 +1478,7 @@ def where(condition, x=None, y=None, name=None):
     """
     if x is None and y is None:
         c = convert_to_tensor(condition)
-        if _eager() and c._v.dtype not in _Where.allowed_np:
+        if executing_eagerly() and c._v.dtype not in _Where.allowed_np:
             raise U._eager_disallowed(_Where, c)
         return apply1(_Where, c, name=name or "Where")
     if x is None or y is None:
@@ -1495,7 +1486,7 @@ def where(condition, x=None, y=None, name=None):
     if _is_tensor_like(condition):
         c = convert_to_tensor(condition)
         if c.dtype is not D.bool_:
-            if _eager():
+            if executing_eagerly():
                 raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype "
                                  f"{c.dtype.name}: {c!r}")
             raise TypeError(f"Input 'condition' of 'SelectV2' Op has type {c.dtype.name} that "

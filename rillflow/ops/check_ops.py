@@ -15,6 +15,7 @@ import contextlib
 import numpy as np
 
 from ..framework import context as _context
+from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
@@ -31,10 +32,6 @@ _NUMERIC = U.NUMERIC
 
 
 # --- shared pieces ---------------------------------------------------------------
-
-def _eager():
-    return _state.graph is None
-
 
 @contextlib.contextmanager
 def _scope(name, default):
@@ -110,7 +107,7 @@ def _binary_assert(sym, opname, op_func, np_func, x, y, data, summarize, message
     with _scope(name, opname):
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, name="y")
-        if _eager():
+        if executing_eagerly():
             test = op_func(x, y)
             ok = test.numpy()
             if np.all(ok):
@@ -140,7 +137,7 @@ def _binary_assert(sym, opname, op_func, np_func, x, y, data, summarize, message
 
 def _same_tensor(name):
     """assert_equal(x, x): nothing to check."""
-    if _eager():
+    if executing_eagerly():
         return None
     with _scope(name, "assert_equal"):
         return _no_op()
@@ -327,7 +324,7 @@ def _rank_assert(x, rank, message, name, opname, static_ok, describe, dynamic_co
             if not static_ok(xr, int(rv)):
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have "
                                  f"{describe(int(rv))}.  Received rank {xr}, shape {x.shape}")
-            return None if _eager() else _static_ok_op()
+            return None if executing_eagerly() else _static_ok_op()
         from .array_ops import rank as rank_op
         from .array_ops import shape as shape_op
         if data is None:
@@ -403,7 +400,7 @@ def _rank_in(x, ranks, message, name, data=None):
             if xr not in allowed:
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have rank in "
                                  f"{allowed}.  Received rank {xr}, shape {x.shape}")
-            return None if _eager() else _static_ok_op()
+            return None if executing_eagerly() else _static_ok_op()
         from .array_ops import rank as rank_op
         from .array_ops import shape as shape_op
         from .math_ops import equal
@@ -459,7 +456,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
 def _assert_type_v1(tensor, tf_type, message=None, name=None):
     """`assert_type`; in a graph returns a `NoOp` when the check passes."""
     _type_check(tensor, tf_type, message)
-    if _eager():
+    if executing_eagerly():
         return None
     from .control_ops import no_op
     return no_op(name="statically_determined_correct_type")
@@ -489,7 +486,7 @@ def assert_integer(x, message=None, name=None):
 def _assert_integer_v1(x, message=None, name=None):
     """`assert_integer`; in a graph returns a `NoOp` when the check passes."""
     _integer_check(x, message)
-    return None if _eager() else _no_op()
+    return None if executing_eagerly() else _no_op()
 
 
 def _scalar_check(tensor, message):
@@ -643,7 +640,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
                 asserts.append(Assert(cond, data or [
                     prefix + origin + ".", f"Tensor {tname} dimension {i} must have size",
                     want, "Received shape: ", shape_op(x)], summarize=summarize))
-    if _eager() or not asserts:
+    if executing_eagerly() or not asserts:
         return None
     from .control_ops import group
     return group(*asserts)
@@ -688,7 +685,7 @@ def check_numerics(tensor, message, name=None):
       InvalidArgumentError: '<message> : Tensor had NaN values' (or Inf).
     """
     x = convert_to_tensor(tensor)
-    if _eager() and x.dtype not in _NUMERICS_TYPES:
+    if executing_eagerly() and x.dtype not in _NUMERICS_TYPES:
         raise errors.InvalidArgumentError(
             None, None, f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed "
             "values: bfloat16, half, float, double [Op:CheckNumerics]")

@@ -6,6 +6,7 @@ graphs.
 """
 import numpy as np
 
+from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
@@ -311,7 +312,7 @@ def truediv(x, y, name=None):
     """x / y as floats: int8/int16/uint8/uint16 become float32, int32/int64 float64."""
     x, y = U.binary_operands(x, y)
     if x.dtype is not y.dtype:
-        if _eager():
+        if executing_eagerly():
             raise U._mismatch(_RealDiv, x, y)
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype.is_integer:
@@ -392,11 +393,6 @@ def div_no_nan(x, y, name=None):
                         f"of allowed values: half, float32, bfloat16, float64, complex64, "
                         f"complex128")
     return binary(_DivNoNan, x, y, name or "div_no_nan")
-
-
-def _eager():
-    from ..framework.context import state
-    return state.graph is None
 
 
 @export("math.less", "less")

@@ -37,6 +37,12 @@ def _allowed_list(dtypes, spell=lambda d: d.name):
     return ", ".join(spell(d) for d in dtypes if d is not None)
 
 
+def op_error(op_name, msg, cls=errors.InvalidArgumentError):
+    """A runtime (kernel) error of op `op_name`, as TensorFlow reports it:
+    the message followed by ` [Op:Name]`."""
+    return cls(None, None, f"{msg} [Op:{op_name}]")
+
+
 def graph_dtype_error(param, dtype, allowed):
     """The TypeError TensorFlow's op constructor raises (while building a graph)
     for an argument whose dtype is not in `allowed`."""

@@ -10,6 +10,7 @@ import collections
 
 import numpy as np
 
+from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
@@ -20,7 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape, dims_text, shape_text
 from . import array_ops as A
 from . import op_util as U
-from .array_ops import _convert_same_dtype, _eager, _op_error, _partial_values
+from .array_ops import _convert_same_dtype, _partial_values
 
 _INDEX_TYPES = U.INDEX
 
@@ -81,7 +82,7 @@ def _check_indices(idx, shape, op_name, depth):
         pos = np.argwhere(bad)[0]
         where = ",".join(str(int(p)) for p in pos)
         row = ", ".join(str(int(v)) for v in idx[tuple(pos)])
-        raise _op_error(op_name, f"indices[{where}] = [{row}] does not index into shape "
+        raise U.op_error(op_name, f"indices[{where}] = [{row}] does not index into shape "
                                  f"{dims_text(shape)}")
 
 
@@ -134,31 +135,31 @@ def _scatter_nd_check(indices, updates, shape, op_name):
     suffix = (f"Dimensions [{slice_dim},{len(shape)}) of input[shape={dims_text(shape)}] must "
               f"match dimensions [{batch_dim},{len(ushape)}) of updates[shape={dims_text(ushape)}]")
     if len(ushape) < batch_dim or any(ushape[d] != ishape[d] for d in range(batch_dim)):
-        raise _op_error(op_name, prefix)
+        raise U.op_error(op_name, prefix)
     if len(shape) < slice_dim + len(ushape) - batch_dim or \
             len(ushape) != batch_dim + len(shape) - slice_dim:
-        raise _op_error(op_name, suffix)
+        raise U.op_error(op_name, suffix)
     for d in range(len(ushape) - batch_dim):
         if ushape[d + batch_dim] != shape[d + slice_dim]:
-            raise _op_error(op_name, suffix)
+            raise U.op_error(op_name, suffix)
 
 
 def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy=""):
     op = "ScatterNd"
     if indices.ndim < 1:
-        raise _op_error(op, f"Indices shape must have rank at least one. Found:"
+        raise U.op_error(op, f"Indices shape must have rank at least one. Found:"
                             f"{dims_text(indices.shape)}")
     if shape.ndim != 1:
-        raise _op_error(op, "Shape must be a vector")
+        raise U.op_error(op, "Shape must be a vector")
     dims = [int(d) for d in shape]
     for d in dims:
         if d < 0:
-            raise _op_error(op, f"Dimension {d} must be >= 0")
+            raise U.op_error(op, f"Dimension {d} must be >= 0")
     n = int(np.prod(indices.shape[:-1]))
     if n and (not dims or indices.shape[-1] == 0):
-        raise _op_error(op, "Indices and updates specified for empty output shape")
+        raise U.op_error(op, "Indices and updates specified for empty output shape")
     if n and int(np.prod(dims)) == 0:
-        raise _op_error(op, f"Indices and updates specified for empty output.  indices shape: "
+        raise U.op_error(op, f"Indices and updates specified for empty output.  indices shape: "
                             f"{dims_text(indices.shape)}")
     _scatter_nd_check(indices, updates, dims, op)
     if updates.dtype.kind == "O":
@@ -253,42 +254,42 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
 def _tensor_scatter_kernel(mode, op_name):
     def kernel(tensor, indices, updates, bad_indices_policy=""):
         if indices.ndim < 1:
-            raise _op_error(op_name, f"Indices shape must have rank at least one. Found:"
+            raise U.op_error(op_name, f"Indices shape must have rank at least one. Found:"
                                      f"{dims_text(indices.shape)}")
         if updates.ndim < 1:
-            raise _op_error(op_name, f"Updates shape must have rank at least one. Found:"
+            raise U.op_error(op_name, f"Updates shape must have rank at least one. Found:"
                                      f"{dims_text(updates.shape)}")
         if indices.ndim == 1:
             # TensorFlow's kernels reject 1-D indices (one index row must
             # still be given as [[i]]).
             if updates.shape[0] != indices.shape[0]:
-                raise _op_error(op_name, f"Dimensions [0,1) of indices[shape="
+                raise U.op_error(op_name, f"Dimensions [0,1) of indices[shape="
                                          f"{dims_text(indices.shape)}] = {indices.shape[0]} must match "
                                          f"dimensions [0,1) of updates[shape="
                                          f"{dims_text(updates.shape)}] = {updates.shape[0]}")
-            raise _op_error(op_name, f"Inner dimensions of output shape must match inner "
+            raise U.op_error(op_name, f"Inner dimensions of output shape must match inner "
                                      f"dimensions of updates shape. Output: "
                                      f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
         outer = indices.ndim - 1
         for i in range(outer):
             if i >= updates.ndim or indices.shape[i] != updates.shape[i]:
-                raise _op_error(op_name, f"Outer dimensions of indices and update must match. "
+                raise U.op_error(op_name, f"Outer dimensions of indices and update must match. "
                                          f"Indices shape: {dims_text(indices.shape)}, updates shape:"
                                          f"{dims_text(updates.shape)}")
         ix = indices.shape[-1]
         if updates.ndim - outer != tensor.ndim - ix:
-            raise _op_error(op_name, f"Inner dimensions of output shape must match inner "
+            raise U.op_error(op_name, f"Inner dimensions of output shape must match inner "
                                      f"dimensions of updates shape. Output: "
                                      f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
         for i in range(updates.ndim - outer):
             if updates.shape[i + outer] != tensor.shape[ix + i]:
-                raise _op_error(op_name, f"The inner {tensor.ndim - ix} dimensions of "
+                raise U.op_error(op_name, f"The inner {tensor.ndim - ix} dimensions of "
                                          f"output.shape={dims_text(tensor.shape)} must match the inner "
                                          f"{updates.ndim - outer} dimensions of updates.shape="
                                          f"{dims_text(updates.shape)}")
         n = int(np.prod(indices.shape[:-1]))
         if n and (tensor.size == 0 or ix == 0):
-            raise _op_error(op_name, "Indices and updates specified for empty output shape")
+            raise U.op_error(op_name, "Indices and updates specified for empty output shape")
         return _scatter_into(tensor.copy(), indices, updates, op_name, mode,
                              bad_indices_policy)
     return kernel
@@ -358,7 +359,7 @@ def _tensor_scatter(opdef, tensor, indices, updates, name, policy=""):
             f"Input 'updates' of '{opdef.name}' Op has type {ds[1].name} that does not match "
             f"type {ds[0].name} of argument 'tensor'."))
     i = _index_tensor(indices, opdef.name, "indices", "Tindices")
-    if _eager() and opdef.allowed_np is not None and t._v.dtype not in opdef.allowed_np:
+    if executing_eagerly() and opdef.allowed_np is not None and t._v.dtype not in opdef.allowed_np:
         raise errors.NotFoundError(
             None, None, f"Could not find device for node: {{{{node {opdef.name}}}}} = "
             f"{opdef.name}[T=DT_{t.dtype.name.upper()}, Tindices=DT_{i.dtype.name.upper()}] "
@@ -408,7 +409,7 @@ def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=
 def _split_axis(value, axis, op_name):
     r = value.ndim
     if not -r <= axis < r:
-        raise _op_error(op_name, f"-input rank(-{r}) <= split_dim < input rank ({r}), but got "
+        raise U.op_error(op_name, f"-input rank(-{r}) <= split_dim < input rank ({r}), but got "
                                  f"{axis}")
     return axis % r
 
@@ -417,7 +418,7 @@ def _split_kernel(split_dim, value, num_split):
     a = _split_axis(value, int(split_dim), "Split")
     n = value.shape[a]
     if n % num_split:
-        raise _op_error("Split", f"Number of ways to split should evenly divide the split "
+        raise U.op_error("Split", f"Number of ways to split should evenly divide the split "
                                  f"dimension, but got split_dim {a} (size = {n}) and num_split "
                                  f"{num_split}")
     step = n // num_split
@@ -471,13 +472,13 @@ def _resolve_sizes(sizes, n):
     sizes = np.reshape(sizes, -1).tolist()
     neg = [i for i, v in enumerate(sizes) if v == -1]
     if len(neg) > 1:
-        raise _op_error("SplitV", "There can only be one -1 in the input.")
+        raise U.op_error("SplitV", "There can only be one -1 in the input.")
     for i, v in enumerate(sizes):
         if v < -1:
-            raise _op_error("SplitV", f"Split size at index {i} must be >= 0. Got: {v}")
+            raise U.op_error("SplitV", f"Split size at index {i} must be >= 0. Got: {v}")
     total = sum(v for v in sizes if v != -1)
     if (neg and total > n) or (not neg and total != n):
-        raise _op_error("SplitV", "Determined shape must either match input shape along "
+        raise U.op_error("SplitV", "Determined shape must either match input shape along "
                                   "split_dim exactly if fully specified, or be less than the "
                                   "size of the input along split_dim if not fully specified.  "
                                   f"Got: {total}")
@@ -488,7 +489,7 @@ def _resolve_sizes(sizes, n):
 
 def _splitv_kernel(value, size_splits, split_dim, num_split):
     if size_splits.ndim != 1 or size_splits.size != num_split:
-        raise _op_error("SplitV", f"size of the split_tensor must be 1-D and have the same "
+        raise U.op_error("SplitV", f"size of the split_tensor must be 1-D and have the same "
                                   f"elements as outputs got {size_splits.ndim} -D and "
                                   f"{size_splits.size} elements")
     a = _split_axis(value, int(split_dim), "SplitV")
@@ -566,8 +567,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         n = int(num_or_size_splits)
         if n < 1:
             msg = f"Value for attr 'num_split' of {n} must be at least minimum 1"
-            if _eager():
-                raise _op_error("Split", msg + "\n\t; NodeDef: {{node Split}}")
+            if executing_eagerly():
+                raise U.op_error("Split", msg + "\n\t; NodeDef: {{node Split}}")
             raise ValueError(msg)
         return apply(_Split, [a, x], {"num_split": n}, name=name, multi=True)
     sizes = num_or_size_splits
@@ -600,15 +601,15 @@ _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 
 def _check_paddings(x, paddings, op_name):
     if paddings.ndim != 2 or paddings.shape[1] != 2:
-        raise _op_error(op_name, f"paddings must be a matrix with 2 columns: "
+        raise U.op_error(op_name, f"paddings must be a matrix with 2 columns: "
                                  f"{dims_text(paddings.shape)}")
     if paddings.shape[0] != x.ndim:
-        raise _op_error(op_name, f"The first dimension of paddings must be the rank of inputs"
+        raise U.op_error(op_name, f"The first dimension of paddings must be the rank of inputs"
                                  f"{dims_text(paddings.shape)} {dims_text(x.shape)}")
     pads = [(a, b) for a, b in paddings.tolist()]
     for a, b in pads:
         if a < 0 or b < 0:
-            raise _op_error(op_name, f"Paddings must be non-negative: {a} {b}")
+            raise U.op_error(op_name, f"Paddings must be non-negative: {a} {b}")
     return pads
 
 
@@ -627,7 +628,7 @@ def _pad_kernel(x, paddings):
 def _padv2_kernel(x, paddings, constant_values):
     pads = _check_paddings(x, paddings, "PadV2")
     if constant_values.ndim != 0:
-        raise _op_error("PadV2", f"constant_values must be a scalar. Found: "
+        raise U.op_error("PadV2", f"constant_values must be a scalar. Found: "
                                  f"{dims_text(constant_values.shape)}")
     return _constant_pad(x, pads, constant_values[()])
 
@@ -637,10 +638,10 @@ def _mirror_pad_kernel(x, paddings, mode):
     offset = 1 if mode == "REFLECT" else 0
     for (a, b), n in zip(pads, x.shape):
         if offset and (a >= n or b >= n):
-            raise _op_error("MirrorPad", f"paddings must be less than the dimension size: {a}, "
+            raise U.op_error("MirrorPad", f"paddings must be less than the dimension size: {a}, "
                                          f"{b} not less than {n}")
         if not offset and (a > n or b > n):
-            raise _op_error("MirrorPad", f"paddings must be no greater than the dimension "
+            raise U.op_error("MirrorPad", f"paddings must be no greater than the dimension "
                                          f"size: {a}, {b} greater than {n}")
     return np.pad(x, pads, mode="reflect" if offset else "symmetric")
 
@@ -806,8 +807,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         c = _convert_same_dtype([x, constant_values], "PadV2", first_input=0)[1] \
             if not isinstance(constant_values, Tensor) else convert_to_tensor(constant_values)
         if c.dtype is not x.dtype:
-            if _eager():
-                raise _op_error("PadV2", f"cannot compute PadV2 as input #2(zero-based) was "
+            if executing_eagerly():
+                raise U.op_error("PadV2", f"cannot compute PadV2 as input #2(zero-based) was "
                                          f"expected to be a {U.tf_type_name(x.dtype)} tensor but "
                                          f"is a {U.tf_type_name(c.dtype)} tensor")
             raise TypeError(f"Input 'constant_values' of 'PadV2' Op has type {c.dtype.name} "
@@ -830,10 +831,10 @@ def _is_zero(v):
 def _repeat_kernel(x, repeats, axis):
     r = np.reshape(repeats, -1) if repeats.ndim else repeats
     if np.any(r < 0):
-        raise _op_error("Repeat", f"repeats must be non-negative, got {repeats.tolist()}")
+        raise U.op_error("Repeat", f"repeats must be non-negative, got {repeats.tolist()}")
     n = x.shape[axis]
     if repeats.ndim and r.size not in (1, n):
-        raise _op_error("Repeat", f"Dimensions {n} and {r.size} are not compatible")
+        raise U.op_error("Repeat", f"Dimensions {n} and {r.size} are not compatible")
     if repeats.ndim and r.size == 1:
         r = r[0]
     return np.repeat(x, r, axis=axis)
@@ -942,7 +943,7 @@ UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "coun
 
 def _unique_parts(x, out_idx, op_name):
     if x.ndim != 1:
-        raise _op_error(op_name, "unique expects a 1D vector.")
+        raise U.op_error(op_name, "unique expects a 1D vector.")
     if x.size == 0:
         return x.copy(), np.zeros(0, out_idx._np), np.zeros(0, out_idx._np)
     if x.dtype.kind == "O":
@@ -999,8 +1000,8 @@ def _out_idx(out_idx, op_name):
     if out_idx not in _INDEX_TYPES:
         msg = (f"Value for attr 'out_idx' of {U.tf_type_name(out_idx)} is not in the list of "
                "allowed values: int32, int64")
-        if _eager():
-            raise _op_error(op_name, msg + f"\n\t; NodeDef: {{{{node {op_name}}}}}")
+        if executing_eagerly():
+            raise U.op_error(op_name, msg + f"\n\t; NodeDef: {{{{node {op_name}}}}}")
         raise TypeError(msg)
     return out_idx
 
@@ -1029,19 +1030,19 @@ def unique_with_counts(x, out_idx=D.int32, name=None):
 
 def _roll_kernel(x, shift, axis):
     if x.ndim < 1:
-        raise _op_error("Roll", "input must be 1-D or higher")
+        raise U.op_error("Roll", "input must be 1-D or higher")
     if shift.ndim > 1:
-        raise _op_error("Roll", f"shift must be a scalar or a 1-D vector. Found: "
+        raise U.op_error("Roll", f"shift must be a scalar or a 1-D vector. Found: "
                                 f"{dims_text(shift.shape)}")
     if axis.ndim > 1:
-        raise _op_error("Roll", f"axis must be a scalar or a 1-D vector. Found: "
+        raise U.op_error("Roll", f"axis must be a scalar or a 1-D vector. Found: "
                                 f"{dims_text(axis.shape)}")
     s, a = np.reshape(shift, -1), np.reshape(axis, -1)
     if s.shape != a.shape:
-        raise _op_error("Roll", "shift and axis must have the same size")
+        raise U.op_error("Roll", "shift and axis must have the same size")
     for v in a:
         if not -x.ndim <= v < x.ndim:
-            raise _op_error("Roll", f"axis {int(v)} is out of range")
+            raise U.op_error("Roll", f"axis {int(v)} is out of range")
     if not s.size or not x.size:
         return x
     return np.roll(x, tuple(int(v) for v in s), tuple(int(v) % x.ndim for v in a))

@@ -10,6 +10,7 @@ import collections
 
 import numpy as np
 
+from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
@@ -20,7 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape, dims_text
 from . import array_ops as A
 from . import op_util as U
-from .array_ops import _convert_same_dtype, _eager, _op_error
+from .array_ops import _convert_same_dtype
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -43,14 +44,14 @@ def _descending_order(x):
 
 def _top_k_kernel(x, k, sorted=True, index_type=D.int32):  # noqa: A002 - TF's attr name
     if k.ndim != 0:
-        raise _op_error("TopKV2", f"k must be scalar, got shape {dims_text(k.shape)}")
+        raise U.op_error("TopKV2", f"k must be scalar, got shape {dims_text(k.shape)}")
     k = int(k)
     if k < 0:
-        raise _op_error("TopKV2", f"Need k >= 0, got {k}")
+        raise U.op_error("TopKV2", f"Need k >= 0, got {k}")
     if x.ndim < 1:
-        raise _op_error("TopKV2", f"input must be >= 1-D, got shape {dims_text(x.shape)}")
+        raise U.op_error("TopKV2", f"input must be >= 1-D, got shape {dims_text(x.shape)}")
     if x.shape[-1] < k:
-        raise _op_error("TopKV2", f"input must have at least k columns. Had {x.shape[-1]}, "
+        raise U.op_error("TopKV2", f"input must have at least k columns. Had {x.shape[-1]}, "
                                   f"needed {k}")
     if k == 1 and x.dtype.kind != "f":
         idx = np.argmax(x, axis=-1)[..., None]
@@ -128,7 +129,7 @@ _TopKV2 = register("TopKV2", _top_k_kernel, _top_k_infer, _top_k_grad, allowed=_
 
 def _check_topk_dtype(x):
     if x.dtype not in _TOPK_TYPES:
-        if _eager():
+        if executing_eagerly():
             raise U._eager_disallowed(_TopKV2, x)
         raise U.graph_dtype_error("input", x.dtype, _TOPK_TYPES)
 
@@ -189,7 +190,7 @@ def _sort_impl(values, axis, direction, want_indices, name):
     else:
         if not -r <= axis < r:
             msg = f"slice index {axis} of dimension 0 out of bounds."
-            if _eager():
+            if executing_eagerly():
                 raise errors.InvalidArgumentError(None, None, msg + " [Op:StridedSlice]")
             raise ValueError(msg)
         axis %= r
@@ -234,14 +235,14 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 def _in_top_k_kernel(predictions, targets, k):
     if predictions.ndim != 2:
-        raise _op_error("InTopKV2", "predictions must be 2-dimensional")
+        raise U.op_error("InTopKV2", "predictions must be 2-dimensional")
     if targets.ndim != 1:
-        raise _op_error("InTopKV2", "targets must be 1-dimensional")
+        raise U.op_error("InTopKV2", "targets must be 1-dimensional")
     if k.ndim != 0:
-        raise _op_error("InTopKV2", "k must be 0-D, got shape " + dims_text(k.shape))
+        raise U.op_error("InTopKV2", "k must be 0-D, got shape " + dims_text(k.shape))
     batch, n = predictions.shape
     if targets.shape[0] != batch:
-        raise _op_error("InTopKV2", f"First dimension of predictions {batch} must match length "
+        raise U.op_error("InTopKV2", f"First dimension of predictions {batch} must match length "
                                     f"of targets {targets.shape[0]}")
     k = int(k)
     valid = (targets >= 0) & (targets < n)

@@ -58,10 +58,6 @@ def _no_grads(op, *grads):
     return [None] * len(op.inputs)
 
 
-def _op_error(op_name, msg, cls=errors.InvalidArgumentError):
-    return cls(None, None, f"{msg} [Op:{op_name}]")
-
-
 def _string_input(x, op_name, arg="input", name=None):
     """`x` as a string tensor, or TensorFlow's error for another dtype."""
     if isinstance(x, Tensor) or hasattr(x, "_dense_var_to_tensor"):
@@ -93,7 +89,7 @@ def _same_shape_infer(op_name, out_dtype=D.string):
 
 def _check_unit(unit, op_name):
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise _op_error(op_name, f"Value for attr 'unit' of \"{unit}\" is not in the list of "
+        raise U.op_error(op_name, f"Value for attr 'unit' of \"{unit}\" is not in the list of "
                         "allowed values: \"BYTE\", \"UTF8_CHAR\"")
 
 
@@ -377,7 +373,7 @@ def to_number(input, out_type=D.float32, name=None):  # noqa: A002
         msg = (f"Value for attr 'out_type' of {out_type.name} is not in the list of allowed "
                "values: float, double, int32, int64, uint32, uint64")
         if _state.graph is None:
-            raise _op_error("StringToNumber", msg)
+            raise U.op_error("StringToNumber", msg)
         raise TypeError(msg)
     return apply1(_StringToNumber, x, {"out_type": out_type}, name=name or "StringToNumber")
 
