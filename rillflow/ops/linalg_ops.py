@@ -999,6 +999,18 @@ def _check_align(align):
                          f"got {align!r}")
 
 
+def _diagonals(lo, hi, rows, cols, max_len, align):
+    """Where each non-empty diagonal d = hi..lo of a rows x cols matrix sits:
+    its row in the packed [.., hi - lo + 1, max_len] form, its matrix indices
+    and its slice of that packed row."""
+    for row, d in enumerate(range(hi, lo - 1, -1)):
+        n = _diag_len(d, rows, cols)
+        if n:
+            r, c = _diag_indices(d, n)
+            off = _align_offset(d, n, max_len, align)
+            yield row, r, c, slice(off, off + n)
+
+
 def _diag_part_kernel(x, k, padding_value, align="RIGHT_LEFT"):
     if x.ndim < 2:
         raise _invalid(f"input must be at least 2-dim, received shape: {dims_text(x.shape)}",
@@ -1013,12 +1025,8 @@ def _diag_part_kernel(x, k, padding_value, align="RIGHT_LEFT"):
     max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
     batch = x.shape[:-2]
     out = np.full(batch + (hi - lo + 1, max_len), padding_value, dtype=x.dtype)
-    for row, d in enumerate(range(hi, lo - 1, -1)):
-        n = _diag_len(d, rows, cols)
-        if n:
-            r, c = _diag_indices(d, n)
-            off = _align_offset(d, n, max_len, align)
-            out[..., row, off:off + n] = x[..., r, c]
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, align):
+        out[..., row, span] = x[..., r, c]
     return out[..., 0, :] if lo == hi else out
 
 
@@ -1102,12 +1110,8 @@ def _diag_kernel(diagonal, k, num_rows, num_cols, padding_value, align="RIGHT_LE
                        "d_lower, d_upper, and diagonal.")
     batch = diagonal.shape[:-2]
     out = np.full(batch + (rows, cols), padding_value, dtype=diagonal.dtype)
-    for row, d in enumerate(range(hi, lo - 1, -1)):
-        n = _diag_len(d, rows, cols)
-        if n:
-            r, c = _diag_indices(d, n)
-            off = _align_offset(d, n, max_len, align)
-            out[..., r, c] = diagonal[..., row, off:off + n]
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, align):
+        out[..., r, c] = diagonal[..., row, span]
     return out
 
 
@@ -1162,12 +1166,8 @@ def _set_diag_kernel(x, diagonal, k, align="RIGHT_LEFT"):
     if lo == hi:
         diagonal = diagonal[..., None, :]
     out = np.array(x, copy=True)
-    for row, d in enumerate(range(hi, lo - 1, -1)):
-        n = _diag_len(d, rows, cols)
-        if n:
-            r, c = _diag_indices(d, n)
-            off = _align_offset(d, n, max_len, align)
-            out[..., r, c] = diagonal[..., row, off:off + n]
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, align):
+        out[..., r, c] = diagonal[..., row, span]
     return out
 
 
