@@ -653,6 +653,16 @@ def _rank_mismatch(labels_rank, logits_rank):
 
 # --- sigmoid cross entropies (composites) -----------------------------------
 
+def _same_shape(a, a_name, b, b_name):
+    """Converts the two inputs of an elementwise loss, whose shapes must agree."""
+    a = convert_to_tensor(a, name=a_name)
+    b = convert_to_tensor(b, name=b_name)
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"`{a_name}` and `{b_name}` must have the same shape, received "
+                         f"({a.shape} vs {b.shape}).")
+    return a, b
+
+
 @export("nn.sigmoid_cross_entropy_with_logits")
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Elementwise logistic loss of `logits` against `labels` in [0, 1],
@@ -669,11 +679,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     from .math_ops import add, greater_equal, multiply, negative, subtract
     from .unary_ops import exp, log1p
     with _scope(name or "logistic_loss"):
-        x = convert_to_tensor(logits, name="logits")
-        z = convert_to_tensor(labels, name="labels")
-        if not x.shape.is_compatible_with(z.shape):
-            raise ValueError(f"`logits` and `labels` must have the same shape, received "
-                             f"({x.shape} vs {z.shape}).")
+        x, z = _same_shape(logits, "logits", labels, "labels")
         zeros = zeros_like(x)
         cond = greater_equal(x, zeros)
         relu_logits = where(cond, x, zeros)
@@ -692,11 +698,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     from .math_ops import add, multiply, negative, subtract
     from .unary_ops import abs as abs_, exp, log1p
     with _scope(name or "logistic_loss"):
-        x = convert_to_tensor(logits, name="logits")
-        z = convert_to_tensor(labels, name="labels")
-        if not x.shape.is_compatible_with(z.shape):
-            raise ValueError(f"`logits` and `labels` must have the same shape, received "
-                             f"({x.shape} vs {z.shape}).")
+        x, z = _same_shape(logits, "logits", labels, "labels")
         one = convert_to_tensor(1, dtype=x.dtype)
         q = convert_to_tensor(pos_weight, dtype=x.dtype) \
             if not isinstance(pos_weight, Tensor) else pos_weight
@@ -716,11 +718,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     from .math_ops import add, greater, multiply, subtract
     from .unary_ops import exp, log
     with _scope(name or "log_poisson_loss"):
-        c = convert_to_tensor(log_input, name="log_input")
-        z = convert_to_tensor(targets, name="targets")
-        if not c.shape.is_compatible_with(z.shape):
-            raise ValueError(f"`log_input` and `targets` must have the same shape, received "
-                             f"({c.shape} vs {z.shape}).")
+        c, z = _same_shape(log_input, "log_input", targets, "targets")
         result = subtract(exp(c), multiply(c, z))
         if compute_full_loss:
             from .array_ops import ones_like, where, zeros_like
