@@ -129,9 +129,9 @@ def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
             if executing_eagerly():
                 pos = first_input[i] if isinstance(first_input, list) else i + first_input
                 raise U.op_error(op_name, f"cannot compute {op_name} as input "
-                                         f"#{pos}(zero-based) was expected to be a "
-                                         f"{U.tf_type_name(base)} tensor but is a "
-                                         f"{U.tf_type_name(t.dtype)} tensor")
+                                          f"#{pos}(zero-based) was expected to be a "
+                                          f"{U.tf_type_name(base)} tensor but is a "
+                                          f"{U.tf_type_name(t.dtype)} tensor")
             if mismatch is not None:
                 raise mismatch(i, [x.dtype for x in out])
             raise TypeError(f"Tensors in list passed to 'values' of '{op_name}' Op have types "
@@ -339,8 +339,8 @@ def _out_type(out_type, op_name):
         allowed = ", ".join(d.name for d in _INDEX_TYPES)
         if executing_eagerly():
             raise U.op_error(op_name, f"Value for attr 'out_type' of {U.tf_type_name(out_type)} is "
-                                     f"not in the list of allowed values: {allowed}\n\t; NodeDef: "
-                                     f"{{{{node {op_name}}}}}")
+                                      f"not in the list of allowed values: {allowed}\n\t; NodeDef: "
+                                      f"{{{{node {op_name}}}}}")
         raise TypeError(f"Value for attr 'out_type' of {out_type.name} is not in the list of "
                         f"allowed values: {allowed}")
     return out_type
@@ -437,7 +437,7 @@ def _reshape_kernel(x, shape):
         if total == n:
             return np.reshape(x, dims)
         raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
-                                   f"requested shape has {total}")
+                                    f"requested shape has {total}")
     unknown = -1
     product = 1
     sizes_have_zero = False
@@ -445,7 +445,7 @@ def _reshape_kernel(x, shape):
         if d == -1:
             if unknown != -1:
                 raise U.op_error("Reshape", f"Only one input size may be -1, not both {unknown} "
-                                           f"and {i}")
+                                            f"and {i}")
             unknown = i
         elif d < 0:
             raise U.op_error("Reshape", f"Size {i} must be non-negative, not {d}")
@@ -466,14 +466,14 @@ def _reshape_kernel(x, shape):
         missing = known_in // product
         if not input_has_zero and product * missing != known_in:
             raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
-                                       f"requested shape requires a multiple of {product}")
+                                        f"requested shape requires a multiple of {product}")
         dims[unknown] = missing
     total = 1
     for d in dims:
         total *= d
     if total != n:
         raise U.op_error("Reshape", f"Input to reshape is a tensor with {n} values, but the "
-                                   f"requested shape has {total}")
+                                    f"requested shape has {total}")
     return np.reshape(x, dims)
 
 
@@ -556,7 +556,8 @@ def _fill_kernel(dims, value):
     if dims.ndim > 1:
         raise U.op_error("Fill", f"dims must represent a vector, got shape {dims_text(dims.shape)}")
     if value.size != 1 or value.ndim > 1:
-        raise U.op_error("Fill", f"value must represent a scalar, got shape {dims_text(value.shape)}")
+        raise U.op_error("Fill", "value must represent a scalar, got shape "
+                         + dims_text(value.shape))
     value = np.reshape(value, ())
     shp = [int(d) for d in np.reshape(dims, -1)]
     for d in shp:
@@ -724,7 +725,7 @@ def _pack_kernel(*xs, axis=0, N=None):
     for i, x in enumerate(xs[1:], 1):
         if x.shape != s:
             raise U.op_error("Pack", f"Shapes of all inputs must match: values[0].shape = "
-                                    f"{dims_text(s)} != values[{i}].shape = {dims_text(x.shape)}")
+                                     f"{dims_text(s)} != values[{i}].shape = {dims_text(x.shape)}")
     out = np.stack(xs, axis)
     if out.dtype != xs[0].dtype:
         out = out.astype(xs[0].dtype)
@@ -799,7 +800,7 @@ def stack(values, axis=0, name="stack"):
 def _unpack_kernel(x, num, axis):
     if x.shape[axis] != num:
         raise U.op_error("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
-                                  f"{dims_text(x.shape)}")
+                                   f"{dims_text(x.shape)}")
     moved = np.moveaxis(x, axis, 0) if axis else x
     # `[i, ...]` keeps 0-d results arrays (string elements stay object arrays).
     return [moved[i, ...] for i in range(num)]
@@ -855,14 +856,14 @@ def _concat_kernel(*args, N=None):
     *xs, axis = args
     if axis.size != 1:
         raise U.op_error("ConcatV2", f"Concat dim tensor should be a scalar integer, but got "
-                                    f"shape {dims_text(axis.shape)}")
+                                     f"shape {dims_text(axis.shape)}")
     axis = int(np.reshape(axis, -1)[0])
     r = xs[0].ndim
     if r == 0:
         raise U.op_error("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
     if not -r <= axis < r:
         raise U.op_error("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
-                                    f"[{-r}, {r}), but got {axis}")
+                                     f"[{-r}, {r}), but got {axis}")
     a = axis % r
     try:
         out = np.concatenate(xs, axis=a)
@@ -871,13 +872,13 @@ def _concat_kernel(*args, N=None):
         for i, x in enumerate(xs[1:], 1):
             if x.ndim != r:
                 raise U.op_error("ConcatV2", f"ConcatOp : Ranks of all input tensors should "
-                                            f"match: shape[0] = {dims_text(s0)} vs. shape[{i}] = "
-                                            f"{dims_text(x.shape)}") from None
+                                             f"match: shape[0] = {dims_text(s0)} vs. shape[{i}] = "
+                                             f"{dims_text(x.shape)}") from None
             for j in range(r):
                 if j != a and x.shape[j] != s0[j]:
                     raise U.op_error("ConcatV2", f"ConcatOp : Dimension {j} in both shapes must "
-                                                f"be equal: shape[0] = {dims_text(s0)} vs. shape[{i}] "
-                                                f"= {dims_text(x.shape)}") from None
+                                                 f"be equal: shape[0] = {dims_text(s0)} vs. "
+                                                 f"shape[{i}] = {dims_text(x.shape)}") from None
         raise
     if out.dtype != xs[0].dtype:
         out = out.astype(xs[0].dtype)
@@ -1007,7 +1008,7 @@ def _expand_dims_kernel(x, axis):
     r = x.ndim
     if not -r - 1 <= a <= r:
         raise U.op_error("ExpandDims", f"Tried to expand dim index {a} for tensor with {r} "
-                                      "dimensions.")
+                                       "dimensions.")
     return np.expand_dims(x, a)
 
 
@@ -1051,11 +1052,11 @@ def _squeeze_kernel(x, squeeze_dims):
     for a in squeeze_dims:
         if not -r <= a < r:
             raise U.op_error("Squeeze", f"Tried to squeeze dim index {a} for tensor with {r} "
-                                       "dimensions.")
+                                        "dimensions.")
         a %= r
         if x.shape[a] != 1:
             raise U.op_error("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
-                                       f"got {x.shape[a]}")
+                                        f"got {x.shape[a]}")
         axes.add(a)
     return np.reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])
 
@@ -1107,7 +1108,7 @@ def _transpose_check(x, perm, op_name):
     r = x.ndim
     if perm.ndim != 1 or perm.size != r:
         raise U.op_error(op_name, f"transpose expects a vector of size {r}. But input(1) is a "
-                                 f"vector of size {perm.size}")
+                                  f"vector of size {perm.size}")
     p = [int(v) for v in perm]
     seen = [False] * r
     for v in p:
@@ -1192,10 +1193,10 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 def _tile_kernel(x, multiples):
     if multiples.ndim != 1:
         raise U.op_error("Tile", f"Expected multiples to be 1-D, but got shape "
-                                f"{dims_text(multiples.shape)}")
+                                 f"{dims_text(multiples.shape)}")
     if multiples.size != x.ndim:
         raise U.op_error("Tile", f"Expected multiples argument to be a vector of length {x.ndim} "
-                                f"but got length {multiples.size}")
+                                 f"but got length {multiples.size}")
     m = [int(v) for v in multiples]
     for i, v in enumerate(m):
         if v < 0:
@@ -1256,18 +1257,18 @@ def tile(input, multiples, name=None):  # noqa: A002
 def _broadcast_to_kernel(x, shape):
     if shape.ndim != 1:
         raise U.op_error("BroadcastTo", f"shape must be a vector of {{int32,int64}}, got shape "
-                                       f"{dims_text(shape.shape)}")
+                                        f"{dims_text(shape.shape)}")
     target = [int(d) for d in shape]
     for d in target:
         if d < 0:
             raise U.op_error("BroadcastTo", f"Dimension {d} must be >= 0")
     if x.ndim > len(target):
         raise U.op_error("BroadcastTo", f"Rank of input ({x.ndim}) must be no greater than rank "
-                                       f"of output shape ({len(target)}).")
+                                        f"of output shape ({len(target)}).")
     for a, b in zip(reversed(x.shape), reversed(target)):
         if a != b and a != 1:
             raise U.op_error("BroadcastTo", f"Incompatible shapes: {dims_text(x.shape)} vs. "
-                                           f"{dims_text(target)}")
+                                            f"{dims_text(target)}")
     return np.broadcast_to(x, target)
 
 
@@ -1335,7 +1336,7 @@ def _bga_kernel(s0, s1):
             r1.append(i)
         else:
             raise U.op_error("BroadcastGradientArgs", f"Incompatible shapes: {dims_text(a0)} vs. "
-                                                     f"{dims_text(a1)}")
+                                                      f"{dims_text(a1)}")
     return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
 
 
@@ -1381,7 +1382,8 @@ def _broadcast_args_kernel(s0, s1):
     try:
         out = np.broadcast_shapes(tuple(a), tuple(b))
     except ValueError:
-        raise U.op_error("BroadcastArgs", f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)}") from None
+        raise U.op_error("BroadcastArgs",
+                         f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)}") from None
     return np.array(out, dtype=s0.dtype)
 
 
@@ -1414,8 +1416,9 @@ def _select_kernel(c, x, y):
     try:
         out = np.where(c, x, y)
     except ValueError:
-        raise U.op_error("SelectV2", f"condition {dims_text(c.shape)}, then {dims_text(x.shape)}, and else "
-                                    f"{dims_text(y.shape)} must be broadcastable") from None
+        raise U.op_error("SelectV2", f"condition {dims_text(c.shape)}, then "
+                                     f"{dims_text(x.shape)}, and else {dims_text(y.shape)} "
+                                     "must be broadcastable") from None
     if out.dtype != x.dtype:
         out = out.astype(x.dtype)
     return out

@@ -83,7 +83,7 @@ def _check_indices(idx, shape, op_name, depth):
         where = ",".join(str(int(p)) for p in pos)
         row = ", ".join(str(int(v)) for v in idx[tuple(pos)])
         raise U.op_error(op_name, f"indices[{where}] = [{row}] does not index into shape "
-                                 f"{dims_text(shape)}")
+                                  f"{dims_text(shape)}")
 
 
 def _scatter_into(out, indices, updates, op_name, mode, policy=""):
@@ -148,7 +148,7 @@ def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy=""):
     op = "ScatterNd"
     if indices.ndim < 1:
         raise U.op_error(op, f"Indices shape must have rank at least one. Found:"
-                            f"{dims_text(indices.shape)}")
+                             f"{dims_text(indices.shape)}")
     if shape.ndim != 1:
         raise U.op_error(op, "Shape must be a vector")
     dims = [int(d) for d in shape]
@@ -160,7 +160,7 @@ def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy=""):
         raise U.op_error(op, "Indices and updates specified for empty output shape")
     if n and int(np.prod(dims)) == 0:
         raise U.op_error(op, f"Indices and updates specified for empty output.  indices shape: "
-                            f"{dims_text(indices.shape)}")
+                             f"{dims_text(indices.shape)}")
     _scatter_nd_check(indices, updates, dims, op)
     if updates.dtype.kind == "O":
         out = np.empty(dims, dtype=object)
@@ -255,38 +255,41 @@ def _tensor_scatter_kernel(mode, op_name):
     def kernel(tensor, indices, updates, bad_indices_policy=""):
         if indices.ndim < 1:
             raise U.op_error(op_name, f"Indices shape must have rank at least one. Found:"
-                                     f"{dims_text(indices.shape)}")
+                                      f"{dims_text(indices.shape)}")
         if updates.ndim < 1:
             raise U.op_error(op_name, f"Updates shape must have rank at least one. Found:"
-                                     f"{dims_text(updates.shape)}")
+                                      f"{dims_text(updates.shape)}")
         if indices.ndim == 1:
             # TensorFlow's kernels reject 1-D indices (one index row must
             # still be given as [[i]]).
             if updates.shape[0] != indices.shape[0]:
                 raise U.op_error(op_name, f"Dimensions [0,1) of indices[shape="
-                                         f"{dims_text(indices.shape)}] = {indices.shape[0]} must match "
-                                         f"dimensions [0,1) of updates[shape="
-                                         f"{dims_text(updates.shape)}] = {updates.shape[0]}")
+                                          f"{dims_text(indices.shape)}] = {indices.shape[0]} "
+                                          f"must match dimensions [0,1) of updates[shape="
+                                          f"{dims_text(updates.shape)}] = {updates.shape[0]}")
             raise U.op_error(op_name, f"Inner dimensions of output shape must match inner "
-                                     f"dimensions of updates shape. Output: "
-                                     f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
+                                      f"dimensions of updates shape. Output: "
+                                      f"{dims_text(tensor.shape)} updates: "
+                                      f"{dims_text(updates.shape)}")
         outer = indices.ndim - 1
         for i in range(outer):
             if i >= updates.ndim or indices.shape[i] != updates.shape[i]:
                 raise U.op_error(op_name, f"Outer dimensions of indices and update must match. "
-                                         f"Indices shape: {dims_text(indices.shape)}, updates shape:"
-                                         f"{dims_text(updates.shape)}")
+                                          f"Indices shape: {dims_text(indices.shape)}, "
+                                          f"updates shape:{dims_text(updates.shape)}")
         ix = indices.shape[-1]
         if updates.ndim - outer != tensor.ndim - ix:
             raise U.op_error(op_name, f"Inner dimensions of output shape must match inner "
-                                     f"dimensions of updates shape. Output: "
-                                     f"{dims_text(tensor.shape)} updates: {dims_text(updates.shape)}")
+                                      f"dimensions of updates shape. Output: "
+                                      f"{dims_text(tensor.shape)} updates: "
+                                      f"{dims_text(updates.shape)}")
         for i in range(updates.ndim - outer):
             if updates.shape[i + outer] != tensor.shape[ix + i]:
                 raise U.op_error(op_name, f"The inner {tensor.ndim - ix} dimensions of "
-                                         f"output.shape={dims_text(tensor.shape)} must match the inner "
-                                         f"{updates.ndim - outer} dimensions of updates.shape="
-                                         f"{dims_text(updates.shape)}")
+                                          f"output.shape={dims_text(tensor.shape)} must match "
+                                          f"the inner {updates.ndim - outer} dimensions of "
+                                          f"updates.shape="
+                                          f"{dims_text(updates.shape)}")
         n = int(np.prod(indices.shape[:-1]))
         if n and (tensor.size == 0 or ix == 0):
             raise U.op_error(op_name, "Indices and updates specified for empty output shape")
@@ -410,7 +413,7 @@ def _split_axis(value, axis, op_name):
     r = value.ndim
     if not -r <= axis < r:
         raise U.op_error(op_name, f"-input rank(-{r}) <= split_dim < input rank ({r}), but got "
-                                 f"{axis}")
+                                  f"{axis}")
     return axis % r
 
 
@@ -419,8 +422,8 @@ def _split_kernel(split_dim, value, num_split):
     n = value.shape[a]
     if n % num_split:
         raise U.op_error("Split", f"Number of ways to split should evenly divide the split "
-                                 f"dimension, but got split_dim {a} (size = {n}) and num_split "
-                                 f"{num_split}")
+                                  f"dimension, but got split_dim {a} (size = {n}) and num_split "
+                                  f"{num_split}")
     step = n // num_split
     return _cut(value, a, [step] * num_split)
 
@@ -436,19 +439,28 @@ def _cut(value, axis, sizes):
     return out
 
 
+def _static_split_axis(value, split_dim, num):
+    """The split axis of Split/SplitV while building a graph, as `(axis, None)`,
+    or `(None, output shapes)` when the axis or the rank is not known."""
+    s = value.shape
+    a = U.constant_value(split_dim)
+    if s.rank is None:
+        return None, [(TensorShape(None), value.dtype)] * num
+    if a is None:
+        return None, [(TensorShape([None] * s.rank), value.dtype)] * num
+    a = int(a)
+    if not -s.rank <= a < s.rank:
+        raise ValueError(f"Dimension must be in range [{-s.rank}, {s.rank}), but is {a}")
+    return a % s.rank, None
+
+
 def _split_infer(inputs, attrs):
     split_dim, value = inputs
     num = attrs["num_split"]
     s = value.shape
-    a = U.constant_value(split_dim)
-    if s.rank is None:
-        return [(TensorShape(None), value.dtype)] * num
-    if a is None:
-        return [(TensorShape([None] * s.rank), value.dtype)] * num
-    a = int(a)
-    if not -s.rank <= a < s.rank:
-        raise ValueError(f"Dimension must be in range [{-s.rank}, {s.rank}), but is {a}")
-    a %= s.rank
+    a, unknown = _static_split_axis(value, split_dim, num)
+    if unknown is not None:
+        return unknown
     dims = s.as_list()
     if dims[a] is not None:
         if dims[a] % num:
@@ -479,9 +491,9 @@ def _resolve_sizes(sizes, n):
     total = sum(v for v in sizes if v != -1)
     if (neg and total > n) or (not neg and total != n):
         raise U.op_error("SplitV", "Determined shape must either match input shape along "
-                                  "split_dim exactly if fully specified, or be less than the "
-                                  "size of the input along split_dim if not fully specified.  "
-                                  f"Got: {total}")
+                                   "split_dim exactly if fully specified, or be less than the "
+                                   "size of the input along split_dim if not fully specified.  "
+                                   f"Got: {total}")
     if neg:
         sizes[neg[0]] = n - total
     return sizes
@@ -490,8 +502,8 @@ def _resolve_sizes(sizes, n):
 def _splitv_kernel(value, size_splits, split_dim, num_split):
     if size_splits.ndim != 1 or size_splits.size != num_split:
         raise U.op_error("SplitV", f"size of the split_tensor must be 1-D and have the same "
-                                  f"elements as outputs got {size_splits.ndim} -D and "
-                                  f"{size_splits.size} elements")
+                                   f"elements as outputs got {size_splits.ndim} -D and "
+                                   f"{size_splits.size} elements")
     a = _split_axis(value, int(split_dim), "SplitV")
     return _cut(value, a, _resolve_sizes(size_splits, value.shape[a]))
 
@@ -502,15 +514,9 @@ def _splitv_infer(inputs, attrs):
     s = value.shape
     if size_splits.shape.rank is not None and size_splits.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {size_splits.shape.rank}")
-    a = U.constant_value(split_dim)
-    if s.rank is None:
-        return [(TensorShape(None), value.dtype)] * num
-    if a is None:
-        return [(TensorShape([None] * s.rank), value.dtype)] * num
-    a = int(a)
-    if not -s.rank <= a < s.rank:
-        raise ValueError(f"Dimension must be in range [{-s.rank}, {s.rank}), but is {a}")
-    a %= s.rank
+    a, unknown = _static_split_axis(value, split_dim, num)
+    if unknown is not None:
+        return unknown
     sizes = _partial_values(size_splits)
     if sizes is None:
         sizes = [None] * num
@@ -602,10 +608,10 @@ _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 def _check_paddings(x, paddings, op_name):
     if paddings.ndim != 2 or paddings.shape[1] != 2:
         raise U.op_error(op_name, f"paddings must be a matrix with 2 columns: "
-                                 f"{dims_text(paddings.shape)}")
+                                  f"{dims_text(paddings.shape)}")
     if paddings.shape[0] != x.ndim:
         raise U.op_error(op_name, f"The first dimension of paddings must be the rank of inputs"
-                                 f"{dims_text(paddings.shape)} {dims_text(x.shape)}")
+                                  f"{dims_text(paddings.shape)} {dims_text(x.shape)}")
     pads = [(a, b) for a, b in paddings.tolist()]
     for a, b in pads:
         if a < 0 or b < 0:
@@ -629,7 +635,7 @@ def _padv2_kernel(x, paddings, constant_values):
     pads = _check_paddings(x, paddings, "PadV2")
     if constant_values.ndim != 0:
         raise U.op_error("PadV2", f"constant_values must be a scalar. Found: "
-                                 f"{dims_text(constant_values.shape)}")
+                                  f"{dims_text(constant_values.shape)}")
     return _constant_pad(x, pads, constant_values[()])
 
 
@@ -639,10 +645,10 @@ def _mirror_pad_kernel(x, paddings, mode):
     for (a, b), n in zip(pads, x.shape):
         if offset and (a >= n or b >= n):
             raise U.op_error("MirrorPad", f"paddings must be less than the dimension size: {a}, "
-                                         f"{b} not less than {n}")
+                                          f"{b} not less than {n}")
         if not offset and (a > n or b > n):
             raise U.op_error("MirrorPad", f"paddings must be no greater than the dimension "
-                                         f"size: {a}, {b} greater than {n}")
+                                          f"size: {a}, {b} greater than {n}")
     return np.pad(x, pads, mode="reflect" if offset else "symmetric")
 
 
@@ -809,8 +815,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         if c.dtype is not x.dtype:
             if executing_eagerly():
                 raise U.op_error("PadV2", f"cannot compute PadV2 as input #2(zero-based) was "
-                                         f"expected to be a {U.tf_type_name(x.dtype)} tensor but "
-                                         f"is a {U.tf_type_name(c.dtype)} tensor")
+                                          f"expected to be a {U.tf_type_name(x.dtype)} tensor but "
+                                          f"is a {U.tf_type_name(c.dtype)} tensor")
             raise TypeError(f"Input 'constant_values' of 'PadV2' Op has type {c.dtype.name} "
                             f"that does not match type {x.dtype.name} of argument 'input'.")
         return apply(_PadV2, [x, p, c], name=name or "PadV2")
@@ -1033,10 +1039,10 @@ def _roll_kernel(x, shift, axis):
         raise U.op_error("Roll", "input must be 1-D or higher")
     if shift.ndim > 1:
         raise U.op_error("Roll", f"shift must be a scalar or a 1-D vector. Found: "
-                                f"{dims_text(shift.shape)}")
+                                 f"{dims_text(shift.shape)}")
     if axis.ndim > 1:
         raise U.op_error("Roll", f"axis must be a scalar or a 1-D vector. Found: "
-                                f"{dims_text(axis.shape)}")
+                                 f"{dims_text(axis.shape)}")
     s, a = np.reshape(shift, -1), np.reshape(axis, -1)
     if s.shape != a.shape:
         raise U.op_error("Roll", "shift and axis must have the same size")

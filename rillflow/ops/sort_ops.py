@@ -52,7 +52,7 @@ def _top_k_kernel(x, k, sorted=True, index_type=D.int32):  # noqa: A002 - TF's a
         raise U.op_error("TopKV2", f"input must be >= 1-D, got shape {dims_text(x.shape)}")
     if x.shape[-1] < k:
         raise U.op_error("TopKV2", f"input must have at least k columns. Had {x.shape[-1]}, "
-                                  f"needed {k}")
+                                   f"needed {k}")
     if k == 1 and x.dtype.kind != "f":
         idx = np.argmax(x, axis=-1)[..., None]
     else:
@@ -243,7 +243,7 @@ def _in_top_k_kernel(predictions, targets, k):
     batch, n = predictions.shape
     if targets.shape[0] != batch:
         raise U.op_error("InTopKV2", f"First dimension of predictions {batch} must match length "
-                                    f"of targets {targets.shape[0]}")
+                                     f"of targets {targets.shape[0]}")
     k = int(k)
     valid = (targets >= 0) & (targets < n)
     if not batch:

@@ -90,7 +90,7 @@ def _same_shape_infer(op_name, out_dtype=D.string):
 def _check_unit(unit, op_name):
     if unit not in ("BYTE", "UTF8_CHAR"):
         raise U.op_error(op_name, f"Value for attr 'unit' of \"{unit}\" is not in the list of "
-                        "allowed values: \"BYTE\", \"UTF8_CHAR\"")
+                         "allowed values: \"BYTE\", \"UTF8_CHAR\"")
 
 
 # --- join ----------------------------------------------------------------------
