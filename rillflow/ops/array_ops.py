@@ -1456,8 +1456,7 @@ def _where_kernel(c):
 
 def _where_infer(inputs, attrs):
     c = inputs[0]
-    if c.dtype not in _WHERE_TYPES:
-        raise U.graph_dtype_error("input", c.dtype, _WHERE_TYPES)
+    U.check_graph_dtype(c, _WHERE_TYPES, "input")
     return [(TensorShape([None, c.shape.rank]), D.int64)]
 
 

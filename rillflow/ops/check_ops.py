@@ -662,8 +662,7 @@ def _check_numerics_kernel(x, message=""):
 
 def _check_numerics_infer(inputs, attrs):
     x = inputs[0]
-    if x.dtype not in _NUMERICS_TYPES:
-        raise U.graph_dtype_error("tensor", x.dtype, _NUMERICS_TYPES)
+    U.check_graph_dtype(x, _NUMERICS_TYPES, "tensor")
     return [(x.shape, x.dtype)]
 
 

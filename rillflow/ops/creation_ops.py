@@ -561,8 +561,7 @@ def _invert_permutation_kernel(x):
 
 def _invert_permutation_infer(inputs, attrs):
     x = inputs[0]
-    if x.dtype not in _INDEX:
-        raise U.graph_dtype_error("x", x.dtype, _INDEX)
+    U.check_graph_dtype(x, _INDEX, "x")
     s = x.shape
     if s.rank is not None and s.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {s.rank}")

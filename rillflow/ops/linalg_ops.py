@@ -1266,8 +1266,7 @@ def _band_part_infer(inputs, attrs):
     if x.shape.rank is not None and x.shape.rank < 2:
         raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.rank}")
     for t, n in ((lo, "num_lower"), (up, "num_upper")):
-        if t.dtype not in U.INDEX:
-            raise U.graph_dtype_error(n, t.dtype, U.INDEX)
+        U.check_graph_dtype(t, U.INDEX, n)
     return [(x.shape, x.dtype)]
 
 

@@ -541,8 +541,7 @@ def _labels_logits_shape_error(labels, logits):
 def _sparse_xent_infer(inputs, attrs):
     f, lab = inputs
     U.check_allowed(_SparseXent, f, "features")
-    if lab.dtype not in U.INDEX:
-        raise U.graph_dtype_error("labels", lab.dtype, U.INDEX)
+    U.check_graph_dtype(lab, U.INDEX, "labels")
     fs, ls = f.shape, lab.shape
     if fs.rank == 0:
         raise ValueError("Shape must be at least rank 1 but is rank 0")

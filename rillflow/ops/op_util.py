@@ -50,6 +50,13 @@ def graph_dtype_error(param, dtype, allowed):
                      f"list of allowed values: {_allowed_list(allowed)}")
 
 
+def check_graph_dtype(t, allowed, param):
+    """Raises `graph_dtype_error` (shape functions run only while building a
+    graph) if `t`'s dtype is not in `allowed`."""
+    if t.dtype not in allowed:
+        raise graph_dtype_error(param, t.dtype, allowed)
+
+
 def eager_dtype_error(op_name, attr, dtype, allowed):
     """The InvalidArgumentError TensorFlow's runtime raises (eagerly) for a dtype
     not in `allowed`; the runtime spells float32 'float', float64 'double'."""
@@ -75,8 +82,8 @@ def check_dtype(op_name, t, allowed, attr="T", param="input"):
 
 def check_allowed(opdef, t, arg="x"):
     """Raises TypeError (graph construction) if `t`'s dtype is not allowed for the op."""
-    if opdef.allowed is not None and t.dtype not in opdef.allowed:
-        raise graph_dtype_error(arg, t.dtype, opdef.allowed)
+    if opdef.allowed is not None:
+        check_graph_dtype(t, opdef.allowed, arg)
 
 
 def _eager_disallowed(opdef, t):

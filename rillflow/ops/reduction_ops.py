@@ -149,8 +149,7 @@ def reduction_infer(op_name, out_dtype=None, allowed=None):
                 raise TypeError(f"Input 'input' of '{op_name}' Op has type {x.dtype.name} that "
                                 "does not match expected type of bool.")
             raise U.graph_dtype_error("input", x.dtype, allowed)
-        if a.dtype not in _IDX:
-            raise U.graph_dtype_error("reduction_indices", a.dtype, _IDX)
+        U.check_graph_dtype(a, _IDX, "reduction_indices")
         if a.shape.rank is not None and a.shape.rank > 1:
             raise ValueError(f"Shape must be at most rank 1 but is rank {a.shape.rank}")
         keep = attrs.get("keep_dims", False)
@@ -665,10 +664,8 @@ def _arg_kernel(op_name, find, nan_fill):
 def _arg_infer(op_name):
     def infer(inputs, attrs):
         x, d = inputs
-        if x.dtype not in _ARG_IN:
-            raise U.graph_dtype_error("input", x.dtype, _ARG_IN)
-        if d.dtype not in _IDX:
-            raise U.graph_dtype_error("dimension", d.dtype, _IDX)
+        U.check_graph_dtype(x, _ARG_IN, "input")
+        U.check_graph_dtype(d, _IDX, "dimension")
         out = attrs.get("output_type", D.int64)
         s = x.shape
         if s.rank is None:
@@ -777,10 +774,8 @@ def _scan_kernel(op_name, accumulate, identity):
 def _scan_infer(op_name, allowed):
     def infer(inputs, attrs):
         x, a = inputs
-        if x.dtype not in allowed:
-            raise U.graph_dtype_error("x", x.dtype, allowed)
-        if a.dtype not in _IDX:
-            raise U.graph_dtype_error("axis", a.dtype, _IDX)
+        U.check_graph_dtype(x, allowed, "x")
+        U.check_graph_dtype(a, _IDX, "axis")
         return [(x.shape, x.dtype)]
     return infer
 
@@ -954,10 +949,8 @@ def _segment_mean_kernel(data, segment_ids):
 def _segment_infer(op_name, allowed):
     def infer(inputs, attrs):
         data, ids = inputs
-        if data.dtype not in allowed:
-            raise U.graph_dtype_error("data", data.dtype, allowed)
-        if ids.dtype not in _SORTED_IDX:
-            raise U.graph_dtype_error("segment_ids", ids.dtype, _SORTED_IDX)
+        U.check_graph_dtype(data, allowed, "data")
+        U.check_graph_dtype(ids, _SORTED_IDX, "segment_ids")
         if ids.shape.rank is not None and ids.shape.rank != 1:
             raise ValueError(f"Shape must be rank 1 but is rank {ids.shape.rank}")
         s = data.shape
@@ -1122,12 +1115,9 @@ def _unsorted_kernel(op_name, ufunc, init):
 def _unsorted_infer(op_name, allowed):
     def infer(inputs, attrs):
         data, ids, num = inputs
-        if data.dtype not in allowed:
-            raise U.graph_dtype_error("data", data.dtype, allowed)
-        if ids.dtype not in _UNSORTED_IDX:
-            raise U.graph_dtype_error("segment_ids", ids.dtype, _UNSORTED_IDX)
-        if num.dtype not in _IDX:
-            raise U.graph_dtype_error("num_segments", num.dtype, _IDX)
+        U.check_graph_dtype(data, allowed, "data")
+        U.check_graph_dtype(ids, _UNSORTED_IDX, "segment_ids")
+        U.check_graph_dtype(num, _IDX, "num_segments")
         if num.shape.rank is not None and num.shape.rank != 0:
             raise ValueError(f"Shape must be rank 0 but is rank {num.shape.rank}")
         n = U.constant_value(num)
@@ -1364,10 +1354,8 @@ def _dense_bincount_kernel(input, size, weights, binary_output=False):  # noqa: 
 
 def _dense_bincount_infer(inputs, attrs):
     arr, size, weights = inputs
-    if arr.dtype not in _IDX:
-        raise U.graph_dtype_error("input", arr.dtype, _IDX)
-    if weights.dtype not in _BINCOUNT_T:
-        raise U.graph_dtype_error("weights", weights.dtype, _BINCOUNT_T)
+    U.check_graph_dtype(arr, _IDX, "input")
+    U.check_graph_dtype(weights, _BINCOUNT_T, "weights")
     n = U.constant_value(size)
     n = None if n is None else int(n)
     r = arr.shape.rank

@@ -655,8 +655,7 @@ def _mirror_pad_kernel(x, paddings, mode):
 def _pad_infer(op_name):
     def infer(inputs, attrs):
         x, p = inputs[0], inputs[1]
-        if p.dtype not in _INDEX_TYPES:
-            raise U.graph_dtype_error("paddings", p.dtype, U.INDEX)
+        U.check_graph_dtype(p, _INDEX_TYPES, "paddings")
         if len(inputs) == 3:
             c = inputs[2]
             if c.dtype is not x.dtype:

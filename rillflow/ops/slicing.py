@@ -180,8 +180,7 @@ def _strided_slice_kernel(x, begin, end, strides, begin_mask=0, end_mask=0, elli
 
 def _check_index_dtypes(op_name, b, e, s):
     for t, arg in ((b, "begin"), (e, "end"), (s, "strides")):
-        if t.dtype not in _SLICE_INDEX:
-            raise U.graph_dtype_error(arg, t.dtype, _SLICE_INDEX)
+        U.check_graph_dtype(t, _SLICE_INDEX, arg)
     for t, arg in ((e, "end"), (s, "strides")):
         if t.dtype is not b.dtype:
             raise TypeError(f"Input '{arg}' of '{op_name}' Op has type {t.dtype.name} that does "
@@ -539,8 +538,7 @@ def _slice_kernel(x, begin, size, **_):
 def _slice_infer(inputs, attrs):
     x, b, s = inputs
     for t, arg in ((b, "begin"), (s, "size")):
-        if t.dtype not in _INDEX:
-            raise U.graph_dtype_error(arg, t.dtype, _INDEX)
+        U.check_graph_dtype(t, _INDEX, arg)
     if s.dtype is not b.dtype:
         raise TypeError(f"Input 'size' of 'Slice' Op has type {s.dtype.name} that does not "
                         f"match type {b.dtype.name} of argument 'begin'.")
@@ -671,10 +669,8 @@ def _gather_kernel(params, indices, axis, batch_dims=0, **_):
 @_graph_errors
 def _gather_infer(inputs, attrs):
     p, i, a = inputs
-    if i.dtype not in _SLICE_INDEX:
-        raise U.graph_dtype_error("indices", i.dtype, _SLICE_INDEX)
-    if a.dtype not in _INDEX:
-        raise U.graph_dtype_error("axis", a.dtype, _INDEX)
+    U.check_graph_dtype(i, _SLICE_INDEX, "indices")
+    U.check_graph_dtype(a, _INDEX, "axis")
     ps, is_ = p.shape, i.shape
     bd = attrs.get("batch_dims", 0)
     av = U.constant_value(a)
@@ -846,8 +842,7 @@ def _gather_nd_kernel(params, indices, batch_dims=0, **_):
 @_graph_errors
 def _gather_nd_infer(inputs, attrs):
     p, i = inputs
-    if i.dtype not in _SLICE_INDEX:
-        raise U.graph_dtype_error("indices", i.dtype, _SLICE_INDEX)
+    U.check_graph_dtype(i, _SLICE_INDEX, "indices")
     bd = attrs.get("batch_dims", 0)
     ps, is_ = p.shape, i.shape
     if is_.rank == 0:
@@ -1025,8 +1020,7 @@ def _reverse_kernel(x, axis, **_):
 @_graph_errors
 def _reverse_infer(inputs, attrs):
     x, a = inputs
-    if a.dtype not in _INDEX:
-        raise U.graph_dtype_error("axis", a.dtype, _INDEX)
+    U.check_graph_dtype(a, _INDEX, "axis")
     if a.shape.rank is not None and a.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {a.shape.rank}")
     av = U.constant_value(a)

@@ -63,8 +63,7 @@ def _top_k_kernel(x, k, sorted=True, index_type=D.int32):  # noqa: A002 - TF's a
 
 def _top_k_infer(inputs, attrs):
     x, k = inputs
-    if x.dtype not in _TOPK_TYPES:
-        raise U.graph_dtype_error("input", x.dtype, _TOPK_TYPES)
+    U.check_graph_dtype(x, _TOPK_TYPES, "input")
     if k.shape.rank is not None and k.shape.rank != 0:
         raise ValueError(f"Shape must be rank 0 but is rank {k.shape.rank}")
     index_type = attrs.get("index_type", D.int32)

@@ -287,8 +287,7 @@ def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-
 
 def _as_string_infer(inputs, attrs):
     x = inputs[0]
-    if x.dtype not in _AS_STRING_TYPES:
-        raise U.graph_dtype_error("input", x.dtype, _AS_STRING_TYPES)
+    U.check_graph_dtype(x, _AS_STRING_TYPES, "input")
     return [(x.shape, D.string)]
 
 
