@@ -17,18 +17,13 @@ pass through unchanged here, as they do in every other rillflow kernel.
 import numpy as np
 
 try:  # the ufunc behind np.clip: one call instead of np.clip's Python wrapper
-    from numpy._core.umath import clip as _clip_ufunc
+    from numpy._core.umath import clip as _clip
 except ImportError:  # NumPy < 2
     try:
-        from numpy.core.umath import clip as _clip_ufunc
+        from numpy.core.umath import clip as _clip
     except ImportError:
-        _clip_ufunc = None
-
-
-def _clip(x, lo, hi):
-    if _clip_ufunc is not None:
-        return _clip_ufunc(x, lo, hi)
-    return np.maximum(np.minimum(x, hi), lo)
+        def _clip(x, lo, hi):
+            return np.maximum(np.minimum(x, hi), lo)
 
 
 def _constants(dtype, *values):
