@@ -14,7 +14,6 @@ from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import FuncGraph
-from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from . import control_flow_util as CF
 from .backprop import backprop, is_differentiable, zeros_like_any
@@ -68,8 +67,7 @@ def build_branch_op(kind, selector, branches, name):
     specs, flats = _check_branch_outputs(branches, what)
     args, maps = CF.collect_inputs(g, branches)
     stateful = CF.is_stateful(branches)
-    opdef = {("If", True): _If, ("If", False): _StatelessIf,
-             ("Case", True): _Case, ("Case", False): _StatelessCase}[(kind, stateful)]
+    opdef = _BRANCH_OPS[kind][stateful]
     out_specs = [s for s in specs if s is not None]
     attrs = {"_branches": list(branches), "_input_maps": maps,
              "_branch_outputs": [[t for t in f if t is not None] for f in flats],
@@ -229,14 +227,8 @@ def _branch_grad(op, *dys):
     return branch_gradient(op, dys)
 
 
-_If = register("If", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad, stateful=True,
-               codegen=_branch_codegen)
-_StatelessIf = register("StatelessIf", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad,
-                        codegen=_branch_codegen, no_fold=True)
-_Case = register("Case", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad, stateful=True,
-                 codegen=_branch_codegen)
-_StatelessCase = register("StatelessCase", CF.compiled_only_kernel, CF.explicit_specs_infer, _branch_grad,
-                          codegen=_branch_codegen, no_fold=True)
+_BRANCH_OPS = {kind: CF.register_pair(kind, _branch_grad, _branch_codegen)
+               for kind in ("If", "Case")}
 
 
 # --- gradients ----------------------------------------------------------------------

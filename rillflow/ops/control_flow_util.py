@@ -7,6 +7,7 @@ placeholders to op inputs through an index list.
 from ..framework import context as _context
 from ..framework import nest
 from ..framework.func_graph import trace_function
+from ..framework.op_registry import register
 from ..framework.tensor import SymbolicTensor
 
 _state = _context.state
@@ -82,3 +83,13 @@ def compiled_only_kernel(*args, **attrs):
 def explicit_specs_infer(inputs, attrs):
     """Shape function of ops always created with explicit output specs."""
     raise ValueError("control-flow ops are built with explicit output specs")
+
+
+def register_pair(name, grad, codegen):
+    """Registers control-flow op `name` and its `Stateless<name>` twin (bodies
+    without side effects, never constant-folded); returns them keyed by
+    whether the bodies are stateful."""
+    return {True: register(name, compiled_only_kernel, explicit_specs_infer, grad,
+                           stateful=True, codegen=codegen),
+            False: register("Stateless" + name, compiled_only_kernel, explicit_specs_infer,
+                            grad, codegen=codegen, no_fold=True)}

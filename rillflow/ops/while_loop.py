@@ -20,7 +20,6 @@ from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import trace_function
-from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
@@ -273,7 +272,7 @@ def make_while_op(g, cg, bg, inits, name, parallel_iterations=10, extra_attrs=No
     n = len(inits)
     args, maps = CF.collect_inputs(g, [cg, bg])
     stateful = CF.is_stateful([cg, bg])
-    opdef = _While if stateful else _StatelessWhile
+    opdef = _WHILE_OPS[stateful]
     body_outs = [t for t in CF.flat_outputs(bg)]
     attrs = {"cond": cg, "body": bg, "_cond_out": CF.flat_outputs(cg)[0],
              "_body_outs": body_outs, "_n": n, "_input_maps": maps,
@@ -341,7 +340,4 @@ def _while_grad(op, *dys):
     return while_gradient(op, dys)
 
 
-_While = register("While", CF.compiled_only_kernel, CF.explicit_specs_infer, _while_grad, stateful=True,
-                  codegen=_while_codegen)
-_StatelessWhile = register("StatelessWhile", CF.compiled_only_kernel, CF.explicit_specs_infer, _while_grad,
-                           codegen=_while_codegen, no_fold=True)
+_WHILE_OPS = CF.register_pair("While", _while_grad, _while_codegen)
