@@ -64,6 +64,28 @@ def break_and_continue(n):
     return total
 
 
+def break_at_end_of_body(n):
+    # The break is the body's last statement: only the loop's extra test
+    # reads the break flag after the `if`.
+    s = 0
+    for i in range(n):
+        s += i
+        if s > 5:
+            break
+    return s
+
+
+def break_at_end_of_while(n):
+    s = 0
+    i = 0
+    while i < n:
+        s += i
+        i += 1
+        if s > 5:
+            break
+    return s
+
+
 def while_else(n):
     i = 0
     found = 0
@@ -166,6 +188,8 @@ CORPUS = [
     (early_return, [(20,), (-4,), (3,)]),
     (return_in_loop, [(10,), (50,), (0,)]),
     (break_and_continue, [(5,), (20,), (0,)]),
+    (break_at_end_of_body, [(0,), (3,), (10,)]),
+    (break_at_end_of_while, [(0,), (3,), (10,)]),
     (while_else, [(3,), (10,)]),
     (for_else, [(3,), (10,)]),
     (nested_loops, [(0,), (5,), (8,)]),

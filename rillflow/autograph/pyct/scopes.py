@@ -147,6 +147,11 @@ def _stmt_live_in(stmt, live_out):
                 _live_in(stmt.orelse, live_out))
     if isinstance(stmt, (ast.While, ast.For)):
         head = used_names(stmt.test) if isinstance(stmt, ast.While) else used_names(stmt.iter)
+        extra = getattr(stmt, "_extra_test", None)
+        if extra is not None:
+            # The break converter's extra loop test (`not break_`) runs before
+            # every iteration, so what it reads is live at the end of the body.
+            head = head | used_names(extra)
         loop_uses = used_names(stmt.body) | head
         # Inside the body, everything the loop reads may be needed next time.
         inner_out = set(live_out) | loop_uses
