@@ -318,21 +318,11 @@ class Emitter:
         finally:
             self.last_use = saved
 
-    def emit_block(self, graph, input_exprs, outputs, name_for_output=None,
-                   simultaneous=False, keep=(), epilogue=None):
-        """Emits the body of a nested graph (a branch or loop body) inline.
-
-        `input_exprs` are the expressions bound to the graph's inputs;
-        `outputs` are (target name, tensor or None) pairs assigned at the end
-        (in one tuple assignment when `simultaneous`, as loop variables need);
-        tensors in `keep` stay alive to the end of the block; `epilogue(self)`
-        emits extra lines after the body, before the output assignment.
-        Returns the number of lines emitted.
-        """
-        start = len(self.lines)
+    def block_plans(self, graph, input_exprs, outs, keep=()):
+        """Binds a nested graph's inputs to `input_exprs` and returns the plans
+        needed for the tensors `outs` and `keep` (before fusion)."""
         for ph, expr in zip(graph.inputs, input_exprs):
             self.names[id(ph)] = expr
-        outs = [t for _, t in outputs if t is not None]
         ins = {id(t) for t in graph.inputs}
         plans = select(graph.get_operations(), outs, keep, input_ids=ins, subst=self.subst)
         plans = [p for p in plans if not (p.op.type == "Placeholder" and
@@ -340,6 +330,37 @@ class Emitter:
         for p in plans:
             if p.op.type == "Placeholder":
                 raise _unfed(p.op)
+        return plans
+
+    def prepare_loop_body(self, graph, input_exprs, outputs, keep, loop):
+        """The plans of a `while` body, planned before the loop is emitted so
+        that work the iterations can share runs once ahead of it (see
+        loop_batch.py). `loop` describes the loop: cond_graph, cond_out,
+        inits (tensors) and body_outs."""
+        outs = [t for _, t in outputs if t is not None]
+        plans = self.block_plans(graph, input_exprs, outs, keep)
+        if options.optimize:
+            from . import loop_batch
+            plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
+        return plans
+
+    def emit_block(self, graph, input_exprs, outputs, simultaneous=False, keep=(),
+                   epilogue=None, plans=None):
+        """Emits the body of a nested graph (a branch or loop body) inline.
+
+        `input_exprs` are the expressions bound to the graph's inputs;
+        `outputs` are (target name, tensor or None) pairs assigned at the end
+        (in one tuple assignment when `simultaneous`, as loop variables need);
+        tensors in `keep` stay alive to the end of the block; `epilogue(self)`
+        emits extra lines after the body, before the output assignment;
+        `plans` are the block's plans when already made (prepare_loop_body).
+        Returns the number of lines emitted.
+        """
+        start = len(self.lines)
+        outs = [t for _, t in outputs if t is not None]
+        if plans is None:
+            plans = self.block_plans(graph, input_exprs, outs, keep)
+        ins = {id(t) for t in graph.inputs}
         protected = ins | {id(self.subst.get(id(t), t)) for t in list(outs) + list(keep)}
         if options.optimize:
             plans = fusion.fuse(plans, protected)
@@ -367,6 +388,19 @@ class Emitter:
                         dead.append(expr)
         if dead:
             self.emit("del " + ", ".join(dead))
+
+    def kernel_call(self, op, args):
+        """The call of `op`'s kernel on the expressions `args`, attrs baked in."""
+        kernel = self.global_for(op.opdef.kernel, "k_" + op.type)
+        args = list(args)
+        accepted = _kernel_params(op.opdef.kernel)
+        for k, v in op.attrs.items():
+            if accepted is not None and k not in accepted:
+                continue
+            if accepted is None and k == "_grad_fn":
+                continue
+            args.append("%s=%s" % (k, self.attr_expr(op, k, v)))
+        return "%s(%s)" % (kernel, ", ".join(args))
 
     def emit_plan(self, plan):
         """Emits the line(s) computing one op."""
@@ -407,16 +441,7 @@ class Emitter:
                 self.names[id(outs[0])] = name
                 self.emit("%s = %s" % (name, code), op)
             return
-        kernel = self.global_for(op.opdef.kernel, "k_" + op.type)
-        args = [self.value(t) for t in op.inputs]
-        accepted = _kernel_params(op.opdef.kernel)
-        for k, v in op.attrs.items():
-            if accepted is not None and k not in accepted:
-                continue
-            if accepted is None and k == "_grad_fn":
-                continue
-            args.append("%s=%s" % (k, self.attr_expr(op, k, v)))
-        call = "%s(%s)" % (kernel, ", ".join(args))
+        call = self.kernel_call(op, [self.value(t) for t in op.inputs])
         if not outs:
             self.emit(call, op)
         elif len(outs) == 1 and not op.multi:

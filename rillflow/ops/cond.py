@@ -218,7 +218,7 @@ def _branch_codegen(em, op):
         pairs = list(zip(targets[:n_main], outs[j]))
         pairs += [(targets[n_main + k], t if bj == j else None)
                   for k, (bj, t) in enumerate(extra)]
-        if not em.emit_block(b, [args[k] for k in m], pairs, None):
+        if not em.emit_block(b, [args[k] for k in m], pairs):
             em.emit("pass")
         em.indent -= 1
 

@@ -312,6 +312,13 @@ def _while_codegen(em, op):
     c_map, b_map = a["_input_maps"]
     c_in = targets + [args[k] for k in c_map]
     b_in = targets + [args[k] for k in b_map]
+    body_outputs = list(zip(targets, a["_body_outs"]))
+    body_plans = None
+    if not fetch:
+        body_plans = em.prepare_loop_body(
+            bg, b_in, body_outputs, acc, loop={"cond_graph": cg, "cond_out": a["_cond_out"],
+                                               "inits": op.inputs[:n],
+                                               "body_outs": a["_body_outs"]})
     em.emit("while True:", op)
     em.indent += 1
     em.emit_block(cg, c_in, [], keep=[a["_cond_out"]])
@@ -330,8 +337,8 @@ def _while_codegen(em, op):
             em_.emit("%s.append(%s)" % (nm, em_.value(t)))
         if acc:
             em_.emit("%s += 1" % count)
-    em.emit_block(bg, b_in, list(zip(targets, a["_body_outs"])), simultaneous=True,
-                  keep=acc, epilogue=record)
+    em.emit_block(bg, b_in, body_outputs, simultaneous=True, keep=acc, epilogue=record,
+                  plans=body_plans)
     em.indent -= 1
 
 

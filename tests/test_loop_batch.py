@@ -1,0 +1,131 @@
+"""compiler/loop_batch.py: ops indexed by a counted loop's counter run once,
+stacked, ahead of the loop — with the same bits as per iteration, and only
+where no iteration's behaviour could change."""
+import numpy as np
+import pytest
+
+import rillflow as tf
+from rillflow.compiler import loop_batch
+from test_compiler import as_np, run_both
+
+
+RNG = np.random.default_rng(7)
+XS = RNG.standard_normal((12, 4, 5)).astype(np.float32)
+W = RNG.standard_normal((5, 5)).astype(np.float32)
+B = RNG.standard_normal((5,)).astype(np.float32)
+
+
+def _rnn(xs, w, b):
+    h = tf.zeros([4, 5])
+    states = tf.TensorArray(tf.float32, size=12)
+    for t in tf.range(12):
+        h = tf.tanh(tf.matmul(xs[t], w) + b + tf.matmul(h, w))
+        states = states.write(t, h)
+    return states.stack()
+
+
+def _strided(xs, w, b):
+    acc = tf.zeros([4, 5])
+    for t in tf.range(1, 11, 3):
+        acc = acc + tf.sin(xs[t] * 2.0 - b) + tf.matmul(xs[t], w)
+    return acc
+
+
+def _break_early(xs, w, b):
+    acc = tf.zeros([4, 5])
+    for t in tf.range(12):
+        acc = acc + tf.matmul(xs[t], w)
+        if tf.reduce_sum(acc) > 3.0:
+            break
+    return acc
+
+
+def _dynamic_limit(xs, w, n):
+    acc = tf.zeros([4, 5])
+    for t in tf.range(n):
+        acc = acc + tf.matmul(xs[t], w)
+    return acc
+
+
+CASES = [(_rnn, (XS, W, B)), (_strided, (XS, W, B)), (_break_early, (XS, W, B))]
+
+
+def _source(fn, *args):
+    return tf.function(fn).get_concrete_function(*args).generated_source
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=[f.__name__ for f, _ in CASES])
+def test_same_bits_as_per_iteration(fn, args):
+    plain, opt, _ = run_both(fn, *[tf.constant(a) for a in args])
+    np.testing.assert_array_equal(as_np(plain), as_np(opt))
+
+
+def test_rnn_input_projection_runs_once_before_the_loop():
+    src = _source(_rnn, *[tf.constant(a) for a in (XS, W, B)])
+    head, loop = src.split("while True:")
+    assert "xs[:12]" in head and "@ w" in head and "+ b" in head
+    assert "MatMul = " not in loop   # the body reads a row instead
+    assert "_stacked[while_0]" in loop
+    # The recurrent matmul and tanh still run per iteration.
+    assert "@ w" in loop and "k_Tanh" in loop
+
+
+def test_start_and_step_index_the_stacked_rows():
+    src = _source(_strided, *[tf.constant(a) for a in (XS, W, B)])
+    assert "xs[1:11:3]" in src
+    assert "[(while_0 - 1) // 3]" in src
+    expected = sum(np.sin(XS[t] * 2.0 - B) + XS[t] @ W for t in range(1, 11, 3))
+    np.testing.assert_allclose(tf.function(_strided)(XS, W, B).numpy(), expected, rtol=1e-5)
+
+
+def test_loops_that_may_stop_early_keep_their_work():
+    assert "_stacked" not in _source(_break_early, *[tf.constant(a) for a in (XS, W, B)])
+
+
+def test_dynamic_limit_keeps_the_per_iteration_error():
+    f = tf.function(_dynamic_limit)
+    assert "_stacked" not in f.get_concrete_function(
+        tf.constant(XS), tf.constant(W), tf.constant(3)).generated_source
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.constant(XS), tf.constant(W), tf.constant(13))
+
+
+def test_slices_shorter_than_the_loop_are_left_alone():
+    @tf.function
+    def f(xs, w):
+        acc = tf.zeros([4, 5])
+        for t in tf.range(13):
+            acc = acc + tf.matmul(xs[t], w)
+        return acc
+    assert "_stacked" not in f.get_concrete_function(tf.constant(XS), tf.constant(W)) \
+        .generated_source
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.constant(XS), tf.constant(W))
+
+
+def test_loops_that_never_run_compute_nothing_ahead():
+    @tf.function
+    def f(xs, w):
+        acc = tf.zeros([4, 5])
+        for t in tf.range(0):
+            acc = acc + tf.matmul(xs[t], w)
+        return acc
+    assert "_stacked" not in f.get_concrete_function(tf.constant(XS), tf.constant(W)) \
+        .generated_source
+    np.testing.assert_array_equal(f(tf.constant(XS), tf.constant(W)).numpy(), np.zeros((4, 5)))
+
+
+def test_large_stacked_results_are_not_built(monkeypatch):
+    monkeypatch.setattr(loop_batch, "MAX_ELEMENTS", 12 * 20 - 1)
+    assert "MatMul_stacked" not in _source(_rnn, *[tf.constant(a) for a in (XS, W, B)])
+
+
+def test_gradients_through_a_batched_loop_match():
+    def loss(xs, w, b):
+        with tf.GradientTape() as tape:
+            tape.watch([w, b])
+            y = tf.reduce_sum(_rnn(xs, w, b) ** 2)
+        return tape.gradient(y, [w, b])
+    plain, opt, _ = run_both(loss, *[tf.constant(a) for a in (XS, W, B)])
+    for a, b in zip(as_np(plain), as_np(opt)):
+        np.testing.assert_array_equal(a, b)
