@@ -333,19 +333,29 @@ class Emitter:
         return plans
 
     def prepare_loop_body(self, graph, input_exprs, outputs, keep, loop):
-        """The plans of a `while` body, planned before the loop is emitted so
-        that work the iterations can share runs once ahead of it (see
-        loop_batch.py). `loop` describes the loop: cond_graph, cond_out,
-        inits (tensors) and body_outs."""
+        """Plans a `while` body before the loop is emitted, so that work the
+        iterations share can run once: ops indexed by the loop counter run
+        stacked ahead of the loop (loop_batch.py), loop-invariant ops in the
+        first iteration only (loop_invariant.py). `loop` describes the loop:
+        cond_graph, cond_out, inits (tensors) and body_outs.
+
+        Returns `(plans, hoisted)` for `emit_block`.
+        """
         outs = [t for _, t in outputs if t is not None]
         plans = self.block_plans(graph, input_exprs, outs, keep)
-        if options.optimize:
-            from . import loop_batch
-            plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
-        return plans
+        if not options.optimize:
+            return plans, None
+        from . import loop_batch, loop_invariant
+        plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
+        invariant, plans = loop_invariant.split_invariant(graph, plans, loop)
+        if not invariant:
+            return plans, None
+        flag = self.new_name("first_iteration")
+        self.emit("%s = True" % flag)
+        return plans, (flag, invariant)
 
     def emit_block(self, graph, input_exprs, outputs, simultaneous=False, keep=(),
-                   epilogue=None, plans=None):
+                   epilogue=None, plans=None, hoisted=None):
         """Emits the body of a nested graph (a branch or loop body) inline.
 
         `input_exprs` are the expressions bound to the graph's inputs;
@@ -353,8 +363,9 @@ class Emitter:
         (in one tuple assignment when `simultaneous`, as loop variables need);
         tensors in `keep` stay alive to the end of the block; `epilogue(self)`
         emits extra lines after the body, before the output assignment;
-        `plans` are the block's plans when already made (prepare_loop_body).
-        Returns the number of lines emitted.
+        `plans` are the block's plans when already made, and `hoisted` a
+        (flag name, plans) pair of plans to run only while the flag is set
+        (both from prepare_loop_body). Returns the number of lines emitted.
         """
         start = len(self.lines)
         outs = [t for _, t in outputs if t is not None]
@@ -362,6 +373,15 @@ class Emitter:
             plans = self.block_plans(graph, input_exprs, outs, keep)
         ins = {id(t) for t in graph.inputs}
         protected = ins | {id(self.subst.get(id(t), t)) for t in list(outs) + list(keep)}
+        if hoisted is not None:
+            flag, first = hoisted
+            # Hoisted values live on through every later iteration.
+            protected |= {id(t) for p in first for t in p.op.outputs}
+            self.emit("if %s:" % flag)
+            self.indent += 1
+            self.emit("%s = False" % flag)
+            self.emit_plans(fusion.fuse(first, protected), protected)
+            self.indent -= 1
         if options.optimize:
             plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)

@@ -28,6 +28,7 @@ It applies only where that is exact and safe:
 import numpy as np
 
 from . import fusion
+from .loop_invariant import invariant_inputs
 
 __all__ = ["batch_induction_ops", "MAX_ELEMENTS"]
 
@@ -50,7 +51,7 @@ def batch_induction_ops(em, graph, plans, outs, keep, loop):
     if trips == 0:
         return plans
     index_ph = graph.inputs[j]
-    invariant = _invariant_inputs(graph, loop)
+    invariant = invariant_inputs(graph, loop)
     stacked = {}     # id(tensor) -> (plan, stacked inputs or None for the base slice)
     for p in plans:
         how = _base_slice(em, p, index_ph, invariant, limit) or \
@@ -106,17 +107,6 @@ def _counter(graph, loop):
     if a is not graph.inputs[j] or delta is None or delta <= 0:
         return None
     return j, start, limit, delta
-
-
-def _invariant_inputs(graph, loop):
-    """Ids of the body inputs that hold the same value in every iteration:
-    captured tensors, and loop variables the body passes through."""
-    n = len(loop["inits"])
-    out = {id(ph) for ph in graph.inputs[n:]}
-    for ph, nxt in zip(graph.inputs[:n], loop["body_outs"]):
-        if nxt is ph:
-            out.add(id(ph))
-    return out
 
 
 def _is_invariant(t, invariant):

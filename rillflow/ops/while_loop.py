@@ -313,9 +313,9 @@ def _while_codegen(em, op):
     c_in = targets + [args[k] for k in c_map]
     b_in = targets + [args[k] for k in b_map]
     body_outputs = list(zip(targets, a["_body_outs"]))
-    body_plans = None
+    body_plans = hoisted = None
     if not fetch:
-        body_plans = em.prepare_loop_body(
+        body_plans, hoisted = em.prepare_loop_body(
             bg, b_in, body_outputs, acc, loop={"cond_graph": cg, "cond_out": a["_cond_out"],
                                                "inits": op.inputs[:n],
                                                "body_outs": a["_body_outs"]})
@@ -338,7 +338,7 @@ def _while_codegen(em, op):
         if acc:
             em_.emit("%s += 1" % count)
     em.emit_block(bg, b_in, body_outputs, simultaneous=True, keep=acc, epilogue=record,
-                  plans=body_plans)
+                  plans=body_plans, hoisted=hoisted)
     em.indent -= 1
 
 

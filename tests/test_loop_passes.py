@@ -1,6 +1,7 @@
-"""compiler/loop_batch.py: ops indexed by a counted loop's counter run once,
-stacked, ahead of the loop — with the same bits as per iteration, and only
-where no iteration's behaviour could change."""
+"""The loop passes of the compiler. loop_batch.py: ops indexed by a counted
+loop's counter run once, stacked, ahead of the loop, with the same bits as
+per iteration, and only where no iteration's behaviour could change.
+loop_invariant.py: loop-invariant ops run in the first iteration only."""
 import numpy as np
 import pytest
 
@@ -129,3 +130,82 @@ def test_gradients_through_a_batched_loop_match():
     plain, opt, _ = run_both(loss, *[tf.constant(a) for a in (XS, W, B)])
     for a, b in zip(as_np(plain), as_np(opt)):
         np.testing.assert_array_equal(a, b)
+
+
+# --- loop-invariant ops ---------------------------------------------------------------
+
+def _invariant(x, w, n):
+    acc = tf.zeros([3])
+    for i in tf.range(n):
+        wt = tf.transpose(w) * 2.0
+        acc = acc + tf.linalg.matvec(wt, x) + tf.reduce_sum(w) + tf.cast(i, tf.float32)
+    return acc
+
+
+def _nested(x, w, n):
+    acc = tf.zeros([3])
+    j = 0
+    for i in tf.range(n):
+        scaled = w * tf.cast(i + 1, tf.float32)   # invariant in the inner loop only
+        for j in tf.range(n):
+            acc = acc + tf.linalg.matvec(scaled, x) - tf.cast(j, tf.float32)
+    return acc
+
+
+X3 = np.array([1.0, 2.0, 3.0], np.float32)
+W3 = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+
+
+@pytest.mark.parametrize("fn", [_invariant, _nested])
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_invariant_ops_run_once_with_the_same_results(fn, n):
+    plain, opt, f = run_both(fn, tf.constant(X3), tf.constant(W3), tf.constant(n))
+    np.testing.assert_array_equal(as_np(plain), as_np(opt))
+
+
+def test_invariant_ops_move_under_a_first_iteration_guard():
+    src = _source(_invariant, tf.constant(X3), tf.constant(W3), tf.constant(2))
+    head, body = src.split("while True:")
+    assert "first_iteration = True" in head and "k_Transpose" not in head
+    guarded = body.split("if first_iteration:")[1].split("add = ")[0]
+    assert "k_Transpose" in guarded and "k_Sum" in guarded
+    assert "Cast" not in guarded   # depends on the counter
+
+
+def test_nested_loop_invariants_are_recomputed_per_outer_iteration():
+    src = _source(_nested, tf.constant(X3), tf.constant(W3), tf.constant(2))
+    outer_body = src.split("while True:")[1]
+    assert "first_iteration = True" in outer_body   # the inner loop's guard
+    got = tf.function(_nested)(X3, W3, tf.constant(3)).numpy()
+    expected = sum(W3 @ X3 * (i + 1) - j for i in range(3) for j in range(3))
+    np.testing.assert_allclose(got, expected)
+
+
+def test_a_loop_that_never_runs_never_fails_on_its_invariant_ops():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32), tf.TensorSpec([], tf.int32)])
+    def f(w, n):
+        acc = tf.zeros([4])
+        for _ in tf.range(n):
+            acc = acc + tf.reshape(w, [4])
+        return acc
+    assert "first_iteration" in f.get_concrete_function().generated_source
+    np.testing.assert_array_equal(f(tf.constant(W3), tf.constant(0)).numpy(), np.zeros(4))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.constant(W3), tf.constant(1))
+
+
+def test_variable_reads_and_random_ops_stay_in_the_loop():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(n):
+        total = tf.constant(0.0)
+        draws = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            v.assign_add(1.0)
+            total = total + v.read_value() * 2.0
+            draws = draws.write(i, tf.random.uniform([]))
+        return total, draws.stack()
+    total, draws = f(tf.constant(3))
+    assert total.numpy() == (2.0 + 3.0 + 4.0) * 2.0
+    assert len(set(draws.numpy().tolist())) == 3
