@@ -54,6 +54,24 @@ def test_op_seed_continues_one_stream_until_set_seed():
     assert _u() == a1
 
 
+def test_set_seed_restarts_the_random_sequences_of_traced_functions():
+    tf.random.set_seed(42)
+
+    @tf.function
+    def f():
+        loop_draws = tf.TensorArray(tf.float32, size=2)
+        for i in tf.range(2):   # ops in nested graphs restart too
+            loop_draws = loop_draws.write(i, tf.random.normal([]))
+        return tf.random.uniform([2]), loop_draws.stack()
+    first, second = f(), f()
+    assert first[0].numpy().tolist() != second[0].numpy().tolist()
+    tf.random.set_seed(42)
+    again = f()
+    np.testing.assert_array_equal(again[0].numpy(), first[0].numpy())
+    np.testing.assert_array_equal(again[1].numpy(), first[1].numpy())
+    np.testing.assert_array_equal(f()[0].numpy(), second[0].numpy())
+
+
 def test_op_seed_stream_is_per_op_type_and_dtype():
     tf.random.set_seed(3)
     u1 = _u(seed=7)

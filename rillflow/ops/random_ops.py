@@ -28,6 +28,7 @@ draws from a generator made from the current state and then advances it.
 import contextlib
 import enum
 import random as _pyrandom
+import weakref
 
 import numpy as np
 
@@ -72,6 +73,8 @@ class _EagerSeeds:
 
 
 _eager = _EagerSeeds()
+# Graphs holding stateful random ops, whose streams set_seed restarts.
+_graphs_with_random_ops = weakref.WeakSet()
 
 
 def _check_seed_value(seed):
@@ -108,6 +111,10 @@ def set_seed(seed):
     _eager.seed = seed
     _eager.op_seeds = _pyrandom.Random(seed) if seed is not None else None
     _eager.streams.clear()
+    # As in TensorFlow, functions traced earlier keep their op seeds but
+    # start their random sequences over.
+    for graph in list(_graphs_with_random_ops):
+        restart_random_streams(graph)
 
 
 def _graph_seed(g):
@@ -162,6 +169,8 @@ def _stateful_attrs(op_type, key_dtype, op_seed, **attrs):
     seed, seed2 = get_seed(op_seed)
     attrs["seed"] = 0 if seed is None else seed
     attrs["seed2"] = 0 if seed2 is None else seed2
+    if _state.graph is not None:
+        _graphs_with_random_ops.add(_state.graph)
     if seed is None:
         rng = np.random.default_rng() if _state.graph is not None else _eager.nondeterministic
     elif _state.graph is not None or op_seed is None:
