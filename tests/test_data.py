@@ -124,6 +124,40 @@ def test_from_generator_output_types_shapes_and_signature():
                                                  (tf.int32, tf.int32))) == [(1, 1)] * 2
 
 
+@pytest.mark.parametrize("drop", [False, True])
+def test_batches_of_generated_python_numbers_match_element_by_element(drop):
+    items = [1, 2.5, -3, 1e30, 7, 0.1, 2 ** 40]
+    spec = tf.TensorSpec([], tf.float32)
+    batched = tf.data.Dataset.from_generator(lambda: items, output_signature=spec).batch(
+        3, drop_remainder=drop)
+    want = np.array([np.float32(v) for v in items])
+    got = [b.numpy() for b in batched]
+    assert [g.dtype for g in got] == [np.float32] * len(got)
+    expected = [want[k:k + 3] for k in range(0, len(items), 3)]
+    if drop:
+        expected = expected[:-1]
+    assert [g.tolist() for g in got] == [e.tolist() for e in expected]
+    ints = tf.data.Dataset.from_generator(lambda: range(10), output_signature=I64).map(
+        lambda x: x * 2).batch(4)
+    assert [b.numpy().tolist() for b in ints] == [[0, 2, 4, 6], [8, 10, 12, 14], [16, 18]]
+
+
+def test_batches_of_generated_values_keep_the_per_value_errors():
+    def batched(items, dtype):
+        return list(tf.data.Dataset.from_generator(
+            lambda: items, output_signature=tf.TensorSpec([], dtype)).batch(2))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
+        batched([1, 2.5], tf.int32)
+    # Out of range integers wrap around as TensorFlow's do, batched or not.
+    assert [b.numpy().tolist() for b in batched([1, 2 ** 40], tf.int32)] == [[1, 0]]
+    assert [b.numpy().tolist() for b in batched([-1, 300], tf.uint8)] == [[255, 44]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shape"):
+        batched([1, [1, 2]], tf.int64)
+    # NumPy values of the spec's dtype take the per-value path.
+    assert [b.numpy().tolist() for b in tf.data.Dataset.from_generator(
+        lambda: [np.int64(4), 5], output_signature=I64).batch(2)] == [[4, 5]]
+
+
 def test_from_generator_errors():
     def one(v):
         return lambda: iter([v])

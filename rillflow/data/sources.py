@@ -1,6 +1,7 @@
 """Dataset sources: `range`, `from_tensors`, `from_tensor_slices`,
 `from_generator`, `list_files`."""
 import glob as _glob
+import itertools
 
 import numpy as np
 
@@ -212,6 +213,43 @@ class GeneratorNode(R.Node):
             if item is _END:
                 return
             yield (convert(item),) if convert is not None else convert_nested(item)
+
+    def batches(self, size, drop_remainder):
+        # Python numbers for a scalar spec: a whole batch converts in one
+        # NumPy call, after one type check of its values.
+        if self.nested:
+            return None
+        leaf = self.spec
+        np_dtype = leaf.dtype._np
+        if np_dtype is None or leaf.shape.rank != 0 or np_dtype.kind not in "iuf":
+            return None
+        python_types = {int} if np_dtype.kind in "iu" else {int, float}
+        return self._bulk_batches(size, drop_remainder, np_dtype, python_types)
+
+    def _bulk_batches(self, size, drop_remainder, np_dtype, python_types):
+        with R.in_eager():
+            it = iter(self.generator(*self.args))
+        convert = self.converters[0]
+        state = R._state
+        while True:
+            if state.graph is not None:
+                with R.in_eager():
+                    rows = list(itertools.islice(it, size))
+            else:
+                rows = list(itertools.islice(it, size))
+            if not rows or (len(rows) < size and drop_remainder):
+                return
+            arr = None
+            if set(map(type, rows)) <= python_types:
+                try:
+                    arr = np.array(rows, np_dtype)
+                except OverflowError:
+                    arr = None   # the per-value path names the value
+            if arr is None:
+                arr = np.stack([convert(v) for v in rows])
+            yield (arr,)
+            if len(rows) < size:
+                return
 
     def _convert(self, item):
         spec = self.spec
