@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
+from autograph_corpus_jumps import CORPUS as JUMPS
 
 
 def value(x):
@@ -198,7 +199,7 @@ CORPUS = [
     (ternary, [(7,), (2,)]),
     (method_call, [(0,), (7,)]),
     (prints, [(0,), (3,)]),
-]
+] + JUMPS
 
 
 def _cases():

@@ -3,7 +3,8 @@
 Control-flow conversion needs, for each `if`/`while`/`for`, the variables
 it modifies that are still needed afterwards (its outputs or loop
 variables). Liveness is computed backwards with kills by plain
-assignments, conservatively inside compound statements.
+assignments (a branch or loop body may not run, so it kills nothing), and
+for loops as a fixpoint over the back edge.
 """
 import ast
 
@@ -146,23 +147,7 @@ def _stmt_live_in(stmt, live_out):
         return (used_names(stmt.test) | _live_in(stmt.body, live_out) |
                 _live_in(stmt.orelse, live_out))
     if isinstance(stmt, (ast.While, ast.For)):
-        head = used_names(stmt.test) if isinstance(stmt, ast.While) else used_names(stmt.iter)
-        extra = getattr(stmt, "_extra_test", None)
-        if extra is not None:
-            # The break converter's extra loop test (`not break_`) runs before
-            # every iteration, so what it reads is live at the end of the body.
-            head = head | used_names(extra)
-        loop_uses = used_names(stmt.body) | head
-        # Inside the body, everything the loop reads may be needed next time.
-        inner_out = set(live_out) | loop_uses
-        body_in = _live_in(stmt.body, inner_out)
-        if isinstance(stmt, ast.For):
-            targets = set()
-            _targets(stmt.target, targets)
-            body_in -= targets  # assigned at the start of every iteration
-        else_in = _live_in(stmt.orelse, live_out)
-        stmt._body_live_in = frozenset(body_in)
-        return body_in | head | else_in | set(live_out)
+        return _loop_live_in(stmt, live_out)
     if isinstance(stmt, ast.With):
         targets = set()
         for item in stmt.items:
@@ -182,6 +167,35 @@ def _stmt_live_in(stmt, live_out):
             stmt.args.defaults + stmt.args.kw_defaults)
     defs = _definite_defs(stmt)
     return (set(live_out) - defs) | used_names(stmt)
+
+
+def _loop_live_in(stmt, live_out):
+    """Liveness of a loop: what is live at its head (before each test) is the
+    exit path, the test and the next iteration's body, a fixpoint since the
+    body feeds back into the head. A name the body assigns before reading it
+    (a nested loop's target, a flag reset) is not live at the head."""
+    targets = set()
+    if isinstance(stmt, ast.For):
+        _targets(stmt.target, targets)
+        entry = used_names(stmt.iter)   # evaluated once, before the loop
+        at_head = set()
+    else:
+        entry = set()
+        at_head = used_names(stmt.test)
+    extra = getattr(stmt, "_extra_test", None)
+    if extra is not None:
+        # The break/return converters' extra test (`not break_`) runs
+        # before every iteration.
+        at_head |= used_names(extra)
+    at_head |= _live_in(stmt.orelse, live_out)
+    while True:
+        # The loop target is assigned at the start of every iteration.
+        body_in = _live_in(stmt.body, at_head) - targets
+        if body_in <= at_head:
+            break
+        at_head |= body_in
+    stmt._body_live_in = frozenset(body_in)
+    return at_head | entry
 
 
 def annotate_liveness(func):
