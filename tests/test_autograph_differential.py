@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
+from autograph_corpus_flow import CORPUS as FLOW
 from autograph_corpus_jumps import CORPUS as JUMPS
 
 
@@ -199,7 +200,7 @@ CORPUS = [
     (ternary, [(7,), (2,)]),
     (method_call, [(0,), (7,)]),
     (prints, [(0,), (3,)]),
-] + JUMPS
+] + JUMPS + FLOW
 
 
 def _cases():
@@ -259,3 +260,13 @@ def test_to_code_is_readable_python():
     assert code.startswith("def collatz(a):")
     assert "ag__.while_stmt" in code and "ag__.if_stmt" in code
     compile(code, "<to_code>", "exec")
+
+
+def test_pop_of_a_tensor_list_inside_an_expression_is_not_implemented():
+    def f(n):
+        z = []
+        for i in range(n):
+            z.append(i)
+        return z.pop() + z.pop()
+    with pytest.raises(NotImplementedError, match="statement of its own"):
+        tf.function(f)(tf.constant(3))

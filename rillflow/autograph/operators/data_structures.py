@@ -83,11 +83,21 @@ class TensorListLoopVar:
             self.element_shape.is_compatible_with(x.shape) else TensorShape(None)
         return TensorListLoopVar(L.push_back(self._handle, x), self.element_dtype, shape)
 
-    def pop(self):
+    def pop_back(self):
         """(the list without its last element, that element)."""
         from ...ops import list_ops as L
         rest, last = L.pop_back(self._handle, self.element_dtype)
+        # The op alone does not know the element shape; the list does.
+        last.set_shape(self.element_shape)
         return TensorListLoopVar(rest, self.element_dtype, self.element_shape), last
+
+    def pop(self, i=None):
+        """Not supported in place: a tensor list is a value, so a pop must
+        rebind the list (`x = l.pop()` as its own statement)."""
+        raise NotImplementedError(
+            "a list that became a tensor list (a graph loop variable) can only be popped "
+            "in a statement of its own: `x = l.pop()`, `x += l.pop()`, `l.pop()` or "
+            "`return l.pop()`")
 
     def stack(self):
         """The elements stacked into one tensor."""
@@ -125,7 +135,7 @@ def list_pop(target, i=None):
     if isinstance(target, TensorListLoopVar):
         if i is not None:
             raise NotImplementedError("only the last element of a tensor list can be popped")
-        return target.pop()
+        return target.pop_back()
     return target, (target.pop() if i is None else target.pop(i))
 
 
