@@ -270,3 +270,31 @@ def test_pop_of_a_tensor_list_inside_an_expression_is_not_implemented():
         return z.pop() + z.pop()
     with pytest.raises(NotImplementedError, match="statement of its own"):
         tf.function(f)(tf.constant(3))
+
+
+def test_nonlocal_write_in_a_called_closure_reaches_the_enclosing_function():
+    # The called closure is converted on its own; it must keep the
+    # original cells, not copies of their values.
+    def counter(n):
+        count = 0
+
+        def bump():
+            nonlocal count
+            count += 1
+        for _ in range(n):
+            bump()
+        return count
+    assert tf.function(counter)(3) == 3
+
+    def make():
+        hits = 0
+
+        def hit(k):
+            nonlocal hits
+            hits += k
+            return hits
+        return hit, lambda: hits
+    hit, read = make()
+    f = tf.function(lambda k: hit(k))
+    assert f(2) == 2 and f(5) == 7
+    assert read() == 7 and hit(1) == 8

@@ -126,7 +126,12 @@ def _compile(fn):
     ast.fix_missing_locations(module)
     compiled = compile(module, filename, "exec")
     factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
-    entry = (factory_code, params, node)
+    # The converted function itself: it is built with the original closure
+    # cells, so `nonlocal` writes reach the enclosing function (and later
+    # calls of the original see them), as they would in Python.
+    fn_code = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
+                   and c.co_name == node.name)
+    entry = (fn_code, node)
     _cache[code] = entry
     return entry
 
@@ -137,23 +142,19 @@ def convert_function(fn):
     Raises:
       ConversionError: when the function cannot be converted.
     """
-    factory_code, params, _ = _compile(fn)
-    factory = types.FunctionType(factory_code, fn.__globals__, "__ag_factory")
+    fn_code, _ = _compile(fn)
     from . import ag__ as ag_namespace
-    values = [ag_namespace]
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    for p in params[1:]:
-        cell = cells.get(p)
-        if cell is None:
-            values.append(None)
-            continue
-        try:
-            values.append(cell.cell_contents)
-        except ValueError:  # an empty cell: the name is not bound yet
-            from .operators.variables import Undefined
-            values.append(Undefined(p))
-    converted = factory(*values)
-    converted.__defaults__ = fn.__defaults__
+    closure = []
+    for name in fn_code.co_freevars:
+        if name == "ag__":
+            closure.append(types.CellType(ag_namespace))
+        elif name in cells:
+            closure.append(cells[name])
+        else:  # `__class__` for a rewritten `super()` outside a class
+            closure.append(types.CellType(None))
+    converted = types.FunctionType(fn_code, fn.__globals__, fn_code.co_name, fn.__defaults__,
+                                   tuple(closure))
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__doc__ = fn.__doc__
     converted.__wrapped__ = fn
@@ -163,5 +164,5 @@ def convert_function(fn):
 
 def converted_source(fn):
     """The converted function's source code (for `to_code`)."""
-    _, _, node = _compile(fn)
+    _, node = _compile(fn)
     return ast.unparse(node)
