@@ -23,6 +23,8 @@ class FunctionGradient:
     """The forward-with-intermediates and backward code of one ConcreteFunction."""
 
     def __init__(self, cf):
+        self._cf = cf
+        self._gradient_function = None
         fg = cf.graph
         bg = FuncGraph(fg.name + "_backward")
         bg.forward_graph = fg
@@ -37,7 +39,12 @@ class FunctionGradient:
             grads = [None if g is None else _in_graph(bg, g) for g in grads]
         caps = bg.captures
         bg.inputs = list(dys) + [internal for _, internal in caps]
-        self.intermediates = [ext for ext, _ in caps if isinstance(ext, SymbolicTensor)]
+        # The forward also returns the outputs of its stateful ops (random
+        # numbers), which a gradient of this gradient reuses (higher_order.py).
+        from .higher_order import saved_stateful_outputs
+        self.saved = saved_stateful_outputs(fg)
+        self.intermediates = [ext for ext, _ in caps if isinstance(ext, SymbolicTensor)] + \
+            self.saved
         self._eager_captures = [(i, ext._v) for i, (ext, _) in enumerate(caps)
                                 if isinstance(ext, EagerTensor)]
         self._capture_kinds = [isinstance(ext, SymbolicTensor) for ext, _ in caps]
@@ -48,6 +55,13 @@ class FunctionGradient:
                                               list(fg.outputs) + self.intermediates,
                                               name=fg.name + "_forward")
         self.num_outputs = len(fg.outputs)
+
+    def gradient_function(self):
+        """The differentiable form of the backward code (higher_order.py)."""
+        if self._gradient_function is None:
+            from .higher_order import GradientFunction
+            self._gradient_function = GradientFunction(self._cf, self.diff_outputs, self.saved)
+        return self._gradient_function
 
     def backward_values(self, dy_values, intermediate_values):
         """Runs the backward code: gradients (values or None) per function input."""
@@ -98,6 +112,11 @@ def call_with_tape(cf, flat_args):
     inter = outs[n:]
 
     def grad_fn(op, *dys):
+        if _state.tapes and _gradient_is_watched(op, dys):
+            dy_ts = [dys[i] if dys[i] is not None else _wrap(_zeros(op.outputs[i]))
+                     for i in grad.diff_outputs]
+            saved = [_wrap(v) for v in inter[len(inter) - len(grad.saved):]]
+            return grad.gradient_function()(op.inputs, dy_ts, saved)
         dy_vals = [dys[i]._v if isinstance(dys[i], EagerTensor) else _zeros(op.outputs[i])
                    for i in grad.diff_outputs]
         gs = grad.backward_values(dy_vals, inter)
@@ -110,6 +129,13 @@ def call_with_tape(cf, flat_args):
     return cf._pack(out_tensors)
 
 
+def _gradient_is_watched(op, dys):
+    """Whether an active tape records the computation of this gradient (a
+    gradient of a gradient is being taken)."""
+    involved = list(op.inputs) + [d for d in dys if d is not None]
+    return any(t._should_record(involved) for t in _state.tapes)
+
+
 def _zeros(t):
     import numpy as np
     return np.zeros(t._v.shape, t._v.dtype)
@@ -118,11 +144,41 @@ def _zeros(t):
 def _backward_kernel(*vals, f):
     grad = f._gradient()
     k = len(grad.diff_outputs)
-    gs = grad.backward_values(vals[:k], vals[k:])
+    # The call's own inputs come last: only the gradient of this op reads them.
+    gs = grad.backward_values(vals[:k], vals[k:k + len(grad._capture_kinds)])
     return [g for g, t in zip(gs, grad.backward_outputs) if t is not None]
 
 
-_SymbolicGradient = register("SymbolicGradient", _backward_kernel, None, no_fold=True)
+def _backward_grad(op, *ddys):
+    """Gradient of the backward code of a call: that of the call's gradient
+    function, a function of the call's inputs and output gradients."""
+    cf = op.get_attr("f")
+    grad = cf._gradient()
+    k = len(grad.diff_outputs)
+    ncaps = len(grad._capture_kinds)
+    nsaved = len(grad.saved)
+    dys = list(op.inputs[:k])
+    primal = list(op.inputs[k + ncaps:len(op.inputs) - nsaved])
+    saved = list(op.inputs[len(op.inputs) - nsaved:])
+    gf = grad.gradient_function()
+    seeds = {}
+    it = iter(ddys)
+    for i, t in enumerate(grad.backward_outputs):
+        if t is not None:
+            seeds[i] = next(it)
+    outs = gf.function._call_flat(primal + dys + saved)
+    outs = outs if isinstance(outs, (list, tuple)) else [outs]
+    if not outs:
+        return [None] * len(op.inputs)
+    call = outs[0].op
+    call_dys = [seeds.get(i) for i in gf.positions]
+    gs = graph_call_gradient(call, call_dys)
+    n = len(primal)
+    return list(gs[n:n + k]) + [None] * ncaps + list(gs[:n]) + [None] * nsaved
+
+
+_SymbolicGradient = register("SymbolicGradient", _backward_kernel, None, _backward_grad,
+                             no_fold=True)
 
 
 def graph_call_gradient(op, dys):
@@ -147,8 +203,10 @@ def graph_call_gradient(op, dys):
     for i, sym in enumerate(grad._capture_kinds):
         caps.append(next(it) if sym else EagerTensor(eager[i]))
     g = _state.graph
+    saved = inter[len(inter) - len(grad.saved):]
+    ins = dy_ts + caps + list(op.inputs) + list(saved)
     res = g.create_op(_SymbolicGradient, [g.capture(t) if not (isinstance(t, _ST) and t.graph is g)
-                                          else t for t in dy_ts + caps],
+                                          else t for t in ins],
                       {"f": cf}, name="SymbolicGradient",
                       output_specs=out_specs, multi=True).outputs
     out = []

@@ -250,22 +250,30 @@ def branch_gradient(op, dys):
     """Gradients of an If/Case op: one conditional over the branches' gradients."""
     g = _state.graph
     n_main = op.attrs["_num_outputs"]
+    # Gradients of the extra outputs (branch intermediates that an earlier
+    # gradient read) flow into their branch too: a gradient of a gradient.
+    extra = list(zip(op.attrs["_extra"], dys[n_main:]))
     dys = list(dys[:n_main])
     branches = op.attrs["_branches"]
     maps = op.attrs["_input_maps"]
     args = op.inputs[1:]
     diff = [k for k, a in enumerate(args) if is_differentiable(a.dtype)]
-    if not diff or all(d is None for d in dys):
+    if not diff or all(d is None for d in dys) and all(d is None for _, d in extra):
         return [None] * len(op.inputs)
     grad_graphs = []
     for j, (b, m) in enumerate(zip(branches, maps)):
         gb = FuncGraph(b.name + "_grad", outer_graph=g)
         gb.forward_graph = b
+        targets = list(op.attrs["_branch_outputs"][j])
+        target_dys = list(dys)
+        for (branch, tensor), d in extra:
+            if branch == j and d is not None:
+                targets.append(tensor)
+                target_dys.append(d)
         with _context.graph_mode(gb, hide_tapes=True):
             seeds = [None if (d is None or not is_differentiable(o.dtype)) else gb.capture(d)
-                     for d, o in zip(dys, op.attrs["_branch_outputs"][j])]
-            grads = backprop(b.get_operations(), op.attrs["_branch_outputs"][j], seeds,
-                             b.inputs)
+                     for d, o in zip(target_dys, targets)]
+            grads = backprop(b.get_operations(), targets, seeds, b.inputs)
             outs = []
             for k in diff:
                 gk = [gr for gr, kk in zip(grads, m) if kk == k and gr is not None]
