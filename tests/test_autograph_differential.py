@@ -8,6 +8,7 @@ import pytest
 import rillflow as tf
 from autograph_corpus_flow import CORPUS as FLOW
 from autograph_corpus_jumps import CORPUS as JUMPS
+from autograph_corpus_mixed import CORPUS as MIXED
 
 
 def value(x):
@@ -200,7 +201,7 @@ CORPUS = [
     (ternary, [(7,), (2,)]),
     (method_call, [(0,), (7,)]),
     (prints, [(0,), (3,)]),
-] + JUMPS + FLOW
+] + JUMPS + FLOW + MIXED
 
 
 def _cases():
@@ -298,3 +299,22 @@ def test_nonlocal_write_in_a_called_closure_reaches_the_enclosing_function():
     f = tf.function(lambda k: hit(k))
     assert f(2) == 2 and f(5) == 7
     assert read() == 7 and hit(1) == 8
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_short_circuits():
+    calls = []
+
+    def mid(v):
+        calls.append(v)
+        return v
+
+    def f(x):
+        a = 0 < mid(x) < 10
+        b = 5 < mid(x) < mid(100)
+        return a, b
+    a, b = tf.function(f)(tf.constant(3))
+    assert bool(a) and not bool(b)
+    # Traced once each; mid(100) in the graph branch taken when 5 < x.
+    assert len(calls) == 3 and calls[2] == 100
+    calls.clear()
+    assert tf.function(f)(3) == (True, False) and calls == [3, 3]

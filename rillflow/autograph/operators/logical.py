@@ -1,5 +1,7 @@
 """`and_`, `or_`, `not_`, `if_exp`: Python semantics for Python values, graph
 ops (lazy through tf.cond) for graph tensors."""
+import operator
+
 from ...framework import context as _context
 from ...framework.tensor import SymbolicTensor
 
@@ -31,6 +33,23 @@ def or_(a, b):
         from ...framework.convert import convert_to_tensor
         return cond(av, lambda: av, lambda: convert_to_tensor(b()))
     return av or b()
+
+
+_COMPARE = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt,
+            "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+            "Is": operator.is_, "IsNot": operator.is_not,
+            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+
+
+def compare_chain(left, ops, comparators):
+    """`left op0 c0() op1 c1() ...`: Python's chained comparison, an `and_` of
+    the pairwise comparisons; each operand is evaluated at most once, and
+    only when the comparisons before it held."""
+    right = comparators[0]()
+    result = _COMPARE[ops[0]](left, right)
+    if len(ops) == 1:
+        return result
+    return and_(lambda: result, lambda: compare_chain(right, ops[1:], comparators[1:]))
 
 
 def not_(a):
