@@ -177,3 +177,45 @@ def test_second_order_through_a_graph_conditional():
     x = tf.constant(1.3)
     got = [float(v) for v in both(x)]
     np.testing.assert_allclose(got, nested_grads(lambda v: v ** 3 * tf.cos(v), x, 2), rtol=1e-5)
+
+
+def power_loop(x):
+    y = x
+    for _ in tf.range(3):
+        if y > 0:
+            y = y * x
+        else:
+            y = y - x
+    return y
+
+
+def test_eager_nested_tapes_through_a_graph_loop():
+    x = tf.constant(1.5)
+    got = nested_grads(tf.function(power_loop), x, 3)
+    assert got == [4 * 1.5 ** 3, 12 * 1.5 ** 2, 24 * 1.5]
+    loop = lambda v: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * v), (0, v))[1]
+    assert nested_grads(loop, x, 3) == got
+
+
+def test_second_order_through_a_loop_inside_a_function():
+    @tf.function
+    def both(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                h = tf.zeros([2])
+                for t in tf.range(4):
+                    h = tf.tanh(h * x + tf.cast(t, tf.float32) * x)
+                y = tf.reduce_sum(h)
+            d1 = t1.gradient(y, x)
+        return d1, t2.gradient(d1, x)
+
+    def plain(x):
+        h = tf.zeros([2])
+        for t in range(4):
+            h = tf.tanh(h * x + float(t) * x)
+        return tf.reduce_sum(h)
+    x = tf.constant(0.4)
+    np.testing.assert_allclose([float(v) for v in both(x)], nested_grads(plain, x, 2),
+                               rtol=1e-5)

@@ -285,6 +285,10 @@ def _gather_or_zeros_kernel(lst, indices, like):
                      for k, i in enumerate(np.reshape(indices, -1))])
 
 
+def _fill_zeros_kernel(lst, like):
+    return TensorListValue([np.zeros_like(ref) if v is None else v for v, ref in zip(lst, like)])
+
+
 _Reserve = register("TensorListReserve", _reserve_kernel, _variant, no_fold=True)
 _SetItem = register("TensorListSetItem", _set_item_kernel, _variant, _set_item_grad,
                     no_fold=True)
@@ -307,7 +311,8 @@ _PushBack = register("TensorListPushBack", _push_back_kernel, _variant, _push_ba
 _PopBack = register("TensorListPopBack", _pop_back_kernel,
                     lambda i, a: [(TensorShape([]), D.variant),
                                   (TensorShape(None), a["element_dtype"])], no_fold=True)
-_ZerosLikeList = register("TensorListZerosLike", _zeros_like_kernel, _variant, no_fold=True)
+_ZerosLikeList = register("TensorListZerosLike", _zeros_like_kernel, _variant,
+                         lambda op, g: [None], no_fold=True)
 _AddNList = register("TensorListAddN", _add_n_kernel, _variant,
                      lambda op, g: [g] * len(op.inputs), no_fold=True)
 _GetOrZeros = register("TensorListGetItemOrZeros", _get_or_zeros_kernel,
@@ -316,6 +321,8 @@ _GetOrZerosScalarLike = register("TensorListMaybeZero", _maybe_zero_kernel,
                                  lambda i, a: [(i[1].shape, i[1].dtype)], no_fold=True)
 _StackOrZeros = register("TensorListStackOrZeros", _stack_or_zeros_kernel,
                          lambda i, a: [(i[1].shape, i[1].dtype)], no_fold=True)
+_FillZeros = register("TensorListFillZeros", _fill_zeros_kernel, _variant,
+                      lambda op, g: [g, None], no_fold=True)
 _GatherOrZeros = register("TensorListGatherOrZeros", _gather_or_zeros_kernel,
                           lambda i, a: [(i[2].shape, i[2].dtype)], no_fold=True)
 
@@ -323,6 +330,12 @@ _GatherOrZeros = register("TensorListGatherOrZeros", _gather_or_zeros_kernel,
 def zeros_like_list(t):
     """The zero gradient of a tensor list (all elements None)."""
     return apply(_ZerosLikeList, [t], name="TensorListZerosLike")
+
+
+def fill_zeros(gradients, like):
+    """A gradient list with its unset (zero) elements made explicit: zeros
+    shaped like the elements of the list `like` (a loop's recorded values)."""
+    return apply(_FillZeros, [gradients, like], name="TensorListFillZeros")
 
 
 def add_n_lists(ts):

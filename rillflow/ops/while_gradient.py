@@ -16,6 +16,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import control_flow_util as CF
 from .backprop import backprop, is_differentiable, zeros_like_any
+from .list_ops import add_n_lists, fill_zeros, set_item, zeros_like_list
 
 _state = _context.state
 
@@ -58,18 +59,30 @@ def while_gradient(op, dys):
     n = a["_n"]
     bg = a["body"]
     g = _state.graph
+    # Gradients of recorded values (when a gradient of this loop's gradient
+    # is taken): lists with one gradient per iteration.
+    recorded = [(t, fill_zeros(d, _accumulator(op, t)))
+                for t, d in zip(list(a["_accumulate"]), dys[n + 1:]) if d is not None]
     dys = list(dys[:n])
     caps = op.inputs[n:]
     b_map = a["_input_maps"][1]
+    # A backward loop reads its iteration's recorded forward values
+    # (`_fetch`: body input index -> the counter's loop variable index).
+    fetched = {pi: ci for pi, _, ci in a.get("_fetch") or ()}
     diff_vars = [i for i in range(n) if is_differentiable(op.outputs[i].dtype)]
     diff_caps = []
+    diff_fetched = []
     for j, k in enumerate(b_map):
         ph = bg.inputs[n + j]
+        if n + j in fetched:
+            if is_differentiable(ph.dtype):
+                diff_fetched.append((n + j, k, ph))
+            continue
         if is_differentiable(caps[k].dtype):
             dtype, shape = _grad_dtype_shape(bg, ph, caps[k])
             if dtype is not None:
                 diff_caps.append((n + j, k, dtype, shape))
-    if not diff_vars or all(dys[i] is None for i in diff_vars):
+    if (not diff_vars or all(dys[i] is None for i in diff_vars)) and not recorded:
         return [None] * len(op.inputs)
 
     gbb = FuncGraph(op.name + "_grad_body", outer_graph=g)
@@ -80,28 +93,47 @@ def while_gradient(op, dys):
               for i in diff_vars]
         dc = [placeholder(dtype, shape, name="grad_invariant")
               for _, _, dtype, shape in diff_caps]
+        dl = [placeholder(D.variant, TensorShape([]), name="grad_recorded")
+              for _ in diff_fetched]
+        # This iteration's gradient of each recorded value (read like a
+        # recorded value: see the capture loop below).
+        recorded_seeds = [placeholder(t.dtype, t.shape, name="grad_of_recorded")
+                          for t, _ in recorded]
         seeds = [None] * n
         for i, d in zip(diff_vars, dv):
             seeds[i] = d
-        grads = backprop(bg.get_operations(), a["_body_outs"], seeds, bg.inputs)
+        targets = list(a["_body_outs"]) + [t for t, _ in recorded]
+        grads = backprop(bg.get_operations(), targets, seeds + recorded_seeds, bg.inputs)
         new_dv = [grads[i] if grads[i] is not None else zeros_like_any(d)
                   for i, d in zip(diff_vars, dv)]
         new_dc = [d + grads[p] if grads[p] is not None else d
                   for (p, _, _, _), d in zip(diff_caps, dc)]
+        new_dl = []
+        for (p, _, ph), lst in zip(diff_fetched, dl):
+            gp = grads[p] if grads[p] is not None else zeros_like_any(CF.in_graph(gbb, ph))
+            index = CF.in_graph(gbb, bg.inputs[fetched[p]]) - 1
+            new_dl.append(set_item(lst, index, gp))
         new_ctr = ctr - 1
-    loop_phs = [ctr] + dv + dc
-    outs = [new_ctr] + new_dv + new_dc
+    loop_phs = [ctr] + dv + dc + dl
+    outs = [new_ctr] + new_dv + new_dc + new_dl
     outs = [CF.in_graph(gbb, t) for t in outs]
     n_bw = len(loop_phs)
     # Replace captured forward-body values with the forward op's recordings.
+    for seed, (_, d) in zip(recorded_seeds, recorded):
+        gbb._captures[id(seed)] = (CF.in_graph(g, d), seed)
+        gbb._capture_order.append(id(seed))
+    seed_ids = {id(s) for s in recorded_seeds}
     fetch = []
     inv_ph = {id(ph): n + j for j, ph in enumerate(bg.inputs[n:])}
     for j, key in enumerate(list(gbb._capture_order)):
         ext, internal = gbb._captures[key]
+        if key in seed_ids:
+            fetch.append((n_bw + j, n_bw + j, 0))
+            continue
         if not (isinstance(ext, SymbolicTensor) and ext.graph is bg):
             continue
         pos = inv_ph.get(id(ext))
-        if pos is not None:  # a loop invariant: the forward op's own input
+        if pos is not None and pos not in fetched:  # a loop invariant: the op's own input
             gbb._captures[key] = (caps[b_map[pos - n]], internal)
         else:
             gbb._captures[key] = (_accumulator(op, ext), internal)
@@ -129,6 +161,8 @@ def while_gradient(op, dys):
             from ..framework.execute import apply
             inits.append(zeros_like(apply(_ReadVariableOp, [arg], {"dtype": dtype,
                                                                     "_shape": shape})))
+    for _, k, _ in diff_fetched:
+        inits.append(zeros_like_list(caps[k]))
     inits = [CF.in_graph(g, t) for t in inits]
     # Fetch entries index the backward body inputs: placeholder, accumulator, counter.
     from .while_loop import make_while_op
@@ -138,6 +172,10 @@ def while_gradient(op, dys):
     out = [None] * len(op.inputs)
     for i, r in zip(diff_vars, res[1:1 + len(diff_vars)]):
         out[i] = r
-    for (p, k, _, _), r in zip(diff_caps, res[1 + len(diff_vars):]):
+    start = 1 + len(diff_vars)
+    for (p, k, _, _), r in zip(diff_caps, res[start:start + len(diff_caps)]):
         out[n + k] = r if out[n + k] is None else out[n + k] + r
+    start += len(diff_caps)
+    for (_, k, _), r in zip(diff_fetched, res[start:start + len(diff_fetched)]):
+        out[n + k] = r if out[n + k] is None else add_n_lists([out[n + k], r])
     return out
