@@ -9,6 +9,7 @@ import rillflow as tf
 from autograph_corpus_flow import CORPUS as FLOW
 from autograph_corpus_jumps import CORPUS as JUMPS
 from autograph_corpus_mixed import CORPUS as MIXED
+from autograph_corpus_objects import CORPUS as OBJECTS
 
 
 def value(x):
@@ -201,7 +202,7 @@ CORPUS = [
     (ternary, [(7,), (2,)]),
     (method_call, [(0,), (7,)]),
     (prints, [(0,), (3,)]),
-] + JUMPS + FLOW + MIXED
+] + JUMPS + FLOW + MIXED + OBJECTS
 
 
 def _cases():
@@ -318,3 +319,18 @@ def test_chained_comparison_evaluates_each_operand_once_and_short_circuits():
     assert len(calls) == 3 and calls[2] == 100
     calls.clear()
     assert tf.function(f)(3) == (True, False) and calls == [3, 3]
+
+
+def test_attribute_created_in_one_branch_of_a_tensor_if_is_an_error():
+    # As in TensorFlow: the else branch leaves `b.v` undefined.
+    class Box:
+        pass
+
+    def f(x):
+        b = Box()
+        if x > 0:
+            b.v = x
+        return getattr(b, "v", -1)
+    with pytest.raises(ValueError, match="'b.v' must also be initialized in the else branch"):
+        tf.function(f)(tf.constant(1))
+    assert tf.function(f)(-1) == -1

@@ -46,6 +46,37 @@ def ld(value):
     return value
 
 
+def ldu(load, name):
+    """The value of an attribute or item (`lambda: a.x`), or Undefined when
+    it does not exist yet (a control-flow statement may create it)."""
+    try:
+        return load()
+    except (AttributeError, KeyError, IndexError, NameError):
+        return Undefined(name)
+
+
+def store(container, kind, key, value):
+    """Writes an attribute (`kind` "attr") or item of `container()` back from
+    control-flow state. An Undefined value removes it: it did not exist
+    before the statement (so a branch's write does not leak into the other)."""
+    try:
+        obj = container()
+    except (AttributeError, KeyError, IndexError, NameError):
+        return
+    if is_undefined(value):
+        try:
+            if kind == "attr":
+                delattr(obj, key)
+            else:
+                del obj[key]
+        except (AttributeError, KeyError, IndexError, TypeError):
+            pass
+    elif kind == "attr":
+        setattr(obj, key, value)
+    else:
+        obj[key] = value
+
+
 def retval(value):
     """The function's result: None when no return statement ran."""
     if value.__class__ is UndefinedReturnValue:

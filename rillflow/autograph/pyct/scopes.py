@@ -8,7 +8,8 @@ for loops as a fixpoint over the back edge.
 """
 import ast
 
-__all__ = ["bound_names", "used_names", "annotate_liveness", "declared_globals"]
+__all__ = ["bound_names", "used_names", "annotate_liveness", "declared_globals",
+           "modified_composites"]
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -90,6 +91,43 @@ def bound_names(nodes):
     return b.names
 
 
+def _composite_root(t):
+    """The root name of `a.b[0].c` (attributes and constant subscripts), or None."""
+    while isinstance(t, (ast.Attribute, ast.Subscript)):
+        if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Constant):
+            return None
+        t = t.value
+    return t.id if isinstance(t, ast.Name) else None
+
+
+def modified_composites(nodes):
+    """{source: root name} of the attributes and constant subscripts that
+    `nodes` assign (`self.x = ...`, `a[0] += ...`), outside nested functions."""
+    out = {}
+
+    def add(t):
+        if isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                add(e)
+        elif isinstance(t, ast.Starred):
+            add(t.value)
+        elif isinstance(t, (ast.Attribute, ast.Subscript)):
+            root = _composite_root(t)
+            if root is not None:
+                out[ast.unparse(t)] = root
+
+    def walk(n):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                add(t)
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, _SCOPES):
+                walk(child)
+    for n in nodes if isinstance(nodes, list) else [nodes]:
+        walk(n)
+    return out
+
+
 def used_names(nodes):
     """Names read anywhere in `nodes`, nested functions included."""
     out = set()
@@ -143,6 +181,12 @@ def _live_in(stmts, live_out):
 
 def _stmt_live_in(stmt, live_out):
     stmt._live_out = frozenset(live_out)
+    live_in = _stmt_live_in_of(stmt, live_out)
+    stmt._live_in = frozenset(live_in)
+    return live_in
+
+
+def _stmt_live_in_of(stmt, live_out):
     if isinstance(stmt, ast.If):
         return (used_names(stmt.test) | _live_in(stmt.body, live_out) |
                 _live_in(stmt.orelse, live_out))
@@ -199,6 +243,6 @@ def _loop_live_in(stmt, live_out):
 
 
 def annotate_liveness(func):
-    """Sets `_live_out` on every statement of the function body (recursively)
-    and `_body_live_in` on loops."""
+    """Sets `_live_out` and `_live_in` on every statement of the function body
+    (recursively) and `_body_live_in` on loops."""
     _live_in(func.body, set())
