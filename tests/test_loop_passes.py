@@ -209,3 +209,80 @@ def test_variable_reads_and_random_ops_stay_in_the_loop():
     total, draws = f(tf.constant(3))
     assert total.numpy() == (2.0 + 3.0 + 4.0) * 2.0
     assert len(set(draws.numpy().tolist())) == 3
+
+
+# --- in-place writes to a loop's own tensor list -----------------------------------------
+
+def _writes(n):
+    ta = tf.TensorArray(tf.float32, size=n)
+    for i in tf.range(n):
+        ta = ta.write(i, tf.cast(i, tf.float32) * 2.0)
+    return ta.stack()
+
+
+def _old_list_read_after_write(x):
+    ta = tf.TensorArray(tf.float32, size=3)
+    ta = ta.write(0, x).write(1, x).write(2, x)
+    before = ta
+    total = tf.constant(0.0)
+    for i in tf.range(3):
+        old = ta
+        ta = ta.write(i, x * 10.0)
+        total = total + old.read(i)     # the list before this write
+    return before.stack(), ta.stack(), total
+
+
+def _two_lists_share(x):
+    a = tf.TensorArray(tf.float32, size=2)
+    b = a
+    for i in tf.range(2):
+        a = a.write(i, x + tf.cast(i, tf.float32))
+        b = a
+        a = a.write(i, x * 0.0)
+    return a.stack(), b.stack()
+
+
+LIST_CASES = [(_writes, (tf.constant(5),)), (_old_list_read_after_write, (tf.constant(1.5),)),
+              (_two_lists_share, (tf.constant(1.5),))]
+
+
+@pytest.mark.parametrize("fn,args", LIST_CASES, ids=[f.__name__ for f, _ in LIST_CASES])
+def test_list_writes_give_the_same_results(fn, args):
+    plain, opt, _ = run_both(fn, *args)
+    for a, b in zip(as_np(plain), as_np(opt)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_loop_writes_its_own_list_in_place():
+    src = _source(_writes, tf.constant(5))
+    head, loop = src.split("while True:")
+    assert "while_1 = TensorList(while_1)" in head   # one copy on entry
+    assert "list_set_in_place(while_1, while_0" in loop
+    np.testing.assert_array_equal(tf.function(_writes)(tf.constant(2000)).numpy(),
+                                  np.arange(2000) * 2.0)
+
+
+def test_lists_other_code_can_see_are_copied_on_write():
+    before, after, total = tf.function(_old_list_read_after_write)(tf.constant(1.5))
+    np.testing.assert_array_equal(before.numpy(), [1.5, 1.5, 1.5])
+    np.testing.assert_array_equal(after.numpy(), [15.0, 15.0, 15.0])
+    assert float(total) == 4.5
+    assert "list_set_in_place" not in _source(_old_list_read_after_write, tf.constant(1.5))
+    a, b = tf.function(_two_lists_share)(tf.constant(1.5))
+    np.testing.assert_array_equal(a.numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(b.numpy(), [0.0, 2.5])
+
+
+def test_gradients_through_list_writes_match():
+    def loss(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            ta = tf.TensorArray(tf.float32, size=4)
+            h = x
+            for i in tf.range(4):
+                h = tf.sin(h) * x
+                ta = ta.write(i, h)
+            y = tf.reduce_sum(ta.stack() ** 2)
+        return tape.gradient(y, x)
+    plain, opt, _ = run_both(loss, tf.constant(0.7))
+    np.testing.assert_array_equal(as_np(plain), as_np(opt))

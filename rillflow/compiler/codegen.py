@@ -336,7 +336,8 @@ class Emitter:
         """Plans a `while` body before the loop is emitted, so that work the
         iterations share can run once: ops indexed by the loop counter run
         stacked ahead of the loop (loop_batch.py), loop-invariant ops in the
-        first iteration only (loop_invariant.py). `loop` describes the loop:
+        first iteration only (loop_invariant.py), and writes to the loop's
+        own tensor lists change them in place (loop_lists.py). `loop` describes the loop:
         cond_graph, cond_out, inits (tensors) and body_outs.
 
         Returns `(plans, hoisted)` for `emit_block`.
@@ -345,8 +346,9 @@ class Emitter:
         plans = self.block_plans(graph, input_exprs, outs, keep)
         if not options.optimize:
             return plans, None
-        from . import loop_batch, loop_invariant
+        from . import loop_batch, loop_invariant, loop_lists
         plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
+        plans = loop_lists.write_lists_in_place(self, graph, plans, keep, loop, input_exprs)
         invariant, plans = loop_invariant.split_invariant(graph, plans, loop)
         if not invariant:
             return plans, None

@@ -73,6 +73,17 @@ def set_item_static(lst, index, item):
     return out
 
 
+def set_item_in_place(lst, index, item):
+    """TensorListSetItem on a list nothing else holds (the compiler proved
+    it: a loop's own list, see compiler/loop_lists.py): writes in place, so a
+    loop writing n elements costs O(n), not O(n**2)."""
+    i = int(index)
+    if not 0 <= i < len(lst):
+        _check_index(lst, i, "write to")
+    lst[i] = item
+    return lst
+
+
 def _get_item_kernel(lst, index, element_dtype=None, element_shape=None):
     i = _idx(index)
     _check_index(lst, i, "read from")
