@@ -184,6 +184,126 @@ def while_else_break(n):
     return i
 
 
+def return_or_define(x):
+    """The if branch returns; what the else assigns is read after the if."""
+    if x > 0:
+        return 1
+    else:
+        y = x * 2
+    return y
+
+
+def define_or_return(x):
+    """The else branch returns; what the if assigns is read after the if."""
+    if x > 0:
+        y = x * 3
+    else:
+        return -1
+    return y + 1
+
+
+def continue_or_define(n):
+    """The if branch continues; the else assigns what the rest reads."""
+    s = 0
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        else:
+            y = i * 2
+        s += y
+    return s
+
+
+def break_or_define(n):
+    """The if branch breaks; the else assigns what the rest reads."""
+    s = 0
+    for i in range(n):
+        if s > 10:
+            break
+        else:
+            y = i * 2
+        s += y
+    return s
+
+
+def define_then_return_in_loop(n):
+    """A variable assigned in the loop, then returned conditionally."""
+    i = n * 0
+    while i < 10:
+        last = i * 2
+        if last > n:
+            return last
+        i += 1
+    return -1
+
+
+def loop_target_after_break(n):
+    """The loop target read after a break."""
+    i = -1
+    for i in range(n):
+        if i * i > 10:
+            break
+    return i
+
+
+def multi_return_tuple_loop(n):
+    """A tuple returned from inside a loop."""
+    i = n * 0
+    while i < 20:
+        if i * 3 > n:
+            return i, i * 3
+        i += 1
+    return -1, -1
+
+
+def nested_if_chain_returns(x):
+    """Returns in every arm of an if/elif chain with nested ifs."""
+    if x > 10:
+        if x > 20:
+            return 3
+        else:
+            return 2
+    elif x > 5:
+        return 1
+    return 0
+
+
+def continue_in_nested_if_else(n):
+    """A continue in an if nested in the if branch, with an else."""
+    s = 0
+    for i in range(n):
+        if i % 2 == 0:
+            if i % 4 == 0:
+                continue
+            else:
+                s += 100
+        else:
+            s += i
+    return s
+
+
+def break_deep(n):
+    """A break three ifs deep."""
+    s = 0
+    for i in range(n):
+        if i > 1:
+            if i % 3 == 0:
+                if s > 3:
+                    break
+        s += i
+    return s
+
+
+def early_return_no_value_path(x):
+    """A return in a nested if, after the outer if assigned."""
+    r = 0
+    if x > 0:
+        r = 1
+        if x > 5:
+            return r + 10
+    return r
+
+
 CORPUS = [
     (continue_first, [(0,), (7,)]),
     (continue_last, [(0,), (6,)]),
@@ -201,4 +321,15 @@ CORPUS = [
     (for_else_continue, [(0,), (5,)]),
     (for_else_break_nested, [(2,), (4,)]),
     (while_else_break, [(2,), (8,)]),
+    (return_or_define, [(3,), (-3,)]),
+    (define_or_return, [(3,), (-3,)]),
+    (continue_or_define, [(0,), (7,)]),
+    (break_or_define, [(0,), (9,)]),
+    (define_then_return_in_loop, [(3,), (30,)]),
+    (loop_target_after_break, [(0,), (3,), (10,)]),
+    (multi_return_tuple_loop, [(5,), (100,)]),
+    (nested_if_chain_returns, [(25,), (15,), (7,), (1,)]),
+    (continue_in_nested_if_else, [(0,), (9,)]),
+    (break_deep, [(0,), (10,)]),
+    (early_return_no_value_path, [(-1,), (3,), (8,)]),
 ]

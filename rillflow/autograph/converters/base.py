@@ -98,11 +98,21 @@ def guard_block(stmts, is_jump, replace_jump, flag, into_loops, on_loop=None):
             out.extend(replace_jump(s))
             return out
         may_jump = contains(s, _jump_kinds(is_jump), into_loops)
+        rest = stmts[i + 1:]
+        if may_jump and isinstance(s, ast.If) and rest:
+            # `if c: return x` / rest: the rest runs exactly when the other
+            # branch is taken, so it moves there (as TensorFlow does). No
+            # guard is needed, and what the rest assigns is not left
+            # undefined in the branch that jumped.
+            if definitely_jumps(s.body, is_jump):
+                s.orelse, rest = s.orelse + rest, []
+            elif definitely_jumps(s.orelse, is_jump):
+                s.body, rest = s.body + rest, []
         if may_jump:
             s = _guard_inner(s, is_jump, replace_jump, flag, into_loops, on_loop)
         out.append(s)
         if may_jump:
-            rest = guard_block(stmts[i + 1:], is_jump, replace_jump, flag, into_loops, on_loop)
+            rest = guard_block(rest, is_jump, replace_jump, flag, into_loops, on_loop)
             if rest:
                 guard = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=templates.name(flag)),
                                body=rest, orelse=[])
@@ -111,6 +121,20 @@ def guard_block(stmts, is_jump, replace_jump, flag, into_loops, on_loop=None):
                 out.append(guard)
             return out
     return out
+
+
+def definitely_jumps(stmts, is_jump):
+    """Whether every path through `stmts` ends in a jump of `is_jump`'s kind
+    (loops are not followed: their body may not run)."""
+    for s in stmts:
+        if is_jump(s):
+            return True
+        if isinstance(s, ast.If) and definitely_jumps(s.body, is_jump) and \
+                definitely_jumps(s.orelse, is_jump):
+            return True
+        if isinstance(s, ast.With) and definitely_jumps(s.body, is_jump):
+            return True
+    return False
 
 
 def _jump_kinds(is_jump):
