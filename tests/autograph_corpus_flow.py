@@ -287,6 +287,218 @@ def list_pop_aug(n):
     return total
 
 
+def tuple_returns(x):
+    """Tuples returned from both paths."""
+    if x > 0:
+        return x, x * 2
+    return -x, 0
+
+
+def cond_modify_in_loop(n):
+    """A running maximum updated by a tensor if in a loop."""
+    best = -1
+    for i in range(n):
+        if (i * 7) % 5 > best:
+            best = (i * 7) % 5
+    return best
+
+
+def python_loop_in_tensor_loop(n):
+    """A Python loop (unrolled) inside a tensor loop."""
+    s = 0
+    i = 0
+    while i < n:
+        for k in range(3):
+            s += k * i
+        i += 1
+    return s
+
+
+def dynamic_delta(n, d):
+    """tf.range with a tensor step of unknown sign."""
+    s = 0
+    for i in tf.range(0, n, d):
+        s += i
+    return s
+
+
+def range_neg_tensor_start(n):
+    """range() counting down from a tensor."""
+    s = 0
+    for i in range(n, 0, -1):
+        s = s * 3 + i
+    return s
+
+
+def int_float_builtins(x):
+    """int() and float() on tensors."""
+    y = float(x) * 1.5
+    return int(y)
+
+
+def abs_builtin(x):
+    """abs() on a tensor."""
+    return abs(x - 5)
+
+
+def closure_in_loop_body(n):
+    """A function defined in the loop body, reading the target."""
+    s = 0
+    for i in range(n):
+        def addi(v):
+            return v + i
+        s = addi(s)
+    return s
+
+
+def append_nested(n):
+    """Appends in nested loops to one list."""
+    out = []
+    for i in range(n):
+        for j in range(2):
+            out.append(i * 10 + j)
+    return tf.reduce_sum(tf.stack(out)) if n > 0 else 0
+
+
+def append_with_break(n):
+    """Appends in a loop that breaks."""
+    out = []
+    for i in range(n):
+        if i == 3:
+            break
+        out.append(i + 1)
+    return tf.reduce_sum(tf.stack(out))
+
+
+def tensor_array_loop(n):
+    """A TensorArray written in a tf.range loop."""
+    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        ta = ta.write(i, i * i)
+    return tf.reduce_sum(ta.stack())
+
+
+def list_comprehension(x):
+    """A list comprehension, then a loop over it."""
+    vals = [x * k for k in range(4)]
+    s = 0
+    for v in vals:
+        s += v
+    return s
+
+
+def sum_builtin(x):
+    """sum() of a list holding tensors."""
+    return sum([x, x * 2, 3])
+
+
+def if_modifies_two_uses_one(x):
+    """An if assigning two variables, one read after."""
+    a = 0
+    b = 0
+    if x > 1:
+        a = x
+        b = x * 2
+    else:
+        a = -x
+    return a
+
+
+def loop_var_shadow_param(n):
+    """The loop target is the parameter the range was built from."""
+    for n in range(n):
+        pass
+    return n
+
+
+def while_complex_test(n):
+    """A while test with and and a modulo."""
+    i = 0
+    j = n
+    while i < j and (i + j) % 7 != 0:
+        i += 1
+        j -= 1
+    return i * 100 + j
+
+
+def ternary_in_condition(n):
+    """A conditional expression inside an if test."""
+    s = 0
+    for i in range(n):
+        if (i if i % 2 == 0 else -i) > 2:
+            s += 1
+    return s
+
+
+def not_in_loop_test(n):
+    """A not in a while test."""
+    i = 0
+    while not i >= n:
+        i += 1
+    return i
+
+
+def return_in_try(x):
+    """A try/finally before the return."""
+    try:
+        y = x * 2
+    finally:
+        pass
+    return y
+
+
+def with_stmt(x):
+    """An if inside a with block."""
+    with tf.name_scope("blk"):
+        if x > 0:
+            y = x + 1
+        else:
+            y = x - 1
+    return y
+
+
+def assert_in_loop(n):
+    """An assert in a loop."""
+    s = 0
+    for i in range(n):
+        assert i >= 0, "negative"
+        s += i
+    return s
+
+
+def break_then_else_var(n):
+    """for/else assigning in both the break path and the else."""
+    res = 0
+    for i in range(n):
+        if i == 2:
+            res = 5
+            break
+    else:
+        res = 7
+    return res
+
+
+def early_return_then_loop(x):
+    """An early return before a loop."""
+    if x < 0:
+        return 0
+    s = 0
+    for i in range(x):
+        s += i
+    return s
+
+
+def return_inside_loop_inside_if(x):
+    """A return in a loop inside an if."""
+    if x > 2:
+        i = x * 0
+        while i < x:
+            if i == 3:
+                return i * 11
+            i += 1
+    return -1
+
+
 CORPUS = [
     (iterate_tensor, [(0,), (5,)]),
     (iterate_tensor_break, [(0,), (8,)]),
@@ -316,4 +528,28 @@ CORPUS = [
     (float_accum, [(0,), (4,)]),
     (list_pop_assign, [(0,), (4,)]),
     (list_pop_aug, [(0,), (4,)]),
+    (tuple_returns, [(3,), (-3,)]),
+    (cond_modify_in_loop, [(0,), (6,)]),
+    (python_loop_in_tensor_loop, [(0,), (4,)]),
+    (dynamic_delta, [(10, 3), (10, 1)]),
+    (range_neg_tensor_start, [(0,), (4,)]),
+    (int_float_builtins, [(3,)]),
+    (abs_builtin, [(2,), (9,)]),
+    (closure_in_loop_body, [(0,), (4,)]),
+    (append_nested, [(1,), (3,)]),
+    (append_with_break, [(2,), (6,)]),
+    (tensor_array_loop, [(0,), (4,)]),
+    (list_comprehension, [(2,)]),
+    (sum_builtin, [(2,)]),
+    (if_modifies_two_uses_one, [(3,), (0,)]),
+    (loop_var_shadow_param, [(1,), (4,)]),
+    (while_complex_test, [(0,), (5,), (20,)]),
+    (ternary_in_condition, [(0,), (8,)]),
+    (not_in_loop_test, [(0,), (4,)]),
+    (return_in_try, [(3,)]),
+    (with_stmt, [(3,), (-3,)]),
+    (assert_in_loop, [(0,), (4,)]),
+    (break_then_else_var, [(1,), (5,)]),
+    (early_return_then_loop, [(-2,), (5,)]),
+    (return_inside_loop_inside_if, [(1,), (2,), (5,)]),
 ]

@@ -334,3 +334,13 @@ def test_attribute_created_in_one_branch_of_a_tensor_if_is_an_error():
     with pytest.raises(ValueError, match="'b.v' must also be initialized in the else branch"):
         tf.function(f)(tf.constant(1))
     assert tf.function(f)(-1) == -1
+
+
+def test_enumerate_of_a_graph_tensor_is_not_allowed_as_in_tensorflow():
+    def f(n):
+        s = 0
+        for i, v in enumerate(tf.range(n)):
+            s += i * v
+        return s
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over"):
+        tf.function(f)(tf.constant(3))
