@@ -22,6 +22,20 @@ def nested_grads(fn, x, order):
     return [float(v) for v in out]
 
 
+def in_function_grads(fn, x):
+    """[f'(x), f''(x)] by nested tapes inside one tf.function."""
+    @tf.function
+    def both(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = fn(x)
+            d1 = t1.gradient(y, x)
+        return d1, t2.gradient(d1, x)
+    return [float(v) for v in both(x)]
+
+
 def cubic_sin(x):
     return x ** 3 + tf.sin(x)
 
@@ -60,20 +74,9 @@ def test_known_derivatives_of_a_power():
 
 
 def test_nested_tapes_inside_a_function_calling_a_function():
-    f = tf.function(outer)
-
-    @tf.function
-    def both(x):
-        with tf.GradientTape() as t2:
-            t2.watch(x)
-            with tf.GradientTape() as t1:
-                t1.watch(x)
-                y = f(x)
-            d1 = t1.gradient(y, x)
-        return d1, t2.gradient(d1, x)
     x = tf.constant(0.7)
-    got = [float(v) for v in both(x)]
-    np.testing.assert_allclose(got, nested_grads(plain_outer, x, 2), rtol=1e-5)
+    np.testing.assert_allclose(in_function_grads(tf.function(outer), x),
+                               nested_grads(plain_outer, x, 2), rtol=1e-5)
 
 
 def test_hessian_of_a_variable_through_a_function():
@@ -165,17 +168,8 @@ def test_first_order_gradients_keep_the_saved_intermediates_path():
 
 
 def test_second_order_through_a_graph_conditional():
-    @tf.function
-    def both(x):
-        with tf.GradientTape() as t2:
-            t2.watch(x)
-            with tf.GradientTape() as t1:
-                t1.watch(x)
-                y = tf.cond(x > 0, lambda: x ** 3 * tf.cos(x), lambda: -x)
-            d1 = t1.gradient(y, x)
-        return d1, t2.gradient(d1, x)
     x = tf.constant(1.3)
-    got = [float(v) for v in both(x)]
+    got = in_function_grads(lambda v: tf.cond(v > 0, lambda: v ** 3 * tf.cos(v), lambda: -v), x)
     np.testing.assert_allclose(got, nested_grads(lambda v: v ** 3 * tf.cos(v), x, 2), rtol=1e-5)
 
 
@@ -198,18 +192,11 @@ def test_eager_nested_tapes_through_a_graph_loop():
 
 
 def test_second_order_through_a_loop_inside_a_function():
-    @tf.function
-    def both(x):
-        with tf.GradientTape() as t2:
-            t2.watch(x)
-            with tf.GradientTape() as t1:
-                t1.watch(x)
-                h = tf.zeros([2])
-                for t in tf.range(4):
-                    h = tf.tanh(h * x + tf.cast(t, tf.float32) * x)
-                y = tf.reduce_sum(h)
-            d1 = t1.gradient(y, x)
-        return d1, t2.gradient(d1, x)
+    def rnn(x):
+        h = tf.zeros([2])
+        for t in tf.range(4):
+            h = tf.tanh(h * x + tf.cast(t, tf.float32) * x)
+        return tf.reduce_sum(h)
 
     def plain(x):
         h = tf.zeros([2])
@@ -217,5 +204,4 @@ def test_second_order_through_a_loop_inside_a_function():
             h = tf.tanh(h * x + float(t) * x)
         return tf.reduce_sum(h)
     x = tf.constant(0.4)
-    np.testing.assert_allclose([float(v) for v in both(x)], nested_grads(plain, x, 2),
-                               rtol=1e-5)
+    np.testing.assert_allclose(in_function_grads(rnn, x), nested_grads(plain, x, 2), rtol=1e-5)
