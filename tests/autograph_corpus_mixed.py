@@ -254,6 +254,80 @@ def chained_in_while(n):
     return i
 
 
+def nonlocal_in_tensor_loop(n):
+    """A nested function's loop updating a nonlocal variable."""
+    total = 0
+    def run():
+        nonlocal total
+        for i in range(n):
+            total += i
+    run()
+    return total
+
+
+def nonlocal_in_tensor_if(x):
+    """A nested function's if assigning a nonlocal variable."""
+    r = 0
+    def pick():
+        nonlocal r
+        if x > 0:
+            r = x * 2
+        else:
+            r = -x
+    pick()
+    return r
+
+
+def recursive_helper(n):
+    """A recursive nested function."""
+    def fact(k):
+        if k <= 1:
+            return 1
+        return k * fact(k - 1)
+    return fact(4) + n
+
+
+def kwargs_call(n):
+    """A helper with defaults, *args and **kwargs."""
+    def f(a, b=1, *args, **kw):
+        return a + b + len(args) + kw.get("c", 0)
+    s = 0
+    for i in range(n):
+        s += f(i, c=2)
+    return s
+
+
+def star_unpack(n):
+    """A starred loop target."""
+    s = 0
+    for first, *rest in [(1, 2, 3), (4, 5, 6)]:
+        s += first * n + len(rest)
+    return s
+
+
+def walrus_in_if(x):
+    """An assignment expression in an if test."""
+    r = 0
+    if (y := x * 2) > 4:
+        r = y
+    return r
+
+
+def nested_loops_break_both_levels(n):
+    """A flag set before an inner break stops the outer loop."""
+    total = 0
+    for i in range(n):
+        stop = False
+        for j in range(n):
+            if i * j > 6:
+                stop = True
+                break
+            total += 1
+        if stop:
+            break
+    return total
+
+
 CORPUS = [
     (target_used_after, [(1,), (5,)]),
     (target_modified_in_body, [(0,), (4,)]),
@@ -280,4 +354,11 @@ CORPUS = [
     (chained_compare, [(5,), (12,), (-1,)]),
     (chained_compare_three, [(1, 3), (3, 1), (1, 11), (-1, 3)]),
     (chained_in_while, [(0,), (4,)]),
+    (nonlocal_in_tensor_loop, [(0,), (4,)]),
+    (nonlocal_in_tensor_if, [(3,), (-3,)]),
+    (recursive_helper, [(1,)]),
+    (kwargs_call, [(0,), (3,)]),
+    (star_unpack, [(2,)]),
+    (walrus_in_if, [(1,), (3,)]),
+    (nested_loops_break_both_levels, [(0,), (3,), (5,)]),
 ]

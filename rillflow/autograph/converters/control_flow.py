@@ -194,6 +194,10 @@ class _ControlFlow(Transformer):
 def transform(node, ctx):
     """Converts the function's if/while/for statements."""
     scopes.annotate_liveness(node)
-    globals_ = scopes.declared_globals(node)
+    # A `nonlocal` variable is handled like a local one (the bodies' own
+    # `nonlocal` reaches the same cell), but is defined by the enclosing
+    # function: it gets no Undefined placeholder here.
+    globals_ = scopes.declared_globals(node, ast.Global)
     node.body = _ControlFlow(ctx, globals_).visit_block(node.body)
+    ctx.undefined_ok -= scopes.declared_globals(node, ast.Nonlocal)
     return node

@@ -142,13 +142,15 @@ def used_names(nodes):
     return out
 
 
-def declared_globals(func):
-    """Names declared `global` or `nonlocal` in the function (not its nested ones)."""
+def declared_globals(func, kinds=(ast.Global, ast.Nonlocal)):
+    """Names declared `global` or `nonlocal` (or only the statements of
+    `kinds`) in the function, not in its nested ones."""
     out = set()
 
     class V(ast.NodeVisitor):
         def visit_Global(self, node):
-            out.update(node.names)
+            if isinstance(node, kinds):
+                out.update(node.names)
 
         visit_Nonlocal = visit_Global
 
@@ -245,4 +247,5 @@ def _loop_live_in(stmt, live_out):
 def annotate_liveness(func):
     """Sets `_live_out` and `_live_in` on every statement of the function body
     (recursively) and `_body_live_in` on loops."""
-    _live_in(func.body, set())
+    # A nonlocal variable outlives the function: it is live at its end.
+    _live_in(func.body, declared_globals(func, ast.Nonlocal))
