@@ -395,7 +395,13 @@ def _one_hot_kernel(indices, depth, on_value, off_value, axis=-1, T=None, TI=Non
     if axis != -1 and not 0 <= axis < r:
         raise _IAE(None, None, f"Expected axis to be -1 or between [0, {r}).  But received: "
                    f"{axis}")
-    hot = np.expand_dims(indices, -1) == np.arange(d)
+    if np.ndim(indices) == 0:
+        # One element per call (a tf.data map): no comparison with arange.
+        out = np.full(d, off_value, dtype=on_value.dtype)
+        if 0 <= indices < d:
+            out[indices] = on_value
+        return out
+    hot = np.asarray(indices)[..., None] == np.arange(d)
     out = np.where(hot, on_value, off_value)
     if out.dtype != on_value.dtype:
         out = out.astype(on_value.dtype)
