@@ -473,6 +473,30 @@ def test_map_then_batch_fast_path_matches_elementwise():
     assert values(sl) == [[0, 2, 4], [6, 8, 10], [12]]
 
 
+def _batched_and_per_element(ds, f, size):
+    fused = ds.map(f).batch(size)
+    per_element = [values(ds.map(f))[i:i + size] for i in range(0, len(values(ds)), size)]
+    return values(fused), [tuple(map(list, zip(*b))) if isinstance(b[0], tuple) else b
+                           for b in per_element]
+
+
+@pytest.mark.parametrize("f", [
+    lambda img, label: (tf.cast(img, tf.float32) / 255.0, tf.one_hot(label, 4)),
+    lambda img, label: (img * 2 + tf.constant([1, 0, 1], tf.int64), label),  # a row broadcasts
+    lambda img, label: (img * label, label),              # element ranks differ: per element
+    lambda img, label: (img, tf.constant([7, 8])),        # same vector for every element
+], ids=["cast_one_hot", "row_constant", "mixed_ranks", "constant_vector"])
+def test_map_then_batch_of_non_scalar_elements(f, request):
+    imgs = np.arange(30, dtype=np.int64).reshape(5, 2, 3)
+    labels = np.array([0, 3, 1, 2, 5], np.int64)
+    ds = tf.data.Dataset.from_tensor_slices((imgs, labels))
+    fused, per_element = _batched_and_per_element(ds, f, 2)
+    assert fused == per_element
+    from rillflow.data.functions import DatasetFunction
+    traced = DatasetFunction(f, ds.element_spec, "Dataset_map")
+    assert traced.vectorizable == (request.node.callspec.id in ("cast_one_hot", "row_constant"))
+
+
 def test_padded_batch():
     ds = tf.data.Dataset.range(4).map(lambda x: tf.fill([x], x))
     assert values(ds.padded_batch(2)) == [[[0], [1]], [[2, 2, 0], [3, 3, 3]]]

@@ -98,9 +98,8 @@ class DatasetFunction:
 
     @property
     def vectorizable(self):
-        """Whether running the function on 1-D batches of scalar elements gives
-        the batch of its per-element results (only exact elementwise ops on
-        numeric scalars)."""
+        """Whether running the function on a batch of stacked elements gives
+        the batch of its per-element results (see `_elementwise_graph`)."""
         v = getattr(self, "_vectorizable", None)
         if v is None:
             v = self._vectorizable = _elementwise_graph(self.graph)
@@ -160,24 +159,47 @@ class DatasetFunction:
         return "<dataset function %s>" % self.function_name
 
 
+def _numeric(t):
+    return t.dtype._np is not None and t.dtype._np.kind in "biuf"
+
+
 def _elementwise_graph(g):
-    for t in g.inputs:
-        if t.shape.rank != 0 or t.dtype._np is None or t.dtype._np.kind not in "biuf":
+    """Whether `g`, run once on a batch of elements stacked along a new first
+    axis, gives the stack of its per-element results: only exact elementwise
+    ops (and one_hot along the last axis), the per-element operands of each
+    op of one rank, that of its result, so that their stacked axes line up,
+    and the other operands (constants, captures) of no higher rank, so that
+    they broadcast over the element's own axes only."""
+    n_args = len(g.inputs) - len(g.captures)
+    per_element = set()
+    for t in g.inputs[:n_args]:
+        if not t.shape.is_fully_defined() or not _numeric(t):
             return False
+        per_element.add(id(t))
     for op in g.get_operations():
         if op.type == "Placeholder":
             continue
         if op.type == "Const":
-            v = op.get_attr("value")
-            if np.ndim(v) != 0 or np.asarray(v).dtype.kind not in "biuf":
+            if not _numeric(op.outputs[0]):
                 return False
             continue
-        if op.type not in _ELEMENTWISE or op.control_inputs:
+        if op.control_inputs or not all(_numeric(t) for t in op.outputs):
             return False
-        for t in op.outputs:
-            if t.shape.rank != 0 or t.dtype._np is None or t.dtype._np.kind not in "biuf":
+        varying = [t for t in op.inputs if id(t) in per_element]
+        if not varying:
+            continue   # the same for every element
+        rank = op.outputs[0].shape.rank
+        if op.type == "OneHot":
+            if op.get_attr("axis") not in (-1, rank - 1) or varying != [op.inputs[0]]:
                 return False
-    return True
+        elif op.type not in _ELEMENTWISE:
+            return False
+        elif len({t.shape.rank for t in varying}) != 1 or rank != varying[0].shape.rank or any(
+                t.shape.rank is None or t.shape.rank > rank
+                for t in op.inputs if id(t) not in per_element):
+            return False
+        per_element.update(id(t) for t in op.outputs)
+    return all(id(t) in per_element or t.shape.rank == 0 for t in g.outputs)
 
 
 def _output_spec(structured, transformation):
