@@ -497,6 +497,31 @@ def test_map_then_batch_of_non_scalar_elements(f, request):
     assert traced.vectorizable == (request.node.callspec.id in ("cast_one_hot", "row_constant"))
 
 
+def test_vectorizable_map_of_slices_runs_on_chunks_with_per_element_errors(monkeypatch):
+    from rillflow.data import functional
+    chunks = []
+
+    class Spy(functional._MappedRows):
+        __slots__ = ()
+
+        def __init__(self, source, *fns):
+            super().__init__(source, *fns)
+            chunks.append(1)
+    monkeypatch.setattr(functional, "_MappedRows", Spy)
+    xs = np.arange(1, 601, dtype=np.int64)
+    mapped = tf.data.Dataset.from_tensor_slices(xs).map(lambda x: (x * 3) % 7)
+    assert values(mapped) == ((xs * 3) % 7).tolist()
+    assert chunks == [1]
+    assert values(mapped.shuffle(10, seed=1).take(0)) == []
+    divs = tf.data.Dataset.from_tensor_slices(np.array([4, 2, 0, 5, 0, 1], np.int64)).map(
+        lambda x: 10 // x)
+    assert values(divs.ignore_errors()) == [2, 5, 2, 10]
+    it = iter(divs)
+    assert [int(next(it)), int(next(it))] == [2, 5]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="division by zero"):
+        next(it)
+
+
 def test_padded_batch():
     ds = tf.data.Dataset.range(4).map(lambda x: tf.fill([x], x))
     assert values(ds.padded_batch(2)) == [[[0], [1]], [[2, 2, 0], [3, 3, 3]]]

@@ -14,6 +14,7 @@ from . import dataset_ops as DS
 from . import functions as F
 from . import runtime as R
 from . import structure as S
+from .sources import slice_iter
 
 
 # --- map -------------------------------------------------------------------------------
@@ -27,6 +28,13 @@ class MapNode(R.Node):
         self.input, self.f, self.captured = input_node, f, captured
 
     def __iter__(self):
+        if self.f.vectorizable:
+            # A source that slices whole arrays: map chunks of elements in
+            # one call each and hand out their rows (the same values).
+            chunks = self.input.batches(_CHUNK, False)
+            if chunks is not None:
+                return _MappedRows(chunks, self.f.batch_caller(self.captured),
+                                   self.f.caller(self.captured))
         return map(self.f.caller(self.captured), self.input)
 
     def batches(self, size, drop_remainder):
@@ -41,6 +49,43 @@ class MapNode(R.Node):
 
     def cardinality(self):
         return self.input.cardinality()
+
+
+# Elements mapped per call when a vectorizable map reads a sliced source.
+_CHUNK = 256
+
+
+class _MappedRows:
+    """The rows of a vectorizable map run on chunks of elements. A chunk
+    whose call fails is mapped element by element instead, so the error
+    comes at its element, and iteration can go on after it (as
+    `ignore_errors` does), exactly as without chunks."""
+
+    __slots__ = ("chunks", "batch_fn", "element_fn", "rows", "pending")
+
+    def __init__(self, chunks, batch_fn, element_fn):
+        self.chunks, self.batch_fn, self.element_fn = chunks, batch_fn, element_fn
+        self.rows = iter(())
+        self.pending = iter(())
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            row = next(self.rows, None)
+            if row is not None:
+                return row
+            element = next(self.pending, None)
+            if element is not None:
+                return self.element_fn(element)
+            chunk = next(self.chunks)
+            try:
+                outs = self.batch_fn(chunk)
+            except Exception:
+                self.pending = zip(*(slice_iter(a) for a in chunk))
+                continue
+            self.rows = zip(*(slice_iter(o) for o in outs))
 
 
 _Map = DS.register_dataset_op("MapDataset",
