@@ -382,3 +382,18 @@ def test_tensor_array_rnn_seed_model_with_while_loop():
     out = dynamic_rnn(data, tf.zeros([2, 4]))
     np.testing.assert_array_equal(out.numpy()[1, 2], [48, 51, 54, 57])
     np.testing.assert_array_equal(out.numpy()[0, 1], [4, 6, 8, 10])
+
+
+def test_pop_back_knows_the_element_shape():
+    from rillflow.ops import list_ops
+
+    @tf.function
+    def f():
+        lst = list_ops.reserve(0, tf.float32, tf.TensorShape([2]))
+        lst = list_ops.push_back(lst, tf.constant([1.0, 2.0]))
+        rest, last = list_ops.pop_back(lst, tf.float32, tf.TensorShape([2]))
+        assert last.shape == [2]
+        unknown = list_ops.pop_back(lst, tf.float32)[1]
+        assert unknown.shape.rank is None
+        return last
+    np.testing.assert_array_equal(f().numpy(), [1.0, 2.0])

@@ -185,7 +185,7 @@ def _push_back_kernel(lst, item, element_dtype=None):
     return out
 
 
-def _pop_back_kernel(lst, element_dtype=None):
+def _pop_back_kernel(lst, element_dtype=None, element_shape=None):
     if not lst:
         raise errors.OutOfRangeError(None, None, "Trying to pop from an empty list.")
     return [TensorListValue(lst[:-1]), lst[-1]]
@@ -320,8 +320,8 @@ _Split = register("TensorListSplit", _split_kernel, _variant, no_fold=True)
 _PushBack = register("TensorListPushBack", _push_back_kernel, _variant, _push_back_grad,
                      no_fold=True)
 _PopBack = register("TensorListPopBack", _pop_back_kernel,
-                    lambda i, a: [(TensorShape([]), D.variant),
-                                  (TensorShape(None), a["element_dtype"])], no_fold=True)
+                    lambda i, a: [(TensorShape([]), D.variant)] + _elem_infer(i, a),
+                    no_fold=True)
 _ZerosLikeList = register("TensorListZerosLike", _zeros_like_kernel, _variant,
                          lambda op, g: [None], no_fold=True)
 _AddNList = register("TensorListAddN", _add_n_kernel, _variant,
@@ -430,7 +430,9 @@ def push_back(lst, item):
                  name="TensorListPushBack")
 
 
-def pop_back(lst, element_dtype):
-    """(the list without its last element, the last element)."""
-    return apply(_PopBack, [lst], {"element_dtype": element_dtype}, multi=True,
+def pop_back(lst, element_dtype, element_shape=None):
+    """(the list without its last element, the last element), the element
+    of `element_shape` (as far as known)."""
+    return apply(_PopBack, [lst], {"element_dtype": element_dtype,
+                                   "element_shape": element_shape}, multi=True,
                  name="TensorListPopBack")

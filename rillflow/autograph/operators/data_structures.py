@@ -86,9 +86,7 @@ class TensorListLoopVar:
     def pop_back(self):
         """(the list without its last element, that element)."""
         from ...ops import list_ops as L
-        rest, last = L.pop_back(self._handle, self.element_dtype)
-        # The op alone does not know the element shape; the list does.
-        last.set_shape(self.element_shape)
+        rest, last = L.pop_back(self._handle, self.element_dtype, self.element_shape)
         return TensorListLoopVar(rest, self.element_dtype, self.element_shape), last
 
     def pop(self, i=None):
