@@ -153,3 +153,19 @@ def test_errors_in_fused_kernels_and_expressions_keep_tensorflow_classes():
         return x[i]
     with pytest.raises(tf.errors.InvalidArgumentError):
         f(tf.constant([1, 2, 3]), tf.constant(7))
+
+
+def test_zeros_and_ones_like_of_known_shapes_are_constants():
+    @tf.function
+    def f(x, n):
+        dynamic = tf.fill([n], 2.0)
+        return tf.ones_like(x * 2), tf.zeros_like(x, dtype=tf.int32), tf.ones_like(dynamic)
+    x, n = tf.constant([[1.5, 2.5]]), tf.constant(3)
+    src = f.get_concrete_function(x, n).generated_source
+    assert "k_OnesLike(mul" not in src and "k_ZerosLike" not in src and "mul = " not in src
+    assert "k_OnesLike(" in src          # the shape known only at run time
+    ones, zeros, dyn = f(x, n)
+    assert ones.dtype == tf.float32 and zeros.dtype == tf.int32
+    np.testing.assert_array_equal(ones.numpy(), [[1.0, 1.0]])
+    np.testing.assert_array_equal(zeros.numpy(), [[0, 0]])
+    np.testing.assert_array_equal(dyn.numpy(), [1.0, 1.0, 1.0])

@@ -9,6 +9,7 @@ inferred when the op is created.
 import contextlib
 import re
 
+import numpy as np
 
 from . import context as _context
 from . import dtypes as _dtypes
@@ -402,6 +403,8 @@ def _fold(op):
     for t in op.inputs:
         c = t._const
         if c is None:
+            if op.opdef.name in _SHAPE_ONLY and len(op.inputs) == 1:
+                _fold_shape_only(op, t)
             return
         values.append(c)
     try:
@@ -414,6 +417,22 @@ def _fold(op):
     for t, v in zip(outs, out):
         if getattr(v, "size", _FOLD_LIMIT + 1) <= _FOLD_LIMIT:
             t._const = v
+
+
+# Ops whose value depends only on their input's dtype and shape.
+_SHAPE_ONLY = {"ZerosLike": 0, "OnesLike": 1}
+
+
+def _fold_shape_only(op, t):
+    """Folds `zeros_like`/`ones_like` of a tensor whose static shape is fully
+    known (the seed of many gradients, `ones_like(loss)`)."""
+    np_dtype = t.dtype._np
+    if not t.shape.is_fully_defined() or np_dtype is None or np_dtype.kind not in "biufc":
+        return
+    n = t.shape.num_elements()
+    if n > _FOLD_LIMIT:
+        return
+    op.outputs[0]._const = np.full(t.shape.as_list(), _SHAPE_ONLY[op.opdef.name], np_dtype)
 
 
 def _graph_error_message(op, e):
