@@ -112,3 +112,37 @@ def test_is_tensor_and_static_value():
     assert tf.is_tensor(tf.constant(1)) and not tf.is_tensor(1)
     assert tf.get_static_value(tf.constant([1, 2])).tolist() == [1, 2]
     assert tf.executing_eagerly()
+
+
+def test_device_scopes_are_recorded_on_graph_ops():
+    @tf.function
+    def f(x):
+        with tf.device("/CPU:0"):
+            y = x + 1
+        with tf.device("gpu:1"):
+            z = y * 2
+            with tf.device(None):
+                w = z - 1
+        return w
+    g = f.get_concrete_function(tf.constant(1.0)).graph
+    devices = {op.type: op.device for op in g.get_operations()}
+    assert devices["AddV2"] == "/device:CPU:0" and devices["Mul"] == "/device:GPU:1"
+    assert devices["Sub"] == "" and devices["Placeholder"] == ""
+    assert f(tf.constant(1.0)).numpy() == 3.0
+    with tf.device("/job:localhost/replica:0/task:0/device:GPU:0"):
+        a = tf.constant(1.0) + 1    # runs on the CPU (soft placement)
+    assert a.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+    with pytest.raises(ValueError, match="Expecting a string device name"):
+        with tf.device(3):
+            pass
+
+
+def test_config_lists_one_cpu():
+    cpus = tf.config.list_physical_devices()
+    assert cpus == tf.config.list_physical_devices("CPU") == tf.config.get_visible_devices()
+    assert repr(cpus) == "[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]"
+    assert tf.config.list_physical_devices("GPU") == []
+    assert tf.config.list_logical_devices()[0].name == "/device:CPU:0"
+    tf.config.set_visible_devices(cpus)
+    with pytest.raises(ValueError, match="non-GPU"):
+        tf.config.experimental.set_memory_growth(cpus[0], True)

@@ -1,5 +1,5 @@
 """Public names of the framework layer (dtypes, shapes, errors, nest, ...)."""
-from . import context, dtypes, errors, nest
+from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.device)
 from .api_export import export_value
 from .convert import convert_to_tensor, register_tensor_conversion_function
 from .graph import Graph, Operation

@@ -293,6 +293,7 @@ class Graph:
         op = Operation(self, opdef, name, tuple(inputs), attrs,
                        self._current_control_inputs(), location)
         op.multi = multi
+        op.device = _context.state.device
         if output_specs is None:
             try:
                 output_specs = opdef.infer(op.inputs, attrs)

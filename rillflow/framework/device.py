@@ -1,0 +1,125 @@
+"""Devices: `tf.device` scopes and the `tf.config` device queries.
+
+rillflow runs every op on the CPU, as TensorFlow does on a machine without
+accelerators: device scopes are accepted for any device (soft placement),
+recorded on the ops built inside them (`op.device`, as TensorFlow
+canonicalizes it), and the machine lists one CPU.
+"""
+import collections
+import contextlib
+import re
+
+from . import context as _context
+from .api_export import export
+
+__all__ = ["device", "canonical_device", "list_physical_devices", "list_logical_devices"]
+
+_state = _context.state
+
+PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
+PhysicalDevice.__doc__ = "A physical device of the machine (`name`, `device_type`)."
+LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+LogicalDevice.__doc__ = "A device ops run on (`name`, `device_type`)."
+
+_CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
+_CPU_LOGICAL = LogicalDevice("/device:CPU:0", "CPU")
+_DEVICE = re.compile(r"^(?P<prefix>(/job:[^/]+)?(/replica:\d+)?(/task:\d+)?)"
+                     r"(/?(device:)?(?P<type>[A-Za-z_]+)(:(?P<index>\d+|\*))?)?$")
+
+
+def canonical_device(name):
+    """`name` as TensorFlow records it on an op: `/CPU:0` and `cpu:0` become
+    `/device:CPU:0`; a job/replica/task prefix stays.
+
+    Raises:
+      ValueError: for a name that is not a device name.
+    """
+    m = _DEVICE.match(name.strip())
+    if m is None:
+        raise ValueError(f"Unknown attribute: '{name}' in '{name}'")
+    out = m.group("prefix") or ""
+    if m.group("type"):
+        out += "/device:%s" % m.group("type").upper()
+        if m.group("index") is not None:
+            out += ":" + m.group("index")
+    return out
+
+
+@export("device")
+@contextlib.contextmanager
+def device(device_name):
+    """Places the ops built inside on `device_name` (recorded on graph ops;
+    everything runs on the CPU). `None` clears the scope.
+
+    Raises:
+      ValueError: if `device_name` is not a string (or None).
+    """
+    if device_name is not None and not isinstance(device_name, str):
+        if callable(device_name):
+            raise RuntimeError("tf.device does not support functions when eager execution "
+                               "is enabled.")
+        raise ValueError(f"Expecting a string device name. Got "
+                         f"{type(device_name)}({device_name!r})")
+    saved = _state.device
+    _state.device = "" if not device_name else canonical_device(device_name)
+    try:
+        yield
+    finally:
+        _state.device = saved
+
+
+def _matching(devices, device_type):
+    if device_type is None:
+        return list(devices)
+    return [d for d in devices if d.device_type == device_type]
+
+
+@export("config.list_physical_devices", "config.experimental.list_physical_devices")
+def list_physical_devices(device_type=None):
+    """The machine's physical devices of `device_type` (all if None): one CPU."""
+    return _matching([_CPU], device_type)
+
+
+@export("config.list_logical_devices", "config.experimental.list_logical_devices")
+def list_logical_devices(device_type=None):
+    """The devices ops can run on, of `device_type` (all if None): one CPU."""
+    return _matching([_CPU_LOGICAL], device_type)
+
+
+@export("config.get_visible_devices", "config.experimental.get_visible_devices")
+def get_visible_devices(device_type=None):
+    """The physical devices visible to the runtime: the CPU."""
+    return _matching([_CPU], device_type)
+
+
+@export("config.set_visible_devices", "config.experimental.set_visible_devices")
+def set_visible_devices(devices, device_type=None):
+    """Accepts the CPU (the only device) as the visible set.
+
+    Raises:
+      ValueError: for a device this machine does not have.
+    """
+    devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
+    for d in devices:
+        if d not in (_CPU,):
+            raise ValueError(f"Unrecognized device: {d!r}")
+
+
+@export("config.experimental.set_memory_growth")
+def set_memory_growth(device, enable):
+    """Memory growth applies to GPUs only, as in TensorFlow.
+
+    Raises:
+      ValueError: always (this machine has only a CPU).
+    """
+    raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+
+
+@export("config.experimental.get_memory_growth")
+def get_memory_growth(device):
+    """Memory growth applies to GPUs only, as in TensorFlow.
+
+    Raises:
+      ValueError: always (this machine has only a CPU).
+    """
+    raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
