@@ -41,6 +41,128 @@ def test_python_operand_takes_tensor_dtype():
     assert float(2 - tf.constant(1.0)) == 1.0
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.constant(1) + 2.5
+    with pytest.raises(TypeError):
+        tf.constant(1) * 2.5
+
+
+_I3 = [1, 2, 3]
+
+
+# Expected classes and messages verified against TensorFlow 2.21: only `add`
+# takes a Python operand's dtype as a hint (so the op reports the mismatch);
+# the other ops, and every reflected operator, convert it to the tensor's
+# dtype or raise TypeError.
+@pytest.mark.parametrize("fn, exc, msg", [
+    (lambda x: x * 2.5, TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: 2.5 * x, TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: 0.5 + x, TypeError, "Cannot convert 0.5 to EagerTensor of dtype int32"),
+    (lambda x: x - 0.5, TypeError, "Cannot convert 0.5 to EagerTensor of dtype int32"),
+    (lambda x: x > 2.5, TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: x == 2.5, TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: x ** 0.5, TypeError, "Cannot convert 0.5 to EagerTensor of dtype int32"),
+    (lambda x: tf.multiply(2.5, x), TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: tf.maximum(x, 2.5), TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: x * [1.5, 2, 3], TypeError,
+     r"Cannot convert \[1.5, 2, 3\] to EagerTensor of dtype int32"),
+    (lambda x: x * "a", TypeError, "Cannot convert 'a' to EagerTensor of dtype int32"),
+    (lambda x: tf.cast(x, tf.float32) * 1j, TypeError,
+     "Cannot convert 1j to EagerTensor of dtype float$"),
+    (lambda x: x + 0.5, tf.errors.InvalidArgumentError,
+     r"cannot compute AddV2 as input #1\(zero-based\) was expected to be a int32 tensor but "
+     r"is a float tensor"),
+    (lambda x: tf.add(1.5, x), tf.errors.InvalidArgumentError,
+     "expected to be a float tensor but is a int32 tensor"),
+    (lambda x: tf.add(1, tf.cast(x, tf.float32)), tf.errors.InvalidArgumentError,
+     "expected to be a int32 tensor but is a float tensor"),
+    (lambda x: x / 2.5, TypeError, "`x` and `y` must have the same dtype, got tf.int32 != "
+     "tf.float32."),
+    (lambda x: x / tf.constant(2.0), TypeError, "`x` and `y` must have the same dtype"),
+    (lambda x: 2.5 / x, TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: tf.divide(2.5, x), TypeError, "Cannot convert 2.5 to EagerTensor of dtype int32"),
+    (lambda x: x == tf.constant([1., 2., 3.]), tf.errors.InvalidArgumentError,
+     "cannot compute Equal as input #1"),
+    (lambda x: x != tf.constant([1., 2., 3.]), tf.errors.InvalidArgumentError,
+     "cannot compute NotEqual as input #1"),
+    (lambda x: x == "x", TypeError, "Cannot convert 'x' to EagerTensor of dtype int32"),
+    (lambda x: x == object(), ValueError, "Attempt to convert a value"),
+    (lambda x: x * 2 ** 70, ValueError,
+     "Can't convert Python sequence with out-of-range integer to Tensor."),
+    (lambda x: tf.constant(True) & 1, TypeError, "Cannot convert 1 to EagerTensor of dtype bool"),
+    (lambda x: tf.constant(True) / tf.constant(True), TypeError,
+     r"Invalid dtype tf.bool in __truediv__. Expected one of \{tf.uint8, tf.int8,"),
+])
+def test_python_operand_that_does_not_fit_the_tensor_dtype(fn, exc, msg):
+    with pytest.raises(exc, match=msg):
+        fn(tf.constant(_I3))
+
+
+def test_python_operands_that_fit_wrap_or_cast_like_tensorflow():
+    x = tf.constant(_I3)
+    assert str(x * 2 ** 40) == "tf.Tensor([0 0 0], shape=(3,), dtype=int32)"
+    assert str(tf.constant([1, 2], tf.uint8) * 300) == \
+        "tf.Tensor([44 88], shape=(2,), dtype=uint8)"
+    assert str(x * np.float32(2.5)) == "tf.Tensor([2 4 6], shape=(3,), dtype=int32)"
+    assert str(tf.multiply(2.5, 3)) == "tf.Tensor(7.5, shape=(), dtype=float32)"
+    assert str(tf.divide(1, tf.constant([1., 2.]))) == \
+        "tf.Tensor([1.  0.5], shape=(2,), dtype=float32)"
+
+
+def test_equality_operators_of_unbroadcastable_shapes_give_a_scalar():
+    x = tf.constant(_I3)
+    assert (x == None) is False  # noqa: E711 - the operator under test
+    assert str(x == [1, 2]) == "tf.Tensor(False, shape=(), dtype=bool)"
+    assert str(x != tf.ones([2], tf.int32)) == "tf.Tensor(True, shape=(), dtype=bool)"
+    assert str(tf.Variable([1, 2]) == [1, 2, 3]) == "tf.Tensor(False, shape=(), dtype=bool)"
+    with pytest.raises(TypeError, match="Cannot convert 2.5 to EagerTensor of dtype int32"):
+        tf.Variable([1, 2]) == 2.5
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        tf.equal(x, [1, 2])
+
+    traced = []
+
+    @tf.function(autograph=False)
+    def f(x):
+        traced.append(x == [1, 2])
+        return traced[-1], x != [1, 2]
+    eq, ne = f(x)
+    assert (eq.numpy(), ne.numpy()) == (False, True)
+    assert str(traced[0]) == 'Tensor("Equal:0", shape=(), dtype=bool)'
+
+
+def test_python_operand_errors_while_building_a_graph():
+    @tf.function(autograph=False)
+    def f(x, op):
+        return op(x)
+    x = tf.constant(_I3)
+    with pytest.raises(TypeError, match=r"Expected int32 passed to parameter 'y' of op 'Mul', "
+                       r"got 2.5 of type 'float' instead. Error: Expected int32, but got 2.5 "
+                       r"of type 'float'."):
+        f(x, lambda x: x * 2.5)
+    with pytest.raises(TypeError, match=r"^Expected int32, but got 2.5 of type 'float'.$"):
+        f(x, lambda x: 2.5 * x)
+    with pytest.raises(TypeError, match=r"Expected int32, but got 1.5 of type 'float'."):
+        f(x, lambda x: x * [1.5])
+    with pytest.raises(TypeError, match=r"^Expected int32, but got 2.5 of type 'float'.$"):
+        f(x, lambda x: tf.constant(2.5, tf.int32))
+    with pytest.raises(TypeError, match="Input 'y' of 'AddV2' Op has type float32 that does "
+                       "not match type int32 of argument 'x'."):
+        f(x, lambda x: x + 0.5)
+    with pytest.raises(TypeError, match="Input 'y' of 'Mul' Op has type float32 that does "
+                       "not match type int32 of argument 'x'."):
+        f(tf.constant([1., 2.]), lambda x: tf.multiply(1, x))
+    with pytest.raises(TypeError, match="Input 'y' of 'Equal' Op has type float32"):
+        f(x, lambda x: x == tf.constant([1., 2., 3.]))
+
+
+def test_divide_no_nan_divides_integers_as_floats():
+    assert str(tf.math.divide_no_nan(tf.constant([1, 2]), tf.constant([0, 2]))) == \
+        "tf.Tensor([0. 1.], shape=(2,), dtype=float64)"
+    assert str(tf.math.divide_no_nan(tf.constant([1, 2], tf.int8), 2)) == \
+        "tf.Tensor([0.5 1. ], shape=(2,), dtype=float32)"
+    assert str(tf.math.divide_no_nan(1, tf.constant([1., 2.]))) == \
+        "tf.Tensor([1.  0.5], shape=(2,), dtype=float32)"
+    with pytest.raises(TypeError, match="Invalid dtype tf.bool in tf.math.divide_no_nan"):
+        tf.math.divide_no_nan(tf.constant([True]), True)
 
 
 def test_floor_division_and_mod_follow_python_sign_rules():

@@ -56,6 +56,34 @@ def _string_array(value):
     return flat.reshape(arr.shape)
 
 
+# TensorFlow's runtime spelling of dtypes (DataTypeString) in its messages.
+_RUNTIME_NAME = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _cannot_convert(value, dtype):
+    """TensorFlow's TypeError for a Python value that cannot become `dtype`:
+    the eager converter's message, or (building a graph) that of
+    `make_tensor_proto`, which names the first element that does not fit."""
+    if _state.graph is not None and not isinstance(value, (np.ndarray, np.generic)):
+        v = _first_misfit(value, dtype)
+        return TypeError(f"Expected {dtype.name}, but got {v!r} of type '{type(v).__name__}'.")
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                     f"{_RUNTIME_NAME.get(dtype.name, dtype.name)}")
+
+
+def _first_misfit(value, dtype):
+    """The element of `value` a graph-mode conversion error names: TensorFlow
+    reports the first element that cannot become `dtype`."""
+    for v in _flatten(value):
+        if v.__class__ is float and (dtype.is_integer or dtype.is_bool):
+            return v
+        if v.__class__ is complex and not dtype.is_complex:
+            return v
+        if isinstance(v, (str, bytes)) is not (dtype is _dtypes.string):
+            return v
+    return value
+
+
 def _python_array(value):
     """Infers the dtype of a Python value as TensorFlow does."""
     t = value.__class__
@@ -180,7 +208,7 @@ def to_numpy(value, dtype=None):
             arr = _string_array(arr)
         if dtype is not None and dtype._np is not None and arr.dtype != dtype._np:
             if dtype is _dtypes.string or arr.dtype == _OBJ:
-                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+                raise _cannot_convert(value, dtype)
             with np.errstate(all="ignore"):
                 arr = arr.astype(dtype._np)
         return arr
@@ -192,16 +220,19 @@ def to_numpy(value, dtype=None):
     np_dtype = dtype._np
     if dtype is _dtypes.string:
         if any(not isinstance(x, (str, bytes)) for x in _flatten(value)):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+            raise _cannot_convert(value, dtype)
         return _string_array(value)
     if np_dtype is None:
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        raise _cannot_convert(value, dtype)
     if (dtype.is_integer or dtype.is_bool) and _has_python_float(value):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        raise _cannot_convert(value, dtype)
     if dtype.is_bool and any(x.__class__ is not bool for x in _flatten(value)):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        raise _cannot_convert(value, dtype)
     t = value.__class__
     if t is float or t is int or t is bool:
+        if t is int and not -2 ** 63 <= value < 2 ** 64:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         if dtype.is_integer and t is int:
             if np_dtype.kind == "u" and value >= 0:
                 return np_dtype.type(value % (1 << (8 * np_dtype.itemsize)))
@@ -224,7 +255,7 @@ def to_numpy(value, dtype=None):
     arr = _python_array(value)
     if arr.dtype != np_dtype:
         if arr.dtype == _OBJ or (arr.dtype.kind == "c" and dtype.is_floating):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+            raise _cannot_convert(value, dtype)
         with np.errstate(all="ignore"):
             arr = arr.astype(np_dtype)
     return arr

@@ -6,7 +6,6 @@ graphs.
 """
 import numpy as np
 
-from ..framework.context import executing_eagerly
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
@@ -14,6 +13,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply1
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from . import op_util as U
 from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
 
@@ -247,22 +247,44 @@ _GreaterEqual = register("GreaterEqual", np.greater_equal,
                          U.binary_infer("GreaterEqual", D.bool_), _no_grad, allowed=_CMP)
 
 
-def _equal_kernel(x, y):
+def _broadcastable(xs, ys):
+    return all(a == b or a == 1 or b == 1 for a, b in zip(xs[::-1], ys[::-1]))
+
+
+def _equal_kernel(x, y, incompatible_shape_error=True):
+    if not incompatible_shape_error and not _broadcastable(x.shape, y.shape):
+        return np.array(False)
     if x.dtype.kind == "O" or y.dtype.kind == "O":
         return np.asarray(np.equal(x, y), dtype=bool)
     return np.equal(x, y)
 
 
-def _not_equal_kernel(x, y):
+def _not_equal_kernel(x, y, incompatible_shape_error=True):
+    if not incompatible_shape_error and not _broadcastable(x.shape, y.shape):
+        return np.array(True)
     if x.dtype.kind == "O" or y.dtype.kind == "O":
         return np.asarray(np.not_equal(x, y), dtype=bool)
     return np.not_equal(x, y)
 
 
-_Equal = register("Equal", _equal_kernel, U.binary_infer("Equal", D.bool_), _no_grad,
-                  allowed=ALL)
-_NotEqual = register("NotEqual", _not_equal_kernel, U.binary_infer("NotEqual", D.bool_),
-                     _no_grad, allowed=ALL)
+def _equality_infer(op_name):
+    """Shape function of Equal/NotEqual: with `incompatible_shape_error=False`
+    (the `==` operator), shapes that cannot broadcast give a scalar result."""
+    strict = U.binary_infer(op_name, D.bool_)
+
+    def infer(inputs, attrs):
+        if attrs.get("incompatible_shape_error", True):
+            return strict(inputs, attrs)
+        try:
+            return strict(inputs, attrs)
+        except ValueError:
+            return [(TensorShape([]), D.bool_)]
+    return infer
+
+
+_Equal = register("Equal", _equal_kernel, _equality_infer("Equal"), _no_grad, allowed=ALL)
+_NotEqual = register("NotEqual", _not_equal_kernel, _equality_infer("NotEqual"), _no_grad,
+                     allowed=ALL)
 _LogicalAnd = register("LogicalAnd", np.logical_and, U.binary_infer("LogicalAnd"), _no_grad,
                        allowed=_BOOL)
 _LogicalOr = register("LogicalOr", np.logical_or, U.binary_infer("LogicalOr"), _no_grad,
@@ -291,8 +313,13 @@ _Conj = register("Conj", _conj_kernel, U.unary_infer("Conj"),
 
 @export("math.add", "add")
 def add(x, y, name=None):
-    """x + y elementwise, with broadcasting (strings concatenate)."""
-    return binary(_AddV2, x, y, name or "Add")
+    """x + y elementwise, with broadcasting (strings concatenate).
+
+    Unlike the other binary ops, TensorFlow converts `y` with `x`'s dtype only
+    as a hint: `int_tensor + 0.5` is the op's dtype error
+    (InvalidArgumentError), not a conversion TypeError.
+    """
+    return binary(_AddV2, x, y, name or "Add", strict=False)
 
 
 @export("math.subtract", "subtract")
@@ -307,26 +334,39 @@ def multiply(x, y, name=None):
     return binary(_Mul, x, y, name or "Mul")
 
 
+_TRUEDIV_DTYPES = ("{tf.uint8, tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                   "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, tf.complex64, "
+                   "tf.complex128}")
+
+
 @export("math.truediv", "truediv")
 def truediv(x, y, name=None):
-    """x / y as floats: int8/int16/uint8/uint16 become float32, int32/int64 float64."""
-    x, y = U.binary_operands(x, y)
+    """x / y as floats: int8/int16/uint8/uint16 become float32, int32/int64 float64.
+
+    Raises:
+      TypeError: if `x` and `y` have different dtypes (after converting a
+        Python `y` with `x`'s dtype as a hint), or a bool or string dtype.
+    """
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
     if x.dtype is not y.dtype:
-        if executing_eagerly():
-            raise U._mismatch(_RealDiv, x, y)
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype.is_integer:
         target = D.float32 if x.dtype.size <= 2 else D.float64
         x = cast(x, target)
         y = cast(y, target)
     elif x.dtype is D.bool_ or x.dtype is D.string:
-        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of "
+                        f"{_TRUEDIV_DTYPES}.")
     return binary(_RealDiv, x, y, name or "truediv")
 
 
 @export("math.divide", "divide")
 def divide(x, y, name=None):
-    """x / y (Python 3 division, same as `truediv`)."""
+    """x / y (Python 3 division, same as `truediv`); a Python `x` takes the
+    dtype of a tensor `y` (TypeError if it cannot)."""
+    if not isinstance(x, Tensor) and isinstance(y, Tensor):
+        x = U.operand_like(x, y)
     return truediv(x, y, name or "truediv")
 
 
@@ -386,12 +426,25 @@ def squared_difference(x, y, name=None):
 
 @export("math.divide_no_nan", "div_no_nan")
 def div_no_nan(x, y, name=None):
-    """x / y, but 0 wherever y is 0."""
-    x, y = U.binary_operands(x, y)
+    """x / y, but 0 wherever y is 0; integers divide as floats, as in `truediv`.
+
+    Raises:
+      TypeError: for operands of different dtypes, or bool or string ones.
+    """
+    if not isinstance(x, Tensor) and isinstance(y, Tensor):
+        x = U.operand_like(x, y)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype.is_integer:
-        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list "
-                        f"of allowed values: half, float32, bfloat16, float64, complex64, "
-                        f"complex128")
+        target = D.float32 if x.dtype.size <= 2 else D.float64
+        x = cast(x, target)
+        y = cast(y, target)
+    elif x.dtype is D.bool_ or x.dtype is D.string:
+        raise TypeError(f"Invalid dtype {x.dtype!r} in tf.math.divide_no_nan. Expected one of "
+                        f"{_TRUEDIV_DTYPES}.")
     return binary(_DivNoNan, x, y, name or "div_no_nan")
 
 

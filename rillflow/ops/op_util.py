@@ -140,19 +140,69 @@ def binary_infer(opdef_name, out_dtype=None):
     return infer
 
 
-def binary_operands(x, y):
-    """Converts the operands of a binary op: a Python value takes the dtype of
-    the tensor operand when it fits (TensorFlow's rule)."""
+def _plain_value(v):
+    """Whether `v` is a Python or NumPy value (not a tensor, variable or a
+    list holding tensors), which TensorFlow converts to its operand's dtype."""
+    if isinstance(v, (list, tuple)):
+        return all(_plain_value(e) for e in v)
+    return v.__class__ in _PLAIN or isinstance(v, (np.ndarray, np.generic))
+
+
+_PLAIN = (int, float, complex, bool, str, bytes)
+
+
+def operand_like(value, t, op_name=None, param="y"):
+    """`value` converted to tensor `t`'s dtype, as TensorFlow's op wrappers
+    convert the Python operand of a binary op: a value that does not fit that
+    dtype (2.5 for an int32 tensor) is a TypeError, never a silent promotion.
+
+    Raises:
+      TypeError: eagerly TensorFlow's `Cannot convert 2.5 to EagerTensor of
+        dtype int32`; while building a graph, the op constructor's message
+        naming `param` of op `op_name`.
+    """
+    if not _plain_value(value):
+        return convert_to_tensor(value)
+    try:
+        return convert_to_tensor(value, dtype=t.dtype)
+    except TypeError as e:
+        if _state.graph is None or op_name is None:
+            raise
+        raise TypeError(f"Expected {t.dtype.name} passed to parameter '{param}' of op "
+                        f"'{op_name}', got {value!r} of type '{type(value).__name__}' "
+                        f"instead. Error: {e}") from None
+
+
+def binary_operands(x, y, strict=True, op_name=None):
+    """Converts the operands of a binary op the way TensorFlow's op wrappers do.
+
+    With `strict` (every op but `add`), a Python value takes the dtype of the
+    tensor operand or raises TypeError (`operand_like`). Without it (TF's
+    `tf.add`), the first operand converts on its own and the second with the
+    first's dtype as a hint, so a mismatch surfaces as the op's dtype error.
+    While building a graph, a Python first operand converts on its own either
+    way: TensorFlow's op constructor infers the dtype from it.
+    """
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):
-            y = convert_to_tensor(y, dtype_hint=x.dtype)
+            if strict:
+                y = operand_like(y, x, op_name, "y")
+            else:
+                y = convert_to_tensor(y, dtype_hint=x.dtype)
         elif _state.graph is not None:
             x = convert_to_tensor(x)
             y = convert_to_tensor(y)
         return x, y
     if isinstance(y, Tensor):
-        return convert_to_tensor(x, dtype_hint=y.dtype), y
+        if strict and _state.graph is None:
+            return operand_like(x, y, op_name, "x"), y
+        x = convert_to_tensor(x)
+        if _state.graph is not None:
+            y = convert_to_tensor(y)
+        return x, y
     x = convert_to_tensor(x)
+    if strict:
+        return x, operand_like(y, x, op_name, "y")
     return x, convert_to_tensor(y, dtype_hint=x.dtype)
 
 
@@ -198,17 +248,19 @@ def _binary_error(opdef, x, y, exc):
     return kernel_error(opdef, (x, y), {}, exc)
 
 
-def binary(opdef, x, y, name=None):
-    """Runs an elementwise binary op: converts operands, checks dtypes, applies."""
+def binary(opdef, x, y, name=None, strict=True):
+    """Runs an elementwise binary op: converts operands (`binary_operands`),
+    checks dtypes, applies."""
     if _state.graph is not None:
-        return apply2(opdef, *binary_operands(x, y), name=name)
+        return apply2(opdef, *binary_operands(x, y, strict, opdef.name), name=name)
     if x.__class__ is not EagerTensor or y.__class__ is not EagerTensor:
         if x.__class__ is EagerTensor and (y.__class__ is float or y.__class__ is int):
             y = _fast_scalar(x, y) or y
-        elif y.__class__ is EagerTensor and (x.__class__ is float or x.__class__ is int):
+        elif strict and y.__class__ is EagerTensor and (x.__class__ is float
+                                                        or x.__class__ is int):
             x = _fast_scalar(y, x) or x
         if x.__class__ is not EagerTensor or y.__class__ is not EagerTensor:
-            x, y = binary_operands(x, y)
+            x, y = binary_operands(x, y, strict, opdef.name)
     xv = x._v
     yv = y._v
     xd = xv.dtype

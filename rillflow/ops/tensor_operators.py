@@ -11,6 +11,8 @@ import numpy as np
 
 from ..framework import context as _context
 from ..framework import dtypes as D
+from ..framework.convert import constant_value_tensor
+from ..framework.execute import apply2
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from . import math_ops as M
 from . import op_util as U
@@ -56,6 +58,10 @@ def _binop(fn, name):
         return fn(self, other, name=name)
 
     def reverse(self, other):
+        # TensorFlow converts the left operand of a reflected operator (the
+        # `2.5` of `2.5 * int_tensor`) to the tensor's dtype, or raises.
+        if not isinstance(other, Tensor):
+            other = U.operand_like(other, self)
         return fn(other, self, name=name)
     return forward, reverse
 
@@ -79,42 +85,50 @@ def _v1_graph_tensor(t):
     return t.__class__ is SymbolicTensor and not t._op.graph.building_function
 
 
+def _equality(opdef, x, y):
+    """TensorFlow's `==` / `!=` on tensors: the Equal / NotEqual op with
+    `incompatible_shape_error=False`, so shapes that cannot broadcast give a
+    scalar False / True, while a value or tensor of another dtype is still an
+    error (TypeError / InvalidArgumentError, as for the other operators)."""
+    if x.__class__ is EagerTensor and (y.__class__ is int or y.__class__ is float):
+        v = U._fast_scalar(x, y)
+        if v is not None:
+            return U.binary(opdef, x, v)
+    x, y = U.binary_operands(x, y, True, opdef.name)
+    if _state.graph is None:
+        if x.dtype is not y.dtype:
+            raise U._mismatch(opdef, x, y)
+        return apply2(opdef, x, y, _LENIENT, name=opdef.name)
+    try:
+        U.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        # Known now: the op's value is the scalar it would compute at run time.
+        if x.dtype is not y.dtype:
+            raise TypeError(f"Input 'y' of '{opdef.name}' Op has type {y.dtype.name} that does "
+                            f"not match type {x.dtype.name} of argument 'x'.") from None
+        return constant_value_tensor(np.array(opdef is M._NotEqual), name=opdef.name)
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        return apply2(opdef, x, y, name=opdef.name)
+    return apply2(opdef, x, y, _LENIENT, name=opdef.name)
+
+
+_LENIENT = {"incompatible_shape_error": False}
+
+
 def _eq(self, other):
-    if self.__class__ is EagerTensor and (other.__class__ is int or other.__class__ is float):
-        y = U._fast_scalar(self, other)
-        if y is not None:
-            return U.binary(M._Equal, self, y)
-    if _v1_graph_tensor(self):
-        return self is other
     if other is None:
         return False
-    try:
-        x, y = U.binary_operands(self, other)
-        U.broadcast_shapes(x.shape, y.shape)
-    except (ValueError, TypeError):
-        return False
-    if x.dtype is not y.dtype:
-        return False
-    return M.equal(x, y, name="Equal")
+    if _v1_graph_tensor(self):
+        return self is other
+    return _equality(M._Equal, self, other)
 
 
 def _ne(self, other):
-    if self.__class__ is EagerTensor and (other.__class__ is int or other.__class__ is float):
-        y = U._fast_scalar(self, other)
-        if y is not None:
-            return U.binary(M._NotEqual, self, y)
-    if _v1_graph_tensor(self):
-        return self is not other
     if other is None:
         return True
-    try:
-        x, y = U.binary_operands(self, other)
-        U.broadcast_shapes(x.shape, y.shape)
-    except (ValueError, TypeError):
-        return True
-    if x.dtype is not y.dtype:
-        return True
-    return M.not_equal(x, y, name="NotEqual")
+    if _v1_graph_tensor(self):
+        return self is not other
+    return _equality(M._NotEqual, self, other)
 
 
 def _invert(self):
