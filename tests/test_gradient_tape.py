@@ -211,3 +211,15 @@ def test_compute_gradient_matches_numeric():
                                                                            tf.float64)])
     np.testing.assert_allclose(theoretical[0], numeric[0], rtol=1e-6)
     np.testing.assert_allclose(theoretical[0], np.diag([3.0, 12.0]))
+
+
+def test_watching_an_outside_tensor_inside_a_function():
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function
+    def g():
+        with tf.GradientTape() as t:
+            t.watch(m)
+            y = m * m
+        return t.gradient(y, m)
+    np.testing.assert_array_equal(g().numpy(), [[2.0, 4.0], [6.0, 8.0]])

@@ -31,6 +31,11 @@ def _as_source(x):
     handle = getattr(x, "_tape_handle", None)
     if handle is not None:
         return handle()
+    g = _context.state.graph
+    if g is not None and hasattr(g, "capture") and isinstance(x, Tensor) and \
+            getattr(x, "graph", None) is not g:
+        # An outside tensor used in a function: its ops read the capture.
+        return g.capture(x)
     return x
 
 

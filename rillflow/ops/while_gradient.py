@@ -106,7 +106,9 @@ def while_gradient(op, dys):
         grads = backprop(bg.get_operations(), targets, seeds + recorded_seeds, bg.inputs)
         new_dv = [grads[i] if grads[i] is not None else zeros_like_any(d)
                   for i, d in zip(diff_vars, dv)]
-        new_dc = [d + grads[p] if grads[p] is not None else d
+        # Tensor lists the loop reads (TensorArrays) get gradient lists.
+        new_dc = [d if grads[p] is None else add_n_lists([d, grads[p]])
+                  if d.dtype is D.variant else d + grads[p]
                   for (p, _, _, _), d in zip(diff_caps, dc)]
         new_dl = []
         for (p, _, ph), lst in zip(diff_fetched, dl):
@@ -152,7 +154,9 @@ def while_gradient(op, dys):
         inits.append(d if d is not None else zeros_like_any(op.outputs[i]))
     for (p, k, dtype, shape) in diff_caps:
         arg = caps[k]
-        if arg.dtype is not D.resource:
+        if arg.dtype is D.variant:
+            inits.append(zeros_like_list(arg))
+        elif arg.dtype is not D.resource:
             inits.append(zeros_like(arg))
         elif shape.is_fully_defined():
             inits.append(zeros(shape.as_list(), dtype))
