@@ -33,6 +33,9 @@ def test_binary_op_dtype_mismatch_is_invalid_argument():
         tf.constant(1) + tf.constant(2.0)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
         tf.constant([1, 2]) + tf.constant([1, 2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2,3\] vs. \[3,2\] \[Op:AddV2\]"):
+        tf.ones([2, 3]) + tf.ones([3, 2])
 
 
 def test_python_operand_takes_tensor_dtype():
@@ -218,3 +221,35 @@ def test_variable_gradient_and_assign():
     r = v.assign_add(1.0)
     assert repr(r) == "<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>"
     assert float(v) == 3.0
+
+
+def test_format_of_a_tensor_formats_its_numpy_value():
+    # f-strings (and str.format) use NumPy's formatting; str() and %s do not.
+    assert f"{tf.constant(2.5)}" == "2.5"
+    assert f"{tf.constant([1, 2])}" == "[1 2]"
+    assert f"{tf.constant([[1.5, 2.]])}" == "[[1.5 2. ]]"
+    assert f"{tf.constant('a')}" == "b'a'"
+    assert f"{tf.constant(3):>8}" == "       3"
+    assert "{:.2f}".format(tf.constant(2.5)) == "2.50"
+    assert "%s" % tf.constant([1, 2]) == "tf.Tensor([1 2], shape=(2,), dtype=int32)"
+    with pytest.raises(TypeError, match="unsupported format string passed to numpy.ndarray"):
+        f"{tf.constant([1, 2]):>8}"
+
+
+def test_cast_between_strings_and_numbers_is_unimplemented():
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match=r"Cast string to int32 is not supported \[Op:Cast\]"):
+        tf.cast(tf.constant(["1"]), tf.int32)
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast float to string"):
+        tf.cast(tf.constant([1.0]), tf.string)
+
+
+def test_saturate_cast_limits_round_toward_zero_in_the_input_dtype():
+    assert str(tf.saturate_cast(tf.constant([1e10, -1e10]), tf.int32)) == \
+        "tf.Tensor([ 2147483520 -2147483648], shape=(2,), dtype=int32)"
+    assert str(tf.saturate_cast(tf.constant([1e10], tf.float64), tf.int32)) == \
+        "tf.Tensor([2147483647], shape=(1,), dtype=int32)"
+    assert str(tf.saturate_cast(tf.constant([300, -1]), tf.uint8)) == \
+        "tf.Tensor([255   0], shape=(2,), dtype=uint8)"
+    assert str(tf.saturate_cast(tf.constant([2 ** 40]), tf.int32)) == \
+        "tf.Tensor([2147483647], shape=(1,), dtype=int32)"

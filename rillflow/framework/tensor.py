@@ -191,9 +191,9 @@ class EagerTensor(Tensor):
         return a
 
     def __format__(self, format_spec):
-        if self._v.ndim == 0 and format_spec:
-            return format(self.numpy(), format_spec)
-        return str(self).__format__(format_spec)
+        # As TensorFlow: f"{t}" formats the NumPy value ('2.5', '[1 2]'), not
+        # str(t); "%s" % t and str(t) keep the tf.Tensor(...) form.
+        return format(self.numpy(), format_spec)
 
     def __repr__(self):
         return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (

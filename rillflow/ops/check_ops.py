@@ -270,7 +270,7 @@ def _assert_near(x, y, rtol, atol, data, summarize, message, name):
         atol = convert_to_tensor(10 * eps if atol is None else atol, name="atol", dtype=real)
         if data is None:
             data = [_prefix(message),
-                    f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
+                    f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
                     f"x ({_tensor_name(x)}) = ", x, f"y ({_tensor_name(y)}) = ", y]
         tol = add(atol, multiply(rtol, abs_(y)))
         diff = abs_(subtract(x, y))
@@ -553,8 +553,8 @@ def assert_same_float_dtype(tensors=None, dtype=None):
             if dtype is None:
                 dtype, first = td, t
             elif td is not D.as_dtype(dtype):
-                against = f" as {first}" if first is not None else ""
-                raise ValueError(f"{t}, type={td}, must be of the same type "
+                against = f" as {first!s}" if first is not None else ""
+                raise ValueError(f"{t!s}, type={td}, must be of the same type "
                                  f"({D.as_dtype(dtype)}){against}.")
     if dtype is None:
         return D.float32

@@ -583,7 +583,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
         if not condition:
             shown = "\n".join(summarize_eager(convert_to_tensor(d), summarize) for d in data)
             raise errors.InvalidArgumentError(
-                None, None, f"Expected '{condition}' to be true. Summarized data: {shown}")
+                None, None, f"Expected '{condition!s}' to be true. Summarized data: {shown}")
         return None
     g = _state.graph
     with g.name_scope(name or "Assert"):

@@ -584,7 +584,8 @@ def cast(x, dtype, name=None):
     """Converts `x` to `dtype` (floats to ints truncate toward zero).
 
     Raises:
-      TypeError: for casts to or from strings.
+      UnimplementedError: for casts to or from strings (TensorFlow's Cast
+        kernel has none; tf.strings.as_string / to_number convert).
     """
     dtype = D.as_dtype(dtype)
     if not isinstance(x, Tensor) and not hasattr(x, "_dense_var_to_tensor"):
@@ -596,9 +597,16 @@ def cast(x, dtype, name=None):
     if x.dtype is dtype:
         return x
     if x.dtype is D.string or dtype is D.string:
-        raise TypeError(f"Cast from {x.dtype.name} to {dtype.name} is not supported "
-                        "(use tf.strings.as_string / tf.strings.to_number)")
+        raise errors.UnimplementedError(
+            None, None, f"Cast {U.tf_type_name(x.dtype)} to {U.tf_type_name(dtype)} is not "
+            "supported [Op:Cast]")
     return apply1(_Cast, x, {"DstT": dtype, "Truncate": False}, name=name or "Cast")
+
+
+def _exact(v):
+    """A NumPy scalar as a Python number, which compares exactly with ints
+    (NumPy would round the int to the scalar's float type first)."""
+    return v.item()
 
 
 @export("saturate_cast", "dtypes.saturate_cast")
@@ -609,10 +617,16 @@ def saturate_cast(value, dtype, name=None):
     value = convert_to_tensor(value)
     if dtype.is_integer or dtype.is_floating:
         if value.dtype.is_integer or value.dtype.is_floating:
-            lo = max(float(value.dtype.min), float(dtype.min))
-            hi = min(float(value.dtype.max), float(dtype.max))
-            if value.dtype.is_integer:
-                lo, hi = int(np.ceil(lo)), int(np.floor(hi))
+            # The limits in the input's dtype; one that rounds past the
+            # output's range (float32(2**31 - 1) is 2**31) steps back toward 0,
+            # as TensorFlow does, so the cast cannot overflow.
+            np_in = value.dtype.as_numpy_dtype
+            lo = np_in(max(value.dtype.min, dtype.min))
+            if _exact(lo) < dtype.min:
+                lo = np.nextafter(lo, np_in(0))
+            hi = np_in(min(value.dtype.max, dtype.max))
+            if _exact(hi) > dtype.max:
+                hi = np.nextafter(hi, np_in(0))
             value = clip_by_value(value, convert_to_tensor(lo, value.dtype),
                                   convert_to_tensor(hi, value.dtype))
     return cast(value, dtype, name=name)

@@ -9,7 +9,7 @@ from ..framework import errors
 from ..framework.convert import convert_to_tensor, to_numpy
 from ..framework.execute import _record, apply1, apply2, kernel_error
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 
 _state = _context.state
 
@@ -243,7 +243,7 @@ def _binary_error(opdef, x, y, exc):
         broadcast_shapes(x.shape, y.shape)
     except ValueError:
         return errors.InvalidArgumentError(
-            None, None, f"Incompatible shapes: {list(x.shape)} vs. {list(y.shape)} "
+            None, None, f"Incompatible shapes: {dims_text(x.shape)} vs. {dims_text(y.shape)} "
             f"[Op:{opdef.name}]")
     return kernel_error(opdef, (x, y), {}, exc)
 

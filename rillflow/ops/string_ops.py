@@ -23,7 +23,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply1
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape, as_shape, dims_text
 from . import op_util as U
 
 _state = _context.state
@@ -390,13 +390,13 @@ def _substr_kernel(x, pos, len, unit="BYTE"):  # noqa: A002 - TensorFlow's input
     _check_unit(unit, "Substr")
     if pos.shape != len.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"pos and len should have the same shape, got: {list(pos.shape)} vs. "
-            f"{list(len.shape)} [Op:Substr]")
+            None, None, f"pos and len should have the same shape, got: {dims_text(pos.shape)} vs. "
+            f"{dims_text(len.shape)} [Op:Substr]")
     try:
         xs, ps, ls = np.broadcast_arrays(x, pos, len)
     except ValueError:
         raise errors.InvalidArgumentError(
-            None, None, f"Incompatible shapes: {list(x.shape)} vs. {list(pos.shape)} "
+            None, None, f"Incompatible shapes: {dims_text(x.shape)} vs. {dims_text(pos.shape)} "
             "[Op:Substr]") from None
     out = []
     for i, (s, p, n) in enumerate(zip(xs.reshape(-1), ps.reshape(-1), ls.reshape(-1))):

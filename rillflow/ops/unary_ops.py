@@ -24,7 +24,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply1, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .math_ops import _sum_to, cast, conj, div_no_nan, maximum, minimum, negative, not_equal
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, binary, unary
@@ -340,8 +340,8 @@ def _complex_kernel(real, imag, Tout=None):
             shape = np.broadcast_shapes(shape, imag.shape)
         except ValueError:
             raise errors.InvalidArgumentError(
-                None, None, f"Incompatible shapes: {list(real.shape)} vs. "
-                f"{list(imag.shape)}") from None
+                None, None, f"Incompatible shapes: {dims_text(real.shape)} vs. "
+                f"{dims_text(imag.shape)}") from None
     out = np.empty(shape, dtype=np.complex64 if real.dtype == np.float32 else np.complex128)
     # Assigning the parts keeps inf and nan exactly (real + 1j * imag would not).
     out.real = real
@@ -1028,7 +1028,7 @@ def _check_clip_shapes(t, lo, hi):
             s = np.broadcast_shapes(ts, bs)
         except ValueError:
             raise errors.InvalidArgumentError(
-                None, None, f"Incompatible shapes: {list(ts)} vs. {list(bs)} "
+                None, None, f"Incompatible shapes: {dims_text(ts)} vs. {dims_text(bs)} "
                 "[Op:ClipByValue]") from None
         if s != ts:
             raise ValueError(f"Shapes {t.shape} and {TensorShape(list(s))} are incompatible")
