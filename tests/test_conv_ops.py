@@ -1,0 +1,119 @@
+"""conv2d, max_pool2d, avg_pool2d and their gradients (to second order):
+shapes, padding rules and values as TensorFlow 2.21 gives them (the
+expected numbers below come from it)."""
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+X = tf.constant(np.arange(2 * 5 * 5 * 2, dtype=np.float32).reshape(2, 5, 5, 2) / 10)
+F = tf.constant(np.arange(3 * 3 * 2 * 3, dtype=np.float32).reshape(3, 3, 2, 3) / 20 - 0.5)
+
+
+@pytest.mark.parametrize("padding,stride,shape,total", [
+    ("SAME", 1, (2, 5, 5, 3), 8888.4902), ("SAME", 2, (2, 3, 3, 3), 2403.4500),
+    ("VALID", 1, (2, 3, 3, 3), 4595.1299), ("VALID", 2, (2, 2, 2, 3), 2042.2800)])
+def test_conv2d_padding_and_strides(padding, stride, shape, total):
+    y = tf.nn.conv2d(X, F, stride, padding)
+    assert y.shape == shape and y.dtype == tf.float32
+    assert float(tf.reduce_sum(y)) == pytest.approx(total, rel=1e-6)
+    g = tf.function(lambda x: tf.nn.conv2d(x, F, stride, padding))
+    np.testing.assert_allclose(g(X).numpy(), y.numpy(), rtol=1e-6)
+
+
+def test_conv2d_explicit_padding_dilation_and_errors():
+    assert tf.nn.conv2d(X, F, 1, [[0, 0], [1, 0], [2, 1], [0, 0]]).shape == (2, 4, 6, 3)
+    assert tf.nn.conv2d(X, F, 1, "SAME", dilations=2).shape == (2, 5, 5, 3)
+    ones = tf.constant(np.ones((1, 3, 3, 1)))
+    assert tf.nn.conv2d(ones, tf.constant(np.ones((2, 2, 1, 1))), 1, "VALID").dtype == tf.float64
+    with pytest.raises(tf.errors.InvalidArgumentError, match="number of groups: 3 vs 2"):
+        tf.nn.conv2d(X, F[:, :, :1], 1, "SAME")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="allowed values"):
+        tf.nn.conv2d(X, F, 1, "FULL")
+    with pytest.raises(ValueError, match="allowed values"):
+        tf.function(lambda x: tf.nn.conv2d(x, F, 1, "FULL"))(X)
+
+
+def test_pooling():
+    assert tf.nn.max_pool2d(X, 2, 2, "SAME").shape == (2, 3, 3, 2)
+    assert float(tf.reduce_sum(tf.nn.max_pool2d(X, 2, 2, "SAME"))) == pytest.approx(207.0)
+    assert tf.nn.max_pool(X, [1, 2, 2, 1], [1, 1, 1, 1], "VALID").shape == (2, 4, 4, 2)
+    # SAME average pooling divides by the real elements of each window.
+    np.testing.assert_allclose(tf.nn.avg_pool2d(X, 3, 2, "SAME").numpy()[0, :, :, 0],
+                               [[0.6, 0.9, 1.2], [2.1, 2.4, 2.7], [3.6, 3.9, 4.2]], rtol=1e-6)
+
+
+def test_pooling_gradients():
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(X)
+        m = tf.reduce_sum(tf.nn.max_pool2d(X * X, 3, 2, "SAME"))
+        a = tf.reduce_sum(tf.nn.avg_pool2d(X * X, 3, 2, "SAME") ** 2)
+    np.testing.assert_allclose(t.gradient(m, X).numpy()[0, :, :, 0], [
+        [0, 0, 0, 0, 0], [0, 2.4, 0, 3.2, 3.6], [0, 0, 0, 0, 0], [0, 6.4, 0, 7.2, 7.6],
+        [0, 8.4, 0, 9.2, 9.6]], rtol=1e-6)
+    np.testing.assert_allclose(t.gradient(a, X).numpy()[0, 0, :, 1],
+                               [0.075, 0.48033336, 0.42555556, 1.9607779, 1.755], rtol=1e-5)
+    ties = tf.constant([[[[1.0], [3.0], [3.0], [2.0]]]])
+    with tf.GradientTape() as t:
+        t.watch(ties)
+        y = tf.nn.max_pool2d(ties, [1, 3], 1, "VALID")
+    # Each window's gradient goes to its first maximum.
+    np.testing.assert_array_equal(t.gradient(y, ties).numpy().ravel(), [0, 2, 0, 0])
+
+
+def test_a_small_cnn_trains_as_in_tensorflow():
+    rng = np.random.RandomState(0)
+    x = tf.constant(rng.rand(4, 8, 8, 1).astype(np.float32))
+    y = tf.constant([0, 1, 2, 1])
+    k1 = tf.Variable(rng.randn(3, 3, 1, 4).astype(np.float32) * 0.3)
+    w = tf.Variable(rng.randn(16 * 4, 3).astype(np.float32) * 0.1)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as t:
+            h = tf.nn.relu(tf.nn.conv2d(x, k1, 1, "SAME"))
+            h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+            h = tf.nn.avg_pool2d(h, 3, 1, "SAME")
+            logits = tf.matmul(tf.reshape(h, [-1, 64]), w)
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        g = t.gradient(loss, [k1, w])
+        k1.assign_sub(0.5 * g[0])
+        w.assign_sub(0.5 * g[1])
+        return loss
+    for _ in range(5):
+        loss = step(x, y)
+    assert float(loss) == pytest.approx(1.0148, abs=1e-4)
+    np.testing.assert_allclose(k1.numpy()[:, :, 0, 0], [[0.492, 0.225, -0.077],
+                                                        [0.137, -0.386, 0.566],
+                                                        [-0.162, 0.013, -0.522]], atol=1e-3)
+
+
+def test_second_order_gradients():
+    rng = np.random.RandomState(0)
+    rng.rand(4, 8, 8, 1), rng.randn(3, 3, 1, 4), rng.randn(64, 3)   # as in the CNN test
+    xx = tf.constant(rng.rand(1, 5, 5, 2).astype(np.float32))
+    f = tf.constant(rng.randn(2, 2, 2, 2).astype(np.float32))
+    with tf.GradientTape() as t2:
+        t2.watch([xx, f])
+        with tf.GradientTape() as t1:
+            t1.watch([xx, f])
+            z = tf.reduce_sum(tf.nn.conv2d(xx, f, 2, "SAME") ** 2)
+        gx, gf = t1.gradient(z, [xx, f])
+        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
+    hx, hf = t2.gradient(s, [xx, f])
+    np.testing.assert_allclose(hx.numpy().ravel()[:6],
+                               [64.073, -28.121, 200.225, 383.777, 74.737, 54.703], atol=2e-3)
+    np.testing.assert_allclose(hf.numpy().ravel()[:6],
+                               [-563.766, 160.095, -998.442, 365.976, -740.702, 133.582],
+                               atol=5e-3)
+    with tf.GradientTape() as t2:
+        t2.watch(xx)
+        with tf.GradientTape() as t1:
+            t1.watch(xx)
+            z = tf.reduce_sum(tf.nn.max_pool2d(xx * xx, 2, 1, "SAME") *
+                              tf.nn.avg_pool2d(xx, 2, 2, "VALID")[0, 0, 0, 0])
+        gx = t1.gradient(z, xx)
+        s = tf.reduce_sum(gx * gx)
+    np.testing.assert_allclose(t2.gradient(s, xx).numpy().ravel()[:8],
+                               [157.089, 0, 207.778, 0, 0, 0, 0, 0], atol=2e-3)
