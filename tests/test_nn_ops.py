@@ -211,9 +211,13 @@ def test_sparse_softmax_cross_entropy_errors():
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[-1, 0], logits=logits)
     with pytest.raises(ValueError, match="except for the last dimension"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1], logits=logits)
-    with pytest.raises(ValueError, match="Rank mismatch"):
+    with pytest.raises(ValueError, match=r"`labels.shape.rank` must equal `logits.shape.rank - "
+                       r"1`. Received: labels.shape=\(1, 2\) of rank 2 and logits.shape=\(2, 2\) "
+                       r"of rank 2"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[1, 0]], logits=logits)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Tlabels"):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'Tlabels' of float is not in the list of allowed "
+                       "values: int32, int64"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1., 0.], logits=logits)
     with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1], logits=[[2, -3]])

@@ -35,6 +35,24 @@ def test_assign_family_and_read_value():
         v.assign(["a", "b"])
 
 
+def test_update_shape_errors_match_tensorflow():
+    v = tf.Variable([1.0, 2.0], name="w")
+    with pytest.raises(ValueError, match=r"^Cannot assign value to variable ' w:0': Shape "
+                       r"mismatch.The variable shape \(2,\), and the assigned value shape "
+                       r"\(3,\) are incompatible.$"):
+        v.assign([1.0, 2.0, 3.0])
+    # assign_add / assign_sub do not broadcast: the shapes must be equal.
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot update variable with shape \[2\] using a Tensor with shape "
+                       r"\[\], shapes must be equal. \[Op:AssignAddVariableOp\]"):
+        v.assign_add(1.0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot update variable with shape \[2\] using a Tensor with shape "
+                       r"\[1,2\], shapes must be equal. \[Op:AssignSubVariableOp\]"):
+        v.assign_sub([[1.0, 1.0]])
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+
+
 def test_unvalidated_shape_allows_reshaping():
     v = tf.Variable([1.0], shape=tf.TensorShape(None))
     v.assign([1.0, 2.0, 3.0])

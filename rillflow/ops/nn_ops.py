@@ -624,30 +624,32 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
             if not xs:
                 raise ValueError(f"`logits` cannot be a scalar. Received logits={x}`")
             if len(ls) != len(xs) - 1:
-                raise _rank_mismatch(len(ls), len(xs))
+                raise _rank_mismatch(lab, x)
             if ls != xs[:-1]:
                 raise _labels_logits_shape_error(lab, x)
             _check_eager_dtype(_SparseXent, x)
             if lab._v.dtype != np.int32 and lab._v.dtype != np.int64:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Value for attr 'Tlabels' of {lab.dtype.name} is not in the "
-                    "list of allowed values: int32, int64 "
+                    None, None, f"Value for attr 'Tlabels' of {U.tf_type_name(lab.dtype)} is not "
+                    "in the list of allowed values: int32, int64 "
                     "[Op:SparseSoftmaxCrossEntropyWithLogits]")
         else:
             if x.shape.rank == 0:
                 raise ValueError(f"`logits` cannot be a scalar. Received logits={x}`")
             if lab.shape.rank is not None and x.shape.rank is not None:
                 if lab.shape.rank != x.shape.rank - 1:
-                    raise _rank_mismatch(lab.shape.rank, x.shape.rank)
+                    raise _rank_mismatch(lab, x)
                 if not TensorShape(x.shape.as_list()[:-1]).is_compatible_with(lab.shape):
                     raise _labels_logits_shape_error(lab, x)
         return apply(_SparseXent, [x, lab], name="SparseSoftmaxCrossEntropyWithLogits",
                      multi=True)[0]
 
 
-def _rank_mismatch(labels_rank, logits_rank):
-    return ValueError(f"Rank mismatch: Rank of labels (received {labels_rank}) should equal "
-                      f"rank of logits minus 1 (received {logits_rank}).")
+def _rank_mismatch(labels, logits):
+    ls, xs = labels.shape, logits.shape
+    return ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                      f"labels.shape={ls} of rank {ls.rank} and logits.shape={xs} of rank "
+                      f"{xs.rank}")
 
 
 # --- sigmoid cross entropies (composites) -----------------------------------

@@ -17,7 +17,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import _record, apply, apply_op
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape, as_shape, dims_text
 
 _state = _context.state
 
@@ -84,9 +84,13 @@ def _check_assign(h, value):
     if shp is not None and shp.rank is not None:
         vs = value.shape
         if len(vs) != shp.rank or any(d is not None and d != e for d, e in zip(shp._dims, vs)):
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot update variable with shape {list(shp)} using a Tensor with "
-                f"shape {list(vs)}, shapes must be equal. [Op:AssignVariableOp]")
+            raise _update_shape_error(shp, vs, "AssignVariableOp")
+
+
+def _update_shape_error(var_shape, value_shape, op_name):
+    return errors.InvalidArgumentError(
+        None, None, f"Cannot update variable with shape {dims_text(var_shape)} using a Tensor "
+        f"with shape {dims_text(value_shape)}, shapes must be equal. [Op:{op_name}]")
 
 
 def _assign_kernel(h, value, dtype=None, validate_shape=True):
@@ -96,19 +100,24 @@ def _assign_kernel(h, value, dtype=None, validate_shape=True):
     return []
 
 
-def _assign_add_kernel(h, value, dtype=None):
+def _updated_value(h, value, op_name):
+    """The variable's current value, checked for an in-place update by
+    `value`: TensorFlow's kernels require equal shapes (no broadcasting)."""
     old = h.value
     if old is None:
         raise _uninitialized(h)
-    h.value = old + value
+    if old.shape != value.shape:
+        raise _update_shape_error(old.shape, value.shape, op_name)
+    return old
+
+
+def _assign_add_kernel(h, value, dtype=None):
+    h.value = _updated_value(h, value, "AssignAddVariableOp") + value
     return []
 
 
 def _assign_sub_kernel(h, value, dtype=None):
-    old = h.value
-    if old is None:
-        raise _uninitialized(h)
-    h.value = old - value
+    h.value = _updated_value(h, value, "AssignSubVariableOp") - value
     return []
 
 
@@ -421,7 +430,7 @@ class Variable:
         v = convert_to_tensor(value, dtype=self._dtype)
         if self._validate_shape and self._shape.rank is not None and \
                 not self._shape.is_compatible_with(v.shape):
-            raise ValueError(f"Cannot assign value to variable ' {self._name[:-2]}': Shape "
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape "
                              f"mismatch.The variable shape {self._shape}, and the assigned "
                              f"value shape {v.shape} are incompatible.")
         return self._write(_AssignVariableOp, v, name or "AssignVariableOp", read_value,
