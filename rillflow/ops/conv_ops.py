@@ -61,6 +61,15 @@ def _windows(x, k, strides, dilations, geo, fill=0):
     return w[:, ::strides[1], ::strides[2], :, ::dilations[1], ::dilations[2]][:, :oh, :ow]
 
 
+def _im2col(x, k, strides, dilations, geo):
+    """The windows as one contiguous (N*OH*OW, KH*KW*C) matrix: rows copy
+    runs of C contiguous values, and a (KH, KW, C, O) filter is already the
+    matching (KH*KW*C, O) matrix."""
+    win = _windows(x, k, strides, dilations, geo).transpose(0, 1, 2, 4, 5, 3)
+    n, oh, ow = win.shape[:3]
+    return np.ascontiguousarray(win).reshape(n * oh * ow, -1), (n, oh, ow)
+
+
 def _scatter_windows(cols, in_shape, k, strides, dilations, geo):
     """Adds each window's values back into an input-shaped array (the
     transpose of `_windows`); `cols` is (N, OH, OW, KH, KW, C)."""
@@ -82,8 +91,11 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     _check_groups(input.shape[3], filter.shape[2], filter.shape[3])
     geo = _geometry(input.shape, filter.shape[:2], strides, dilations, padding,
                     explicit_paddings)
-    win = _windows(input, filter.shape[:2], strides, dilations, geo)
-    return np.tensordot(win, filter, axes=([3, 4, 5], [2, 0, 1])).astype(input.dtype, copy=False)
+    # Windows ordered (..., KH, KW, C): the gathered rows copy runs of C
+    # contiguous values, and the filter is already a (KH*KW*C, O) matrix.
+    cols, (n, oh, ow) = _im2col(input, filter.shape[:2], strides, dilations, geo)
+    out = cols @ filter.reshape(-1, filter.shape[3])
+    return out.reshape(n, oh, ow, filter.shape[3]).astype(input.dtype, copy=False)
 
 
 def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, dilations,
@@ -99,9 +111,9 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
                             explicit_paddings=(), data_format="NHWC", T=None):
     k = [int(d) for d in np.reshape(filter_sizes, -1)]
     geo = _geometry(input.shape, k[:2], strides, dilations, padding, explicit_paddings)
-    win = _windows(input, k[:2], strides, dilations, geo)          # (N, OH, OW, C, KH, KW)
-    df = np.tensordot(win, out_backprop, axes=([0, 1, 2], [0, 1, 2]))  # (C, KH, KW, O)
-    return np.transpose(df, (1, 2, 0, 3)).astype(input.dtype, copy=False)
+    cols, _ = _im2col(input, k[:2], strides, dilations, geo)
+    df = cols.T @ out_backprop.reshape(-1, out_backprop.shape[3])
+    return df.reshape(k[0], k[1], input.shape[3], -1).astype(input.dtype, copy=False)
 
 
 def _check_groups(in_depth, filter_depth, out_depth):
@@ -215,14 +227,23 @@ def _lowest(dtype):
 
 def _max_pool_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                           data_format="NHWC", T=None):
-    win, geo = _pool_windows(orig_input, ksize, strides, padding, _lowest(orig_input.dtype))
-    n, oh, ow, c, kh, kw = win.shape
+    first, geo = _first_max(orig_input, ksize, strides, padding)
+    n, oh, ow, _, c = first.shape
+    kh, kw = ksize[1:3]
     # Each window's gradient goes to its first maximum, as TensorFlow's kernel does.
-    first = win.reshape(n, oh, ow, c, kh * kw).argmax(axis=4)
-    cols = np.zeros((n, oh, ow, c, kh * kw), grad.dtype)
-    np.put_along_axis(cols, first[..., None], grad[..., None], axis=4)
-    cols = np.moveaxis(cols.reshape(n, oh, ow, c, kh, kw), 3, 5)
-    return _scatter_windows(cols, orig_input.shape, (kh, kw), strides, [1, 1, 1, 1], geo)
+    cols = np.zeros((n, oh, ow, kh * kw, c), grad.dtype)
+    np.put_along_axis(cols, first, grad[:, :, :, None, :], axis=3)
+    return _scatter_windows(cols.reshape(n, oh, ow, kh, kw, c), orig_input.shape, (kh, kw),
+                            strides, [1, 1, 1, 1], geo)
+
+
+def _first_max(x, ksize, strides, padding):
+    """The position (0 .. KH*KW-1) of each window's first maximum, shaped
+    (N, OH, OW, 1, C), and the geometry."""
+    win, geo = _pool_windows(x, ksize, strides, padding, _lowest(x.dtype))
+    n, oh, ow, c, kh, kw = win.shape
+    flat = np.ascontiguousarray(win.transpose(0, 1, 2, 4, 5, 3)).reshape(n, oh, ow, kh * kw, c)
+    return flat.argmax(axis=3)[:, :, :, None, :], geo
 
 
 def _counts(shape, ksize, strides, padding, dtype):
@@ -288,12 +309,11 @@ def _max_pool_grad_grad(op, gg):
 
 def _max_pool_grad_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                                data_format="NHWC", T=None):
-    win, _ = _pool_windows(orig_input, ksize, strides, padding, _lowest(orig_input.dtype))
-    n, oh, ow, c, kh, kw = win.shape
-    first = win.reshape(n, oh, ow, c, kh * kw).argmax(axis=4)
+    first, _ = _first_max(orig_input, ksize, strides, padding)
     gwin, _ = _pool_windows(grad, ksize, strides, padding, 0)
-    return np.take_along_axis(gwin.reshape(n, oh, ow, c, kh * kw), first[..., None],
-                              axis=4)[..., 0]
+    n, oh, ow, c, kh, kw = gwin.shape
+    flat = np.ascontiguousarray(gwin.transpose(0, 1, 2, 4, 5, 3)).reshape(n, oh, ow, kh * kw, c)
+    return np.take_along_axis(flat, first, axis=3)[:, :, :, 0, :]
 
 
 def _avg_pool_grad_grad(op, gg):
