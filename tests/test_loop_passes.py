@@ -91,13 +91,19 @@ def test_dynamic_limit_keeps_the_per_iteration_error():
         f(tf.constant(XS), tf.constant(W), tf.constant(13))
 
 
-def test_slices_shorter_than_the_loop_are_left_alone():
+def _matmul_sum_over(limit):
+    """A function adding up xs[t] @ w for t in range(limit)."""
     @tf.function
     def f(xs, w):
         acc = tf.zeros([4, 5])
-        for t in tf.range(13):
+        for t in tf.range(limit):
             acc = acc + tf.matmul(xs[t], w)
         return acc
+    return f
+
+
+def test_slices_shorter_than_the_loop_are_left_alone():
+    f = _matmul_sum_over(13)
     assert "_stacked" not in f.get_concrete_function(tf.constant(XS), tf.constant(W)) \
         .generated_source
     with pytest.raises(tf.errors.InvalidArgumentError):
@@ -105,12 +111,7 @@ def test_slices_shorter_than_the_loop_are_left_alone():
 
 
 def test_loops_that_never_run_compute_nothing_ahead():
-    @tf.function
-    def f(xs, w):
-        acc = tf.zeros([4, 5])
-        for t in tf.range(0):
-            acc = acc + tf.matmul(xs[t], w)
-        return acc
+    f = _matmul_sum_over(0)
     assert "_stacked" not in f.get_concrete_function(tf.constant(XS), tf.constant(W)) \
         .generated_source
     np.testing.assert_array_equal(f(tf.constant(XS), tf.constant(W)).numpy(), np.zeros((4, 5)))
