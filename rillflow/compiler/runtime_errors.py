@@ -5,9 +5,12 @@ generated code. This module finds the failing generated line, maps it to
 its op and to the user source line that created the op, and re-raises the
 error with TensorFlow's exception class and that location in the message.
 """
+import re
 import weakref
 
 from ..framework import errors
+
+_NUMPY_INDEX = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size \d+")
 
 # filename of generated code -> CompiledGraph; weak so dropped functions go away.
 registry = weakref.WeakValueDictionary()
@@ -56,6 +59,12 @@ def translate(exc):
         if "[Op:" not in msg and "{{node" not in msg:
             msg += " [[{{node %s}}]]" % op.name
         new = type(exc)(None, op, msg + _location_text(op))
+    elif isinstance(exc, IndexError) and _NUMPY_INDEX.match(str(exc)):
+        # A specialized `x[i]` (StridedSlice) out of range: TensorFlow's words.
+        m = _NUMPY_INDEX.match(str(exc))
+        new = errors.InvalidArgumentError(
+            None, op, "slice index %s of dimension %s out of bounds. [[{{node %s}}]]%s" % (
+                m.group(1), m.group(2), op.name, _location_text(op)))
     elif isinstance(exc, (ValueError, TypeError, IndexError, ZeroDivisionError,
                           OverflowError, KeyError, ArithmeticError)):
         shapes = ", ".join("%s%s" % (t.dtype.name, t.shape) for t in op.inputs)
