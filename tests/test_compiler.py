@@ -171,3 +171,15 @@ def test_zeros_and_ones_like_of_known_shapes_are_constants():
     np.testing.assert_array_equal(ones.numpy(), [[1.0, 1.0]])
     np.testing.assert_array_equal(zeros.numpy(), [[0, 0]])
     np.testing.assert_array_equal(dyn.numpy(), [1.0, 1.0, 1.0])
+
+
+def test_shapes_that_clash_at_run_time_read_as_tensorflow_says():
+    spec = tf.TensorSpec([None, None], tf.float32)
+
+    @tf.function(input_signature=[spec, spec])
+    def f(x, y):
+        return x * y - 1.0
+    assert "x * y" in f.get_concrete_function().generated_source
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^Incompatible shapes: \[2,3\] vs\. \[3,2\] \[\[\{\{node mul\}\}\]\]"):
+        f(tf.ones([2, 3]), tf.ones([3, 2]))

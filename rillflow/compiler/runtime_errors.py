@@ -10,10 +10,17 @@ import weakref
 
 from ..framework import errors
 
+_NUMPY_BROADCAST = re.compile(r"operands could not be broadcast together with shapes "
+                              r"\(([\d, ]*)\) \(([\d, ]*)\)")
 _NUMPY_INDEX = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size \d+")
 
 # filename of generated code -> CompiledGraph; weak so dropped functions go away.
 registry = weakref.WeakValueDictionary()
+
+
+def _dims(numpy_shape):
+    """NumPy's `2, 3` (from `(2, 3)`) as TensorFlow writes shapes: `[2,3]`."""
+    return "[%s]" % ",".join(d.strip() for d in numpy_shape.split(",") if d.strip())
 
 
 def register(compiled):
@@ -65,6 +72,12 @@ def translate(exc):
         new = errors.InvalidArgumentError(
             None, op, "slice index %s of dimension %s out of bounds. [[{{node %s}}]]%s" % (
                 m.group(1), m.group(2), op.name, _location_text(op)))
+    elif isinstance(exc, ValueError) and _NUMPY_BROADCAST.match(str(exc)):
+        # A specialized binary expression on shapes known only at run time.
+        m = _NUMPY_BROADCAST.match(str(exc))
+        new = errors.InvalidArgumentError(
+            None, op, "Incompatible shapes: %s vs. %s [[{{node %s}}]]%s" % (
+                _dims(m.group(1)), _dims(m.group(2)), op.name, _location_text(op)))
     elif isinstance(exc, (ValueError, TypeError, IndexError, ZeroDivisionError,
                           OverflowError, KeyError, ArithmeticError)):
         shapes = ", ".join("%s%s" % (t.dtype.name, t.shape) for t in op.inputs)
