@@ -15,6 +15,20 @@ def test_python_scalars_take_default_dtypes():
     assert tf.constant(np.float64(2.0)).dtype == tf.float64
 
 
+def test_python_floats_beyond_float32_need_an_explicit_dtype():
+    msg = "Can't convert Python sequence with a value out of range for a double-precision float."
+    for value in (1e40, [1.0, 1e39], 1e300):
+        with pytest.raises(ValueError, match=msg):
+            tf.constant(value)
+    with pytest.raises(ValueError, match=msg):
+        tf.convert_to_tensor(1e40)
+    assert str(tf.constant(1e40, tf.float64)) == "tf.Tensor(1e+40, shape=(), dtype=float64)"
+    assert str(tf.constant(1e40, tf.float16)) == "tf.Tensor(inf, shape=(), dtype=float16)"
+    assert str(tf.constant(1.0) * 1e40) == "tf.Tensor(inf, shape=(), dtype=float32)"
+    assert str(tf.constant(float("inf"))) == "tf.Tensor(inf, shape=(), dtype=float32)"
+    assert str(tf.constant(1e-50)) == "tf.Tensor(0.0, shape=(), dtype=float32)"
+
+
 def test_repr_and_str_match_tensorflow():
     assert repr(tf.constant(6)) == "<tf.Tensor: shape=(), dtype=int32, numpy=6>"
     assert str(tf.constant(6)) == "tf.Tensor(6, shape=(), dtype=int32)"

@@ -88,7 +88,7 @@ def _python_array(value):
     """Infers the dtype of a Python value as TensorFlow does."""
     t = value.__class__
     if t is float:
-        return np.float32(value)
+        return _float32(np.float32(value), value)
     if t is int:
         if _INT32_MIN <= value <= _INT32_MAX:
             return np.int32(value)
@@ -137,13 +137,23 @@ def _python_array(value):
     if kind == "f":
         if _mixes_bool(value):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
-        return arr.astype(np.float32)
+        return _float32(arr.astype(np.float32), arr)
     if kind == "c":
         return arr.astype(np.complex128)
     if kind == "b":
         return arr
     raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                      f"({type(value)}) to a Tensor.")
+
+
+def _float32(out, value):
+    """`out`, the float32 inferred for Python floats `value`; TensorFlow refuses
+    a finite value that float32 cannot hold (an explicit dtype casts it)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.any(np.isinf(out) & np.isfinite(value)):
+            raise ValueError("Can't convert Python sequence with a value out of range for a "
+                             "double-precision float.")
+    return out
 
 
 def _object_array(value):
