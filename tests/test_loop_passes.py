@@ -243,7 +243,22 @@ def _two_lists_share(x):
     return a.stack(), b.stack()
 
 
-LIST_CASES = [(_writes, (tf.constant(5),)), (_old_list_read_after_write, (tf.constant(1.5),)),
+def _grows(n):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        ta = ta.write(i * 2, tf.cast(i, tf.float32))
+    return ta.stack()
+
+
+def _appends(n):
+    items = []
+    for i in tf.range(n):
+        items.append(tf.cast(i, tf.float32) + 0.5)
+    return tf.stack(items)
+
+
+LIST_CASES = [(_writes, (tf.constant(5),)), (_grows, (tf.constant(4),)),
+              (_appends, (tf.constant(6),)), (_old_list_read_after_write, (tf.constant(1.5),)),
               (_two_lists_share, (tf.constant(1.5),))]
 
 
@@ -261,6 +276,15 @@ def test_a_loop_writes_its_own_list_in_place():
     assert "list_set_in_place(while_1, while_0" in loop
     np.testing.assert_array_equal(tf.function(_writes)(tf.constant(2000)).numpy(),
                                   np.arange(2000) * 2.0)
+
+
+def test_growing_writes_and_appends_are_in_place_too():
+    assert "list_set_in_place(while_1" in _source(_grows, tf.constant(4))
+    assert "list_append_in_place(while_1" in _source(_appends, tf.constant(4))
+    np.testing.assert_array_equal(tf.function(_grows)(tf.constant(3)).numpy(),
+                                  [0, 0, 1, 0, 2])
+    np.testing.assert_array_equal(tf.function(_appends)(tf.constant(3000)).numpy(),
+                                  np.arange(3000) + 0.5)
 
 
 def test_lists_other_code_can_see_are_copied_on_write():

@@ -411,9 +411,11 @@ class Emitter:
         if dead:
             self.emit("del " + ", ".join(dead))
 
-    def kernel_call(self, op, args):
-        """The call of `op`'s kernel on the expressions `args`, attrs baked in."""
-        kernel = self.global_for(op.opdef.kernel, "k_" + op.type)
+    def kernel_call(self, op, args, kernel=None, base=None):
+        """The call of `op`'s kernel (or of `kernel`, a replacement with the
+        same parameters, bound as `base`) on the expressions `args`, attrs
+        baked in."""
+        kernel = self.global_for(kernel or op.opdef.kernel, base or "k_" + op.type)
         args = list(args)
         accepted = _kernel_params(op.opdef.kernel)
         for k, v in op.attrs.items():

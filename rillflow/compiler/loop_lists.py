@@ -1,8 +1,8 @@
 """In-place writes to a loop's own tensor list.
 
-A tensor list is a value: `ta.write(i, x)` returns a new list and leaves
-the old one unchanged, so each write copies the list, and a loop writing n
-elements costs O(n**2). Within a loop the old list is usually dead after
+A tensor list is a value: `ta.write(i, x)` (or AutoGraph's `l.append(x)`)
+returns a new list and leaves the old one unchanged, so each write copies
+the list, and a loop writing n elements costs O(n**2). Within a loop the old list is usually dead after
 the write:
 
     while True:
@@ -22,11 +22,14 @@ from ..framework import dtypes as D
 
 __all__ = ["write_lists_in_place"]
 
+# Ops returning their input list with one element written or appended.
+_WRITES = ("TensorListSetItem", "TensorListPushBack")
+
 
 def write_lists_in_place(em, graph, plans, keep, loop, input_exprs):
     """Rewrites the qualifying list writes of a `while` body to write in
     place, and emits (ahead of the loop) the copy of each such loop list."""
-    from ..ops.list_ops import TensorListValue, set_item_in_place
+    from ..ops.list_ops import TensorListValue
     consumers = {}
     for pos, p in enumerate(plans):
         for t in p.inputs:
@@ -46,18 +49,25 @@ def write_lists_in_place(em, graph, plans, keep, loop, input_exprs):
             target = input_exprs[j]
             em.emit("%s = %s(%s)" % (target, em.global_for(TensorListValue, "TensorList"),
                                      target))
-    if not in_place:
-        return plans
-    kernel = em.global_for(set_item_in_place, "list_set_in_place")
     for p in in_place:
-        p.template = _in_place_template(kernel)
+        _write_in_place(p)
     return plans
 
 
-def _in_place_template(kernel):
-    def template(em, args):
-        return "%s(%s, %s, %s)" % (kernel, *args)
-    return template
+def _write_in_place(plan):
+    """Turns a list write's plan into the call of its in-place kernel."""
+    from ..ops import list_ops as L
+    if plan.op.type == "TensorListPushBack":
+        kernel, base = L.push_back_in_place, "list_append_in_place"
+    elif plan.kind == "expr":     # the specialized write of a checked item
+        kernel, base = L.set_item_in_place, "list_set_in_place"
+        plan.template = lambda em, args: "%s(%s, %s, %s)" % (
+            em.global_for(kernel, base), *args)
+        return
+    else:
+        kernel, base = L.set_item_in_place_checked, "list_set_in_place"
+    plan.kind = "expr"
+    plan.template = lambda em, args: em.kernel_call(plan.op, args, kernel, base)
 
 
 def _write_chain(lst, consumers, held, out_ids):
@@ -66,8 +76,8 @@ def _write_chain(lst, consumers, held, out_ids):
     chain = []
     while True:
         users = consumers.get(id(lst), [])
-        writes = [(pos, p) for pos, p in users if p.op.type == "TensorListSetItem" and
-                  p.kind == "expr" and p.inputs and p.inputs[0] is lst]
+        writes = [(pos, p) for pos, p in users if p.op.type in _WRITES and
+                  p.kind in ("expr", "kernel") and p.inputs and p.inputs[0] is lst]
         if len(writes) != 1:
             return chain
         pos, write = writes[0]

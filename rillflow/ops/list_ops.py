@@ -84,6 +84,25 @@ def set_item_in_place(lst, index, item):
     return lst
 
 
+def set_item_in_place_checked(lst, index, item, element_dtype=None, element_shape=None,
+                              dynamic_size=False):
+    """TensorListSetItem's full kernel (shape check, growth), writing in place
+    on a list nothing else holds (compiler/loop_lists.py)."""
+    i = _idx(index)
+    if i >= len(lst) and dynamic_size:
+        lst.extend([None] * (i + 1 - len(lst)))
+    _check_index(lst, i, "write to")
+    _check_shape(item, element_shape, i)
+    lst[i] = item
+    return lst
+
+
+def push_back_in_place(lst, item, element_dtype=None):
+    """TensorListPushBack appending in place to a list nothing else holds."""
+    lst.append(item)
+    return lst
+
+
 def _get_item_kernel(lst, index, element_dtype=None, element_shape=None):
     i = _idx(index)
     _check_index(lst, i, "read from")
