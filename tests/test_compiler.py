@@ -183,3 +183,15 @@ def test_shapes_that_clash_at_run_time_read_as_tensorflow_says():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"^Incompatible shapes: \[2,3\] vs\. \[3,2\] \[\[\{\{node mul\}\}\]\]"):
         f(tf.ones([2, 3]), tf.ones([3, 2]))
+
+
+def test_equality_of_unbroadcastable_run_time_shapes_is_false_when_compiled():
+    spec = tf.TensorSpec([None], tf.int32)
+
+    @tf.function(input_signature=[spec, spec])
+    def f(x, y):
+        return x == y, x != y
+    eq, ne = f(tf.constant([1, 2, 3]), tf.constant([1, 2]))
+    assert eq.shape == () and not bool(eq) and bool(ne)
+    eq, _ = f(tf.constant([1, 2, 3]), tf.constant([1, 5, 3]))
+    assert eq.numpy().tolist() == [True, False, True]
