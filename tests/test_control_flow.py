@@ -397,3 +397,23 @@ def test_pop_back_knows_the_element_shape():
         assert unknown.shape.rank is None
         return last
     np.testing.assert_array_equal(f().numpy(), [1.0, 2.0])
+
+
+def test_eager_tensor_array_writes_are_shared_as_in_tensorflow():
+    ta = tf.TensorArray(tf.float32, size=2)
+    written = ta.write(0, 1.0)
+    assert written is not ta and float(ta.read(0)) == 1.0   # one array, as TF eager
+    big = tf.TensorArray(tf.float32, size=3000)
+    for i in range(3000):
+        big = big.write(i, float(i))
+    np.testing.assert_array_equal(big.stack().numpy(), np.arange(3000))
+    x = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        acc = tf.TensorArray(tf.float32, size=3)
+        h = tf.constant(1.0)
+        for i in range(3):
+            h = h * x[i]
+            acc = acc.write(i, h)
+        y = tf.reduce_sum(acc.stack())
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [9.0, 4.0, 2.0])

@@ -107,6 +107,21 @@ def apply2(opdef, x, y, attrs=_EMPTY, name=None):
     return _graph_apply(_state.graph, opdef, (x, y), attrs, name).outputs[0]
 
 
+def apply_in_place(opdef, kernel, inputs, attrs=_EMPTY):
+    """Eagerly runs `kernel`, a variant of `opdef`'s kernel with the same
+    parameters that updates its first input in place (a TensorArray write),
+    and records the op as `opdef` on the active tapes (its gradient must not
+    read the updated input's old contents)."""
+    try:
+        out = kernel(*[t._v for t in inputs], **attrs)
+    except Exception as e:
+        raise kernel_error(opdef, inputs, attrs, e) from None
+    res = EagerTensor(out)
+    if _state.tapes:
+        _record(opdef, inputs, [res], attrs)
+    return res
+
+
 def apply_op(opdef, inputs, attrs=_EMPTY, name=None):
     """Adds the op to the current graph and returns the Operation (graph mode only).
 

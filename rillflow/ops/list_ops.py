@@ -7,12 +7,15 @@ list lengths of loops is a cheap pointer copy.
 """
 import numpy as np
 
+from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.convert import convert_to_tensor
-from ..framework.execute import apply
+from ..framework.execute import apply, apply_in_place
 from ..framework.op_registry import register
 from ..framework.tensor_shape import TensorShape
+
+_state = _context.state
 
 
 class TensorListValue(list):
@@ -387,11 +390,15 @@ def reserve(num_elements, element_dtype, element_shape=None):
                                  "element_shape": element_shape}, name="TensorListReserve")
 
 
-def set_item(lst, index, item, element_shape=None, dynamic_size=False):
-    """The list with element `index` set to `item`."""
-    return apply(_SetItem, [lst, convert_to_tensor(index, dtype=D.int32), item],
-                 {"element_dtype": item.dtype, "element_shape": element_shape,
-                  "dynamic_size": dynamic_size}, name="TensorListSetItem")
+def set_item(lst, index, item, element_shape=None, dynamic_size=False, in_place=False):
+    """The list with element `index` set to `item`; with `in_place` (eager
+    only) the list itself is changed, as TensorFlow's eager TensorArray is."""
+    inputs = [lst, convert_to_tensor(index, dtype=D.int32), item]
+    attrs = {"element_dtype": item.dtype, "element_shape": element_shape,
+             "dynamic_size": dynamic_size}
+    if in_place and _state.graph is None:
+        return apply_in_place(_SetItem, set_item_in_place_checked, inputs, attrs)
+    return apply(_SetItem, inputs, attrs, name="TensorListSetItem")
 
 
 def get_item(lst, index, element_dtype, element_shape=None):

@@ -112,8 +112,11 @@ class TensorArray:
                 None, None, f"TensorArray dtype is {self._dtype.name} but Op is trying to write "
                 f"dtype {value.dtype.name}")
         shape = self._merge_shape(value.shape)
+        # Eagerly the list is written in place, as TensorFlow's eager
+        # TensorArray does: O(1) per write, and earlier TensorArray objects
+        # of the same array see the write.
         flow = L.set_item(self._flow, index, value, element_shape=shape,
-                          dynamic_size=self._dynamic_size)
+                          dynamic_size=self._dynamic_size, in_place=True)
         return self._with_flow(flow, shape)
 
     def read(self, index, name=None):
