@@ -25,3 +25,10 @@ def eq(t, expected, dtype=None):
     np.testing.assert_array_equal(t.numpy(), expected)
     if dtype is not None:
         assert t.dtype == dtype
+
+
+def runner(in_function):
+    """Calls a thunk eagerly, or inside a tf.function."""
+    def call(thunk):
+        return thunk()
+    return tf.function(call) if in_function else call

@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 
 import rillflow as tf
+from helpers import runner
 
 
 @pytest.mark.parametrize("in_function", [False, True])
 def test_searchsorted(in_function):
-    run = tf.function(lambda f: f()) if in_function else (lambda f: f())
+    run = runner(in_function)
     s, v = tf.constant([1, 3, 5, 7]), tf.constant([0, 3, 6, 9])
     left = run(lambda: tf.searchsorted(s, v))
     assert left.dtype == tf.int32 and left.numpy().tolist() == [0, 1, 3, 4]

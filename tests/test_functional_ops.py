@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
+from helpers import runner
 
 M = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 
@@ -15,7 +16,7 @@ def result(t):
 
 @pytest.mark.parametrize("in_function", [False, True])
 def test_map_fn(in_function):
-    run = tf.function(lambda f: f()) if in_function else (lambda f: f())
+    run = runner(in_function)
     assert result(run(lambda: tf.map_fn(lambda r: tf.reduce_sum(r), M))) == \
         ([3.0, 7.0, 11.0], "float32", (3,))
     assert result(run(lambda: tf.map_fn(lambda r: r * 2, M)))[0] == [[2, 4], [6, 8], [10, 12]]
@@ -37,7 +38,7 @@ def test_map_fn_edge_cases():
 
 @pytest.mark.parametrize("in_function", [False, True])
 def test_scan_and_folds(in_function):
-    run = tf.function(lambda f: f()) if in_function else (lambda f: f())
+    run = runner(in_function)
     v = tf.constant([1, 2, 3, 4])
     assert result(run(lambda: tf.scan(lambda a, x: a + x, v)))[0] == [1, 3, 6, 10]
     assert result(run(lambda: tf.scan(lambda a, x: a * x, v, initializer=2)))[0] == \
@@ -75,6 +76,6 @@ def test_gradients_through_map_fn_and_scan(in_function):
             t.watch(M)
             y = tf.scan(lambda a, r: a * r, M)
         return t.gradient(y, M)
-    run = tf.function(lambda f: f()) if in_function else (lambda f: f())
+    run = runner(in_function)
     assert float(run(through_map)) == 84.0
     np.testing.assert_array_equal(run(through_scan).numpy(), [[19, 29], [6, 14], [3, 8]])

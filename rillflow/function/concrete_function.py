@@ -97,6 +97,16 @@ class ConcreteFunction:
         return self.graph.structured_outputs
 
     @property
+    def output_shapes(self):
+        """The static shapes of the outputs, in their structure."""
+        return nest.map_structure(lambda t: t.shape, self.graph.structured_outputs)
+
+    @property
+    def output_dtypes(self):
+        """The dtypes of the outputs, in their structure."""
+        return nest.map_structure(lambda t: t.dtype, self.graph.structured_outputs)
+
+    @property
     def structured_input_signature(self):
         """`(args, kwargs)` with a TensorSpec for each tensor argument."""
         args, kwargs = self.graph.structured_input_signature

@@ -10,7 +10,7 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.execute import apply1
+from ..framework.execute import apply1, apply2
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -83,6 +83,17 @@ def _div_no_nan_kernel(x, y):
     with np.errstate(all="ignore"):
         out = np.true_divide(x, y)
     return np.where(y == 0, np.zeros((), x.dtype), out).astype(x.dtype)
+
+
+def _mul_no_nan_kernel(x, y):
+    with np.errstate(all="ignore"):
+        out = np.multiply(x, y)
+    return np.where(y == 0, np.zeros((), out.dtype), out)
+
+
+def _mul_no_nan_grad(op, g):
+    x, y = op.inputs
+    return (_sum_to(apply2(_MulNoNan, g, y), x), _sum_to(apply2(_MulNoNan, x, g), y))
 
 
 def _xdivy_kernel(x, y):
@@ -234,6 +245,8 @@ _Minimum = register("Minimum", np.minimum, U.binary_infer("Minimum"), _maxmin_gr
 _SquaredDifference = register("SquaredDifference", _squared_difference_kernel,
                               U.binary_infer("SquaredDifference"), _squared_difference_grad,
                               allowed=_ARITH)
+_MulNoNan = register("MulNoNan", _mul_no_nan_kernel, U.binary_infer("MulNoNan"),
+                     _mul_no_nan_grad, allowed=FLOAT_COMPLEX)
 _DivNoNan = register("DivNoNan", _div_no_nan_kernel, U.binary_infer("DivNoNan"),
                      _div_no_nan_grad, allowed=FLOAT_COMPLEX)
 
@@ -446,6 +459,41 @@ def div_no_nan(x, y, name=None):
         raise TypeError(f"Invalid dtype {x.dtype!r} in tf.math.divide_no_nan. Expected one of "
                         f"{_TRUEDIV_DTYPES}.")
     return binary(_DivNoNan, x, y, name or "div_no_nan")
+
+
+@export("math.multiply_no_nan")
+def multiply_no_nan(x, y, name=None):
+    """x * y, but 0 wherever y is 0 (even where x is inf or nan).
+
+    Raises:
+      TypeError: for operands of different dtypes.
+    """
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    return binary(_MulNoNan, x, y, name or "MulNoNan")
+
+
+@export("math.reciprocal_no_nan")
+def reciprocal_no_nan(x, name=None):
+    """1 / x, but 0 wherever x is 0."""
+    x = convert_to_tensor(x)
+    return div_no_nan(U.operand_like(1, x), x, name=name or "reciprocal_no_nan")
+
+
+@export("math.scalar_mul", "scalar_mul")
+def scalar_mul(scalar, x, name=None):
+    """`scalar * x` for a 0-d `scalar`.
+
+    Raises:
+      ValueError: if `scalar` is not 0-d.
+    """
+    x = convert_to_tensor(x)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    if scalar.shape.rank not in (None, 0):
+        raise ValueError(f"Only scalar multiply works, got shape {scalar.shape}")
+    return multiply(scalar, x, name=name or "scalar_mul")
 
 
 @export("math.less", "less")

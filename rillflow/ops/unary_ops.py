@@ -1099,6 +1099,19 @@ def _global_norm(ts):
     return sqrt(reduce_sum(stack(sums)))
 
 
+@export("linalg.global_norm", "global_norm")
+def global_norm(t_list, name=None):
+    """The L2 norm of all the tensors of `t_list` together (None entries skipped).
+
+    Raises:
+      TypeError: if `t_list` is not a sequence.
+    """
+    if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__"):
+        raise TypeError("`t_list` should be a sequence of tensors.")
+    with _scope(name, "global_norm"):
+        return _global_norm([convert_to_tensor(t) for t in t_list if t is not None])
+
+
 @export("clip_by_global_norm")
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """Scales every tensor of `t_list` by clip_norm / max(global_norm, clip_norm),
