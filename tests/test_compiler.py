@@ -195,3 +195,14 @@ def test_equality_of_unbroadcastable_run_time_shapes_is_false_when_compiled():
     assert eq.shape == () and not bool(eq) and bool(ne)
     eq, _ = f(tf.constant([1, 2, 3]), tf.constant([1, 5, 3]))
     assert eq.numpy().tolist() == [True, False, True]
+
+
+def test_transposed_float_matmuls_are_expressions_with_the_same_bits():
+    a = tf.constant(np.arange(12.0, dtype=np.float32).reshape(3, 4) / 7)
+    b = tf.constant(np.arange(12.0, dtype=np.float32).reshape(3, 4) / 3)
+    plain, opt, f = run_both(lambda a, b: (tf.matmul(a, b, transpose_a=True),
+                                           tf.matmul(a, b, transpose_b=True)), a, b)
+    for x, y in zip(as_np(plain), as_np(opt)):
+        np.testing.assert_array_equal(x, y)
+    src = f.get_concrete_function(a, b).generated_source
+    assert "a.T @ b" in src and "a @ b.T" in src and "k_MatMul" not in src

@@ -133,22 +133,27 @@ def _cast(op):
 def _matmul(op):
     a, b = op.inputs
     attrs = op.attrs
-    if any(attrs.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")):
+    if attrs.get("adjoint_a") or attrs.get("adjoint_b"):
         return None
+    ta, tb = bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
     if a.dtype is not b.dtype or not (a.dtype.is_floating or a.dtype.is_complex or
                                       a.dtype in (D.int32, D.int64)):
         return None
+    if (ta or tb) and not (a.dtype in (D.float32, D.float64) or a.dtype.is_complex):
+        return None   # the kernel's own integer and half-precision paths
     sa, sb = a.shape, b.shape
     if sa.rank != 2 or sb.rank != 2:
         return None
-    if sa[1] is None or sb[0] is None or sa[1] != sb[0]:
+    inner_a, inner_b = sa[0 if ta else 1], sb[1 if tb else 0]
+    if inner_a is None or inner_b is None or inner_a != inner_b:
         return None
     if a.dtype.is_integer:
         # NumPy's integer matmul is not blocked: only small products inline.
         dims = [sa[0], sa[1], sb[1]]
         if any(d is None for d in dims) or dims[0] * dims[1] * dims[2] > 64 ** 3:
             return None
-    return "expr", "{0} @ {1}", [a, b]
+    # `.T` is a view: NumPy passes the transpose to BLAS, as the kernel does.
+    return "expr", "{0}%s @ {1}%s" % (".T" if ta else "", ".T" if tb else ""), [a, b]
 
 
 def _index_value(t, i):
