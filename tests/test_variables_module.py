@@ -142,3 +142,29 @@ def test_variable_created_in_graph_needs_initializer():
         with tf.compat.v1.Session() as sess:
             sess.run(init)
             assert sess.run(y) == 6.0
+
+
+def test_sliced_variable_assignment():
+    v = tf.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    v[0, 1].assign(9.0)
+    v[1].assign([7.0, 8.0, 9.0])
+    assert v.numpy().tolist() == [[1.0, 9.0, 3.0], [7.0, 8.0, 9.0]]
+    v[:, 0].assign(0.0)                                   # broadcast to the slice
+    v[:, ::2].assign([[1.0, 1.0], [2.0, 2.0]])
+    assert v.numpy().tolist() == [[1.0, 9.0, 1.0], [2.0, 8.0, 2.0]]
+    assert hasattr(v[0], "assign") and not hasattr(tf.constant(1.0), "assign")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot broadcast input shape \[2\] into final shape \[3\]"):
+        v[0].assign([1.0, 2.0])
+
+    @tf.function
+    def scale_row(i):
+        v[i].assign(v[i] * 10)
+        return v.read_value()
+    assert scale_row(tf.constant(0)).numpy().tolist() == [[10.0, 90.0, 10.0], [2.0, 8.0, 2.0]]
+    w = tf.Variable([1, 2, 3])
+    w[1:].assign([5, 6])
+    assert w.numpy().tolist() == [1, 5, 6]
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(v[0] * 2)
+    assert t.gradient(y, v).numpy().tolist() == [[2.0, 2.0, 2.0], [0.0, 0.0, 0.0]]

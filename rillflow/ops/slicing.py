@@ -348,6 +348,27 @@ def getitem(tensor, key):
             or (isinstance(key, Tensor) and key.dtype is D.bool_)):
         return boolean_mask(tensor, key)
     x = tensor if tensor.__class__ is EagerTensor else convert_to_tensor(tensor)
+    begin, end, strides, masks, dynamic = parse_key(key)
+    if _state.graph is None and not dynamic and not _state.tapes:
+        # Eager fast path: the spec is all Python ints, so index NumPy directly.
+        try:
+            _, index = resolve(x._v.shape, begin, end, strides, *masks)
+        except _SpecError as err:
+            raise _IAE(None, None, f"{err} [Op:StridedSlice]") from None
+        return EagerTensor(_as_array(x._v[index]))
+    return _apply_strided_slice(x, begin, end, strides, masks, "strided_slice",
+                                ("stack", "stack_1", "stack_2"), dynamic)
+
+
+def parse_key(key):
+    """A `tensor[key]` key (not a boolean mask) as StridedSlice's spec:
+    (begin, end, strides, (begin, end, ellipsis, new_axis, shrink masks),
+    whether some bound is a tensor).
+
+    Raises:
+      TypeError: for index types TensorFlow rejects.
+    """
+    kc = key.__class__
     if kc is not tuple:
         key = tuple(key) if kc is list else (key,)
     if key and all(k.__class__ is bool for k in key):
@@ -409,16 +430,7 @@ def getitem(tensor, key):
                 end.append(v + 1)
             strides.append(1)
             sm |= 1 << i
-    masks = (bm, em, elm, nm, sm)
-    if _state.graph is None and not dynamic and not _state.tapes:
-        # Eager fast path: the spec is all Python ints, so index NumPy directly.
-        try:
-            _, index = resolve(x._v.shape, begin, end, strides, *masks)
-        except _SpecError as err:
-            raise _IAE(None, None, f"{err} [Op:StridedSlice]") from None
-        return EagerTensor(_as_array(x._v[index]))
-    return _apply_strided_slice(x, begin, end, strides, masks, "strided_slice",
-                                ("stack", "stack_1", "stack_2"), dynamic)
+    return begin, end, strides, (bm, em, elm, nm, sm), dynamic
 
 
 def _bool_index_error():

@@ -191,5 +191,6 @@ def install():
     from .slicing import getitem
     _slicing_getitem = getitem
     Tensor.__getitem__ = getitem
-    from . import variables
+    from . import variable_slicing, variables
     variables._install_operators()
+    variable_slicing.install()
