@@ -163,7 +163,7 @@ def test_generated_source_is_readable_python():
         return x * y + 1.0
     src = f.get_concrete_function(tf.constant(1.0), tf.constant(2.0)).generated_source
     assert src.startswith("def f(x, y):")
-    assert "mul = x * y" in src and "add = mul + Const" in src and "return (add,)" in src
+    assert "mul = x * y" in src and "add = mul + add_y" in src and "return (add,)" in src
 
 
 def test_outputs_python_values_become_tensors_and_none_stays():

@@ -141,3 +141,13 @@ def test_graph_of_function_shows_ops_and_library():
     assert any("while_body" in n for n in lib) or lib
     body_ops = [n.op for fn in gd.library.function for n in fn.node_def]
     assert "PrintV2" in body_ops
+
+
+def test_python_operands_become_constants_named_after_the_argument():
+    @tf.function
+    def f(x):
+        return (x + 1) * 2 - tf.add(x, 3), 5 - x
+    names = [op.name for op in f.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    # TensorFlow 2.21's names (uniqueness ignores case: `Add_1` after `add`).
+    assert names[:10] == ["x", "add/y", "add", "mul/y", "mul", "Add_1/y", "Add_1", "sub",
+                          "sub_1/x", "sub_1"]

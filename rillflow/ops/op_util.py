@@ -151,7 +151,7 @@ def _plain_value(v):
 _PLAIN = (int, float, complex, bool, str, bytes)
 
 
-def operand_like(value, t, op_name=None, param="y"):
+def operand_like(value, t, op_name=None, param="y", name=None):
     """`value` converted to tensor `t`'s dtype, as TensorFlow's op wrappers
     convert the Python operand of a binary op: a value that does not fit that
     dtype (2.5 for an int32 tensor) is a TypeError, never a silent promotion.
@@ -162,9 +162,9 @@ def operand_like(value, t, op_name=None, param="y"):
         naming `param` of op `op_name`.
     """
     if not _plain_value(value):
-        return convert_to_tensor(value)
+        return convert_to_tensor(value, name=name)
     try:
-        return convert_to_tensor(value, dtype=t.dtype)
+        return convert_to_tensor(value, dtype=t.dtype, name=name)
     except TypeError as e:
         if _state.graph is None or op_name is None:
             raise
@@ -173,7 +173,7 @@ def operand_like(value, t, op_name=None, param="y"):
                         f"instead. Error: {e}") from None
 
 
-def binary_operands(x, y, strict=True, op_name=None):
+def binary_operands(x, y, strict=True, op_name=None, named=False):
     """Converts the operands of a binary op the way TensorFlow's op wrappers do.
 
     With `strict` (every op but `add`), a Python value takes the dtype of the
@@ -183,12 +183,13 @@ def binary_operands(x, y, strict=True, op_name=None):
     While building a graph, a Python first operand converts on its own either
     way: TensorFlow's op constructor infers the dtype from it.
     """
+    nx, ny = ("x", "y") if named else (None, None)
     if isinstance(x, Tensor):
         if not isinstance(y, Tensor):
             if strict:
-                y = operand_like(y, x, op_name, "y")
+                y = operand_like(y, x, op_name, "y", name=ny)
             else:
-                y = convert_to_tensor(y, dtype_hint=x.dtype)
+                y = convert_to_tensor(y, dtype_hint=x.dtype, name=ny)
         elif _state.graph is not None:
             x = convert_to_tensor(x)
             y = convert_to_tensor(y)
@@ -196,14 +197,14 @@ def binary_operands(x, y, strict=True, op_name=None):
     if isinstance(y, Tensor):
         if strict and _state.graph is None:
             return operand_like(x, y, op_name, "x"), y
-        x = convert_to_tensor(x)
+        x = convert_to_tensor(x, name=nx)
         if _state.graph is not None:
             y = convert_to_tensor(y)
         return x, y
-    x = convert_to_tensor(x)
+    x = convert_to_tensor(x, name=nx)
     if strict:
-        return x, operand_like(y, x, op_name, "y")
-    return x, convert_to_tensor(y, dtype_hint=x.dtype)
+        return x, operand_like(y, x, op_name, "y", name=ny)
+    return x, convert_to_tensor(y, dtype_hint=x.dtype, name=ny)
 
 
 def _mismatch(opdef, x, y):
@@ -251,8 +252,15 @@ def _binary_error(opdef, x, y, exc):
 def binary(opdef, x, y, name=None, strict=True):
     """Runs an elementwise binary op: converts operands (`binary_operands`),
     checks dtypes, applies."""
-    if _state.graph is not None:
-        return apply2(opdef, *binary_operands(x, y, strict, opdef.name), name=name)
+    g = _state.graph
+    if g is not None:
+        if isinstance(x, Tensor) and isinstance(y, Tensor):
+            return apply2(opdef, *binary_operands(x, y, strict, opdef.name), name=name)
+        # As TensorFlow's op wrappers: a Python operand becomes a constant
+        # named after its argument inside the op's scope (`add/y`).
+        with g.name_scope(name or opdef.name) as scope:
+            x, y = binary_operands(x, y, strict, opdef.name, named=True)
+        return apply2(opdef, x, y, name=scope)
     if x.__class__ is not EagerTensor or y.__class__ is not EagerTensor:
         if x.__class__ is EagerTensor and (y.__class__ is float or y.__class__ is int):
             y = _fast_scalar(x, y) or y

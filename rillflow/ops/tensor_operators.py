@@ -61,6 +61,12 @@ def _binop(fn, name):
         # TensorFlow converts the left operand of a reflected operator (the
         # `2.5` of `2.5 * int_tensor`) to the tensor's dtype, or raises.
         if not isinstance(other, Tensor):
+            g = _state.graph
+            if g is not None:
+                # Named as TensorFlow names it: `sub/x` for the `5` of `5 - t`.
+                with g.name_scope(name) as scope:
+                    other = U.operand_like(other, self, name="x")
+                return fn(other, self, name=scope)
             other = U.operand_like(other, self)
         return fn(other, self, name=name)
     return forward, reverse
