@@ -117,3 +117,28 @@ def test_second_order_gradients():
         s = tf.reduce_sum(gx * gx)
     np.testing.assert_allclose(t2.gradient(s, xx).numpy().ravel()[:8],
                                [157.089, 0, 207.778, 0, 0, 0, 0, 0], atol=2e-3)
+
+
+def test_conv1d_and_conv2d_transpose():
+    x = tf.constant(np.arange(2 * 7 * 3, dtype=np.float32).reshape(2, 7, 3) / 10)
+    f = tf.constant(np.arange(3 * 3 * 4, dtype=np.float32).reshape(3, 3, 4) / 20 - 0.5)
+    for padding, shape, total in (("SAME", (2, 4, 4), 187.7), ("VALID", (2, 3, 4), 194.85)):
+        y = tf.nn.conv1d(x, f, 2, padding)
+        assert y.shape == shape and float(tf.reduce_sum(y)) == pytest.approx(total, rel=1e-5)
+    assert tf.nn.conv1d(x, f, 1, "SAME", dilations=2).shape == (2, 7, 4)
+    xi = tf.constant(np.arange(18, dtype=np.float32).reshape(1, 3, 3, 2))
+    ft = tf.constant(np.arange(72, dtype=np.float32).reshape(3, 3, 4, 2) / 10)
+    for stride, padding, shape, total in ((2, "SAME", [1, 6, 6, 4], 10956.8),
+                                          (2, "VALID", [1, 7, 7, 4], 19569.6),
+                                          (1, "SAME", [1, 3, 3, 4], 10046.4)):
+        y = tf.nn.conv2d_transpose(xi, ft, shape, stride, padding)
+        assert y.shape == tuple(shape)
+        assert float(tf.reduce_sum(y)) == pytest.approx(total, rel=1e-5)
+    with tf.GradientTape() as t:
+        t.watch([xi, ft])
+        y = tf.reduce_sum(tf.nn.conv2d_transpose(xi, ft, [1, 6, 6, 4], 2, "SAME") ** 2)
+    gx, gf = t.gradient(y, [xi, ft])
+    assert float(tf.reduce_sum(gx)) == pytest.approx(350146.56, rel=1e-5)
+    assert float(tf.reduce_sum(gf)) == pytest.approx(1046668.81, rel=1e-5)
+    g = tf.function(lambda v: tf.nn.conv2d_transpose(v, ft, [1, 6, 6, 4], 2))
+    assert g.get_concrete_function(xi).output_shapes == tf.TensorShape([1, 6, 6, 4])

@@ -425,3 +425,37 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """`avg_pool2d` for 4-D input (the N-D form of TensorFlow, 2-D here)."""
     return _pool(_AvgPool, input, ksize, strides, padding, data_format, name)
+
+
+@export("nn.conv1d")
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """1-D convolution of NWC `input` with [width, in, out] `filters`: conv2d
+    over a height of one, as TensorFlow computes it."""
+    from .array_ops import expand_dims, squeeze
+    if data_format not in (None, "NWC"):
+        _check_format(data_format)
+    x = expand_dims(convert_to_tensor(input), 1)
+    f = expand_dims(convert_to_tensor(filters), 0)
+    stride = stride if isinstance(stride, (int, np.integer)) else list(stride)[-2]
+    d = 1 if dilations is None else (dilations if isinstance(dilations, (int, np.integer))
+                                     else list(dilations)[-2])
+    y = conv2d(x, f, [1, 1, int(stride), 1], padding, dilations=[1, 1, int(d), 1],
+               name=name or "conv1d")
+    return squeeze(y, [1])
+
+
+@export("nn.conv2d_transpose")
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
+                     data_format="NHWC", dilations=None, name=None):
+    """The transpose (gradient) of conv2d: NHWC `input` spread by
+    [height, width, out, in] `filters` into `output_shape`."""
+    from ..framework import dtypes as D
+    _check_format(data_format)
+    pad, explicit = _padding(padding)
+    x = convert_to_tensor(input)
+    f = convert_to_tensor(filters, dtype_hint=x.dtype)
+    sizes = convert_to_tensor(output_shape, dtype=D.int32)
+    attrs = {"strides": _four(strides, "strides"), "padding": pad,
+             "dilations": _four(dilations, "dilations"), "explicit_paddings": explicit,
+             "data_format": "NHWC"}
+    return apply(_Conv2DBackpropInput, [sizes, f, x], attrs, name=name or "conv2d_transpose")
