@@ -142,3 +142,29 @@ def test_conv1d_and_conv2d_transpose():
     assert float(tf.reduce_sum(gf)) == pytest.approx(1046668.81, rel=1e-5)
     g = tf.function(lambda v: tf.nn.conv2d_transpose(v, ft, [1, 6, 6, 4], 2))
     assert g.get_concrete_function(xi).output_shapes == tf.TensorShape([1, 6, 6, 4])
+
+
+def test_depthwise_and_separable_convolutions():
+    x = tf.constant(np.arange(2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3) / 10)
+    f = tf.constant(np.arange(3 * 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 3, 2) / 20 - 0.4)
+    for stride, padding, shape, total in ((1, "SAME", (2, 5, 5, 6), 14887.535),
+                                          (2, "VALID", (2, 2, 2, 6), 3394.62),
+                                          (2, "SAME", (2, 3, 3, 6), 4055.975)):
+        y = tf.nn.depthwise_conv2d(x, f, [1, stride, stride, 1], padding)
+        assert y.shape == shape
+        assert float(tf.reduce_sum(y)) == pytest.approx(total, rel=1e-5)
+    np.testing.assert_allclose(tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME").numpy()[0, 0, 0],
+                               [6.48, 6.66, 7.44, 7.64, 8.48, 8.70], rtol=1e-5)
+    with tf.GradientTape() as t:
+        t.watch([x, f])
+        y = tf.reduce_sum(tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "SAME") ** 2)
+    gx, gf = t.gradient(y, [x, f])
+    assert float(tf.reduce_sum(gx)) == pytest.approx(47972.668, rel=1e-5)
+    assert float(tf.reduce_sum(gf)) == pytest.approx(445434.844, rel=1e-5)
+    pw = tf.constant(np.ones((1, 1, 6, 4), np.float32) / 6)
+    sep = tf.nn.separable_conv2d(x, f, pw, [1, 1, 1, 1], "SAME")
+    assert sep.shape == (2, 5, 5, 4)
+    assert float(tf.reduce_sum(sep)) == pytest.approx(9925.023, rel=1e-5)
+    g = tf.function(lambda v: tf.nn.depthwise_conv2d(v, f, [1, 2, 2, 1], "SAME"))
+    assert g.get_concrete_function(tf.TensorSpec([None, 5, 5, 3])).output_shapes.as_list() == \
+        [None, 3, 3, 6]

@@ -149,18 +149,19 @@ def _conv_infer(inputs, attrs):
             _check_groups(x[3], f[2], f[3])
         except errors.OpError as e:
             raise ValueError(e.message) from None
+    return [(TensorShape(_spatial_dims(x, f, attrs) + [f[3]]), inputs[0].dtype)]
+
+
+def _spatial_dims(x, f, attrs):
+    """[N, OH, OW] of a convolution of input shape `x` with filter shape `f`."""
     dims = [x[0]]
+    explicit = attrs.get("explicit_paddings") or ()
     for a in range(2):
         size, k = x[1 + a], f[a]
-        if size is None or k is None:
-            dims.append(None)
-            continue
-        explicit = attrs.get("explicit_paddings") or ()
-        dims.append(_out_and_pads(size, k, attrs["strides"][1 + a], attrs["dilations"][1 + a],
-                                  attrs["padding"],
-                                  explicit[2 + 2 * a:4 + 2 * a] if explicit else None)[0])
-    dims.append(f[3])
-    return [(TensorShape(dims), inputs[0].dtype)]
+        dims.append(None if size is None or k is None else _out_and_pads(
+            size, k, attrs["strides"][1 + a], attrs["dilations"][1 + a], attrs["padding"],
+            explicit[2 + 2 * a:4 + 2 * a] if explicit else None)[0])
+    return dims
 
 
 def _sizes_infer(index):
@@ -207,6 +208,83 @@ _Conv2DBackpropInput = register("Conv2DBackpropInput", _backprop_input_kernel,
                                 _sizes_infer(0), _backprop_input_grad)
 _Conv2DBackpropFilter = register("Conv2DBackpropFilter", _backprop_filter_kernel,
                                  _sizes_infer(1), _backprop_filter_grad)
+
+
+# --- depthwise convolution ----------------------------------------------------------
+
+def _depthwise_kernel(input, filter, strides, padding, dilations, explicit_paddings=(),
+                      data_format="NHWC", T=None):
+    geo = _geometry(input.shape, filter.shape[:2], strides, dilations, padding,
+                    explicit_paddings)
+    win = _windows(input, filter.shape[:2], strides, dilations, geo)   # (N,OH,OW,C,KH,KW)
+    out = np.einsum("nhwckl,klcm->nhwcm", win, filter, optimize=True)
+    n, oh, ow, c, m = out.shape
+    return out.reshape(n, oh, ow, c * m).astype(input.dtype, copy=False)
+
+
+def _depthwise_input_kernel(input_sizes, filter, out_backprop, strides, padding, dilations,
+                            explicit_paddings=(), data_format="NHWC", T=None):
+    in_shape = tuple(int(d) for d in np.reshape(input_sizes, -1))
+    kh, kw, c, m = filter.shape
+    geo = _geometry(in_shape, (kh, kw), strides, dilations, padding, explicit_paddings)
+    dy = out_backprop.reshape(out_backprop.shape[:3] + (c, m))
+    cols = np.einsum("nhwcm,klcm->nhwklc", dy, filter, optimize=True)
+    return _scatter_windows(cols, in_shape, (kh, kw), strides, dilations, geo) \
+        .astype(out_backprop.dtype, copy=False)
+
+
+def _depthwise_filter_kernel(input, filter_sizes, out_backprop, strides, padding, dilations,
+                             explicit_paddings=(), data_format="NHWC", T=None):
+    kh, kw, c, m = (int(d) for d in np.reshape(filter_sizes, -1))
+    geo = _geometry(input.shape, (kh, kw), strides, dilations, padding, explicit_paddings)
+    win = _windows(input, (kh, kw), strides, dilations, geo)
+    dy = out_backprop.reshape(out_backprop.shape[:3] + (c, m))
+    return np.einsum("nhwckl,nhwcm->klcm", win, dy, optimize=True).astype(input.dtype,
+                                                                          copy=False)
+
+
+def _depthwise_infer(inputs, attrs):
+    x, f = inputs[0].shape, inputs[1].shape
+    if x.rank is None or f.rank is None:
+        return [(TensorShape([None] * 4), inputs[0].dtype)]
+    if x.rank != 4 or f.rank != 4:
+        raise ValueError(f"input and filter must be 4-dimensional: {list(x)}, {list(f)}")
+    out = f[2] * f[3] if f[2] is not None and f[3] is not None else None
+    return [(TensorShape(_spatial_dims(x, f, attrs) + [out]), inputs[0].dtype)]
+
+
+def _depthwise_grad(op, g):
+    from .array_ops import shape
+    x, f = op.inputs
+    a = _conv_attrs(op)
+    return [apply(_DepthwiseBackpropInput, [shape(x, out_type="int32"), f, g], a),
+            apply(_DepthwiseBackpropFilter, [x, shape(f, out_type="int32"), g], a)]
+
+
+def _depthwise_input_grad(op, g):
+    from .array_ops import shape
+    _, f, dy = op.inputs
+    a = _conv_attrs(op)
+    return [None, apply(_DepthwiseBackpropFilter, [g, shape(f, out_type="int32"), dy], a),
+            apply(_Depthwise, [g, f], a)]
+
+
+def _depthwise_filter_grad(op, g):
+    from .array_ops import shape
+    x, _, dy = op.inputs
+    a = _conv_attrs(op)
+    return [apply(_DepthwiseBackpropInput, [shape(x, out_type="int32"), g, dy], a), None,
+            apply(_Depthwise, [x, g], a)]
+
+
+_Depthwise = register("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer,
+                      _depthwise_grad, allowed=FLOATS)
+_DepthwiseBackpropInput = register("DepthwiseConv2dNativeBackpropInput",
+                                   _depthwise_input_kernel, _sizes_infer(0),
+                                   _depthwise_input_grad)
+_DepthwiseBackpropFilter = register("DepthwiseConv2dNativeBackpropFilter",
+                                    _depthwise_filter_kernel, _sizes_infer(1),
+                                    _depthwise_filter_grad)
 
 
 # --- pooling -------------------------------------------------------------------------
@@ -459,3 +537,28 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
              "dilations": _four(dilations, "dilations"), "explicit_paddings": explicit,
              "data_format": "NHWC"}
     return apply(_Conv2DBackpropInput, [sizes, f, x], attrs, name=name or "conv2d_transpose")
+
+
+@export("nn.depthwise_conv2d")
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
+                     name=None):
+    """Each input channel convolved with its own [height, width, multiplier]
+    filters: `filter` is [height, width, in, multiplier], the output has
+    in * multiplier channels."""
+    _check_format(data_format)
+    pad, explicit = _padding(padding)
+    x = convert_to_tensor(input)
+    f = convert_to_tensor(filter, dtype_hint=x.dtype)
+    attrs = {"strides": _four(strides, "strides"), "padding": pad,
+             "dilations": _four(dilations, "dilations"), "explicit_paddings": explicit,
+             "data_format": "NHWC"}
+    return apply(_Depthwise, [x, f], attrs, name=name or "depthwise")
+
+
+@export("nn.separable_conv2d")
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
+                     data_format=None, dilations=None, name=None):
+    """A depthwise convolution followed by a 1x1 convolution mixing channels."""
+    depth = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format,
+                             dilations)
+    return conv2d(depth, pointwise_filter, 1, "VALID", name=name or "separable_conv2d")
