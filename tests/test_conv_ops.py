@@ -168,3 +168,21 @@ def test_depthwise_and_separable_convolutions():
     g = tf.function(lambda v: tf.nn.depthwise_conv2d(v, f, [1, 2, 2, 1], "SAME"))
     assert g.get_concrete_function(tf.TensorSpec([None, 5, 5, 3])).output_shapes.as_list() == \
         [None, 3, 3, 6]
+
+
+def test_depthwise_second_order_gradients():
+    rng = np.random.RandomState(1)
+    x = tf.constant(rng.rand(1, 4, 4, 2).astype(np.float32))
+    f = tf.constant(rng.randn(2, 2, 2, 2).astype(np.float32))
+    with tf.GradientTape() as t2:
+        t2.watch([x, f])
+        with tf.GradientTape() as t1:
+            t1.watch([x, f])
+            z = tf.reduce_sum(tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "SAME") ** 2)
+        gx, gf = t1.gradient(z, [x, f])
+        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
+    hx, hf = t2.gradient(s, [x, f])
+    np.testing.assert_allclose(hx.numpy().ravel()[:5], [-3.447, 51.536, -5.682, -38.865, 1.322],
+                               atol=2e-3)
+    np.testing.assert_allclose(hf.numpy().ravel()[:5], [6.206, 7.627, -91.626, 98.024, 4.889],
+                               atol=2e-3)
