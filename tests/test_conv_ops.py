@@ -186,3 +186,14 @@ def test_depthwise_second_order_gradients():
                                atol=2e-3)
     np.testing.assert_allclose(hf.numpy().ravel()[:5], [6.206, 7.627, -91.626, 98.024, 4.889],
                                atol=2e-3)
+
+
+def test_one_dimensional_pooling():
+    x = tf.constant(np.arange(2 * 7 * 3, dtype=np.float32).reshape(2, 7, 3) % 5)
+    assert tf.nn.max_pool1d(x, 2, 2, "VALID").numpy()[0].tolist() == \
+        [[3, 4, 2], [4, 2, 3], [2, 3, 4]]
+    np.testing.assert_allclose(tf.nn.avg_pool1d(x, 3, 2, "SAME").numpy()[0],
+                               [[1.5, 2.5, 1.0], [2.6667, 2.0, 1.3333], [2.0, 1.3333, 2.3333],
+                                [1.5, 2.5, 1.0]], atol=1e-4)
+    assert tf.nn.max_pool(x, 3, 1, "SAME").shape == (2, 7, 3)
+    assert tf.nn.avg_pool(x, [2], [2], "VALID").shape == (2, 3, 3)

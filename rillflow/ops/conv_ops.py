@@ -489,8 +489,43 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
 @export("nn.max_pool")
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """`max_pool2d` for 4-D input (the N-D form of TensorFlow, 2-D here)."""
-    return _pool(_MaxPool, input, ksize, strides, padding, data_format, name)
+    """Max pooling of 3-D (NWC) or 4-D (NHWC) input."""
+    return _pool_nd(_MaxPool, input, ksize, strides, padding, data_format, name)
+
+
+def _pool_nd(opdef, input, ksize, strides, padding, data_format, name):
+    x = convert_to_tensor(input)
+    if x.shape.rank == 3:
+        return _pool1d(opdef, x, ksize, strides, padding, data_format, name)
+    return _pool(opdef, x, ksize, strides, padding, data_format, name)
+
+
+def _pool1d(opdef, input, ksize, strides, padding, data_format, name):
+    """1-D pooling: 2-D pooling over a height of one, as TensorFlow does it."""
+    from .array_ops import expand_dims, squeeze
+    if data_format not in (None, "NWC"):
+        _check_format(data_format)
+
+    def one(v, what):
+        v = [v] if isinstance(v, (int, np.integer)) else [int(e) for e in v]
+        if len(v) not in (1, 3):
+            raise ValueError(f"{what} should be of length 1 or 3. Received: {what}={v}")
+        return [1, 1, v[0] if len(v) == 1 else v[1], 1]
+    y = _pool(opdef, expand_dims(convert_to_tensor(input), 1), one(ksize, "ksize"),
+              one(strides, "strides"), padding, None, name)
+    return squeeze(y, [1])
+
+
+@export("nn.max_pool1d")
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """The maximum of each window of NWC `input`."""
+    return _pool1d(_MaxPool, input, ksize, strides, padding, data_format, name)
+
+
+@export("nn.avg_pool1d")
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """The mean of each window of NWC `input` over its real elements."""
+    return _pool1d(_AvgPool, input, ksize, strides, padding, data_format, name)
 
 
 @export("nn.avg_pool2d")
@@ -501,8 +536,8 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
 @export("nn.avg_pool")
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """`avg_pool2d` for 4-D input (the N-D form of TensorFlow, 2-D here)."""
-    return _pool(_AvgPool, input, ksize, strides, padding, data_format, name)
+    """Average pooling of 3-D (NWC) or 4-D (NHWC) input."""
+    return _pool_nd(_AvgPool, input, ksize, strides, padding, data_format, name)
 
 
 @export("nn.conv1d")
