@@ -456,3 +456,186 @@ def test_symbolic_tensor_bool_and_iteration_are_not_allowed():
         tf.function(f.python_function, autograph=False)(tf.constant(1))
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
         tf.function(g.python_function, autograph=False)(tf.constant([1, 2]))
+
+
+# --- binding, signatures and trace reuse as TensorFlow 2.21 ----------------------
+
+def _error(fn, *args, **kwargs):
+    with pytest.raises(Exception) as info:
+        fn(*args, **kwargs)
+    return type(info.value).__name__, str(info.value)
+
+
+def test_binding_errors_name_the_signature_as_tensorflow_does():
+    @tf.function
+    def f(x, y=3):
+        return x
+    assert _error(f, 1, 2, 3) == (
+        "TypeError", "Binding inputs to tf.function failed due to `too many positional "
+        "arguments`. Received args: (1, 2, 3) and kwargs: {} for signature: "
+        "(x, y=<captured_default_value>).")
+    assert _error(f, 1, z=2)[1] == (
+        "Binding inputs to tf.function failed due to `got an unexpected keyword argument "
+        "'z'`. Received args: (1,) and kwargs: {'z': 2} for signature: "
+        "(x, y=<captured_default_value>).")
+
+    @tf.function
+    def g(x, *args, k=1, **kw):
+        return x
+    assert _error(g)[1].endswith("for signature: (x, *args, k=<captured_default_value>, "
+                                 "**kw).")
+
+
+def test_input_signature_binding_casts_like_tensorflow():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return x * 2
+    assert _error(f, tf.constant([1]))[1] == (
+        "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(1,), "
+        "dtype=tf.int32, name=None) to TensorSpec(shape=(None,), dtype=tf.float32, "
+        "name=None)`. Received args: (<tf.Tensor: shape=(1,), dtype=int32, "
+        "numpy=array([1], dtype=int32)>,) and kwargs: {} for signature: "
+        "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None)).")
+
+    # Parameters after the input_signature are fixed to their defaults.
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def h(a, b=2):
+        return a * b
+    assert float(h(1.0)) == 2.0
+    assert float(h(1.0, 2)) == 2.0
+    assert _error(h, 1.0, b=3)[1] == (
+        "Binding inputs to tf.function failed due to `Can not cast 3 to Literal[2]`. "
+        "Received args: (1.0,) and kwargs: {'b': 3} for signature: (a: TensorSpec(shape=(), "
+        "dtype=tf.float32, name=None), b: Literal[2] = <captured_default_value>).")
+
+
+def test_nested_input_signature_takes_python_lists_for_spec_leaves():
+    @tf.function(input_signature=[[tf.TensorSpec([], tf.float32), tf.TensorSpec([], tf.int32)],
+                                  {"k": tf.TensorSpec([None], tf.float32)}])
+    def g(a, d):
+        return a[0] + tf.reduce_sum(d["k"])
+    assert float(g([1.0, 2], {"k": [1.0, 2.0]})) == 4.0
+    sig = ("for signature: (a: List[TensorSpec(shape=(), dtype=tf.float32, name=None), "
+           "TensorSpec(shape=(), dtype=tf.int32, name=None)], d: Dict[['k', TensorSpec("
+           "shape=(None,), dtype=tf.float32, name=None)]]).")
+    msg = _error(g, (1.0, 2), {"k": [1.0]})[1]
+    assert msg.startswith("Binding inputs to tf.function failed due to `Can not cast "
+                          "(1.0, 2) to list type.`.") and msg.endswith(sig)
+    msg = _error(g, [1.0, 2], {"j": [1.0]})[1]
+    assert "`{'j': [1.0]} has different keys with the TraceType Dict[['k', " in msg
+    assert "`Cannot convert 2.5 to EagerTensor of dtype int32`" in _error(
+        g, [1.0, 2.5], {"k": [1.0]})[1]
+
+
+def test_varargs_input_signature_is_positional_only():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def h(*args):
+        return args[0]
+    assert _error(h, 1.0, 2.0)[1].endswith(
+        "for signature: (args_0: TensorSpec(shape=(), dtype=tf.float32, name=None), /).")
+    assert h.get_concrete_function().pretty_printed_signature().splitlines()[1] == (
+        "  args_0 (POSITIONAL_ONLY): TensorSpec(shape=(), dtype=tf.float32, name=None)")
+
+
+def test_concrete_function_call_falls_back_to_flat_signature():
+    @tf.function
+    def f(x, y, s=2):
+        return {"a": x * s, "b": (y, x)}
+    cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32),
+                                 tf.TensorSpec([], tf.int32))
+    x, y = tf.constant([1.0]), tf.constant(1)
+    # The structured signature needs `s`; the flat one takes just the tensors.
+    assert cf(x, y)["a"].numpy().tolist() == [2.0]
+    assert cf(x, y, 2)["a"].numpy().tolist() == [2.0]
+    sig = ("for signature: (x: TensorSpec(shape=(None,), dtype=tf.float32, name=None), "
+           "y: TensorSpec(shape=(), dtype=tf.int32, name=None), s: Literal[2]) -> "
+           "Dict[['a', TensorSpec(shape=(None,), dtype=tf.float32, name=None)], ['b', "
+           "Tuple[TensorSpec(shape=(), dtype=tf.int32, name=None), TensorSpec(shape=(None,), "
+           "dtype=tf.float32, name=None)]]].")
+    kind, msg = _error(cf, x, y, 3)
+    assert kind == "TypeError"
+    assert msg.startswith("Binding inputs to tf.function failed due to `Can not cast 3 to "
+                          "Literal[2]`.")
+    assert msg.endswith(sig + "\nFallback to flat signature also failed due to: f(x, y) "
+                        "takes 2 positional arguments, got 3.")
+    assert _error(cf, [1.0], 1)[1].endswith(
+        "\nFallback to flat signature also failed due to: f(x, y): expected argument "
+        "#0(zero-based) to be a Tensor; got list ([1.0]).")
+    assert _error(cf, x, y, z=1)[1].endswith("f(x, y) got unexpected keyword arguments: z.")
+    assert _error(cf, x)[1].endswith("f(x, y) missing required arguments: y.")
+    kind, msg = _error(cf, x, tf.constant(1.0))
+    assert kind == "InvalidArgumentError"
+    assert "was expected to be a int32 tensor but is a float tensor" in msg
+
+
+def test_pretty_printed_signature_forms():
+    P = collections.namedtuple("P", "a b")
+
+    @tf.function
+    def f(x, p, *args, k=3):
+        return x
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.float32),
+                                 P(tf.TensorSpec([], tf.bool), None), tf.constant(1),
+                                 k=tf.TensorSpec([1], tf.int32))
+    assert cf.pretty_printed_signature(verbose=False) == (
+        "(x: TensorSpec(shape=(2,), dtype=tf.float32, name=None), p: P[['a', TensorSpec("
+        "shape=(), dtype=tf.bool, name=None)], ['b', Literal[None]]], args_0: TensorSpec("
+        "shape=(), dtype=tf.int32, name=None), /, *, k: TensorSpec(shape=(1,), "
+        "dtype=tf.int32, name=None)) -> TensorSpec(shape=(2,), dtype=tf.float32, name=None)")
+    assert cf.pretty_printed_signature().splitlines()[1:5] == [
+        "  x (POSITIONAL_ONLY): TensorSpec(shape=(2,), dtype=tf.float32, name=None)",
+        "  p (POSITIONAL_ONLY): P[['a', TensorSpec(shape=(), dtype=tf.bool, name=None)], "
+        "['b', Literal[None]]]",
+        "  args_0 (POSITIONAL_ONLY): TensorSpec(shape=(), dtype=tf.int32, name=None)",
+        "  k (KEYWORD_ONLY): TensorSpec(shape=(1,), dtype=tf.int32, name=None)"]
+    assert [t.name for t in cf.inputs] == ["x:0", "p:0", "args_0:0", "k:0"]
+
+
+def test_trace_made_inside_another_function_serves_eager_calls():
+    @tf.function
+    def inner(x):
+        return x * 2
+
+    @tf.function
+    def outer(x):
+        return inner(x) + inner(x + 1)
+    assert int(outer(tf.constant(1))) == 6
+    assert inner.experimental_get_tracing_count() == 1
+    assert int(inner(tf.constant(1))) == 2
+    assert inner.experimental_get_tracing_count() == 1
+
+
+def test_nested_function_capturing_an_outer_tensor():
+    @tf.function(autograph=False)
+    def outer(x):
+        y = x * 3
+
+        @tf.function(autograph=False)
+        def closure(z):
+            return z + y
+        return closure(x)
+    assert int(outer(tf.constant(1))) == 4
+    assert int(outer(tf.constant(2))) == 8
+
+
+def test_unhashable_python_arguments_are_refused():
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Mutable:
+        a: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        a: int
+    f = tf.function(lambda v: 1)
+    assert _error(f, Mutable(1)) == (
+        "TypeError", "Could not generate a generic TraceType for "
+        "test_unhashable_python_arguments_are_refused.<locals>.Mutable(a=1).Please verify "
+        "that it is immutable/hashable. Otherwise, consider implementing the Tracing "
+        "Protocol for it.")
+    assert f.experimental_get_tracing_count() == 0
+    f(Frozen(1))
+    f(Frozen(1))
+    f(Frozen(2))
+    assert f.experimental_get_tracing_count() == 2

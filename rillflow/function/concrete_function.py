@@ -6,6 +6,7 @@ another function being traced, a call becomes one `StatefulPartitionedCall`
 (or `PartitionedCall`) op. Under an active GradientTape the call is
 recorded as one op whose gradient runs the function's backward graph.
 """
+import inspect
 import itertools
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
+from .function_type import FunctionType as _FunctionType, _Constraint, type_str
 
 __all__ = ["ConcreteFunction"]
 
@@ -138,23 +140,39 @@ class ConcreteFunction:
         """The input parameters and output type (see `pretty_printed_signature`)."""
         return self.pretty_printed_signature()
 
-    def pretty_printed_signature(self, verbose=True):
-        """A readable description of inputs, outputs and captures."""
+    def _parameters(self):
+        """(name, kind, type string) of each input parameter, as TensorFlow's
+        FunctionType lists them: positional ones become POSITIONAL_ONLY when
+        the function takes `*args`."""
         args, kwargs = self.structured_input_signature
-        lines = ["Input Parameters:"]
         names = self._param_names or ["args_%d" % i for i in range(len(args))]
-        for n, a in zip(names, args):
-            lines.append("  %s (POSITIONAL_OR_KEYWORD): %s" % (n, _type_str(a, unnamed=True)))
-        for k, v in kwargs.items():
-            lines.append("  %s (KEYWORD_ONLY): %s" % (k, _type_str(v, unnamed=True)))
+        var_pos = getattr(self._function_spec, "has_var_positional", False)
+        kind = "POSITIONAL_ONLY" if var_pos else "POSITIONAL_OR_KEYWORD"
+        out = [(n, kind, type_str(a)) for n, a in zip(names, args)]
+        out += [(k, "KEYWORD_ONLY", type_str(v)) for k, v in kwargs.items()]
+        return out
+
+    def pretty_printed_signature(self, verbose=True):
+        """A readable description of inputs, outputs and captures; with
+        `verbose=False` the one-line `(x: TensorSpec(...), ...) -> ...` form."""
+        params = self._parameters()
+        out_type = type_str(self.structured_outputs)
+        if not verbose:
+            sig = inspect.Signature([
+                inspect.Parameter(n, getattr(inspect.Parameter, k), annotation=_Annot(t))
+                for n, k, t in params])
+            return "%s -> %s" % (sig, out_type)
+        lines = ["Input Parameters:"]
+        for n, k, t in params:
+            lines.append("  %s (%s): %s" % (n, k, t))
         lines.append("Output Type:")
-        lines.append("  " + _type_str(self.structured_outputs, unnamed=True))
+        lines.append("  " + out_type)
         lines.append("Captures:")
         caps = self.graph.captures
         if not caps:
             lines.append("  None")
         for ext, internal in caps:
-            lines.append("  %d: %s" % (id(ext), _type_str(internal, unnamed=True)))
+            lines.append("  %d: %s" % (id(ext), type_str(internal)))
         return "\n".join(lines)
 
     def __repr__(self):
@@ -168,7 +186,12 @@ class ConcreteFunction:
         if self._compiled is None:
             g = self.graph
             self._compiled = compile_graph(g, g.inputs, g.outputs, name=g.name)
-            self._capture_values = tuple(_runtime_value(t) for t in g.external_captures)
+            caps = g.external_captures
+            # Captured tensors of an enclosing function being traced have no
+            # value yet; such a function only runs as a call op inside it.
+            self._capture_values = None if any(
+                isinstance(t, SymbolicTensor) for t in caps) else tuple(
+                _runtime_value(t) for t in caps)
         return self._compiled
 
     @property
@@ -184,41 +207,91 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         """Calls the function with arguments matching its signature.
 
+        As in TensorFlow, the call is bound to the structured signature
+        first (Python values must equal the traced ones), then to the flat
+        signature of its tensor inputs.
+
         Raises:
-          TypeError: for missing/extra arguments, or Python values or shapes
-            that do not match the traced signature.
+          TypeError: for arguments fitting neither signature.
           InvalidArgumentError: for a tensor of the wrong dtype.
         """
-        flat = self._bind(args, kwargs)
+        try:
+            flat = self._bind(args, kwargs)
+        except TypeError as structured_err:
+            try:
+                flat = self._bind_flat(args, kwargs)
+            except (TypeError, ValueError) as flat_err:
+                raise TypeError(f"{structured_err}\nFallback to flat signature also failed "
+                                f"due to: {flat_err}") from None
         return self._call_flat(flat)
 
+    def _function_type(self):
+        """The structured signature as a FunctionType-like inspect.Signature:
+        each parameter constrained to its traced type, Python values to
+        their traced value."""
+        ftype = getattr(self, "_ftype", None)
+        if ftype is None:
+            args, kwargs = self.structured_input_signature
+            params = []
+            for (n, k, _), v in zip(self._parameters(), list(args) + list(kwargs.values())):
+                literal = not any(isinstance(x, TensorSpec) or hasattr(x, "_arg_spec") or
+                                  type(x).__name__ == "VariableSpec" for x in nest.flatten(v))
+                params.append(inspect.Parameter(n, getattr(inspect.Parameter, k),
+                                                annotation=_Constraint(v, literal=literal)))
+            ftype = self._ftype = _FunctionType.from_parameters(
+                params, type_str(self.structured_outputs))
+        return ftype
+
     def _bind(self, args, kwargs):
+        """Flat tensor arguments for a call bound to the structured signature."""
+        bound = self._function_type().bind(args, kwargs)
         sig_args, sig_kwargs = self.graph.structured_input_signature
         names = self._param_names
-        values = list(args)
-        if len(values) > len(sig_args):
-            raise TypeError(f"{self.graph.name}() takes {len(sig_args)} positional arguments but "
-                            f"{len(values)} were given")
-        kwargs = dict(kwargs)
-        for i in range(len(values), len(sig_args)):
-            n = names[i] if i < len(names) else None
-            if n is not None and n in kwargs:
-                values.append(kwargs.pop(n))
-            elif not isinstance(sig_args[i], Tensor) and not nest.flatten(sig_args[i]) or \
-                    all(not isinstance(x, Tensor) for x in nest.flatten(sig_args[i])):
-                values.append(sig_args[i])
-            else:
-                raise TypeError(f"{self.graph.name}() missing required argument: {n!r}")
-        for k in list(kwargs):
-            if k not in sig_kwargs:
-                raise TypeError(f"{self.graph.name}() got an unexpected keyword argument {k!r}")
         flat = []
-        for pos, (expected, given) in enumerate(zip(sig_args, values)):
-            self._flatten_arg(expected, given, flat, names[pos] if pos < len(names) else pos)
+        values = list(bound.values())
+        for pos, expected in enumerate(sig_args):
+            self._flatten_arg(expected, values[pos], flat, names[pos] if pos < len(names)
+                              else pos)
         for k, expected in sig_kwargs.items():
-            if k not in kwargs:
-                raise TypeError(f"{self.graph.name}() missing required argument: {k!r}")
-            self._flatten_arg(expected, kwargs[k], flat, k)
+            self._flatten_arg(expected, bound[k], flat, k)
+        return flat
+
+    def _arg_keywords(self):
+        return [t.op.name for t in self.graph.inputs[:self._num_args]]
+
+    def _flat_signature_summary(self):
+        return f"{self.graph.name}({', '.join(self._arg_keywords())})"
+
+    def _bind_flat(self, args, kwargs):
+        """The call bound to the flat signature (one tensor per graph input),
+        with TensorFlow's messages."""
+        keywords = self._arg_keywords()
+        summary = self._flat_signature_summary()
+        if len(args) > len(keywords):
+            raise TypeError(f"{summary} takes {len(keywords)} positional arguments, got "
+                            f"{len(args)}.")
+        args, kwargs = list(args), dict(kwargs)
+        for keyword in keywords[len(args):]:
+            if keyword not in kwargs:
+                specified = keywords[:len(args)] + list(kwargs)
+                missing = sorted(set(keywords) - set(specified))
+                raise TypeError(f"{summary} missing required arguments: {', '.join(missing)}.")
+            args.append(kwargs.pop(keyword))
+        if kwargs:
+            for unused in kwargs:
+                if unused in keywords[:len(args)]:
+                    raise TypeError(f"{summary} got two values for '{unused}'.")
+            raise TypeError(f"{summary} got unexpected keyword arguments: "
+                            f"{', '.join(sorted(kwargs))}.")
+        flat = []
+        for i, (arg, ph) in enumerate(zip(args, self.graph.inputs)):
+            if not isinstance(arg, Tensor) and not hasattr(arg, "_storage"):
+                raise TypeError(f"{summary}: expected argument #{i}(zero-based) to be a "
+                                f"Tensor; got {type(arg).__name__} ({arg}).")
+            if ph.dtype is not D.resource:
+                self._flatten_arg(ph, arg, flat, ph.op.name)
+            else:
+                flat.append(arg)
         return flat
 
     def _flatten_arg(self, expected, given, flat, pname):
@@ -242,8 +315,8 @@ class ConcreteFunction:
                 if t.dtype is not e.dtype:
                     raise errors.InvalidArgumentError(
                         None, None, f"cannot compute {self._name} as input #{len(flat)}"
-                        f"(zero-based) was expected to be a {e.dtype.name} tensor but is a "
-                        f"{t.dtype.name} tensor [Op:{self._name}]")
+                        f"(zero-based) was expected to be a {_runtime_name(e.dtype)} tensor "
+                        f"but is a {_runtime_name(t.dtype)} tensor [Op:{self._name}]")
                 if not e.shape.is_compatible_with(t.shape):
                     raise TypeError(f"Argument {pname!r}: shape {t.shape} is incompatible with "
                                     f"the traced shape {e.shape} of {self.graph.name}()")
@@ -325,6 +398,14 @@ class ConcreteFunction:
         return self._pack(outs)
 
 
+# TensorFlow's runtime spelling of dtypes (DataTypeString) in its messages.
+_RUNTIME_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _runtime_name(dtype):
+    return _RUNTIME_NAMES.get(dtype.name, dtype.name)
+
+
 def _python_equal(a, b):
     try:
         return bool(a == b) if not isinstance(a, Tensor) else a is b
@@ -336,19 +417,14 @@ def _has_stateful(graph):
     return any(op.opdef.stateful for op in graph.get_operations())
 
 
-def _type_str(v, unnamed=False):
-    if isinstance(v, (SymbolicTensor, EagerTensor)) or isinstance(v, TensorSpec):
-        return "TensorSpec(shape=%s, dtype=%r, name=None)" % (v.shape, v.dtype)
-    spec = getattr(v, "_arg_spec", None)
-    if spec is not None:
-        return repr(spec)
-    if isinstance(v, dict):
-        return "Dict[%s]" % ", ".join("[%r, %s]" % (k, _type_str(v[k])) for k in v)
-    if isinstance(v, list):
-        return "List[%s]" % ", ".join(_type_str(x) for x in v)
-    if isinstance(v, tuple):
-        return "Tuple[%s]" % ", ".join(_type_str(x) for x in v)
-    return "Literal[%r]" % (v,)
+class _Annot:
+    """A parameter annotation that prints as the given type string."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
 
 
 # --- the call op -------------------------------------------------------------

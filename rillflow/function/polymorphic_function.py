@@ -16,12 +16,12 @@ from ..compiler.codegen import compile_graph, needed_ops
 from ..framework import context as _context
 from ..framework import nest, user_frames
 from ..framework.api_export import export
-from ..framework.convert import convert_to_tensor
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from .concrete_function import ConcreteFunction, _runtime_value
 from .fast_call import make_fast_call
+from .function_type import FunctionType
 from ..framework.func_graph import trace_function
 
 __all__ = ["Function", "function"]
@@ -44,6 +44,7 @@ class _FunctionSpec:
     def __init__(self, fn, input_signature):
         self.fullargspec = inspect.getfullargspec(fn) if callable(fn) else None
         self.input_signature = input_signature
+        self.function_type = FunctionType(fn, input_signature)
         try:
             self.signature = inspect.signature(fn)
         except (TypeError, ValueError):
@@ -56,6 +57,22 @@ class _FunctionSpec:
             return []
         return [p.name for p in self.signature.parameters.values()
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    @property
+    def has_var_positional(self):
+        """Whether the function takes `*args`."""
+        return self.signature is not None and any(
+            p.kind is p.VAR_POSITIONAL for p in self.signature.parameters.values())
+
+    def names_for(self, n):
+        """Names of `n` positional values: the parameters', then `args_0`,
+        `args_1`, ... (after the `*args` parameter's name) for the rest."""
+        names = self.arg_names[:n]
+        var = "args"
+        if self.signature is not None:
+            var = next((p.name for p in self.signature.parameters.values()
+                        if p.kind is p.VAR_POSITIONAL), var)
+        return names + ["%s_%d" % (var, i) for i in range(n - len(names))]
 
 
 class Function:
@@ -205,20 +222,17 @@ class Function:
     def _canonicalize(self, args, kwargs, specs_ok=False):
         """Binds a call to the signature: (positional values, keyword-only values)."""
         sig = self._spec.signature
-        if self._spec.input_signature is not None:
-            return self._bind_input_signature(args, kwargs, specs_ok), {}
-        if sig is None:
+        ftype = self._spec.function_type
+        if sig is None or ftype.signature is None:
             return tuple(args), dict(kwargs)
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self._name}(): {e}") from None
-        bound.apply_defaults()
+        bound = ftype.bind(args, kwargs, specs_ok)
+        if self._spec.input_signature is not None:
+            return tuple(bound.values())[:ftype.num_constrained], {}
         pos, kw = [], {}
         for p in sig.parameters.values():
-            if p.name not in bound.arguments:
+            if p.name not in bound:
                 continue
-            v = bound.arguments[p.name]
+            v = bound[p.name]
             if p.kind is p.VAR_POSITIONAL:
                 pos.extend(v)
             elif p.kind is p.VAR_KEYWORD:
@@ -227,68 +241,26 @@ class Function:
                 kw[p.name] = v
             else:
                 pos.append(v)
+        # Sorted, so that keyword order does not select a different trace.
         return tuple(pos), dict(sorted(kw.items()))
-
-    def _bind_input_signature(self, args, kwargs, specs_ok):
-        specs = self._spec.input_signature
-        names = self._spec.arg_names
-        values = list(args)
-        for n in names[len(values):len(specs)]:
-            if n in kwargs:
-                values.append(kwargs.pop(n))
-        if kwargs:
-            raise TypeError(f"{self._name}() got unexpected keyword arguments "
-                            f"{sorted(kwargs)} (its input_signature fixes the arguments)")
-        if len(values) != len(specs):
-            raise TypeError(f"{self._name}() takes {len(specs)} arguments as given by its "
-                            f"input_signature, got {len(values)}")
-        out = []
-        for i, (spec, v) in enumerate(zip(specs, values)):
-            name = names[i] if i < len(names) else "args_%d" % i
-            if isinstance(spec, TensorSpec):
-                out.append(self._check_spec(spec, v, name, specs_ok))
-                continue
-            try:
-                nest.assert_same_structure(spec, v, check_types=False)
-            except (ValueError, TypeError):
-                raise TypeError(f"Binding inputs to tf.function `{self._name}` failed: argument "
-                                f"{name!r} has structure {v!r}, expected {spec!r}") from None
-            out.append(nest.map_structure(
-                lambda s, x, name=name: self._check_spec(s, x, name, specs_ok), spec, v))
-        return tuple(out)
-
-    def _check_spec(self, spec, value, name, specs_ok):
-        if isinstance(value, TensorSpec):
-            if not specs_ok:
-                raise TypeError(f"{self._name}(): TensorSpec passed as a value for {name!r}")
-            return spec
-        try:
-            t = value if isinstance(value, Tensor) else convert_to_tensor(value,
-                                                                          dtype=spec.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"Binding inputs to tf.function `{self._name}` failed: argument "
-                            f"{name!r}: {e}") from None
-        if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-            raise TypeError(
-                f"Binding inputs to tf.function `{self._name}` failed due to `Can not cast "
-                f"{TensorSpec(t.shape, t.dtype)!r} to {spec!r}`. Received args: "
-                f"({name}={t!r}) and kwargs: {{}} for signature: ({name}: {spec!r}).")
-        return t
 
     # --- the cache -----------------------------------------------------------------
     def _call_key(self, pos, kw):
         key = ("A", tuple(K.make_key(v) for v in pos) +
                tuple(("K", k, K.make_key(v)) for k, v in kw.items()))
-        g = _state.graph
+        # As TensorFlow's function context: the graph init_scope lifts to, so a
+        # trace made inside another tf.function serves eager calls too.
+        g = _context.outermost_graph()
         return key if g is None else ("G", id(g), key)
 
     def _concrete_for(self, pos, kw):
         """The ConcreteFunction for bound arguments and their flat runtime values."""
         sig_specs = self._spec.input_signature
         if sig_specs is not None:
-            key = ("S", _state.graph is None or id(_state.graph))
+            g = _context.outermost_graph()
+            key = ("S", g is None or id(g))
             cf = self._cache.get(key)
-            if cf is None:
+            if cf is None or not _usable_here(cf):
                 cf = self._trace(key, tuple(sig_specs), {})
             return cf, _flat_values(pos, kw)
         key = self._call_key(pos, kw)
@@ -297,6 +269,8 @@ class Function:
         except TypeError:
             cf = None
         traced = False
+        if cf is not None and not _usable_here(cf):
+            cf = None
         if cf is None:
             cf = self._find_compatible(key)
         else:
@@ -314,7 +288,8 @@ class Function:
 
     def _find_compatible(self, key):
         for k in reversed(self._cache):
-            if k != key and K.is_subtype(_strip(key), _strip(k)) and _ctx(k) == _ctx(key):
+            if k != key and K.is_subtype(_strip(key), _strip(k)) and _ctx(k) == _ctx(key) \
+                    and _usable_here(self._cache[k]):
                 return self._cache[k]
         return None
 
@@ -382,11 +357,12 @@ class Function:
         _state.variable_created_hook = hook
         self._tracing_count += 1
         try:
+            names = self._spec.names_for(len(pos))
             fg = trace_function(self._name, self._python_callable(), pos, kw,
-                                arg_names=self._spec.arg_names, outer_graph=_state.graph)
+                                arg_names=names, outer_graph=_state.graph)
         finally:
             _state.variable_created_hook = saved
-        return ConcreteFunction(fg, self._spec.arg_names, self._spec), created
+        return ConcreteFunction(fg, names, self._spec), created
 
     def _run_initializers(self, cf, pos, kw):
         """Runs the initializers of variables created from the function's inputs."""
@@ -403,6 +379,17 @@ class Function:
 
     def __repr__(self):
         return "<rillflow.function.Function %s>" % self._name
+
+
+def _usable_here(cf):
+    """Whether a trace can run here: one made inside another function may
+    capture that function's tensors, usable only while tracing inside it."""
+    caps = [t for t in cf.graph.external_captures if isinstance(t, SymbolicTensor)]
+    if not caps:
+        return True
+    g = _state.graph
+    return g is not None and all(t.graph is g or (hasattr(g, "_reachable") and
+                                                   g._reachable(t.graph)) for t in caps)
 
 
 def _strip(key):

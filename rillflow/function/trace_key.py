@@ -79,6 +79,12 @@ def leaf_key(v):
     if isinstance(v, (TensorShape,)) or (hashable and type(v).__hash__ is not object.__hash__
                                          and type(v).__eq__ is not object.__eq__):
         return ("H", v)
+    if not hashable:
+        # An unhashable object (a mutable dataclass, a set) could change
+        # between calls unnoticed, so TensorFlow refuses it as an argument.
+        raise TypeError(f"Could not generate a generic TraceType for {v!r}.Please verify that "
+                        f"it is immutable/hashable. Otherwise, consider implementing the "
+                        f"Tracing Protocol for it.")
     return ("O", _ObjectKey(v))
 
 
