@@ -25,7 +25,7 @@ def _elements(elems, what):
         raise ValueError(f"{what} must have at least one element tensor (elems is empty)")
     for t in flat:
         if t.shape.rank == 0:
-            raise ValueError(f"Elements in elems must be 1+ dimensional Tensors, not scalars")
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
     n = flat[0].shape[0]
     if n is None:
         from .array_ops import shape
