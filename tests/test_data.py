@@ -146,8 +146,9 @@ def test_batches_of_generated_values_keep_the_per_value_errors():
     def batched(items, dtype):
         return list(tf.data.Dataset.from_generator(
             lambda: items, output_signature=tf.TensorSpec([], dtype)).batch(2))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
-        batched([1, 2.5], tf.int32)
+    # Floats for an integer spec are truncated (TensorFlow converts with
+    # np.asarray(v).astype(dtype)).
+    assert [b.numpy().tolist() for b in batched([1, 2.5], tf.int32)] == [[1, 2]]
     # Out of range integers wrap around as TensorFlow's do, batched or not.
     assert [b.numpy().tolist() for b in batched([1, 2 ** 40], tf.int32)] == [[1, 0]]
     assert [b.numpy().tolist() for b in batched([-1, 300], tf.uint8)] == [[255, 44]]
@@ -161,8 +162,8 @@ def test_batches_of_generated_values_keep_the_per_value_errors():
 def test_from_generator_errors():
     def one(v):
         return lambda: iter([v])
-    with pytest.raises(tf.errors.InvalidArgumentError, match="int32"):
-        list(tf.data.Dataset.from_generator(one(1.5), tf.int32))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected type was int32"):
+        list(tf.data.Dataset.from_generator(one("x"), tf.int32))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"shape \(2,\)"):
         list(tf.data.Dataset.from_generator(one([1, 2]), tf.int32, tf.TensorShape([])))
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected structure"):
@@ -301,7 +302,7 @@ def test_map_output_normalization():
     assert list(spec) == ["b", "a"] and spec["a"] == tf.TensorSpec([], tf.float32)
     with pytest.raises(TypeError, match="returned None"):
         ds.map(lambda x: None)
-    with pytest.raises(TypeError, match="missing a required argument"):
+    with pytest.raises(TypeError, match=r"missing 1 required positional argument: 'y'"):
         ds.map(lambda x, y: x)
 
 
@@ -622,7 +623,7 @@ def test_prefetch_propagates_errors_and_stops_early():
         yield 1
         raise ValueError("boom")
     ds = tf.data.Dataset.from_generator(bad, output_signature=I64).prefetch(2)
-    with pytest.raises(ValueError, match="boom"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^ValueError: boom"):
         list(ds)
     it = iter(tf.data.Dataset.range(10 ** 9).prefetch(8))
     assert next(it).numpy() == 0

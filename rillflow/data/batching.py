@@ -13,6 +13,7 @@ from ..ops import op_util as U
 from . import dataset_ops as DS
 from . import runtime as R
 from . import structure as S
+from .functional import MapNode
 from .sources import ListNode, slice_iter
 
 
@@ -37,15 +38,18 @@ def _batch_cardinality(n, size, drop):
 class BatchNode(R.Node):
     """Consecutive elements stacked `size` at a time."""
 
-    __slots__ = ("input", "size", "drop", "ncomp")
+    __slots__ = ("input", "size", "drop", "ncomp", "fusable")
 
-    def __init__(self, input_node, size, drop, ncomp):
+    def __init__(self, input_node, size, drop, ncomp, fusable=True):
         self.input, self.size, self.drop, self.ncomp = input_node, size, drop, ncomp
+        self.fusable = fusable
 
     def __iter__(self):
         fast = self.input.batches(self.size, self.drop)
-        return fast if fast is not None else R.stacked_batches(self.input, self.size,
-                                                                  self.drop)
+        if fast is not None:
+            return fast
+        return R.stacked_batches(self.input, self.size, self.drop,
+                                 self.fusable and isinstance(self.input, MapNode))
 
     def cardinality(self):
         return _batch_cardinality(self.input.cardinality(), self.size, self.drop)
@@ -64,6 +68,11 @@ def _batch_kernel(inp, batch_size, drop_remainder, output_types=(), **_):
 
 
 _Batch = DS.register_dataset_op("BatchDatasetV2", _batch_kernel)
+# TensorFlow fuses a map into a following batch, but not into a parallel batch.
+_ParallelBatch = DS.register_dataset_op(
+    "ParallelBatchDataset",
+    lambda inp, batch_size, drop_remainder, output_types=(), **_: BatchNode(
+        inp, _check_batch_size(batch_size), bool(drop_remainder), len(output_types), False))
 
 
 def _batch_dim(batch_size, drop_remainder):
@@ -72,11 +81,13 @@ def _batch_dim(batch_size, drop_remainder):
     return size if drop and size is not None and size > 0 else None
 
 
-def batch(ds, batch_size, drop_remainder=False, name=None):
-    """See `Dataset.batch`."""
+def batch(ds, batch_size, drop_remainder=False, name=None, parallel=False):
+    """See `Dataset.batch` (`parallel`: `num_parallel_calls` was given)."""
     spec = S.batch_spec(ds.element_spec, _batch_dim(batch_size, drop_remainder))
     ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size"),
            DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    if parallel:
+        return DS.build("_ParallelBatchDataset", _ParallelBatch, ins, {}, spec, name)
     return DS.build("_BatchDataset", _Batch, ins, {}, spec, name)
 
 
@@ -186,21 +197,29 @@ def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_r
         shapes = nest.flatten_up_to(spec, padded_shapes) if nest.is_nested(spec) else \
             [padded_shapes]
     if padding_values is None:
-        values = [b"" if s.dtype is D.string else np.zeros((), s.dtype._np) for s in leaves]
+        values = [None] * len(leaves)
     elif nest.is_nested(spec) and not nest.is_nested(padding_values):
         values = [padding_values] * len(leaves)
     else:
         values = nest.flatten_up_to(spec, padding_values) if nest.is_nested(spec) else \
             [padding_values]
+    values = [(b"" if s.dtype is D.string else np.zeros((), s.dtype._np)) if v is None else v
+              for v, s in zip(values, leaves)]
     statics, shape_ts, value_ts = [], [], []
     for i, (leaf, shp, val) in enumerate(zip(leaves, shapes, values)):
         st, t = _padded_shape(shp, leaf, i)
         statics.append(st)
         shape_ts.append(t)
-        v = val if isinstance(val, Tensor) else convert_to_tensor(val, dtype=leaf.dtype)
+        # Converted without the component's dtype, as TensorFlow does: a Python
+        # int pads int32 components, an int64 component needs an int64 value.
+        v = convert_to_tensor(val, name="padding_value")
+        if not v.shape.is_compatible_with(TensorShape([])):
+            raise ValueError(f"Invalid `padding_values`. `padding_values` values should be "
+                             f"scalars, but got {v.shape}.")
         if v.dtype is not leaf.dtype:
-            raise TypeError(f"Padding value dtype {v.dtype.name} does not match the component "
-                            f"dtype {leaf.dtype.name}.")
+            raise TypeError(f"Invalid `padding_values`. `padding_values` values type "
+                            f"{v.dtype} does not match type {leaf.dtype} of the "
+                            f"corresponding input component.")
         value_ts.append(v)
     dim = _batch_dim(batch_size, drop_remainder)
     out = nest.pack_sequence_as(spec, [
@@ -280,6 +299,11 @@ _Rebatch = DS.register_dataset_op("RebatchDatasetV2", _rebatch_kernel)
 def rebatch(ds, batch_size, drop_remainder=False, name=None):
     """See `Dataset.rebatch`."""
     from ..framework.convert import convert_to_tensor
+    if any(getattr(leaf, "shape", None) is not None and leaf.shape.rank == 0
+           for leaf in S.leaf_specs(ds.element_spec)):
+        raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found "
+                         "a dataset with scalar elements. Fix the issue by adding the `batch` "
+                         "transformation to the dataset.")
     inner = S.unbatch_spec(ds.element_spec)
     c = U.constant_value(batch_size) if isinstance(batch_size, Tensor) else \
         np.asarray(batch_size)

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors, nest
+from ..framework.tensor import Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
 from . import functions as F
@@ -276,6 +277,13 @@ class ChooseNode(R.Node):
                 continue
             yield e
 
+    def cardinality(self):
+        # TensorFlow's DirectedInterleave: infinite when an input is, else unknown
+        # (even when the selector is finite).
+        if any(n.cardinality() == R.INFINITE for n in self.inputs):
+            return R.INFINITE
+        return R.UNKNOWN
+
 
 class RandomIndexNode(R.Node):
     """An infinite dataset of indices drawn with probabilities `weights`."""
@@ -308,17 +316,21 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
     datasets = list(datasets)
     if not datasets:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
-    spec = datasets[0].element_spec
-    for d in datasets[1:]:
-        spec = S.most_specific_compatible(spec, d.element_spec)
-        if spec is None:
-            raise TypeError("Invalid `datasets`. The elements of `datasets` must have the "
-                            "same structure and dtypes.")
+    if not isinstance(choice_dataset, DS.Dataset):
+        raise TypeError("Invalid `choice_dataset`. `choice_dataset` should be a "
+                        f"`tf.data.Dataset` but is {type(choice_dataset)}.")
     cs = choice_dataset.element_spec
     if not isinstance(cs, TensorSpec) or cs.dtype is not D.int64 or cs.shape.rank not in \
             (0, None):
         raise TypeError(f"Invalid `choice_dataset`. Elements of `choice_dataset` must be "
-                        f"scalar of `tf.int64` dtype, but got {cs!r}.")
+                        f"scalar `tf.int64` tensors but are {cs!r}.")
+    spec = datasets[0].element_spec
+    for i, d in enumerate(datasets[1:], 1):
+        spec = S.most_specific_compatible(spec, d.element_spec)
+        if spec is None:
+            raise TypeError(f"Invalid `datasets`. `datasets` must have compatible element "
+                            f"specs.\n Dataset 0 element_spec={datasets[0].element_spec}.\n"
+                            f"Dataset {i} element_spec={d.element_spec}.")
     return DS.build("_DirectedInterleave", _Choose,
                     [choice_dataset._variant_tensor] + [d._variant_tensor for d in datasets],
                     {"stop_on_empty_dataset": bool(stop_on_empty_dataset)}, spec, None)
@@ -327,13 +339,28 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
     """See `Dataset.sample_from_datasets`."""
     datasets = list(datasets)
+    if not datasets:
+        raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
     if weights is None:
         weights = [1.0] * len(datasets)
-    w = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights,
-                   dtype=np.float64)
-    if w.shape != (len(datasets),):
-        raise ValueError("Invalid `weights`. The shape of `weights` should be compatible "
-                         f"with `[len(datasets)]` but is {list(w.shape)}.")
+    if isinstance(weights, Tensor):
+        if not weights.shape.is_compatible_with([len(datasets)]):
+            raise ValueError("Invalid `weights`. The shape of `weights` should be compatible "
+                             f"with `[len(datasets)]` but is {weights.shape}.")
+        w = np.asarray(weights.numpy(), dtype=np.float64)
+    else:
+        if len(weights) != len(datasets):
+            raise ValueError("Invalid `weights`. `weights` should have the same length as "
+                             f"`datasets` but got `len(weights)={len(weights)}` vs. "
+                             f"`len(datasets)={len(datasets)}`.")
+        # As TensorFlow does, datasets of weight 0 are left out (so they never
+        # end the sampling with stop_on_empty_dataset, nor make it infinite).
+        kept = [(d, float(x)) for d, x in zip(datasets, weights) if float(x) > 0]
+        datasets, weights = ([d for d, _ in kept], [x for _, x in kept]) if kept else \
+            ([datasets[0].take(0)], [1.0])
+        w = np.asarray(weights, dtype=np.float64)
+    if len(datasets) == 1:
+        return datasets[0]
     from ..ops.random_ops import get_seed
     s1, s2 = get_seed(seed)
     rng_seed = None if s1 is None else [s1, s2]

@@ -322,7 +322,8 @@ class Dataset:
         """Stacks `batch_size` consecutive elements; the static batch dimension
         is None unless `drop_remainder`."""
         from . import batching
-        return batching.batch(self, batch_size, drop_remainder, name)
+        return batching.batch(self, batch_size, drop_remainder, name,
+                              num_parallel_calls is not None)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):

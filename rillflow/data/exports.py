@@ -66,5 +66,8 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
 @export("data.experimental.assert_cardinality")
 def assert_cardinality(expected_cardinality):
-    """A function for `Dataset.apply` (the cardinality is not enforced)."""
-    return lambda ds: ds
+    """A function for `Dataset.apply` asserting the dataset's number of
+    elements: iterating raises FailedPreconditionError when it differs, and
+    `cardinality()` reports `expected_cardinality`."""
+    from .ordering import assert_cardinality as _assert
+    return lambda ds: _assert(ds, expected_cardinality)

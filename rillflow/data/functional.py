@@ -5,6 +5,8 @@
 Each function is traced once (functions.py) and runs as compiled code on
 the component values of each element.
 """
+import numpy as np
+
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.execute import apply
@@ -113,8 +115,11 @@ def _predicate(fn, spec, what):
     out = f.output_spec
     if not isinstance(out, TensorSpec) or out.dtype is not D.bool_ or \
             out.shape.rank not in (0, None):
+        # TensorFlow's take_while message lacks the comma and a space.
+        sep = (" but its return type is" if what == "Dataset_take_while" else
+               ", but its return type is ")
         raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                         f"tensor, but its return type is {out!r}.")
+                         f"tensor{sep}{out!r}.")
     return f
 
 
@@ -275,7 +280,8 @@ def get_single_element(ds, name=None):
 
 
 class UniqueNode(R.Node):
-    """The first occurrence of each (scalar) element."""
+    """The first occurrence of each element (tensors compare by shape and
+    values)."""
 
     __slots__ = ("input",)
 
@@ -286,7 +292,10 @@ class UniqueNode(R.Node):
         seen = set()
         for e in self.input:
             v = e[0]
-            key = v[()] if hasattr(v, "ndim") and v.ndim == 0 else v
+            if isinstance(v, np.ndarray):
+                key = v[()] if v.ndim == 0 else (v.shape, tuple(v.ravel().tolist()))
+            else:
+                key = v
             if key not in seen:
                 seen.add(key)
                 yield e
@@ -298,12 +307,15 @@ _Unique = DS.register_dataset_op("UniqueDataset", lambda inp, **_: UniqueNode(in
 def unique(ds, name=None):
     """See `Dataset.unique`."""
     spec = ds.element_spec
-    if not isinstance(spec, TensorSpec) or spec.dtype not in (D.int32, D.int64, D.string):
-        raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec!r}; it "
-                        "supports scalar tf.int32, tf.int64 and tf.string elements.")
-    if spec.shape.rank not in (0, None):
-        raise TypeError("`tf.data.Dataset.unique` only supports datasets with scalar "
-                        f"elements, got shape {spec.shape}.")
+    for leaf in S.leaf_specs(spec):
+        dtype = getattr(leaf, "dtype", None)
+        if dtype not in (D.int32, D.int64, D.string):
+            raise TypeError(f"`tf.data.Dataset.unique` does not support type {dtype} -- only "
+                            "`tf.int32`, `tf.int64`, and `tf.string` are supported.")
+    if not isinstance(spec, TensorSpec):
+        raise errors.InvalidArgumentError(
+            None, None, "UniqueDataset only supports inputs with a single component. "
+            "[Op:UniqueDataset]")
     return DS.build("_UniqueDataset", _Unique, [ds._variant_tensor], {}, spec, name)
 
 

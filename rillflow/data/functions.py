@@ -7,7 +7,10 @@ compiled code directly on component values, which is the whole cost of a
 variables, or tensors of an enclosing graph being built) become extra
 inputs of the dataset op, so the op's kernel supplies their values.
 """
+import functools
+import inspect
 import re
+import types
 
 import numpy as np
 
@@ -73,6 +76,7 @@ class DatasetFunction:
             fn = fn.python_function
         func = _ElementFunction(fn, name=name, autograph=True)
         args = input_spec if type(input_spec) is tuple else (input_spec,)
+        _check_arguments(fn, args)
         cf = func.get_concrete_function(*args)
         fg = cf.graph
         self.concrete = cf
@@ -157,6 +161,28 @@ class DatasetFunction:
 
     def __repr__(self):
         return "<dataset function %s>" % self.function_name
+
+
+def _check_arguments(fn, args):
+    """Raises the TypeError Python raises for `fn(*args)` when the arguments do
+    not fit `fn`'s parameters: TensorFlow calls the function directly, so a
+    map over pairs with a one-argument lambda reports
+    "<lambda>() takes 1 positional argument but 2 were given"."""
+    try:
+        inspect.signature(fn).bind(*args)
+        return
+    except TypeError:
+        pass
+    except ValueError:      # no signature to check (some builtins)
+        return
+    target = fn
+    while isinstance(target, functools.partial):
+        target = target.func
+    target = getattr(target, "__func__", target)
+    if isinstance(target, types.FunctionType) and not hasattr(target, "__wrapped__"):
+        # Binding fails before any of the body runs, so this only raises
+        # Python's own message.
+        fn(*args)
 
 
 def _numeric(t):

@@ -113,6 +113,8 @@ class OwnedIterator(Iterator):
                 return self._pack(next(st.it))
             except StopIteration:
                 raise StopIteration from None
+            except errors.OpError as e:
+                raise _op_error(e, "IteratorGetNext") from None
         return self.get_next()
 
     next = __next__
@@ -125,9 +127,12 @@ class OwnedIterator(Iterator):
         """
         st = self._eager_state
         if st is not None and _state.graph is None:
-            e = st.next()
+            try:
+                e = st.next()
+            except errors.OpError as exc:
+                raise _op_error(exc, "IteratorGetNext") from None
             if e is None:
-                raise R.end_of_sequence()
+                raise _op_error(R.end_of_sequence(), "IteratorGetNext")
             return self._pack(e)
         outs = apply(_GetNext, [self._handle], DS.type_attrs(self._element_spec),
                      name=name or "IteratorGetNext", multi=True)
@@ -137,7 +142,11 @@ class OwnedIterator(Iterator):
         """The next element as a `tf.experimental.Optional` (empty at the end)."""
         st = self._eager_state
         if st is not None and _state.graph is None:
-            return Optional(EagerTensor(R.OptionalValue(st.next())), self._element_spec)
+            try:
+                e = st.next()
+            except errors.OpError as exc:
+                raise _op_error(exc, "IteratorGetNextAsOptional") from None
+            return Optional(EagerTensor(R.OptionalValue(e)), self._element_spec)
         v = apply(_GetNextAsOptional, [self._handle], {}, name="IteratorGetNextAsOptional")
         return Optional(v, self._element_spec)
 
@@ -202,12 +211,23 @@ class NumpyIterator:
         return self
 
     def __next__(self):
-        return self._pack(next(self._it))
+        try:
+            return self._pack(next(self._it))
+        except errors.OpError as e:
+            raise _op_error(e, "IteratorGetNext") from None
 
     next = __next__
 
     def __repr__(self):
         return "NumpyIterator(iterator=%r)" % (self._iterator,)
+
+
+def _op_error(exc, op_name):
+    """`exc` as an eager op raises it: its message ends with the op's name,
+    which TensorFlow's eager iterators report as the failing op."""
+    if "[Op:" in exc.message:
+        return exc
+    return type(exc)(None, None, "%s [Op:%s]" % (exc.message, op_name))
 
 
 def _np(v):

@@ -308,7 +308,7 @@ def _prefetch_kernel(inp, buffer_size, **_):
     size = int(buffer_size)
     if size < -1:
         raise errors.InvalidArgumentError(
-            None, None, "buffer_size must be >= 0 or AUTOTUNE (-1).")
+            None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
     return PrefetchNode(inp, size)
 
 
@@ -354,6 +354,53 @@ _Cache = DS.register_dataset_op("CacheDatasetV2", lambda inp, filename, **_: Cac
 def cache(ds, filename="", name=None):
     """See `Dataset.cache`. Elements are cached in memory (also when a
     `filename` is given)."""
-    return DS.build("_CacheDataset", _Cache,
+    return DS.build("CacheDataset", _Cache,
                     [ds._variant_tensor, DS.scalar(filename, D.string, "filename")], {},
                     ds.element_spec, name)
+
+
+# --- assert_cardinality --------------------------------------------------------------------------
+
+def _elements(n):
+    return "1 element" if n == 1 else f"{n} elements"
+
+
+class AssertCardinalityNode(R.Node):
+    """The input's elements, checked to number exactly `expected` (INFINITE:
+    never to end); the cardinality reported is `expected`."""
+
+    __slots__ = ("input", "expected")
+
+    def __init__(self, input_node, expected):
+        self.input, self.expected = input_node, expected
+
+    def __iter__(self):
+        want = self.expected
+        n = 0
+        for e in self.input:
+            n += 1
+            if want != R.INFINITE and n > want:
+                raise errors.FailedPreconditionError(
+                    None, None, f"Input dataset was expected to contain {_elements(want)} but "
+                    f"contained at least {_elements(n)}.")
+            yield e
+        if n != want:
+            what = "an infinite number of elements" if want == R.INFINITE else _elements(want)
+            raise errors.FailedPreconditionError(
+                None, None, f"Input dataset was expected to contain {what} but contained only "
+                f"{_elements(n)}.")
+
+    def cardinality(self):
+        return self.expected
+
+
+_AssertCardinality = DS.register_dataset_op(
+    "AssertCardinalityDataset",
+    lambda inp, cardinality, **_: AssertCardinalityNode(inp, int(cardinality)))
+
+
+def assert_cardinality(ds, expected_cardinality):
+    """See `tf.data.experimental.assert_cardinality`."""
+    return DS.build("_AssertCardinalityDataset", _AssertCardinality,
+                    [ds._variant_tensor, DS.scalar(expected_cardinality, D.int64, "cardinality")],
+                    {}, ds.element_spec, None)

@@ -119,20 +119,21 @@ def product_cardinality(a, b):
     return a * b
 
 
-def stacked_batches(node, size, drop_remainder):
+def stacked_batches(node, size, drop_remainder, fused=False):
     """The batches of `node`'s elements, `size` at a time, made by stacking
-    each component (the generic batching loop)."""
+    each component (the generic batching loop). `fused`: `node` is a map,
+    which TensorFlow fuses with the batch (it words shape errors differently)."""
     it = iter(node)
     while True:
         rows = list(itertools.islice(it, size))
         if not rows or (len(rows) < size and drop_remainder):
             return
-        yield tuple(stack_components(rows, i) for i in range(len(rows[0])))
+        yield tuple(stack_components(rows, i, fused) for i in range(len(rows[0])))
         if len(rows) < size:
             return
 
 
-def stack_components(rows, index):
+def stack_components(rows, index, fused=False):
     """Stacks the `index`-th component of each element of `rows` into one array.
 
     Raises:
@@ -144,14 +145,14 @@ def stack_components(rows, index):
         shape = first.shape
         for k, v in enumerate(vals):
             if np.shape(v) != shape:
-                raise _batch_error(v, shape)
+                raise _batch_error(vals, index, k, fused)
         return np.stack(vals)
     dtype = getattr(first, "dtype", None)
     if dtype is not None and dtype.kind == "O":
         out = np.empty(len(vals), dtype=object)
         for k, v in enumerate(vals):
             if np.ndim(v):
-                raise _batch_error(v, ())
+                raise _batch_error(vals, index, k, fused)
             out[k] = v[()] if isinstance(v, np.ndarray) else v
         return out
     try:
@@ -159,12 +160,22 @@ def stack_components(rows, index):
     except ValueError:
         out = None
     if out is None or out.ndim != 1:
-        bad = next(v for v in vals if np.ndim(v))
-        raise _batch_error(bad, ())
+        k = next(k for k, v in enumerate(vals) if np.ndim(v))
+        raise _batch_error(vals, index, k, fused)
     return out
 
 
-def _batch_error(value, batch_shape):
+def _dims(value):
+    # TensorShape::DebugString, as TensorFlow's messages print shapes
+    return "[%s]" % ",".join(str(d) for d in np.shape(value))
+
+
+def _batch_error(vals, index, k, fused):
+    if fused:
+        return errors.InvalidArgumentError(
+            None, None, "Cannot add tensor to the batch: number of elements does not match. "
+            f"Shapes are: [tensor]: {_dims(vals[k])}, [batch]: {_dims(vals[0])}")
     return errors.InvalidArgumentError(
-        None, None, f"Cannot add tensor to the batch: number of elements does not match. "
-        f"Shapes are: [tensor]: {list(np.shape(value))}, [batch]: {list(batch_shape)}")
+        None, None, f"Cannot batch tensors with different shapes in component {index}. "
+        f"First element had shape {_dims(vals[0])} and element {k} had shape "
+        f"{_dims(vals[k])}.")

@@ -2,6 +2,7 @@
 `from_generator`, `list_files`."""
 import glob as _glob
 import itertools
+import traceback
 
 import numpy as np
 
@@ -74,7 +75,8 @@ def range_(*args, **kwargs):
     elif len(args) == 3:
         start, stop, step = args
     else:
-        raise ValueError(f"Invalid arguments to RangeDataset: {args!r}")
+        raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
+                         f"but was {len(args)}.")
     ins = [DS.scalar(v, D.int64, n) for v, n in ((start, "start"), (stop, "stop"),
                                                   (step, "step"))]
     return DS.build("_RangeDataset", _Range, ins, {}, TensorSpec([], output_type), name)
@@ -199,17 +201,23 @@ class GeneratorNode(R.Node):
         self.nested = nest.is_nested(spec)
 
     def __iter__(self):
-        with R.in_eager():
-            it = iter(self.generator(*self.args))
+        try:
+            with R.in_eager():
+                it = iter(self.generator(*self.args))
+        except Exception as e:
+            raise _python_error(e) from e
         convert = self.converters[0] if not self.nested else None
         convert_nested = self._convert
         state = R._state
         while True:
-            if state.graph is not None:
-                with R.in_eager():
+            try:
+                if state.graph is not None:
+                    with R.in_eager():
+                        item = next(it, _END)
+                else:
                     item = next(it, _END)
-            else:
-                item = next(it, _END)
+            except Exception as e:
+                raise _python_error(e) from e
             if item is _END:
                 return
             yield (convert(item),) if convert is not None else convert_nested(item)
@@ -227,16 +235,22 @@ class GeneratorNode(R.Node):
         return self._bulk_batches(size, drop_remainder, np_dtype, python_types)
 
     def _bulk_batches(self, size, drop_remainder, np_dtype, python_types):
-        with R.in_eager():
-            it = iter(self.generator(*self.args))
+        try:
+            with R.in_eager():
+                it = iter(self.generator(*self.args))
+        except Exception as e:
+            raise _python_error(e) from e
         convert = self.converters[0]
         state = R._state
         while True:
-            if state.graph is not None:
-                with R.in_eager():
+            try:
+                if state.graph is not None:
+                    with R.in_eager():
+                        rows = list(itertools.islice(it, size))
+                else:
                     rows = list(itertools.islice(it, size))
-            else:
-                rows = list(itertools.islice(it, size))
+            except Exception as e:
+                raise _python_error(e) from e
             if not rows or (len(rows) < size and drop_remainder):
                 return
             arr = None
@@ -258,9 +272,10 @@ class GeneratorNode(R.Node):
         try:
             flat = _flatten_like(spec, item)
         except (TypeError, ValueError):
+            types = nest.map_structure(lambda leaf: leaf.dtype, spec)
             raise _gen_error(f"`generator` yielded an element that did not match the expected "
-                             f"structure. The expected structure was {spec!r}, but the "
-                             f"yielded element was {item!r}.") from None
+                             f"structure. The expected structure was {types!r}, but the "
+                             f"yielded element was {item}.") from None
         return tuple(c(v) for c, v in zip(self.converters, flat))
 
 
@@ -277,6 +292,7 @@ def _leaf_converter(leaf):
     dims = None if rank is None else tuple(want.as_list())
 
     scalar_ok = rank is None or rank == 0
+    numeric = kind in "biufc"
 
     def convert(v):
         cls = v.__class__
@@ -292,13 +308,20 @@ def _leaf_converter(leaf):
             arr = v._v
         elif (cls is np.ndarray or isinstance(v, np.generic)) and v.dtype == np_dtype:
             arr = v
-        if arr is None:
-            try:
-                arr = to_numpy(v, dtype)
-            except (TypeError, ValueError):
-                raise _gen_error(f"`generator` yielded an element that could not be "
-                                 f"converted to the expected type. The expected type was "
-                                 f"{dtype.name}, but the yielded element was {v!r}.") from None
+        try:
+            if arr is None:
+                if numeric:
+                    # TensorFlow converts with np.asarray(v).astype(dtype): a
+                    # float yielded for an integer spec is truncated, not refused.
+                    arr = np.asarray(v).astype(np_dtype)
+                else:
+                    arr = to_numpy(v, dtype)
+            elif numeric and arr.dtype != np_dtype and arr.dtype.kind in "biufc":
+                arr = np.asarray(arr).astype(np_dtype)
+        except (TypeError, ValueError):
+            raise _gen_error(f"`generator` yielded an element that could not be "
+                             f"converted to the expected type. The expected type was "
+                             f"{dtype.name}, but the yielded element was {v}.") from None
         if arr.dtype != np_dtype and D.from_numpy(arr.dtype) is not dtype:
             raise _gen_error(f"`generator` yielded an element of type "
                              f"{D.from_numpy(arr.dtype)!r} where an element of type "
@@ -314,6 +337,26 @@ def _leaf_converter(leaf):
 
 
 _END = object()
+
+
+def _python_error(e):
+    """The OpError TensorFlow's py_func turns an exception raised by the
+    generator into (its class by the Python class; the message names it)."""
+    if isinstance(e, errors.OpError):
+        return e
+    if isinstance(e, (ValueError, TypeError)):
+        cls = errors.InvalidArgumentError
+    elif isinstance(e, StopIteration):
+        cls = errors.OutOfRangeError
+    elif isinstance(e, MemoryError):
+        cls = errors.ResourceExhaustedError
+    elif isinstance(e, NotImplementedError):
+        cls = errors.UnimplementedError
+    else:
+        cls = errors.UnknownError
+    # As in TensorFlow, the message carries the generator's traceback.
+    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+    return cls(None, None, f"{type(e).__name__}: {e}\n{tb}")
 
 
 def _gen_error(msg):
@@ -380,7 +423,8 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
         raise TypeError("`generator` must be a Python callable.")
     spec = _signature(output_types, output_shapes, output_signature)
     ins = [convert_to_tensor(a) for a in (args or ())]
-    return DS.build("_GeneratorDataset", _Generator, ins,
+    # TensorFlow builds it as a flat_map over generator ids, and prints it so.
+    return DS.build("_FlatMapDataset", _Generator, ins,
                     {"generator": generator, "_spec": spec}, spec, name)
 
 
