@@ -269,3 +269,108 @@ def test_assert_cardinality():
         [0, 1, 2, 0]
     with pytest.raises(tf.errors.FailedPreconditionError, match="at least 3 elements"):
         values(forever.apply(tf.data.experimental.assert_cardinality(2)).take(4))
+
+
+def test_group_by_window():
+    ds = tf.data.Dataset.range(10).group_by_window(
+        key_func=lambda x: x % 3,
+        reduce_func=lambda k, w: w.batch(2), window_size=2)
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+    assert ds.cardinality() == -2
+    assert repr(ds).startswith("<_GroupByWindowDataset ")
+    # Full windows as they fill up, then the rest by increasing key.
+    assert [b.tolist() for b in values(ds)] == [[0, 3], [1, 4], [2, 5], [6, 9], [7], [8]]
+    sized = tf.data.Dataset.range(12).group_by_window(
+        lambda x: x % 2, lambda k, w: w.batch(5), window_size_func=lambda k: k + 2)
+    assert [b.tolist() for b in values(sized)] == [[0, 2], [1, 3, 5], [4, 6], [8, 10],
+                                                   [7, 9, 11]]
+    m = tf.constant(3, tf.int64)     # captured by all three functions
+    captured = tf.data.Dataset.range(10).group_by_window(
+        lambda x: x % m, lambda k, w: w.batch(2).map(lambda b: b * m),
+        window_size_func=lambda k: k + m - 1)
+    assert [b.tolist() for b in values(captured)] == [
+        [0, 9], [3, 12], [21], [18, 27], [6, 15], [24]]
+    pairs = tf.data.Dataset.range(10).map(lambda x: {"a": x}).apply(
+        tf.data.experimental.group_by_window(lambda d: d["a"] % 2,
+                                             lambda k, w: w.map(lambda d: d["a"] * k), 2))
+    assert values(pairs) == [0, 0, 1, 3, 0, 0, 5, 7, 0, 9]
+    forever = tf.data.Dataset.range(10).repeat().group_by_window(
+        lambda x: x % 2, lambda k, w: w.batch(2), window_size=2)
+    assert forever.cardinality() == -1
+
+    @tf.function
+    def digits():
+        s = tf.constant(0, tf.int64)
+        for b in ds:
+            s = s * 10 + tf.reduce_sum(b)
+        return s
+    assert digits().numpy() == 358578
+
+
+def test_group_by_window_errors():
+    r = tf.data.Dataset.range(10)
+    with pytest.raises(ValueError, match=r"^Either the `window_size` argument or the "
+                       r"`window_size_func` argument must be specified.$"):
+        r.group_by_window(lambda x: x % 2, lambda k, w: w)
+    with pytest.raises(ValueError, match="Either the `window_size`"):
+        r.group_by_window(lambda x: x % 2, lambda k, w: w, 2, lambda k: 2)
+    with pytest.raises(TypeError, match=r"^Invalid `reduce_func`. `reduce_func` must return a "
+                       r"single `tf.data.Dataset` object but its return type is "
+                       r"TensorSpec\(shape=\(\), dtype=tf.int64, name=None\).$"):
+        r.group_by_window(lambda x: x % 2, lambda k, w: k, window_size=2)
+    with pytest.raises(ValueError, match=r"^Invalid `key_func`. `key_func` must return a single "
+                       r"`tf.int64` scalar tensor but its return type is TensorSpec\(shape="
+                       r"\(2,\), dtype=tf.int64, name=None\).$"):
+        r.group_by_window(lambda x: [x % 2, x], lambda k, w: w, window_size=2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^Window size must be greater "
+                       r"than zero, but got 0. \[Op:IteratorGetNext\]$"):
+        list(r.group_by_window(lambda x: x % 2, lambda k, w: w, window_size=0))
+    assert values(r.group_by_window(lambda x: 1, lambda k, w: w, window_size=3)) == \
+        list(range(10))
+
+
+def test_bucket_by_sequence_length():
+    elements = [[0], [1, 2, 3, 4], [5, 6, 7], [7, 8, 9, 10, 11], [13, 14, 15, 16, 19, 20],
+                [21, 22]]
+    ds = tf.data.Dataset.from_generator(lambda: elements, tf.int64, output_shapes=[None])
+    b = ds.bucket_by_sequence_length(element_length_func=lambda elem: tf.shape(elem)[0],
+                                     bucket_boundaries=[3, 5], bucket_batch_sizes=[2, 2, 2])
+    assert b.element_spec == tf.TensorSpec([None, None], tf.int64)
+    assert [e.tolist() for e in values(b)] == [
+        [[1, 2, 3, 4], [5, 6, 7, 0]], [[7, 8, 9, 10, 11, 0], [13, 14, 15, 16, 19, 20]],
+        [[0, 0], [21, 22]]]
+    bounded = ds.apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda elem: tf.shape(elem)[0], [3, 5], [2, 2, 2], pad_to_bucket_boundary=True))
+    it = bounded.as_numpy_iterator()
+    assert next(it).tolist() == [[1, 2, 3, 4], [5, 6, 7, 0]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="When pad_to_bucket_boundary=True, "
+                       r"elements must have length < max\(bucket_boundaries\)."):
+        next(it)
+    short = tf.data.Dataset.from_generator(lambda: [[0], [1, 2], [5, 6, 7], [7, 8], [13],
+                                                    [21, 22]], tf.int64, output_shapes=[None])
+    padded = short.bucket_by_sequence_length(lambda elem: tf.shape(elem)[0], [2, 4],
+                                             [2, 2, 2], pad_to_bucket_boundary=True)
+    assert [e.tolist() for e in values(padded)] == [
+        [[1, 2, 0], [5, 6, 7]], [[0], [13]], [[7, 8, 0], [21, 22, 0]]]
+    dropped = tf.data.Dataset.range(10).map(lambda x: tf.fill([x % 4], x)) \
+        .bucket_by_sequence_length(lambda e: tf.size(e), [1, 3], [3, 2, 2], drop_remainder=True)
+    assert dropped.element_spec == tf.TensorSpec([None, None], tf.int64)
+    # Key 0 (empty elements) fills its window of 3 last.
+    assert [e.tolist() for e in values(dropped)] == [
+        [[1, 0], [2, 2]], [[5, 0], [6, 6]], [[3, 3, 3], [7, 7, 7]], [[], [], []]]
+    pairs = tf.data.Dataset.from_tensor_slices(([1, 2, 3, 4, 5, 6], [1, 1, 3, 3, 5, 5]))
+    unpadded = pairs.bucket_by_sequence_length(lambda x, n: n, [2, 4], [2, 2, 1],
+                                               no_padding=True)
+    assert [(a.tolist(), n.tolist()) for a, n in values(unpadded)] == [
+        ([1, 2], [1, 1]), ([3, 4], [3, 3]), ([5], [5]), ([6], [5])]
+    dicts = tf.data.Dataset.from_tensor_slices({"x": [[1, 2, 0], [3, 0, 0]], "n": [2, 1]})
+    shaped = dicts.bucket_by_sequence_length(lambda d: d["n"], [2], [2, 2],
+                                             padded_shapes={"x": [4], "n": []})
+    assert shaped.element_spec == {"x": tf.TensorSpec([None, 4], tf.int32),
+                                   "n": tf.TensorSpec([None], tf.int32)}
+    assert [(d["x"].tolist(), d["n"].tolist()) for d in values(shaped)] == [
+        ([[3, 0, 0, 0]], [1]), ([[1, 2, 0, 0]], [2])]
+    with pytest.raises(ValueError, match=r"^`len\(bucket_batch_sizes\)` must equal "
+                       r"`len\(bucket_boundaries\) \+ 1` but `len\(bucket_batch_sizes\)=2` and "
+                       r"`len\(bucket_boundaries\)=2`.$"):
+        tf.data.Dataset.range(3).bucket_by_sequence_length(lambda x: x, [2, 4], [2, 2])

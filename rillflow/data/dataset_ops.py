@@ -342,6 +342,27 @@ class Dataset:
         from . import batching
         return batching.rebatch(self, batch_size, drop_remainder, name)
 
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        """Groups elements by the int64 key `key_func` gives; each group of
+        `window_size` elements (or `window_size_func(key)`) is passed as a
+        dataset to `reduce_func(key, dataset)`, whose datasets are concatenated."""
+        from . import grouping
+        return grouping.group_by_window(self, key_func, reduce_func, window_size,
+                                        window_size_func, name)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """Batches elements of similar length together: each element goes to the
+        bucket of its `element_length_func` length among `bucket_boundaries`,
+        and each bucket is (padded-)batched with its `bucket_batch_sizes` entry."""
+        from . import grouping
+        return grouping.bucket_by_sequence_length(
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder, name)
+
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
         """A dataset of windows, each a dataset of up to `size` elements."""
         from . import batching

@@ -71,3 +71,20 @@ def assert_cardinality(expected_cardinality):
     `cardinality()` reports `expected_cardinality`."""
     from .ordering import assert_cardinality as _assert
     return lambda ds: _assert(ds, expected_cardinality)
+
+
+@export("data.experimental.group_by_window")
+def group_by_window(key_func, reduce_func, window_size=None, window_size_func=None):
+    """A function for `Dataset.apply`: see `Dataset.group_by_window`."""
+    return lambda ds: ds.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+
+@export("data.experimental.bucket_by_sequence_length")
+def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
+                              padded_shapes=None, padding_values=None,
+                              pad_to_bucket_boundary=False, no_padding=False,
+                              drop_remainder=False):
+    """A function for `Dataset.apply`: see `Dataset.bucket_by_sequence_length`."""
+    return lambda ds: ds.bucket_by_sequence_length(
+        element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+        padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
