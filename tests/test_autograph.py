@@ -389,3 +389,13 @@ def test_lambda_defaults_are_kept():
         fns = [lambda y, k=k: y + k for k in range(3)]
         return fns[2](x)
     assert int(h(tf.constant(1))) == 3
+
+
+def test_lambdas_as_keyword_arguments_on_a_continuation_line():
+    def two(f=None, g=None):
+        return tf.function(g)(tf.constant(1), tf.constant(2)), tf.function(f)(tf.constant(7))
+    summed, rem = two(
+        f=lambda x: x % 3, g=lambda k, w: k + w)
+    assert int(summed) == 3 and int(rem) == 1
+    same = tf.data.Dataset.range(3).map(lambda x: x + 1).map(lambda x: x + 1)
+    assert [int(v) for v in same] == [2, 3, 4]

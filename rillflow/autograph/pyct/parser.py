@@ -21,13 +21,16 @@ def _lambda_node(tree, fn):
         raise ConversionError("could not find the lambda in its source line")
     code = fn.__code__
     names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    matching = [n for n in lambdas if [a.arg for a in n.args.args + n.args.kwonlyargs] == names]
-    if len(matching) != 1:
-        if len(lambdas) == 1:
-            return lambdas[0]
+    matching = [n for n in lambdas if [a.arg for a in n.args.posonlyargs + n.args.args +
+                                        n.args.kwonlyargs] == names]
+    # The same lambda can be found twice (nested in a larger parse and alone).
+    distinct = {ast.dump(n): n for n in matching}
+    if len(distinct) != 1:
+        if not distinct:
+            raise ConversionError("could not find the lambda in its source line")
         raise ConversionError("several lambdas on one line with the same arguments; "
                               "AutoGraph cannot tell them apart")
-    return matching[0]
+    return next(iter(distinct.values()))
 
 
 def parse_function(fn):
@@ -80,10 +83,21 @@ def _indent_of(line):
 
 
 def _parse_lambda_line(source):
+    """The lambdas of a line that does not parse on its own (a lambda in the
+    middle of a call spread over lines): each `lambda` parsed from where it
+    starts, as far as it parses, collected into one tree."""
     text = source.strip()
-    for cut in range(len(text), 0, -1):
-        try:
-            return ast.parse("(" + text[text.index("lambda"):cut] + ")")
-        except (SyntaxError, ValueError):
-            continue
-    raise ConversionError("could not parse the lambda's source")
+    found = []
+    start = text.find("lambda")
+    while start >= 0:
+        for cut in range(len(text), start, -1):
+            try:
+                found.append(ast.parse("(" + text[start:cut] + ")").body[0].value)
+                break
+            except (SyntaxError, ValueError):
+                continue
+        start = text.find("lambda", start + 1)
+    if not found:
+        raise ConversionError("could not parse the lambda's source")
+    return ast.Module(body=[ast.Expr(value=ast.Tuple(elts=found, ctx=ast.Load()))],
+                      type_ignores=[])
