@@ -151,3 +151,14 @@ def test_python_operands_become_constants_named_after_the_argument():
     # TensorFlow 2.21's names (uniqueness ignores case: `Add_1` after `add`).
     assert names[:10] == ["x", "add/y", "add", "mul/y", "mul", "Add_1/y", "Add_1", "sub",
                           "sub_1/x", "sub_1"]
+
+
+def test_dtype_errors_while_building_name_no_node():
+    @tf.function
+    def f(x, y):
+        return tf.add(x, y)
+    with pytest.raises(TypeError) as info:
+        f(tf.constant(1), tf.constant(1, tf.int64))
+    first = str(info.value).splitlines()[0]
+    assert first == ("Input 'y' of 'AddV2' Op has type int64 that does not match type int32 "
+                     "of argument 'x'.")

@@ -437,9 +437,14 @@ def _fold_shape_only(op, t):
 
 
 def _graph_error_message(op, e):
-    msg = "%s for '{{node %s}} = %s(%s)' with input shapes: %s." % (
-        str(e), op.name, op.type, ", ".join(t.name for t in op.inputs),
-        ", ".join(shape_text(t.shape) for t in op.inputs))
+    if isinstance(e, TypeError):
+        # A dtype error comes from TensorFlow's op constructor, before there
+        # is a node: its message names no node.
+        msg = str(e)
+    else:
+        msg = "%s for '{{node %s}} = %s(%s)' with input shapes: %s." % (
+            str(e), op.name, op.type, ", ".join(t.name for t in op.inputs),
+            ", ".join(shape_text(t.shape) for t in op.inputs))
     if op.location is not None:
         msg += "\n" + str(op.location)
     return msg
