@@ -179,30 +179,40 @@ def _conv_attrs(op):
                                      "data_format")}
 
 
-def _conv_grad(op, g):
-    from .array_ops import shape
-    x, f = op.inputs
-    a = _conv_attrs(op)
-    return [apply(_Conv2DBackpropInput, [shape(x, out_type="int32"), f, g], a),
-            apply(_Conv2DBackpropFilter, [x, shape(f, out_type="int32"), g], a)]
+def _conv_gradients(forward, backprop_input, backprop_filter):
+    """The gradient functions of a convolution op and of its two backprop ops
+    (each a convolution of the others), given the registry entries' names
+    in this module (looked up when a gradient is built)."""
+    def ops():
+        g = globals()
+        return g[forward], g[backprop_input], g[backprop_filter]
+
+    def shape_of(t):
+        from .array_ops import shape
+        return shape(t, out_type="int32")
+
+    def conv_grad(op, g):
+        _, bi, bf = ops()
+        x, f = op.inputs
+        a = _conv_attrs(op)
+        return [apply(bi, [shape_of(x), f, g], a), apply(bf, [x, shape_of(f), g], a)]
+
+    def input_grad(op, g):
+        fw, _, bf = ops()
+        _, f, dy = op.inputs
+        a = _conv_attrs(op)
+        return [None, apply(bf, [g, shape_of(f), dy], a), apply(fw, [g, f], a)]
+
+    def filter_grad(op, g):
+        fw, bi, _ = ops()
+        x, _, dy = op.inputs
+        a = _conv_attrs(op)
+        return [apply(bi, [shape_of(x), g, dy], a), None, apply(fw, [x, g], a)]
+    return conv_grad, input_grad, filter_grad
 
 
-def _backprop_input_grad(op, g):
-    from .array_ops import shape
-    _, f, dy = op.inputs
-    a = _conv_attrs(op)
-    return [None, apply(_Conv2DBackpropFilter, [g, shape(f, out_type="int32"), dy], a),
-            apply(_Conv2D, [g, f], a)]
-
-
-def _backprop_filter_grad(op, g):
-    from .array_ops import shape
-    x, _, dy = op.inputs
-    a = _conv_attrs(op)
-    return [apply(_Conv2DBackpropInput, [shape(x, out_type="int32"), g, dy], a), None,
-            apply(_Conv2D, [x, g], a)]
-
-
+_conv_grad, _backprop_input_grad, _backprop_filter_grad = _conv_gradients(
+    "_Conv2D", "_Conv2DBackpropInput", "_Conv2DBackpropFilter")
 _Conv2D = register("Conv2D", _conv_kernel, _conv_infer, _conv_grad, allowed=FLOATS)
 _Conv2DBackpropInput = register("Conv2DBackpropInput", _backprop_input_kernel,
                                 _sizes_infer(0), _backprop_input_grad)
@@ -253,30 +263,8 @@ def _depthwise_infer(inputs, attrs):
     return [(TensorShape(_spatial_dims(x, f, attrs) + [out]), inputs[0].dtype)]
 
 
-def _depthwise_grad(op, g):
-    from .array_ops import shape
-    x, f = op.inputs
-    a = _conv_attrs(op)
-    return [apply(_DepthwiseBackpropInput, [shape(x, out_type="int32"), f, g], a),
-            apply(_DepthwiseBackpropFilter, [x, shape(f, out_type="int32"), g], a)]
-
-
-def _depthwise_input_grad(op, g):
-    from .array_ops import shape
-    _, f, dy = op.inputs
-    a = _conv_attrs(op)
-    return [None, apply(_DepthwiseBackpropFilter, [g, shape(f, out_type="int32"), dy], a),
-            apply(_Depthwise, [g, f], a)]
-
-
-def _depthwise_filter_grad(op, g):
-    from .array_ops import shape
-    x, _, dy = op.inputs
-    a = _conv_attrs(op)
-    return [apply(_DepthwiseBackpropInput, [shape(x, out_type="int32"), g, dy], a), None,
-            apply(_Depthwise, [x, g], a)]
-
-
+_depthwise_grad, _depthwise_input_grad, _depthwise_filter_grad = _conv_gradients(
+    "_Depthwise", "_DepthwiseBackpropInput", "_DepthwiseBackpropFilter")
 _Depthwise = register("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer,
                       _depthwise_grad, allowed=FLOATS)
 _DepthwiseBackpropInput = register("DepthwiseConv2dNativeBackpropInput",

@@ -55,25 +55,14 @@ def _reserve_kernel(num_elements, element_dtype=None, element_shape=None):
 
 def _set_item_kernel(lst, index, item, element_dtype=None, element_shape=None,
                      dynamic_size=False):
-    i = _idx(index)
-    out = TensorListValue(lst)
-    if i >= len(out) and dynamic_size:
-        out.extend([None] * (i + 1 - len(out)))
-    _check_index(out, i, "write to")
-    _check_shape(item, element_shape, i)
-    out[i] = item
-    return out
+    return set_item_in_place_checked(TensorListValue(lst), index, item,
+                                     element_shape=element_shape, dynamic_size=dynamic_size)
 
 
 def set_item_static(lst, index, item):
     """TensorListSetItem when graph construction proved the item's shape
     right (the compiler's fast path): bounds check and copy only."""
-    i = int(index)
-    if not 0 <= i < len(lst):
-        _check_index(lst, i, "write to")
-    out = TensorListValue(lst)
-    out[i] = item
-    return out
+    return set_item_in_place(TensorListValue(lst), index, item)
 
 
 def set_item_in_place(lst, index, item):
