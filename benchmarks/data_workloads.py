@@ -33,15 +33,17 @@ def _drain(batches):
     return n
 
 
+def _count(ds):
+    """The number of elements in a dataset of batches (rillflow's or TF's)."""
+    return sum(b.shape[0] for b in ds)
+
+
 def map_batch_1m():
     """range(1M) -> map(x + 1) -> batch(1024), consumed to the end."""
     ds = tf.data.Dataset.range(N).map(lambda x: x + 1).batch(BATCH)
 
     def eager():
-        n = 0
-        for b in ds:
-            n += b.shape[0]
-        return n
+        return _count(ds)
 
     def numpy():
         return _drain(_python_map_batch(range(N), lambda x: x + 1, BATCH))
@@ -60,12 +62,7 @@ def map_batch_1m_tf(tf_ref):
     """The same pipeline in TensorFlow (for --compare-tensorflow)."""
     ds = tf_ref.data.Dataset.range(N).map(lambda x: x + 1).batch(BATCH)
 
-    def run():
-        n = 0
-        for b in ds:
-            n += b.shape[0]
-        return n
-    return run
+    return lambda: _count(ds)
 
 
 def generator_map_batch_100k():
@@ -77,7 +74,7 @@ def generator_map_batch_100k():
     ds = ds.map(lambda x: x * 2).batch(BATCH)
 
     def eager():
-        return sum(b.shape[0] for b in ds)
+        return _count(ds)
 
     def numpy():
         return _drain(_python_map_batch(range(n), lambda x: x * 2, BATCH))

@@ -362,16 +362,26 @@ def truediv(x, y, name=None):
     """
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
+    x, y = _float_division_operands(x, y, "__truediv__")
+    return binary(_RealDiv, x, y, name or "truediv")
+
+
+def _same_dtype(x, y):
     if x.dtype is not y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+
+
+def _float_division_operands(x, y, where):
+    """The operands of a true division: one dtype, integers as floats
+    (float32 up to 16 bits, else float64), never bool or string."""
+    _same_dtype(x, y)
     if x.dtype.is_integer:
         target = D.float32 if x.dtype.size <= 2 else D.float64
-        x = cast(x, target)
-        y = cast(y, target)
-    elif x.dtype is D.bool_ or x.dtype is D.string:
-        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of "
+        return cast(x, target), cast(y, target)
+    if x.dtype is D.bool_ or x.dtype is D.string:
+        raise TypeError(f"Invalid dtype {x.dtype!r} in {where}. Expected one of "
                         f"{_TRUEDIV_DTYPES}.")
-    return binary(_RealDiv, x, y, name or "truediv")
+    return x, y
 
 
 @export("math.divide", "divide")
@@ -449,15 +459,7 @@ def div_no_nan(x, y, name=None):
     else:
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, dtype_hint=x.dtype)
-    if x.dtype is not y.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
-    if x.dtype.is_integer:
-        target = D.float32 if x.dtype.size <= 2 else D.float64
-        x = cast(x, target)
-        y = cast(y, target)
-    elif x.dtype is D.bool_ or x.dtype is D.string:
-        raise TypeError(f"Invalid dtype {x.dtype!r} in tf.math.divide_no_nan. Expected one of "
-                        f"{_TRUEDIV_DTYPES}.")
+    x, y = _float_division_operands(x, y, "tf.math.divide_no_nan")
     return binary(_DivNoNan, x, y, name or "div_no_nan")
 
 
@@ -470,8 +472,7 @@ def multiply_no_nan(x, y, name=None):
     """
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype_hint=x.dtype)
-    if x.dtype is not y.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    _same_dtype(x, y)
     return binary(_MulNoNan, x, y, name or "MulNoNan")
 
 
