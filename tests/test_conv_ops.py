@@ -89,19 +89,25 @@ def test_a_small_cnn_trains_as_in_tensorflow():
                                                         [-0.162, 0.013, -0.522]], atol=1e-3)
 
 
+def _second_order(conv, x, f):
+    """Gradients with respect to x and f of sum(gx**2) + sum(gf), where gx
+    and gf are the gradients of sum(conv(x, f)**2)."""
+    with tf.GradientTape() as t2:
+        t2.watch([x, f])
+        with tf.GradientTape() as t1:
+            t1.watch([x, f])
+            z = tf.reduce_sum(conv(x, f) ** 2)
+        gx, gf = t1.gradient(z, [x, f])
+        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
+    return t2.gradient(s, [x, f])
+
+
 def test_second_order_gradients():
     rng = np.random.RandomState(0)
     rng.rand(4, 8, 8, 1), rng.randn(3, 3, 1, 4), rng.randn(64, 3)   # as in the CNN test
     xx = tf.constant(rng.rand(1, 5, 5, 2).astype(np.float32))
     f = tf.constant(rng.randn(2, 2, 2, 2).astype(np.float32))
-    with tf.GradientTape() as t2:
-        t2.watch([xx, f])
-        with tf.GradientTape() as t1:
-            t1.watch([xx, f])
-            z = tf.reduce_sum(tf.nn.conv2d(xx, f, 2, "SAME") ** 2)
-        gx, gf = t1.gradient(z, [xx, f])
-        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
-    hx, hf = t2.gradient(s, [xx, f])
+    hx, hf = _second_order(lambda a, b: tf.nn.conv2d(a, b, 2, "SAME"), xx, f)
     np.testing.assert_allclose(hx.numpy().ravel()[:6],
                                [64.073, -28.121, 200.225, 383.777, 74.737, 54.703], atol=2e-3)
     np.testing.assert_allclose(hf.numpy().ravel()[:6],
@@ -174,14 +180,8 @@ def test_depthwise_second_order_gradients():
     rng = np.random.RandomState(1)
     x = tf.constant(rng.rand(1, 4, 4, 2).astype(np.float32))
     f = tf.constant(rng.randn(2, 2, 2, 2).astype(np.float32))
-    with tf.GradientTape() as t2:
-        t2.watch([x, f])
-        with tf.GradientTape() as t1:
-            t1.watch([x, f])
-            z = tf.reduce_sum(tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "SAME") ** 2)
-        gx, gf = t1.gradient(z, [x, f])
-        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
-    hx, hf = t2.gradient(s, [x, f])
+    hx, hf = _second_order(lambda a, b: tf.nn.depthwise_conv2d(a, b, [1, 2, 2, 1], "SAME"),
+                           x, f)
     np.testing.assert_allclose(hx.numpy().ravel()[:5], [-3.447, 51.536, -5.682, -38.865, 1.322],
                                atol=2e-3)
     np.testing.assert_allclose(hf.numpy().ravel()[:5], [6.206, 7.627, -91.626, 98.024, 4.889],
