@@ -206,3 +206,21 @@ def test_transposed_float_matmuls_are_expressions_with_the_same_bits():
         np.testing.assert_array_equal(x, y)
     src = f.get_concrete_function(a, b).generated_source
     assert "a.T @ b" in src and "a @ b.T" in src and "k_MatMul" not in src
+
+
+def test_scalar_inputs_that_loops_read_become_numpy_scalars_on_entry():
+    @tf.function
+    def f(x, n, scale):
+        acc = tf.zeros_like(x)
+        for _ in tf.range(n):
+            acc = acc + x * scale
+        return acc, n, scale
+    x = tf.constant([1.0, 2.0])
+    src = f.get_concrete_function(x, tf.constant(3), tf.constant(0.5)).generated_source
+    assert "    n = n[()] if" in src and "scale = scale[()] if" in src and "x = x[()]" not in src
+    acc, n, scale = f(x, tf.constant(3), tf.constant(0.5))
+    np.testing.assert_array_equal(acc.numpy(), [1.5, 3.0])
+    assert (n.dtype, n.shape, n.numpy()) == (tf.int32, (), 3)
+    assert (scale.dtype, scale.shape, float(scale.numpy())) == (tf.float32, (), 0.5)
+    acc0, _, _ = f(x, tf.constant(0), tf.constant(0.5))
+    np.testing.assert_array_equal(acc0.numpy(), [0.0, 0.0])

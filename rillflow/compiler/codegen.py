@@ -22,6 +22,7 @@ import re
 import numpy as np
 
 from . import fusion, specialize
+from ..framework import dtypes as D
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
 
@@ -514,6 +515,7 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
             raise _unfed(p.op)
     protected = {id(em.subst.get(id(t), t)) for t in outputs if t is not None}
     if options.optimize:
+        _scalar_loop_inputs(em, inputs, plans)
         plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]
@@ -532,6 +534,24 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
     from . import runtime_errors
     runtime_errors.register(compiled)
     return compiled
+
+
+_LOOPS = ("While", "StatelessWhile")
+
+
+def _scalar_loop_inputs(em, inputs, plans):
+    """Scalar inputs that loops read become NumPy scalars on entry: a loop
+    test like `i < n` with `n` a 0-d array costs ~0.8 us an iteration, with a
+    NumPy scalar ~0.05 us (same values and dtypes either way)."""
+    loop_reads = {id(t) for p in plans if p.op.type in _LOOPS for t in p.inputs}
+    for t in inputs:
+        d = t.dtype
+        if id(t) in loop_reads and t.shape.rank == 0 and d._np is not None and \
+                d._np.kind in "biuf" and d is not D.string:
+            name = em.names[id(t)]
+            # Internal callers (backward functions) may pass Python numbers.
+            em.emit("%s = %s[()] if %s.__class__ is %s else %s" % (
+                name, name, name, em.global_for(np.ndarray, "ndarray"), name))
 
 
 def _unfed(op):
