@@ -82,6 +82,8 @@ def main(argv=None):
     print("-" * len(line))
     for r in rows:
         print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r)))
+    from rillflow.ops import jit_kernels
+    print("compiled kernels (the jit extra): %s" % jit_kernels.status())
 
 
 if __name__ == "__main__":
