@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 
-from . import fusion, specialize
+from . import fusion, in_place, specialize
 from ..framework import dtypes as D
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
@@ -257,6 +257,12 @@ class Emitter:
         self.aliased = set()
         self.fused_sources = []
         self.subst = {}   # id(tensor) -> equal tensor computed instead (CSE)
+        # in_place.py: ids of tensors whose buffers this code allocated, of
+        # tensors read only by ops that never return an input, and of
+        # tensors that must outlive the current block.
+        self.owned = set()
+        self.safe_readers = set()
+        self.protected = set()
 
     def new_name(self, base):
         """A fresh identifier derived from `base`."""
@@ -306,18 +312,20 @@ class Emitter:
     def emit_plans(self, plans, protected=()):
         """Emits straight-line code for the plans (in order), freeing large
         values after their last use (ids in `protected` are never freed)."""
-        saved = self.last_use
+        saved = self.last_use, self.safe_readers, self.protected
         last = {}
         for p in plans:
             for t in p.inputs:
                 last[id(t)] = p.op
         self.last_use = last
+        self.safe_readers = in_place.safe_readers(plans)
+        self.protected = protected
         try:
             for p in plans:
                 self.emit_plan(p)
                 self._free_after(p, protected)
         finally:
-            self.last_use = saved
+            self.last_use, self.safe_readers, self.protected = saved
 
     def block_plans(self, graph, input_exprs, outs, keep=()):
         """Binds a nested graph's inputs to `input_exprs` and returns the plans
@@ -441,6 +449,7 @@ class Emitter:
             return
         if kind == "fused":
             fusion.emit_fused(self, plan)
+            in_place.note_result(self, plan)
             return
         if kind == "alias":
             src = op.inputs[0]
@@ -458,6 +467,9 @@ class Emitter:
         if kind in ("expr", "stmt"):
             template = plan.template
             args = [self.value(t) for t in plan.inputs]
+            if options.optimize and in_place.try_emit(self, plan, args):
+                return
+            in_place.note_result(self, plan)
             code = template(self, args) if callable(template) else template.format(*args)
             if kind == "stmt" or not outs:
                 self.emit(code, op)
