@@ -59,6 +59,8 @@ def main(argv=None):
             import tensorflow as tf_ref  # noqa: F401
         except ImportError:
             print("(TensorFlow is not importable; skipping it)")
+    from rillflow.ops import jit_kernels
+    jit_kernels.wait()   # the jit extra's kernels load in the background
     rows = []
     header = ("workload", "rf eager", "rf function", "numpy", "fn/numpy", "tensorflow fn",
               "target")
@@ -82,7 +84,6 @@ def main(argv=None):
     print("-" * len(line))
     for r in rows:
         print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r)))
-    from rillflow.ops import jit_kernels
     print("compiled kernels (the jit extra): %s" % jit_kernels.status())
 
 

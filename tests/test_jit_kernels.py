@@ -17,9 +17,20 @@ pytest.importorskip("numba")
 
 @pytest.fixture(scope="module")
 def jit_tanh():
-    f = jit_kernels.tanh()
-    assert f is not None, jit_kernels.status()
-    return f
+    assert jit_kernels.wait(timeout=120) == "on", jit_kernels.status()
+    return jit_kernels.tanh()
+
+
+def test_numpy_kernel_runs_until_the_compiled_ones_are_loaded(monkeypatch):
+    x = np.linspace(-9, 9, 4001, dtype=np.float32)
+    monkeypatch.setattr(jit_kernels, "_kernels", None)
+    before = jit_kernels.tanh()(x)
+    assert jit_kernels.status() in ("loading", "not loaded yet") or \
+        jit_kernels.status().startswith("off")
+    monkeypatch.undo()
+    assert jit_kernels.wait(timeout=120) == "on"
+    np.testing.assert_array_equal(_bits(before), _bits(tanh_kernel.tanh_kernel(x)))
+    np.testing.assert_array_equal(_bits(jit_kernels.tanh()(x)), _bits(before))
 
 
 def _bits(a):

@@ -8,12 +8,16 @@ twice NumPy's own `np.tanh`. Compiled, the same operations in the same order
 (no fused multiply-add, no fast-math reassociation) give the same bits in one
 call, several times faster than either.
 
-Only compiled graphs use these kernels (compiler/specialize.py): importing
-Numba costs ~0.4 s and a first compile ~1 s (cached on disk afterwards), a
-price paid once per process when a tf.function is compiled, never by an
-eager op. Set RILLFLOW_JIT=0 to turn them off; `status()` says why they are
-off when they are.
+Only compiled graphs use them (compiler/specialize.py binds `tanh()`).
+Importing Numba and loading the kernels takes most of a second even from
+Numba's disk cache (several seconds for the first compile after install),
+so it happens on a background thread, started by the first graph that
+needs it; until it is done the NumPy kernel runs, with the same bits, and a
+first call stays fast. Set RILLFLOW_JIT=0 to turn the kernels off;
+`status()` says whether they are on, loading, or why they are off.
 """
+import atexit
+import importlib.util
 import os
 import threading
 
@@ -22,66 +26,85 @@ import numpy as np
 from . import tanh_kernel as _tk
 
 _lock = threading.Lock()
-_loaded = {}   # name -> callable, or None when unavailable
+_kernels = None      # dtype -> compiled kernel, once loaded
+_loader = []         # the loading thread, once started
 _why_off = []
 
 
+def available():
+    """Whether the jit extra is installed and not turned off (imports nothing)."""
+    if os.environ.get("RILLFLOW_JIT", "1").strip() == "0":
+        return False
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def status():
-    """`"on"`, or why the compiled kernels are not used."""
-    tanh()
-    return "on" if _loaded.get("tanh") is not None else _why_off[-1]
+    """"on", "loading", or why the compiled kernels are off."""
+    if _kernels is not None:
+        return "on"
+    if not available():
+        return ("off: RILLFLOW_JIT=0" if os.environ.get("RILLFLOW_JIT", "1").strip() == "0"
+                else "off: numba is not installed (pip install rillflow[jit])")
+    if _why_off:
+        return _why_off[-1]
+    return "loading" if _loader and _loader[0].is_alive() else "not loaded yet"
+
+
+def wait(timeout=None):
+    """Starts loading the kernels if needed and waits until they are loaded
+    (or failed to load); returns status()."""
+    if available():
+        _start()
+        _loader[0].join(timeout)
+    return status()
 
 
 def tanh():
-    """A function `f(x)` computing TensorFlow's tanh of a float32 or float64
-    array or NumPy scalar (the bits of tanh_kernel.tanh_kernel), or None when
-    the jit extra is absent or turned off."""
-    try:
-        return _loaded["tanh"]
-    except KeyError:
-        pass
+    """A function `f(x)` computing TensorFlow's tanh of an array or NumPy
+    scalar with the bits of tanh_kernel.tanh_kernel, compiled for float32 and
+    float64 once loaded; None when the jit extra is absent or turned off."""
+    if not available():
+        return None
+    _start()
+    return _tanh
+
+
+def _tanh(x):
+    kernel = None if _kernels is None else _kernels.get(x.dtype)
+    if kernel is None:
+        return _tk.tanh_kernel(x)
+    a = np.asarray(x, order="C")
+    out = np.empty(a.shape, a.dtype)
+    kernel(a.reshape(-1), out.reshape(-1))
+    return out if out.ndim or isinstance(x, np.ndarray) else out[()]
+
+
+def _start():
+    if _loader:
+        return
     with _lock:
-        if "tanh" not in _loaded:
-            _loaded["tanh"] = _load_tanh()
-    return _loaded["tanh"]
+        if not _loader:
+            t = threading.Thread(target=_load, name="rillflow-jit-load", daemon=True)
+            _loader.append(t)
+            t.start()
+            # A short script may end while Numba is still loading: let the
+            # load finish before the interpreter (and LLVM) shut down.
+            atexit.register(t.join)
 
 
-def _numba():
-    if os.environ.get("RILLFLOW_JIT", "1").strip() == "0":
-        _why_off.append("off: RILLFLOW_JIT=0")
-        return None
-    try:
-        import numba
-    except Exception as e:   # absent, or refusing this NumPy version
-        _why_off.append("off: numba is not importable (%s: %s)" % (type(e).__name__, e))
-        return None
-    return numba
-
-
-def _load_tanh():
-    if _numba() is None:
-        return None
+def _load():
+    global _kernels
     try:
         from . import jit_tanh
         kernels = {np.dtype(np.float32): jit_tanh.tanh_f32,
                    np.dtype(np.float64): jit_tanh.tanh_f64}
-        # Compiled (or loaded from the disk cache) now, while the graph
-        # compiles, not in the middle of its first run.
-        for dt, k in kernels.items():
+        for dt, k in kernels.items():   # compiles, or loads from the disk cache
             k(np.zeros(1, dt), np.empty(1, dt))
-    except Exception as e:
-        _why_off.append("off: numba could not compile the kernels (%s: %s)"
+    except Exception as e:   # refuses this NumPy version, cannot compile, ...
+        _why_off.append("off: numba could not load the kernels (%s: %s)"
                         % (type(e).__name__, e))
-        return None
-    fallback = _tk.tanh_kernel
-
-    def tanh(x):
-        kernel = kernels.get(x.dtype)
-        if kernel is None:
-            return fallback(x)
-        a = np.asarray(x, order="C")
-        out = np.empty(a.shape, a.dtype)
-        kernel(a.reshape(-1), out.reshape(-1))
-        return out if out.ndim or isinstance(x, np.ndarray) else out[()]
-    tanh.__doc__ = "TensorFlow's tanh, compiled by Numba (see rillflow.ops.jit_kernels)."
-    return tanh
+        return
+    _kernels = kernels
