@@ -250,6 +250,9 @@ def _tanh(op):
     if x.dtype not in (D.float32, D.float64):
         return None
     from ..ops import jit_kernels
+    n = x.shape.num_elements()
+    if n is not None and n < jit_kernels.MIN_ELEMENTS:
+        return None
     kernel = jit_kernels.tanh()
     if kernel is None:
         return None

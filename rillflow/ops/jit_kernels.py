@@ -25,6 +25,11 @@ import numpy as np
 
 from . import tanh_kernel as _tk
 
+# Graphs use the kernels for tensors of at least this many elements (or of
+# unknown size): loading Numba costs a second of CPU, which a script that
+# takes the tanh of a few numbers would only wait for.
+MIN_ELEMENTS = 1024
+
 _lock = threading.Lock()
 _kernels = None      # dtype -> compiled kernel, once loaded
 _loader = []         # the loading thread, once started
