@@ -1,0 +1,396 @@
+"""`tf.train.Checkpoint`: saving and restoring the variables reachable from
+a root object, by object-graph path, with TensorFlow's restore semantics.
+
+Restoring matches the checkpoint's object graph against the live objects from
+the root down: each matched variable gets its saved value at once. A saved
+object that does not exist yet is *deferred*: when it is later assigned as an
+attribute of a matched `tf.Module` or `Checkpoint` (say by a module that builds
+its variables on first call, inside a `tf.function` or not), it is matched
+then and gets its value. Values go straight into the variable's storage, which
+is what both eager reads and compiled functions read.
+
+The files are rillflow's own safe format (`checkpoint_io`); the object graph
+is JSON, stored as the string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`.
+"""
+import os
+import weakref
+
+import numpy as np
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import errors
+from ..framework.api_export import export
+from ..framework.tensor_shape import TensorShape
+from ..ops.module import Module
+from ..ops.variables import Variable
+from . import checkpoint_graph as object_graph
+from . import checkpoint_io
+from .checkpoint_management import latest_checkpoint, update_checkpoint_state
+
+# object -> {attribute name: [(restoration, node id), ...]}: saved children
+# waiting for their Python object to be attached.
+_DEFERRED = weakref.WeakKeyDictionary()
+
+_CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _handle_deferred(obj, name, value):
+    """Called after `obj.name = value`: restores `value` if a restoration was
+    waiting for that attribute."""
+    pending = _DEFERRED.get(obj)
+    if not pending or name not in pending or not object_graph.is_node(value):
+        return
+    for restoration, node_id in pending.pop(name):
+        restoration.bind(node_id, value)
+
+
+def _module_setattr(self, name, value):
+    object.__setattr__(self, name, value)
+    if _DEFERRED:
+        _handle_deferred(self, name, value)
+
+
+def _watch_module_attributes():
+    """Lets `tf.Module` attribute assignments resolve deferred restorations.
+
+    Installed on the first deferral rather than defined on Module itself, so
+    programs that never restore a checkpoint pay nothing per assignment.
+    """
+    if Module.__dict__.get("__setattr__") is not _module_setattr:
+        Module.__setattr__ = _module_setattr
+
+
+def _shape_text(dims):
+    return str(TensorShape(list(dims)))
+
+
+class _Restoration:
+    """One `read()` of a checkpoint: the saved graph, a reader for its values,
+    and which node each live object was matched to."""
+
+    def __init__(self, reader, nodes):
+        self.reader = reader
+        self.nodes = nodes
+        self.bound = {}          # node id -> object
+        self._bound_ids = set()  # ids of bound objects
+
+    def bind(self, node_id, obj):
+        """Matches node `node_id` with `obj`: restores it if it is a variable,
+        then matches (or defers) the node's children."""
+        if node_id in self.bound or id(obj) in self._bound_ids:
+            return
+        node = self.nodes[node_id]
+        attributes = node.get("attributes", ())
+        if isinstance(obj, Variable):
+            for attr in attributes:
+                if attr["name"] == object_graph.VARIABLE_VALUE:
+                    self._restore_variable(obj, attr["checkpoint_key"])
+        self.bound[node_id] = obj
+        self._bound_ids.add(id(obj))
+        for c in node["children"]:
+            name, child_id = c["local_name"], c["node_id"]
+            live = object_graph.child(obj, name)
+            if live is not None:
+                self.bind(child_id, live)
+            elif child_id not in self.bound:
+                self._defer(obj, name, child_id)
+
+    def _defer(self, obj, name, child_id):
+        """Waits for `obj.name` to be assigned (a Checkpoint's children may
+        also come from its `root`)."""
+        if isinstance(obj, Checkpoint) and obj._ckpt_root is not None:
+            self._defer(obj._ckpt_root, name, child_id)
+        if isinstance(obj, (Module, Checkpoint)):
+            _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
+            if isinstance(obj, Module):
+                _watch_module_attributes()
+
+    def _restore_variable(self, var, key):
+        reader = self.reader
+        if key not in reader:
+            raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
+        saved = reader.dtype_name(key)
+        if saved != var.dtype.name:
+            def cpp(n):
+                return _CPP_DTYPE_NAMES.get(n, n)
+            raise errors.InvalidArgumentError(
+                None, None, f"tensor_name = {key}; expected dtype {cpp(var.dtype.name)} does "
+                f"not equal original dtype {cpp(saved)} [Op:RestoreV2]")
+        shape = reader.shape(key)
+        if not var.shape.is_compatible_with(TensorShape(shape)):
+            raise ValueError(f"Received incompatible tensor with shape {_shape_text(shape)} "
+                             "when attempting to restore variable with shape "
+                             f"{var.shape} and name {var.name}.")
+        var._storage.value = reader.get(key)
+
+    def unresolved(self):
+        """Saved nodes with values that no live object matched."""
+        return [i for i, node in enumerate(self.nodes)
+                if node.get("attributes") and i not in self.bound]
+
+
+class CheckpointLoadStatus:
+    """What `Checkpoint.restore`/`read` return: assertions about how well
+    the checkpoint matched the program. Restoring is eager, so
+    `run_restore_ops` and `initialize_or_restore` have nothing to do."""
+
+    def __init__(self, restoration, root):
+        self._restoration = restoration
+        self._root = root
+
+    def assert_consumed(self):
+        """Asserts that every saved value and every live variable was matched
+        (deferred values count once their object exists).
+
+        Raises:
+          AssertionError: naming the first unmatched saved object.
+        """
+        self.assert_existing_objects_matched()
+        unresolved = self._restoration.unresolved()
+        if unresolved:
+            nodes = self._restoration.nodes
+            paths = object_graph.node_paths(nodes)
+            i = unresolved[0]
+            raise AssertionError(f"Unresolved object in checkpoint {paths.get(i, i)}: "
+                                 f"{object_graph.node_text(nodes[i])}")
+        return self
+
+    def assert_existing_objects_matched(self):
+        """Asserts that every variable now reachable from the root got a
+        saved value.
+
+        Raises:
+          AssertionError: listing (up to 10 of) the unmatched variables.
+        """
+        bound = self._restoration._bound_ids
+        unused = [v for v in object_graph.variables_of(self._root) if id(v) not in bound]
+        if unused:
+            n, shown = len(unused), min(10, len(unused))
+            raise AssertionError(
+                f"Found {n} Python objects that were not bound to checkpointed values, likely "
+                f"due to changes in the Python program. Showing {shown} of {n} unmatched "
+                f"objects: {unused[:shown]}")
+        return self
+
+    def assert_nontrivial_match(self):
+        """Asserts that something besides the root matched.
+
+        Raises:
+          AssertionError: if only the root object was matched.
+        """
+        if len(self._restoration.bound) <= 1:
+            bound = self._restoration._bound_ids
+            unused = [obj for _, obj in object_graph.breadth_first(self._root)
+                      if id(obj) not in bound]
+            if unused:
+                raise AssertionError(
+                    "Nothing except the root object matched a checkpointed value. Typically "
+                    "this means that the checkpoint does not match the Python program. The "
+                    f"following objects have no matching checkpointed value: {unused}")
+            raise AssertionError(f"Nothing to load. No dependencies have been added to "
+                                 f"{self._root} yet.")
+        return self
+
+    def expect_partial(self):
+        """Marks the restore as intentionally partial (silences nothing here:
+        rillflow does not warn about unused values). Returns self."""
+        return self
+
+    def run_restore_ops(self, session=None):
+        """Nothing to run: values were restored eagerly."""
+        return None
+
+    def initialize_or_restore(self, session=None):
+        """Nothing to run: values were restored eagerly."""
+        return None
+
+
+class InitializationOnlyStatus:
+    """What `restore(None)` returns: nothing was restored, and every
+    assertion says so."""
+
+    def __init__(self, root):
+        self._root = root
+
+    def _nothing(self):
+        raise AssertionError("No checkpoint specified (save_path=None); nothing is being "
+                             "restored.")
+
+    def assert_consumed(self):
+        """Raises AssertionError: nothing was restored."""
+        self._nothing()
+
+    def assert_existing_objects_matched(self):
+        """Raises AssertionError: nothing was restored."""
+        self._nothing()
+
+    def assert_nontrivial_match(self):
+        """Raises AssertionError: nothing was restored."""
+        self._nothing()
+
+    def expect_partial(self):
+        """Returns self."""
+        return self
+
+    def run_restore_ops(self, session=None):
+        """Raises AssertionError: there are no restore ops."""
+        raise AssertionError("No checkpoint specified, so no restore ops are available "
+                             "(save_path=None to Saver.restore).")
+
+    def initialize_or_restore(self, session=None):
+        """Nothing to initialize eagerly."""
+        return None
+
+
+def _not_trackable(name, value):
+    return ValueError(
+        f"`Checkpoint` was expecting {name} to be a trackable object (an object derived from "
+        "`Trackable`), got "
+        f"{value}. If you believe this object should be trackable (i.e. it is part of the "
+        "TensorFlow Python API and manages state), please open an issue.")
+
+
+@export("train.Checkpoint")
+class Checkpoint:
+    """Groups trackable objects (variables, `tf.Module`s, other checkpoints,
+    and lists/dicts of them) to save and restore them together.
+
+    Args:
+      root: optional object whose own dependencies become the checkpoint's
+        top-level entries.
+      **kwargs: objects to track under those names (more can be assigned
+        as attributes later).
+      options: accepted for compatibility; ignored.
+
+    Raises:
+      ValueError: if a keyword argument is not a trackable object.
+    """
+
+    def __init__(self, root=None, options=None, **kwargs):
+        object.__setattr__(self, "_ckpt_root", root)
+        object.__setattr__(self, "_ckpt_children", {})
+        object.__setattr__(self, "_ckpt_save_counter", None)
+        if root is not None and not object_graph.is_node(root):
+            raise _not_trackable("root", root)
+        # Sorted, as TensorFlow attaches them: it decides which of two paths
+        # to a shared variable names it.
+        for name, value in sorted(kwargs.items()):
+            if not object_graph.is_node(value):
+                raise _not_trackable(name, value)
+            setattr(self, name, value)
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if object_graph.is_node(value):
+            self._ckpt_children[name] = value
+        else:
+            self._ckpt_children.pop(name, None)
+        _handle_deferred(self, name, value)
+
+    def __delattr__(self, name):
+        object.__delattr__(self, name)
+        self._ckpt_children.pop(name, None)
+
+    def _checkpoint_children(self):
+        """The tracked `(name, object)` pairs, as `object_graph` reads them."""
+        out = []
+        if self._ckpt_root is not None:
+            out += object_graph.children(self._ckpt_root)
+        out += list(self._ckpt_children.items())
+        if self._ckpt_save_counter is not None:
+            out.append(("save_counter", self._ckpt_save_counter))
+        return out
+
+    @property
+    def save_counter(self):
+        """An int64 variable counting `save()` calls (created on first use,
+        and by `save`/`restore`); it numbers the saved files."""
+        if self._ckpt_save_counter is None:
+            with _context.init_scope():
+                counter = Variable(np.int64(0), trainable=False, name="save_counter",
+                                   dtype=D.int64)
+            object.__setattr__(self, "_ckpt_save_counter", counter)
+            _handle_deferred(self, "save_counter", counter)
+        return self._ckpt_save_counter
+
+    def write(self, file_prefix, options=None):
+        """Writes the checkpoint files `file_prefix.index` and
+        `file_prefix.data-00000-of-00001` without numbering them or updating
+        the directory's state file. Returns `file_prefix` as a string."""
+        file_prefix = os.fspath(file_prefix) if isinstance(file_prefix, os.PathLike) else \
+            str(file_prefix)
+        graph, tensors = object_graph.serialize(self)
+        tensors[object_graph.OBJECT_GRAPH_KEY] = np.array(
+            object_graph.to_bytes(graph), dtype=object)
+        checkpoint_io.write_tensors(file_prefix, tensors, {"kind": "checkpoint"})
+        return file_prefix
+
+    def save(self, file_prefix, options=None):
+        """Increments `save_counter`, writes `file_prefix-N` and records it
+        as the latest checkpoint of its directory. Returns the path."""
+        if isinstance(file_prefix, os.PathLike):
+            file_prefix = os.fspath(file_prefix)
+        counter = self.save_counter
+        counter.assign_add(1)
+        path = self.write("%s-%d" % (file_prefix, int(counter.numpy())))
+        update_checkpoint_state(os.path.dirname(path), path, [path])
+        return path
+
+    def read(self, save_path, options=None):
+        """Restores from `save_path` without creating `save_counter`; returns
+        a `CheckpointLoadStatus` (an `InitializationOnlyStatus` for None).
+
+        Raises:
+          NotFoundError: if there is no checkpoint at `save_path`.
+          DataLossError: if the files are not a valid rillflow checkpoint.
+          ValueError/InvalidArgumentError: for a saved shape or dtype that
+            does not fit the variable.
+        """
+        if save_path is None:
+            return InitializationOnlyStatus(self)
+        save_path = os.fspath(save_path) if isinstance(save_path, os.PathLike) else save_path
+        save_path = _variables_prefix(save_path)
+        reader = checkpoint_io.TensorFileReader(save_path)
+        if object_graph.OBJECT_GRAPH_KEY not in reader:
+            raise errors.NotFoundError(
+                None, None, f"The checkpoint at {save_path} has no object graph "
+                f"({object_graph.OBJECT_GRAPH_KEY}): it was not written by tf.train.Checkpoint.")
+        nodes = object_graph.parse(reader.get(object_graph.OBJECT_GRAPH_KEY).item())
+        restoration = _Restoration(reader, nodes)
+        with _context.init_scope():
+            restoration.bind(0, self)
+        return CheckpointLoadStatus(restoration, self)
+
+    def restore(self, save_path, options=None):
+        """Restores from `save_path` (see `read`), creating `save_counter`
+        (restored too when saved). Values of objects that do not exist yet
+        are restored when they are attached. `None` restores nothing.
+
+        Raises:
+          NotFoundError: if there is no checkpoint at `save_path`.
+        """
+        try:
+            status = self.read(save_path, options)
+        except errors.NotFoundError as e:
+            raise errors.NotFoundError(
+                None, None, f"Error when restoring from checkpoint or SavedModel at "
+                f"{save_path}: {e.message}\nPlease double-check that the path is correct. You "
+                "may be missing the checkpoint suffix (e.g. the '-1' in 'path/to/ckpt-1').") \
+                from None
+        self.save_counter  # noqa: B018 - created (and restored) as in TensorFlow
+        return status
+
+
+def _variables_prefix(save_path):
+    """The checkpoint prefix for `save_path`: a SavedModel directory's
+    variables, or the path itself."""
+    if os.path.isdir(save_path):
+        inner = os.path.join(save_path, "variables", "variables")
+        if checkpoint_io.exists(inner):
+            return inner
+        raise errors.DataLossError(
+            None, None, f"Unable to open table file {save_path}: FAILED_PRECONDITION: "
+            f"{save_path}; Is a directory: perhaps your file is in a different file format and "
+            "you need to use a different restore operator?")
+    return save_path
