@@ -152,6 +152,10 @@ class FunctionType:
                 continue
             kind = p.POSITIONAL_ONLY if has_var_pos and p.kind is p.POSITIONAL_OR_KEYWORD \
                 else p.kind
+            if p.name == "self":
+                # As in TensorFlow: a method's `self` takes no constraint.
+                params.append(p.replace(kind=kind, default=default, annotation=p.empty))
+                continue
             if p.kind is p.VAR_KEYWORD:
                 continue
             if p.kind is p.VAR_POSITIONAL:

@@ -1,0 +1,393 @@
+"""Function graphs to JSON-safe data and back (rillflow's import_graph_def).
+
+`GraphWriter` turns ConcreteFunctions into a table of graphs and a table of
+functions. A graph is its ops in creation order (type, name, input and
+control edges, attrs, output shapes and dtypes), its inputs, outputs,
+captures and structured signature. Attrs keep everything the op builders
+put there, Python-side attrs of control-flow ops included (the While op's
+`_body_outs`, `_input_maps`, `_cond_out`, ...): values that are tensors,
+ops, graphs, functions or variables are written as references
+(`{"tensor": [graph, op, index]}`, `{"graph": id}`, ...), plain values by
+values.py.
+
+`GraphReader` rebuilds equivalent FuncGraphs by creating each op through
+the op registry with its saved attrs and output specs, and ConcreteFunctions
+over them; variables are resolved by a callback. Nothing else is executed:
+a file can name only registered ops, and names that become identifiers in
+compiled code are checked.
+"""
+import keyword
+import re
+
+import numpy as np
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework import op_registry
+from ..framework.func_graph import CompositeOutput, FuncGraph
+from ..framework.graph import Operation
+from ..framework.tensor import EagerTensor, SymbolicTensor
+from ..function.concrete_function import ConcreteFunction
+from . import values as V
+from .values import FormatError
+
+__all__ = ["GraphWriter", "GraphReader", "FormatError"]
+
+_NAME = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\\/>-]*$")
+
+
+def _check_name(name, what):
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise FormatError(f"invalid {what} name {name!r}")
+    return name
+
+
+# --- writing ---------------------------------------------------------------------------
+
+class GraphWriter:
+    """Collects the graphs of ConcreteFunctions (and everything they refer
+    to) as JSON-safe data.
+
+    Args:
+      resource_key: `resource_key(storage)` gives the saved key of the
+        variable owning a ResourceHandle; it raises for untracked variables.
+    """
+
+    def __init__(self, resource_key):
+        self._resource_key = resource_key
+        self.graphs = []
+        self.functions = {}
+        self._graph_ids = {}
+        self._keep = []  # encoded graphs stay alive so that ids stay unique
+
+    def add_function(self, cf):
+        """Adds `cf` (and the functions it calls); returns its saved name."""
+        name = cf.name
+        if name not in self.functions:
+            self.functions[name] = None  # reserved: a call cycle cannot recurse
+            gid = self._graph(cf.graph)
+            self.functions[name] = {"graph": gid, "params": list(cf._param_names)}
+        return name
+
+    def to_json(self):
+        """`{"graphs": [...], "functions": {...}}`."""
+        for g, entry in zip(self._keep, self.graphs):
+            outer = getattr(g, "outer_graph", None)
+            entry["outer"] = self._graph_ids.get(id(outer)) if outer is not None else None
+        return {"graphs": self.graphs, "functions": self.functions}
+
+    # --- graphs ---------------------------------------------------------------
+    def _graph(self, g):
+        gid = self._graph_ids.get(id(g))
+        if gid is not None:
+            return gid
+        if not isinstance(g, FuncGraph):
+            raise TypeError(f"cannot save graph {g!r}: only function graphs are saved")
+        gid = self._graph_ids[id(g)] = len(self.graphs)
+        entry = {"name": g.name}
+        self.graphs.append(entry)
+        self._keep.append(g)
+        entry["ops"] = [self._op(op) for op in g.get_operations()]
+        entry["inputs"] = [self._local(t) for t in g.inputs]
+        entry["outputs"] = [self._local(t) for t in g.outputs]
+        entry["captures"] = [[self._external(ext), self._local(internal)]
+                             for ext, internal in g.captures]
+        entry["variables"] = [self._resource_key(v._storage) for v in g.variables]
+        entry["structured_outputs"] = self._value(g.structured_outputs)
+        sig = g.structured_input_signature
+        entry["structured_input_signature"] = None if sig is None else self._value(
+            (tuple(sig[0]), dict(sig[1])))
+        entry["seed"] = g.seed
+        return gid
+
+    def _op(self, op):
+        attrs = {}
+        for k, v in op.attrs.items():
+            try:
+                attrs[k] = self._attr(op, k, v)
+            except TypeError as e:
+                raise ValueError(f"Cannot save op '{op.name}' ({op.type}) of function "
+                                 f"'{op.graph.name}': attr '{k}': {e}") from None
+        return {"type": op.type, "name": op.name,
+                "inputs": [self._local(t) for t in op.inputs],
+                "control": [c.name for c in op.control_inputs if c.graph is op.graph],
+                "attrs": attrs, "multi": bool(op.multi), "device": op.device or "",
+                "outputs": [[V.encode_shape(t.shape), t.dtype.name] for t in op.outputs]}
+
+    def _attr(self, op, key, v):
+        if isinstance(v, np.random.Generator):
+            # A stateful random op's stream: restarted from its seed attrs on
+            # load, as a fresh TensorFlow kernel would start.
+            return {"rng": None}
+        if key == "_grad_fn" and callable(v):
+            # tf.custom_gradient's Python gradient cannot be saved as data.
+            return {"lost_gradient": None}
+        return self._value(v)
+
+    def _local(self, t):
+        return [t.op.name, t.value_index]
+
+    def _external(self, ext):
+        if isinstance(ext, EagerTensor):
+            if ext.dtype is D.resource:
+                return {"resource": self._resource_key(ext._v)}
+            return {"eager": V.encode_array(ext._v)}
+        return self._value(ext)
+
+    def _value(self, v):
+        return V.encode(v, self._other)
+
+    def _other(self, v):
+        if isinstance(v, SymbolicTensor):
+            return {"tensor": [self._graph(v.graph), v.op.name, v.value_index]}
+        if isinstance(v, Operation):
+            return {"op": [self._graph(v.graph), v.name]}
+        if isinstance(v, FuncGraph):
+            return {"graph": self._graph(v)}
+        if isinstance(v, ConcreteFunction):
+            return {"function": self.add_function(v)}
+        if isinstance(v, CompositeOutput):
+            return {"composite": [_composite_kind(v.template),
+                                  [self._value(c) for c in v.components]]}
+        storage_type = getattr(type(v), "__name__", "")
+        if storage_type == "ResourceHandle":
+            return {"resource": self._resource_key(v)}
+        if isinstance(v, EagerTensor):
+            return {"eager": V.encode_array(v._v)}
+        return None
+
+
+def _composite_kind(template):
+    """The saved form of a composite output's template (TensorArray only)."""
+    from ..ops.tensor_array import TensorArray
+    if isinstance(template, TensorArray):
+        return {"TensorArray": [template._dtype.name, template._dynamic_size,
+                                bool(template._infer_shape),
+                                V.encode_shape(template._element_shape)]}
+    raise TypeError(f"cannot save a function returning {type(template).__name__}")
+
+
+# --- reading ---------------------------------------------------------------------------
+
+class GraphReader:
+    """Rebuilds the graphs and ConcreteFunctions written by a GraphWriter.
+
+    Args:
+      data: the `to_json()` structure.
+      resolve_resource: `resolve_resource(key)` gives the restored Variable.
+    """
+
+    def __init__(self, data, resolve_resource):
+        if not isinstance(data, dict) or not isinstance(data.get("graphs"), list) or \
+                not isinstance(data.get("functions"), dict):
+            raise FormatError("malformed function library")
+        self._graphs = data["graphs"]
+        self._functions = data["functions"]
+        self._resolve = resolve_resource
+        self._built = {}        # graph id -> FuncGraph (possibly still being built)
+        self._done = set()
+        self._cfs = {}
+
+    def function(self, name, cls=ConcreteFunction):
+        """The restored ConcreteFunction saved as `name` (built as a `cls`,
+        a ConcreteFunction subclass, when first asked for)."""
+        cf = self._cfs.get(name)
+        if cf is not None:
+            return cf
+        entry = self._functions.get(name) if isinstance(name, str) else None
+        if not isinstance(entry, dict):
+            raise FormatError(f"no saved function {name!r}")
+        gid = entry.get("graph")
+        params = entry.get("params")
+        if not isinstance(params, list) or not all(isinstance(p, str) for p in params):
+            raise FormatError("malformed function parameters")
+        g = self._graph(gid)
+        if gid not in self._done:
+            raise FormatError(f"function {name!r} calls itself")
+        cf = self._cfs[name] = cls(g, params)
+        return cf
+
+    def finish(self):
+        """Links each graph to its enclosing graph (done last: an enclosing
+        graph may be built after the graphs nested in it)."""
+        for gid, g in self._built.items():
+            outer = self._graphs[gid].get("outer")
+            if outer is not None:
+                g.outer_graph = self._graph(outer)
+
+    # --- graphs ---------------------------------------------------------------
+    def _graph(self, gid):
+        g = self._built.get(gid) if type(gid) is int else None
+        if g is not None:
+            return g
+        if type(gid) is not int or not 0 <= gid < len(self._graphs) or \
+                not isinstance(self._graphs[gid], dict):
+            raise FormatError(f"no saved graph {gid!r}")
+        e = self._graphs[gid]
+        name = e.get("name")
+        # A graph's name only labels compiled code (sanitized there).
+        if not isinstance(name, str) or not name.isprintable():
+            raise FormatError(f"invalid graph name {name!r}")
+        g = self._built[gid] = FuncGraph(name)
+        ops = e.get("ops")
+        if not isinstance(ops, list):
+            raise FormatError("malformed graph")
+        # Ops are created as saved (no automatic control edges, no tape).
+        with _context.graph_mode(g, hide_tapes=True):
+            for o in ops:
+                self._op(g, o)
+        g.inputs = [self._local(g, t) for t in _list(e.get("inputs"))]
+        g.outputs = [self._local(g, t) for t in _list(e.get("outputs"))]
+        for pair in _list(e.get("captures")):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise FormatError("malformed capture")
+            ext = self._external(pair[0])
+            internal = self._local(g, pair[1])
+            if isinstance(ext, SymbolicTensor):
+                internal._const = ext._const
+            elif ext.dtype is not D.resource and ext._v.size <= 1000:
+                internal._const = ext._v
+            g._captures[id(ext)] = (ext, internal)
+            g._capture_order.append(id(ext))
+        g.variables = [self._resolve(k) for k in _list(e.get("variables"))]
+        g.structured_outputs = self._value(e.get("structured_outputs"))
+        sig = e.get("structured_input_signature")
+        if sig is not None:
+            sig = self._value(sig)
+            if not (isinstance(sig, tuple) and len(sig) == 2 and isinstance(sig[1], dict)):
+                raise FormatError("malformed input signature")
+        g.structured_input_signature = sig
+        seed = e.get("seed")
+        g.seed = seed if type(seed) is int else None
+        stateful = [op for op in g.get_operations() if op.opdef.stateful]
+        g._last_stateful = stateful[-1] if stateful else None
+        self._done.add(gid)
+        return g
+
+    def _op(self, g, o):
+        if not isinstance(o, dict):
+            raise FormatError("malformed op")
+        try:
+            opdef = op_registry.get(o.get("type"))
+        except (KeyError, TypeError):
+            raise FormatError(f"unknown op type {o.get('type')!r}") from None
+        name = _check_name(o.get("name"), "op")
+        inputs = [self._local(g, t) for t in _list(o.get("inputs"))]
+        raw = o.get("attrs")
+        if not isinstance(raw, dict):
+            raise FormatError("malformed attrs")
+        attrs = {}
+        for k, v in raw.items():
+            # Attr names become keyword arguments in compiled code.
+            if not k.isidentifier() or keyword.iskeyword(k):
+                raise FormatError(f"invalid attr name {k!r}")
+            attrs[k] = self._attr(name, k, v, raw)
+        specs = []
+        for s in _list(o.get("outputs")):
+            if not isinstance(s, list) or len(s) != 2:
+                raise FormatError("malformed output spec")
+            specs.append((V.decode_shape(s[0]), V.decode_dtype(s[1])))
+        if name in g._by_name:
+            raise FormatError(f"duplicate op name {name!r}")
+        op = g.create_op(opdef, inputs, attrs, name=name + "/", output_specs=specs,
+                         multi=bool(o.get("multi")))
+        op.control_inputs = [g.get_operation_by_name(_check_name(c, "op"))
+                             for c in _list(o.get("control"))]
+        device = o.get("device")
+        op.device = device if isinstance(device, str) else ""
+        op.location = None
+
+    def _attr(self, op_name, key, v, raw):
+        if isinstance(v, dict) and len(v) == 1:
+            if "rng" in v:
+                seed, seed2 = raw.get("seed", 0), raw.get("seed2", 0)
+                seeds = [seed, seed2] if type(seed) is int and type(seed2) is int and (
+                    seed or seed2) else None
+                return np.random.default_rng(seeds)
+            if "lost_gradient" in v:
+                return _lost_gradient(op_name)
+        return self._value(v)
+
+    def _local(self, g, ref):
+        if not isinstance(ref, list) or len(ref) != 2 or type(ref[1]) is not int:
+            raise FormatError("malformed tensor reference")
+        try:
+            op = g.get_operation_by_name(ref[0])
+            return op.outputs[ref[1]]
+        except (KeyError, IndexError, TypeError):
+            raise FormatError(f"no tensor {ref!r} in graph {g.name}") from None
+
+    def _external(self, e):
+        if isinstance(e, dict) and len(e) == 1:
+            if "resource" in e:
+                return self._resolve(e["resource"])._handle
+            if "eager" in e:
+                return EagerTensor(V.decode_array(e["eager"]))
+        t = self._value(e)
+        if not isinstance(t, SymbolicTensor):
+            raise FormatError("malformed capture")
+        return t
+
+    def _value(self, e):
+        return V.decode(e, self._other)
+
+    def _other(self, kind, p):
+        if kind == "tensor":
+            if not isinstance(p, list) or len(p) != 3:
+                raise FormatError("malformed tensor reference")
+            return self._local(self._graph(p[0]), p[1:])
+        if kind == "op":
+            if not isinstance(p, list) or len(p) != 2:
+                raise FormatError("malformed op reference")
+            try:
+                return self._graph(p[0]).get_operation_by_name(p[1])
+            except (KeyError, TypeError):
+                raise FormatError(f"no op {p!r}") from None
+        if kind == "graph":
+            g = self._graph(p)
+            if p not in self._done:
+                raise FormatError("a graph refers to itself")
+            return g
+        if kind == "function":
+            return self.function(p)
+        if kind == "resource":
+            return self._resolve(p)._storage
+        if kind == "eager":
+            return EagerTensor(V.decode_array(p))
+        if kind == "composite":
+            if not isinstance(p, list) or len(p) != 2 or not isinstance(p[1], list):
+                raise FormatError("malformed composite")
+            return CompositeOutput(_composite_template(p[0]),
+                                   [self._value(c) for c in p[1]])
+        raise FormatError(f"unknown value kind {kind!r}")
+
+
+def _list(v):
+    if not isinstance(v, list):
+        raise FormatError("malformed graph entry")
+    return v
+
+
+def _composite_template(e):
+    from ..ops.tensor_array import TensorArray
+    if not isinstance(e, dict) or list(e) != ["TensorArray"] or \
+            not isinstance(e["TensorArray"], list) or len(e["TensorArray"]) != 4:
+        raise FormatError("malformed composite template")
+    dtype, dynamic, infer, shape = e["TensorArray"]
+    ta = TensorArray.__new__(TensorArray)
+    ta._dtype = V.decode_dtype(dtype)
+    ta._dynamic_size = bool(dynamic)
+    ta._infer_shape = bool(infer)
+    ta._element_shape = V.decode_shape(shape)
+    ta._clear_after_read = None
+    ta._flow = None
+    return ta
+
+
+def _lost_gradient(op_name):
+    """Stands for a tf.custom_gradient function, which is Python code and
+    was not saved: differentiating the op says so."""
+    def grad_fn(*args, **kwargs):
+        raise LookupError(f"No gradient defined for operation '{op_name}': its "
+                          "tf.custom_gradient was not saved with the model.")
+    return grad_fn

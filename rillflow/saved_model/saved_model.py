@@ -1,0 +1,222 @@
+"""`tf.saved_model.save`, `load` and `contains_saved_model`, in rillflow's
+own safe format.
+
+A SavedModel directory holds
+
+  saved_model.json              the object graph (user objects, variables,
+                                functions and their attributes), the
+                                function graphs (graph_io.py) and signatures
+  variables/variables.index     the variable values (checkpoint_io's tensor
+  variables/variables.data-*    files, keyed as TensorFlow keys them:
+                                `path/to/v/.ATTRIBUTES/VARIABLE_VALUE`)
+  assets/                       (empty; kept for TensorFlow's layout)
+
+Loading needs none of the Python code that built the model: functions are
+rebuilt op by op from the op registry, variables from their saved values.
+Nothing is unpickled or evaluated.
+"""
+import json
+import os
+
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework.api_export import export
+from ..framework.func_graph import trace_function
+from ..framework.tensor import Tensor
+from ..framework.tensor_spec import TensorSpec
+from ..function.concrete_function import ConcreteFunction
+from ..function.polymorphic_function import Function
+from .graph_io import FormatError, GraphReader, GraphWriter
+from .saved_objects import ObjectGraphWriter, restore_objects
+from .restored import SignatureFunction, SignatureMap
+
+__all__ = ["save", "load", "contains_saved_model"]
+
+_FORMAT = "rillflow-saved-model"
+_VERSION = 1
+_FILENAME = "saved_model.json"
+_VARIABLES = os.path.join("variables", "variables")
+_DEFAULT_SIGNATURE = "serving_default"
+
+
+@export("saved_model.contains_saved_model")
+def contains_saved_model(export_dir):
+    """Whether `export_dir` holds a SavedModel (its `saved_model.json`)."""
+    return os.path.isfile(os.path.join(os.fspath(export_dir), _FILENAME))
+
+
+# --- saving ------------------------------------------------------------------------------
+
+@export("saved_model.save")
+def save(obj, export_dir, signatures=None, options=None):
+    """Saves `obj` (a `tf.Module`, or a `tf.function`) with its variables and
+    the traced graphs of its tf.functions to `export_dir`.
+
+    Functions with an `input_signature` are traced if they have not been
+    called; other functions keep the traces of earlier calls. `signatures`
+    is a tf.function with an input_signature, a ConcreteFunction, or a dict
+    of them by signature key; without it, the one root-level function with
+    an input_signature (if exactly one) becomes `"serving_default"`.
+
+    Raises:
+      ValueError: for an object that cannot be saved or an invalid signature.
+      AssertionError: when a function uses a variable the object does not
+        track (as TensorFlow raises).
+    """
+    if _context.state.graph is not None:
+        raise AssertionError("tf.saved_model.save is not supported inside a traced "
+                             "@tf.function. Move the call to the outer eagerly-executed "
+                             "context.")
+    if not ObjectGraphWriter.is_trackable(obj):
+        raise ValueError("Expected an object of type `Trackable`, such as `tf.Module` or a "
+                         f"subclass of the `Trackable` class, for export. Got {obj!r} with "
+                         f"type {type(obj)}.")
+    export_dir = os.fspath(export_dir)
+    objects = ObjectGraphWriter(obj)
+    writer = GraphWriter(objects.variable_key)
+    object_nodes = objects.encode(writer)
+    sig_fns = _signature_functions(obj, signatures, objects)
+    sig_names = {key: writer.add_function(_signature_wrapper(cf)) for key, cf in
+                 sig_fns.items()}
+    doc = {"format": _FORMAT, "version": _VERSION, "objects": object_nodes,
+           "signatures": sig_names, "library": writer.to_json()}
+    text = json.dumps(doc, allow_nan=False, separators=(",", ":"))
+    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    _write_variables(os.path.join(export_dir, _VARIABLES), objects.variable_values())
+    path = os.path.join(export_dir, _FILENAME)
+    tmp = "%s.tmp%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _write_variables(prefix, tensors):
+    """Writes variable values (a dict key -> array) as tensor files."""
+    from . import checkpoint_io
+    checkpoint_io.write_tensors(prefix, tensors, {"saved_model": True})
+
+
+def _read_variables(prefix):
+    """The variable values written by `_write_variables`."""
+    from . import checkpoint_io
+    return checkpoint_io.read_tensors(prefix)[0]
+
+
+def _signature_functions(root, signatures, objects):
+    """The ConcreteFunctions to export as signatures, by key."""
+    if signatures is None:
+        found = [c for c in objects.root_functions()
+                 if isinstance(c, ConcreteFunction) or c.input_signature is not None]
+        if len(found) != 1:
+            return {}
+        signatures = found[0]
+    if not isinstance(signatures, dict):
+        signatures = {_DEFAULT_SIGNATURE: signatures}
+    out = {}
+    for key, fn in signatures.items():
+        if not isinstance(key, str):
+            raise ValueError(f"Signature keys must be strings, got {key!r}.")
+        if isinstance(fn, Function) and fn.input_signature is not None:
+            fn = fn.get_concrete_function()
+        if not isinstance(fn, ConcreteFunction):
+            raise ValueError(
+                f"Expected a TensorFlow function for which to generate a signature, but got "
+                f"{fn!r}. Only `tf.functions` with an input signature or concrete functions "
+                "can be used as a signature.")
+        out[key] = fn
+    return out
+
+
+def _signature_wrapper(cf):
+    """A function of keyword tensor arguments returning a dict of named
+    outputs that calls `cf`, as TensorFlow exports signatures."""
+    inputs = cf.graph.inputs[:cf._num_args]
+    names = [t.op.name for t in inputs]
+    for t in inputs:
+        if t.dtype is D.resource:
+            raise ValueError(f"Signature function {cf.graph.name} takes a variable argument; "
+                             "signatures take only tensors.")
+    specs = {n: TensorSpec(t.shape, t.dtype, name=n) for n, t in zip(names, inputs)}
+
+    def wrapper(**kwargs):
+        return _named_outputs(cf._call_flat([kwargs[n] for n in names]))
+    with _context.eager_mode():
+        fg = trace_function("signature_wrapper_" + cf.graph.name, wrapper, (),
+                            dict(sorted(specs.items())))
+    return ConcreteFunction(fg, [])
+
+
+def _named_outputs(out):
+    """A signature's outputs: the function's dict of tensors, or its flat
+    outputs named `output_0`, `output_1`, ..."""
+    from ..framework import nest
+    if isinstance(out, dict) and all(isinstance(k, str) for k in out) and \
+            all(isinstance(v, Tensor) for v in out.values()):
+        return dict(out)
+    flat = nest.flatten(out)
+    for v in flat:
+        if not isinstance(v, Tensor):
+            raise ValueError(f"Got a non-Tensor value {v!r} for the output of a signature "
+                             "function; signatures must return tensors.")
+    return {"output_%d" % i: v for i, v in enumerate(flat)}
+
+
+# --- loading -----------------------------------------------------------------------------
+
+@export("saved_model.load", "saved_model.load_v2")
+def load(export_dir, tags=None, options=None):
+    """Loads a SavedModel written by `tf.saved_model.save`.
+
+    Returns the restored root object: its variables are Variables holding
+    the saved values, its functions call the saved traces, and
+    `.signatures` maps signature keys to ConcreteFunctions.
+
+    Raises:
+      OSError: if there is no SavedModel at `export_dir`, or its file cannot
+        be parsed.
+    """
+    export_dir = os.fspath(export_dir)
+    path = os.path.join(export_dir, _FILENAME)
+    if not os.path.isfile(path):
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{_FILENAME}}}")
+    try:
+        with open(path, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8"))
+        if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
+            raise FormatError("not a rillflow SavedModel")
+        if doc.get("version") != _VERSION:
+            raise FormatError(f"unsupported version {doc.get('version')!r}")
+    except (UnicodeDecodeError, ValueError) as e:
+        raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
+    values = _read_variables(os.path.join(export_dir, _VARIABLES))
+    with _context.eager_mode():
+        try:
+            return _restore(doc, values)
+        except FormatError as e:
+            raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
+
+
+def _restore(doc, values):
+    nodes = doc.get("objects")
+    if not isinstance(nodes, list) or not nodes:
+        raise FormatError("malformed object graph")
+    variables = {}
+
+    def resolve(key):
+        v = variables.get(key) if isinstance(key, str) else None
+        if v is None:
+            raise FormatError(f"no saved variable {key!r}")
+        return v
+    reader = GraphReader(doc.get("library"), resolve)
+    root = restore_objects(nodes, values, variables, reader)
+    reader.finish()
+    sigs = doc.get("signatures")
+    if not isinstance(sigs, dict):
+        raise FormatError("malformed signatures")
+    signature_map = SignatureMap({k: reader.function(n, SignatureFunction)
+                                  for k, n in sigs.items()})
+    try:
+        root.signatures = signature_map
+    except AttributeError:  # a restored variable
+        pass
+    return root

@@ -1,0 +1,272 @@
+"""The object graph of a SavedModel: which objects are saved, under which
+attribute names, and how they come back.
+
+Tracked like TensorFlow tracks them: `tf.Module`s and other objects with
+tracked attributes, Variables, tf.functions (attributes and decorated
+methods) and ConcreteFunctions, and the lists, tuples and dicts holding
+them. Objects are numbered breadth-first from the root, so a variable's
+checkpoint key is its shortest attribute path
+(`sub/layers/0/w/.ATTRIBUTES/VARIABLE_VALUE`, as in TensorFlow).
+"""
+import inspect
+
+import numpy as np
+
+from ..function.concrete_function import ConcreteFunction
+from ..function.polymorphic_function import Function
+from ..ops.module import Module
+from ..ops.variables import Variable
+from . import values as V
+from .graph_io import FormatError
+from .restored import RestoredFunction, UserObject, python_signature
+
+__all__ = ["ObjectGraphWriter", "restore_objects"]
+
+_VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+
+
+def _is_object(obj):
+    return isinstance(obj, Module) or hasattr(obj, "_trackable_children")
+
+
+def _tracked(value):
+    """Whether `value` is saved as an attribute (directly or in a container)."""
+    if isinstance(value, (Variable, Function, ConcreteFunction)) or _is_object(value):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_tracked(v) for v in value)
+    if isinstance(value, dict):
+        return any(isinstance(k, str) and _tracked(v) for k, v in value.items())
+    return False
+
+
+def _children(obj):
+    """(name, child) pairs of the tracked attributes of `obj`."""
+    if isinstance(obj, (list, tuple)):
+        return [(str(i), v) for i, v in enumerate(obj) if _tracked(v)]
+    if isinstance(obj, dict):
+        return [(k, v) for k, v in obj.items() if isinstance(k, str) and _tracked(v)]
+    if isinstance(obj, (Variable, Function, ConcreteFunction)):
+        return []
+    custom = getattr(obj, "_trackable_children", None)
+    if custom is not None and not isinstance(obj, Module):
+        return [(k, v) for k, v in dict(custom()).items() if _tracked(v)]
+    out = [(k, v) for k, v in vars(obj).items() if _tracked(v)]
+    names = {k for k, _ in out}
+    # tf.function-decorated methods live on the class; bound, they keep the
+    # instance's traces.
+    for k in sorted(dir(type(obj))):
+        if k not in names and isinstance(inspect.getattr_static(type(obj), k, None), Function):
+            out.append((k, getattr(obj, k)))
+    return out
+
+
+class ObjectGraphWriter:
+    """Numbers the objects reachable from `root` and encodes them."""
+
+    def __init__(self, root):
+        self.root = root
+        self.objects = [root]
+        self.children = []
+        self.paths = [""]
+        index = {id(root): 0}
+        i = 0
+        while i < len(self.objects):
+            obj = self.objects[i]
+            kids = []
+            for name, child in _children(obj):
+                k = index.get(id(child))
+                if k is None:
+                    k = index[id(child)] = len(self.objects)
+                    self.objects.append(child)
+                    self.paths.append(self.paths[i] + "/" + name if self.paths[i] else name)
+                kids.append((name, k))
+            self.children.append(kids)
+            i += 1
+        self._keys = {}
+        for obj, path in zip(self.objects, self.paths):
+            if isinstance(obj, Variable):
+                self._keys[id(obj._storage)] = path + _VALUE_SUFFIX
+
+    @staticmethod
+    def is_trackable(obj):
+        """Whether `obj` can be the root of a SavedModel."""
+        return isinstance(obj, (Variable, Function, ConcreteFunction)) or _is_object(obj)
+
+    def root_functions(self):
+        """The functions that are attributes of the root object."""
+        return [self.objects[k] for _, k in self.children[0]
+                if isinstance(self.objects[k], (Function, ConcreteFunction))]
+
+    def variable_key(self, storage):
+        """The checkpoint key of the tracked variable owning `storage`.
+
+        Raises:
+          AssertionError: for a variable no saved object tracks (TensorFlow's
+            error for an 'untracked' resource).
+        """
+        key = self._keys.get(id(storage))
+        if key is None:
+            raise AssertionError(
+                "Tried to export a function which references an 'untracked' resource. "
+                "TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                "'tracked' by assigning them to an attribute of a tracked object or assigned "
+                "to an attribute of the main object directly. See the information below:\n"
+                f"\tCaptured Tensor = {storage!r}")
+        return key
+
+    def variable_values(self):
+        """The values to write: checkpoint key -> NumPy array."""
+        return {self._keys[id(v._storage)]: np.asarray(v.numpy())
+                for v in self.objects if isinstance(v, Variable)}
+
+    def encode(self, writer):
+        """The JSON-safe nodes; functions are added to `writer`."""
+        return [self._node(obj, kids, writer) for obj, kids in zip(self.objects, self.children)]
+
+    def _node(self, obj, kids, writer):
+        children = [[name, k] for name, k in kids]
+        if isinstance(obj, Variable):
+            name = obj.name[:-2] if obj.name.endswith(":0") else obj.name
+            return {"kind": "variable", "key": self._keys[id(obj._storage)], "name": name,
+                    "dtype": obj.dtype.name, "shape": V.encode_shape(obj.shape),
+                    "trainable": bool(obj.trainable)}
+        if isinstance(obj, ConcreteFunction):
+            return {"kind": "concrete_function", "function": writer.add_function(obj)}
+        if isinstance(obj, Function):
+            return _function_node(obj, writer)
+        kind = "list" if isinstance(obj, (list, tuple)) else \
+            "dict" if isinstance(obj, dict) else "object"
+        return {"kind": kind, "children": children}
+
+
+def _saved_traces(fn):
+    """The traces of `fn` to save: usable eagerly (not captured from another
+    function's graph), each once; a function with an input_signature is
+    traced if it has not been yet."""
+    if fn.input_signature is not None:
+        fn.get_concrete_function()
+    out, seen = [], set()
+    for cf in fn._list_all_concrete_functions():
+        if id(cf) in seen or any(hasattr(t, "op") for t in cf.graph.external_captures):
+            continue
+        seen.add(id(cf))
+        out.append(cf)
+    return out
+
+
+def _function_node(fn, writer):
+    params = []
+    sig = fn.function_spec.signature
+    for p in (sig.parameters.values() if sig is not None else ()):
+        default = None
+        if p.default is not p.empty:
+            try:
+                default = [V.encode(p.default)]
+            except TypeError:
+                default = None  # not saveable as data: the parameter becomes required
+        params.append([p.name, p.kind.name, default])
+    spec = fn.input_signature
+    return {"kind": "function", "name": fn.__name__ if hasattr(fn, "__name__") else fn._name,
+            "concrete": [writer.add_function(cf) for cf in _saved_traces(fn)],
+            "input_signature": None if spec is None else V.encode(tuple(spec)),
+            "params": params if sig is not None else None}
+
+
+# --- restoring -------------------------------------------------------------------------
+
+def restore_objects(nodes, values, variables, reader):
+    """Recreates the saved objects; returns the root.
+
+    `values` are the variable values by key; `variables` (key -> Variable)
+    is filled first, since functions resolve their captures through it.
+    """
+    objs = [None] * len(nodes)
+    for i, n in enumerate(nodes):
+        if isinstance(n, dict) and n.get("kind") == "variable":
+            objs[i] = variables[n.get("key")] = _restore_variable(n, values)
+    for i, n in enumerate(nodes):
+        if not isinstance(n, dict):
+            raise FormatError("malformed object")
+        kind = n.get("kind")
+        if kind == "function":
+            objs[i] = _restore_function(n, reader)
+        elif kind == "concrete_function":
+            objs[i] = reader.function(n.get("function"))
+        elif kind == "list":
+            objs[i] = []
+        elif kind == "dict":
+            objs[i] = {}
+        elif kind == "object":
+            objs[i] = UserObject()
+        elif kind != "variable":
+            raise FormatError(f"unknown object kind {kind!r}")
+    for n, obj in zip(nodes, objs):
+        if n["kind"] not in ("list", "dict", "object"):
+            continue
+        for pair in _list(n.get("children")):
+            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                    and type(pair[1]) is int and 0 <= pair[1] < len(objs)):
+                raise FormatError("malformed child")
+            name, child = pair[0], objs[pair[1]]
+            if isinstance(obj, list):
+                obj.append(child)
+            elif isinstance(obj, dict):
+                obj[name] = child
+            else:
+                setattr(obj, name, child)
+    return objs[0]
+
+
+def _list(v):
+    if not isinstance(v, list):
+        raise FormatError("malformed object graph")
+    return v
+
+
+def _restore_variable(n, values):
+    key = n.get("key")
+    if not isinstance(key, str) or key not in values:
+        raise FormatError(f"no saved value for variable {key!r}")
+    name = n.get("name")
+    if not isinstance(name, str):
+        raise FormatError("malformed variable name")
+    dtype = V.decode_dtype(n.get("dtype"))
+    shape = V.decode_shape(n.get("shape"))
+    value = values[key]
+    if dtype._np is not None and value.dtype != dtype._np and dtype._np.kind != "O":
+        raise FormatError(f"variable {key!r} has dtype {value.dtype}, expected {dtype.name}")
+    return Variable(value, trainable=bool(n.get("trainable", True)), name=name, dtype=dtype,
+                    shape=shape, validate_shape=shape.is_fully_defined())
+
+
+def _restore_function(n, reader):
+    name = n.get("name")
+    cfs = [reader.function(c) for c in _list(n.get("concrete"))]
+    spec = n.get("input_signature")
+    if spec is not None:
+        spec = V.decode(spec)
+        if not isinstance(spec, tuple):
+            raise FormatError("malformed input signature")
+    params = n.get("params")
+    signature = None
+    if params is not None:
+        out = []
+        for p in _list(params):
+            if not (isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and
+                    p[0].isidentifier() and p[1] in _KINDS):
+                raise FormatError("malformed parameter")
+            default = inspect.Parameter.empty
+            if isinstance(p[2], list) and len(p[2]) == 1:
+                default = V.decode(p[2][0])
+            out.append((p[0], p[1], default))
+        try:
+            signature = python_signature(out)
+        except ValueError:
+            raise FormatError("malformed parameters") from None
+    return RestoredFunction(name if isinstance(name, str) else "function", cfs, signature,
+                            spec)
+
+
+_KINDS = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY",
+          "VAR_KEYWORD")

@@ -1,0 +1,419 @@
+"""tf.saved_model.save / load round trips (expectations from TensorFlow 2.21).
+
+Every model is loaded in this process and in a fresh interpreter that has
+only `import rillflow` (none of this module's classes), and the outputs are
+compared with the original object's.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+
+def _fresh(export_dir, body):
+    """Runs `body` in a new interpreter with `m = tf.saved_model.load(...)`;
+    returns (stdout, stderr)."""
+    code = "import json, rillflow as tf\nm = tf.saved_model.load(%r)\n" % str(export_dir)
+    code += textwrap.dedent(body)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=str(export_dir), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout, proc.stderr
+
+
+def _lists(x):
+    """Tensors (in a structure) as nested Python lists, for comparisons."""
+    return tf.nest.map_structure(lambda t: np.asarray(t).tolist(), x)
+
+
+class Basic(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(2.0)
+        self.w = tf.Variable([1, 2], trainable=False, name="ww")
+        self.sub = tf.Module()
+        self.sub.u = tf.Variable(3.0)
+        self.items = [tf.Variable(4.0), tf.Module()]
+        self.table = {"a": tf.Variable(5.0)}
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(self, x):
+        return x * self.v
+
+    @tf.function
+    def g(self, x, y=2):
+        return {"sum": x + self.v, "prod": x * y}
+
+
+@pytest.fixture
+def basic(tmp_path):
+    m = Basic()
+    m.g(tf.constant(1.0))
+    m.g(tf.constant([1.0, 2.0]), 3)
+    path = tmp_path / "basic"
+    tf.saved_model.save(m, str(path))
+    return m, path
+
+
+def test_layout_and_contains(basic):
+    _, path = basic
+    assert sorted(os.listdir(path)) == ["assets", "saved_model.json", "variables"]
+    assert sorted(os.listdir(path / "variables")) == [
+        "variables.data-00000-of-00001", "variables.index"]
+    assert tf.saved_model.contains_saved_model(str(path))
+    assert tf.saved_model.contains_saved_model(path)
+    assert not tf.saved_model.contains_saved_model(str(path / "nope"))
+    text = (path / "saved_model.json").read_text()
+    json.loads(text)  # plain JSON
+    index = (path / "variables" / "variables.index").read_text()
+    assert "v/.ATTRIBUTES/VARIABLE_VALUE" in index
+    assert "sub/u/.ATTRIBUTES/VARIABLE_VALUE" in index
+    assert "items/0/.ATTRIBUTES/VARIABLE_VALUE" in index
+
+
+def test_objects_and_variables(basic):
+    _, path = basic
+    m = tf.saved_model.load(str(path))
+    assert isinstance(m.v, tf.Variable)
+    assert repr(m.v) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>"
+    assert repr(m.w) == ("<tf.Variable 'ww:0' shape=(2,) dtype=int32, numpy=array([1, 2], "
+                         "dtype=int32)>")
+    assert m.v.trainable and not m.w.trainable
+    assert float(m.sub.u.numpy()) == 3.0
+    assert isinstance(m.items, list) and float(m.items[0].numpy()) == 4.0
+    assert float(m.table["a"].numpy()) == 5.0
+    assert not hasattr(m, "name")
+
+
+def test_functions_dispatch_and_assign(basic):
+    orig, path = basic
+    m = tf.saved_model.load(str(path))
+    x = tf.constant([1.0, 2.0])
+    assert _lists(m.f(x)) == _lists(orig.f(x)) == [2.0, 4.0]
+    assert _lists(m.g(tf.constant(1.0))) == {"sum": 3.0, "prod": 2.0}
+    assert _lists(m.g(x, 3)) == {"sum": [3.0, 4.0], "prod": [3.0, 6.0]}
+    assert _lists(m.g(x=tf.constant(1.0))) == {"sum": 3.0, "prod": 2.0}
+    assert _lists(m.g(1.0)) == {"sum": 3.0, "prod": 2.0}  # Python float converts
+    m.v.assign(10.0)
+    assert _lists(m.f(x)) == [10.0, 20.0]
+    assert _lists(m.g(tf.constant(1.0))) == {"sum": 11.0, "prod": 2.0}
+    assert float(orig.v.numpy()) == 2.0  # separate storage
+
+
+def test_no_matching_function_errors(basic):
+    _, path = basic
+    m = tf.saved_model.load(str(path))
+    with pytest.raises(ValueError) as e:
+        m.g(tf.constant([1.0, 2.0, 3.0]), 4)
+    assert str(e.value) == """\
+Could not find matching concrete function to call loaded from the SavedModel. Got:
+  Positional arguments (2 total):
+    * <tf.Tensor 'x:0' shape=(3,) dtype=float32>
+    * 4
+  Keyword arguments: {}
+
+ Expected these arguments to match one of the following 2 option(s):
+
+Option 1:
+  Positional arguments (2 total):
+    * TensorSpec(shape=(), dtype=tf.float32, name='x')
+    * 2
+  Keyword arguments: {}
+
+Option 2:
+  Positional arguments (2 total):
+    * TensorSpec(shape=(2,), dtype=tf.float32, name='x')
+    * 3
+  Keyword arguments: {}"""
+    with pytest.raises(TypeError) as e:
+        m.f(tf.constant([1, 2]))
+    assert str(e.value).startswith(
+        "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(2,), "
+        "dtype=tf.int32, name=None) to TensorSpec(shape=(None,), dtype=tf.float32, "
+        "name=None)`.")
+
+
+def test_default_signature_from_single_input_signature(basic):
+    _, path = basic
+    m = tf.saved_model.load(str(path))
+    assert list(m.signatures) == ["serving_default"]
+    out = m.signatures["serving_default"](x=tf.constant([1.0, 3.0]))
+    assert _lists(out) == {"output_0": [2.0, 6.0]}
+
+
+def test_fresh_process(basic):
+    _, path = basic
+    out, _ = _fresh(path, """
+        x = tf.constant([1.0, 2.0])
+        r = [m.f(x).numpy().tolist(), m.g(tf.constant(1.0))["sum"].numpy().tolist(),
+             m.g(x, 3)["prod"].numpy().tolist(), m.sub.u.numpy().tolist(),
+             type(m.v).__name__, m.w.trainable, sorted(m.signatures)]
+        m.v.assign(5.0)
+        r.append(m.f(x).numpy().tolist())
+        print(json.dumps(r))
+    """)
+    assert json.loads(out) == [[2.0, 4.0], 3.0, [3.0, 6.0], 3.0, type(tf.Variable(1.0)).__name__,
+                               False, ["serving_default"], [5.0, 10.0]]
+
+
+class Flow(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.count = tf.Variable(0, trainable=False)
+        self.w = tf.Variable([1.0, -0.5])
+        self.inner = Scale()
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                  tf.TensorSpec([], tf.int32)])
+    def loop(self, x, n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        total = tf.constant(0.0)
+        for i in tf.range(n):
+            if tf.reduce_sum(x) > 0:
+                total += tf.reduce_sum(x * self.w)
+            else:
+                total -= 1.0
+            self.count.assign_add(1)
+            ta = ta.write(i, total)
+        k = 0
+        while total > 1.0:
+            total = total / 2.0
+            k += 1
+        tf.print("total", total, "k", k)
+        return ta.stack(), total, k
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def branches(self, x):
+        y = tf.cond(x > 0, lambda: x * 2.0, lambda: -x)
+        z = tf.switch_case(tf.cast(x, tf.int32) % 3, [lambda: y, lambda: y + 1, lambda: y + 2])
+        w = tf.while_loop(lambda a, b: a < 5, lambda a, b: (a + 1, b * 1.5), [0, z])[1]
+        return self.inner(w)
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def rand(self, x):
+        return x + tf.random.stateless_uniform([2], seed=[4, 2]), tf.random.uniform([2], seed=7)
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def grad_inside(self, x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(tf.while_loop(lambda i, a: i < 3,
+                                            lambda i, a: (i + 1, a * x * self.w), [0, x])[1])
+        return t.gradient(y, [x, self.w])
+
+
+class Scale(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = tf.Variable(3.0)
+
+    @tf.function
+    def __call__(self, x):
+        return x * self.scale
+
+
+def test_control_flow_round_trip(tmp_path, capfd):
+    m = Flow()
+    path = tmp_path / "flow"
+    tf.saved_model.save(m, str(path))
+    x, n = tf.constant([3.0, 1.0]), tf.constant(4)
+    expected = _lists(m.loop(x, n))
+    # Values from TensorFlow 2.21.
+    assert list(expected) == [[2.5, 5.0, 7.5, 10.0], 0.625, 4]
+    assert _lists(m.branches(tf.constant(4.0))) == 205.03125
+    assert _lists(m.grad_inside(tf.constant([1.0, 2.0]))) == [[4.0, -4.0], [3.0, 12.0]]
+    capfd.readouterr()
+    loaded = tf.saved_model.load(str(path))
+    assert _lists(loaded.loop(x, n)) == expected
+    assert "total 0.625 k 4" in capfd.readouterr().err
+    assert int(loaded.count.numpy()) == 4 and int(m.count.numpy()) == 4
+    assert _lists(loaded.branches(tf.constant(4.0))) == 205.03125
+    assert _lists(loaded.grad_inside(tf.constant([1.0, 2.0]))) == [[4.0, -4.0], [3.0, 12.0]]
+    loaded.inner.scale.assign(1.0)
+    assert _lists(loaded.branches(tf.constant(4.0))) == pytest.approx(205.03125 / 3)
+    first = list(_lists(loaded.rand(tf.constant([1.0, 2.0]))))
+    out, err = _fresh(path, """
+        r = [m.loop(tf.constant([3.0, 1.0]), tf.constant(4)), m.branches(tf.constant(4.0)),
+             m.rand(tf.constant([1.0, 2.0])), m.grad_inside(tf.constant([1.0, 2.0])),
+             m.count]
+        print(json.dumps(tf.nest.map_structure(lambda t: t.numpy().tolist(), r)))
+    """)
+    assert json.loads(out) == [list(expected), 205.03125, first, [[4.0, -4.0], [3.0, 12.0]], 4]
+    assert "total 0.625 k 4" in err
+    # The stateless draw is a function of its seed: the original's.
+    assert first[0] == _lists(m.rand(tf.constant([1.0, 2.0])))[0]
+
+
+def test_gradients_through_loaded_function(tmp_path):
+    m = Flow()
+    path = tmp_path / "flow"
+    tf.saved_model.save(m, str(path))
+    loaded = tf.saved_model.load(str(path))
+    for obj in (m, loaded):
+        with tf.GradientTape() as t:
+            x = tf.constant(2.0)
+            t.watch(x)
+            y = obj.branches(x)
+        gx, gs = t.gradient(y, [x, obj.inner.scale])
+        # TensorFlow 2.21: both 45.5625.
+        assert (float(gx.numpy()), float(gs.numpy())) == (45.5625, 45.5625)
+
+
+def test_signatures(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                      tf.TensorSpec([], tf.int32, name="n")])
+        def f(self, x, n):
+            return x * self.v, n + 1
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def h(self, x):
+            return {"a": x, "b": x * 2}
+
+        @tf.function
+        def never(self, x):
+            return x
+
+    m = M()
+    path = tmp_path / "sig"
+    tf.saved_model.save(m, str(path), signatures={"sig": m.f,
+                                                  "other": m.h.get_concrete_function()})
+    loaded = tf.saved_model.load(str(path))
+    assert sorted(loaded.signatures) == ["other", "sig"]
+    assert repr(loaded.signatures).startswith("_SignatureMap({")
+    out = loaded.signatures["sig"](x=tf.constant([1.0]), n=tf.constant(3))
+    assert _lists(out) == {"output_0": [2.0], "output_1": 4}
+    assert _lists(loaded.signatures["other"](x=tf.constant(1.0))) == {"a": 1.0, "b": 2.0}
+    args, kwargs = loaded.signatures["sig"].structured_input_signature
+    assert args == () and sorted(kwargs) == ["n", "x"]
+    with pytest.raises(TypeError) as e:
+        loaded.signatures["sig"](tf.constant([1.0]), tf.constant(3))
+    assert "too many positional arguments" in str(e.value)
+    assert str(e.value).endswith("Fallback to flat signature also failed due to: "
+                                 "signature_wrapper_f(n, x) takes 0 positional arguments, got 2.")
+    with pytest.raises(ValueError, match="Found zero restored functions for caller function."):
+        loaded.never(tf.constant(1.0))
+    # Two functions with an input_signature: no default signature.
+    path2 = tmp_path / "nosig"
+    tf.saved_model.save(m, str(path2))
+    assert len(tf.saved_model.load(str(path2)).signatures) == 0
+    with pytest.raises(ValueError, match="Only `tf.functions` with an input signature or "
+                                         "concrete functions can be used as a signature."):
+        tf.saved_model.save(m, str(tmp_path / "bad"), signatures=m.never)
+    out, _ = _fresh(path, """
+        r = m.signatures["sig"](x=tf.constant([1.0, 2.0]), n=tf.constant(1))
+        print(json.dumps({k: v.numpy().tolist() for k, v in r.items()}))
+    """)
+    assert json.loads(out) == {"output_0": [2.0, 4.0], "output_1": 2}
+
+
+def test_nested_functions_and_plain_function_root(tmp_path):
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def inner(x):
+        return x * v
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def outer(x):
+        return inner(x) + inner(x + 1.0)
+
+    m = tf.Module()
+    m.v = v
+    m.outer = outer
+    path = tmp_path / "nested"
+    tf.saved_model.save(m, str(path))
+    loaded = tf.saved_model.load(str(path))
+    assert float(loaded.outer(tf.constant(1.0)).numpy()) == 9.0
+    loaded.v.assign(1.0)
+    assert float(loaded.outer(tf.constant(1.0)).numpy()) == 3.0
+    out, _ = _fresh(path, "print(m.outer(tf.constant(2.0)).numpy())")
+    assert out.strip() == "15.0"
+
+
+def test_errors(tmp_path):
+    missing = tmp_path / "nope"
+    with pytest.raises(OSError) as e:
+        tf.saved_model.load(str(missing))
+    assert str(e.value) == "SavedModel file does not exist at: %s/{saved_model.json}" % missing
+    with pytest.raises(ValueError) as e:
+        tf.saved_model.save(3, str(tmp_path / "x"))
+    assert str(e.value) == ("Expected an object of type `Trackable`, such as `tf.Module` or a "
+                            "subclass of the `Trackable` class, for export. Got 3 with type "
+                            "<class 'int'>.")
+    untracked = tf.Variable(1.0)
+    m = tf.Module()
+    m.f = tf.function(lambda x: x * untracked, input_signature=[tf.TensorSpec([], tf.float32)])
+    with pytest.raises(AssertionError, match="Tried to export a function which references an "
+                                             "'untracked' resource"):
+        tf.saved_model.save(m, str(tmp_path / "untracked"))
+
+
+def _saved(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    m.f = tf.function(lambda x: x + m.v, input_signature=[tf.TensorSpec([], tf.float32)])
+    path = tmp_path / "m"
+    tf.saved_model.save(m, str(path))
+    return path, json.loads((path / "saved_model.json").read_text())
+
+
+def _rewrite(path, doc):
+    (path / "saved_model.json").write_text(json.dumps(doc))
+
+
+def test_corrupt_and_forged_files(tmp_path):
+    path, doc = _saved(tmp_path)
+    (path / "saved_model.json").write_text("garbage")
+    with pytest.raises(OSError, match="Cannot parse file"):
+        tf.saved_model.load(str(path))
+    ops = doc["library"]["graphs"][0]["ops"]
+    forged = json.loads(json.dumps(doc))
+    forged["library"]["graphs"][0]["ops"][0]["type"] = "NoSuchOp"
+    _rewrite(path, forged)
+    with pytest.raises(OSError, match="unknown op type 'NoSuchOp'"):
+        tf.saved_model.load(str(path))
+    # Attr names become keyword arguments in compiled code: only identifiers.
+    forged = json.loads(json.dumps(doc))
+    k = next(i for i, o in enumerate(ops) if o["attrs"])
+    forged["library"]["graphs"][0]["ops"][k]["attrs"]["a=__import__('os')"] = 1
+    _rewrite(path, forged)
+    with pytest.raises(OSError, match="invalid attr name"):
+        tf.saved_model.load(str(path))
+    forged = json.loads(json.dumps(doc))
+    forged["library"]["graphs"][0]["ops"][0]["name"] = "a b; c"
+    _rewrite(path, forged)
+    with pytest.raises(OSError, match="invalid op name"):
+        tf.saved_model.load(str(path))
+    _rewrite(path, doc)
+    assert float(tf.saved_model.load(str(path)).f(tf.constant(1.0)).numpy()) == 2.0
+
+
+def test_values_codec_round_trip():
+    from rillflow.saved_model import values as V
+    import collections
+    Pair = collections.namedtuple("Pair", ["a", "b"])
+    value = [1, 2.5, float("inf"), "s", b"\x00\xff", None, True, (1, [2]), {"k": (3,)},
+             tf.float32, tf.TensorShape([None, 3]), tf.TensorShape(None),
+             tf.TensorSpec([2], tf.int32, name="n"), np.arange(6, dtype=np.int16).reshape(2, 3),
+             np.float32(1.5), np.array([b"x", b"yz"], dtype=object), Pair(1, 2)]
+    back = V.decode(json.loads(json.dumps(V.encode(value))))
+    assert repr(back[:13]) == repr(value[:13])
+    assert back[13].dtype == np.int16 and back[13].tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert isinstance(back[14], np.float32) and back[14] == 1.5
+    assert back[15].tolist() == [b"x", b"yz"]
+    assert type(back[16]).__name__ == "Pair" and back[16].b == 2
+    with pytest.raises(TypeError):
+        V.encode(object())
+    with pytest.raises(V.FormatError):
+        V.decode({"ndarray": {"dtype": "object", "shape": [1], "data": ""}})
