@@ -232,7 +232,7 @@ def test_variables_created_only_on_first_trace():
         v = tf.Variable(1.0)
         v.assign_add(x)
         return v
-    with pytest.raises(ValueError, match="non-first call"):
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables created on the first call"):
         creates_each_call(1.0)
 
 

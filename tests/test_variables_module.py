@@ -73,9 +73,13 @@ def test_variable_operators_and_protocols():
     np.testing.assert_array_equal(v[1:].numpy(), [2, 3])
     np.testing.assert_array_equal((v > 1.5).numpy(), [False, True, True])
     assert np.asarray(v).tolist() == [1.0, 2.0, 3.0]
-    assert len(v) == 3
+    # TensorFlow's variables have no len() and are no list indices.
+    with pytest.raises(TypeError, match="object of type 'ResourceVariable' has no len"):
+        len(v)
     s = tf.Variable(4)
-    assert int(s) == 4 and float(s) == 4.0 and [0, 1, 2, 3, 4, 5][s] == 4
+    assert int(s) == 4 and float(s) == 4.0
+    with pytest.raises(TypeError, match="not ResourceVariable"):
+        [0, 1, 2, 3, 4, 5][s]
     with pytest.raises(TypeError, match="unhashable"):
         hash(v)
     assert {v.ref(): 1}[v.ref()] == 1

@@ -42,16 +42,23 @@ def _unsupported(node):
             raise ConversionError("async code is not supported")
 
 
-def transform_function(node):
-    """Applies the converters to a FunctionDef (nested functions first)."""
+def transform_function(node, nested=False):
+    """Applies the converters to a FunctionDef (nested functions first).
+
+    A nested function keeps its decorators (`@tf.custom_gradient` defined
+    inside a converted function must still apply); only the function being
+    converted itself loses them.
+    """
     _unsupported(node)
     for inner in _direct_nested(node):
-        transform_function(inner)
+        transform_function(inner, nested=True)
+    decorators = node.decorator_list if nested else []
     ctx = FunctionContext(node)
     for conv in PIPELINE:
         node = conv.transform(node, ctx)
         if conv is control_flow:
             ctx.undefined_ok -= _assigned_first(node)
+    node.decorator_list = decorators
     inits = []
     for n in sorted(ctx.undefined_ok):
         inits += templates.replace("name = ag__.Undefined(label)", loc=node.body[0],

@@ -7,7 +7,7 @@ the gradient is built as graph ops).
 """
 import contextlib
 import enum
-import warnings
+import logging
 
 from ..framework import context as _context
 from ..framework import nest
@@ -17,6 +17,9 @@ from ..framework.tensor import Tensor
 from ..ops.backprop import backprop, is_differentiable
 
 _state = _context.state
+# TensorFlow reports tape misuse on its Python logger, not as Python warnings.
+_logger = logging.getLogger("tensorflow")
+_watch_warnings = [0]   # TensorFlow logs the integer-watch warning 5 times at most
 
 
 @export("UnconnectedGradients")
@@ -97,7 +100,7 @@ class GradientTape:
 
     def _variable_accessed(self, variable):
         if self._watch_accessed_variables and variable.trainable:
-            self.watch(variable)
+            self._watch_one(variable)   # no dtype warning: TensorFlow logs none here
 
     # --- public API --------------------------------------------------------
     def watch(self, tensor):
@@ -110,20 +113,25 @@ class GradientTape:
             if not isinstance(t, Tensor) and not hasattr(t, "_tape_handle"):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-            if not is_differentiable(t.dtype):
-                warnings.warn(f"The dtype of the watched tensor must be floating (e.g. "
-                              f"tf.float32), got {t.dtype!r}", stacklevel=2)
-            if hasattr(t, "_tape_handle"):
-                if not any(v is t for v in self._watched_vars):
-                    self._watched_vars.append(t)
-            src = _as_source(t)
-            if id(src) not in self._tracked:
-                self._tracked.add(id(src))
-                self._keep.append(src)
+            if not is_differentiable(t.dtype) and _watch_warnings[0] < 5:
+                _watch_warnings[0] += 1
+                _logger.warning("The dtype of the watched tensor must be floating (e.g. "
+                                "tf.float32), got %r", t.dtype)
+            self._watch_one(t)
+
+    def _watch_one(self, t):
+        if hasattr(t, "_tape_handle"):
+            if not any(v is t for v in self._watched_vars):
+                self._watched_vars.append(t)
+        src = _as_source(t)
+        if id(src) not in self._tracked:
+            self._tracked.add(id(src))
+            self._keep.append(src)
 
     def watched_variables(self):
-        """The variables watched so far, in the order first watched."""
-        return tuple(self._watched_vars)
+        """The variables watched so far, in creation order (as TensorFlow sorts
+        them by variable id)."""
+        return tuple(sorted(self._watched_vars, key=lambda v: getattr(v, "_unique_id", 0)))
 
     @contextlib.contextmanager
     def stop_recording(self):
@@ -133,7 +141,7 @@ class GradientTape:
           RuntimeError: if the tape is not recording.
         """
         if not self._recording:
-            raise RuntimeError("Tape must be recording when stop_recording is called.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop()
         try:
             yield
@@ -164,19 +172,34 @@ class GradientTape:
           ValueError: for bad arguments.
         """
         self._check_reusable()
+        if self._recording and self._persistent:
+            _logger.warning(
+                "Calling GradientTape.gradient on a persistent tape inside its context is "
+                "significantly less efficient than calling it outside the context (it causes "
+                "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                "memory usage). Only call GradientTape.gradient inside the context if you "
+                "actually want to trace the gradient in order to compute higher order "
+                "derivatives.")
         result = self._gradient(target, sources, output_gradients, unconnected_gradients)
         self._finish_use()
         return result
 
     def _gradient(self, target, sources, output_gradients, unconnected_gradients):
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        unconnected = _unconnected(unconnected_gradients)
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
         flat_targets = [convert_to_tensor(t) if not isinstance(t, Tensor) else t
                         for t in (_read(x) for x in nest.flatten(target))]
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
             if not isinstance(s, Tensor) and not hasattr(s, "_tape_handle"):
-                raise ValueError(f"Argument `sources` must be a Tensor, Variable or nested "
-                                 f"structure of them; got {s!r}")
+                # TensorFlow fails reading the source's dtype: same classes and texts.
+                if s is None:
+                    raise TypeError("Cannot convert the argument `type_value`: None to a "
+                                    "TensorFlow DType.")
+                raise AttributeError(f"'{type(s).__name__}' object has no attribute 'dtype'")
         src_tensors = [_as_source(s) for s in flat_sources]
         if output_gradients is None:
             from ..ops.array_ops import ones_like
@@ -186,11 +209,6 @@ class GradientTape:
                       for g in nest.flatten(output_gradients)]
             if len(tgrads) != len(flat_targets):
                 raise ValueError("`output_gradients` must have one gradient per target")
-        for s in flat_sources:
-            if not is_differentiable(s.dtype):
-                warnings.warn(f"The dtype of the source tensor must be floating (e.g. "
-                              f"tf.float32) when calling GradientTape.gradient, got {s.dtype!r}",
-                              stacklevel=3)
         grads = backprop(list(self._records), flat_targets, tgrads, src_tensors)
         out = []
         for s, g in zip(flat_sources, grads):
@@ -211,8 +229,14 @@ class GradientTape:
         """
         from ..ops.array_ops import reshape, stack, zeros, zeros_like
         from ..ops.creation_ops import one_hot
+        if not experimental_use_pfor and not self._persistent and _state.graph is None:
+            raise RuntimeError("GradientTape must be created with persistent=True to compute "
+                               "the jacobian with eager execution enabled and with  "
+                               "experimental_use_pfor set to False.")
+        target = _read(target)
+        if not isinstance(target, Tensor):
+            raise AttributeError(f"'{type(target).__name__}' object has no attribute 'shape'")
         self._check_reusable()
-        target = convert_to_tensor(_read(target))
         flat_sources = nest.flatten(sources)
         n = target.shape.num_elements()
         if n is None:
@@ -242,8 +266,13 @@ class GradientTape:
         """
         from ..ops.array_ops import reshape, stack
         from ..ops.creation_ops import one_hot
-        self._check_reusable()
+        if not experimental_use_pfor and not self._persistent and _state.graph is None:
+            raise RuntimeError("GradientTape must be created with persistent=True to compute "
+                               "the batch_jacobian with eager execution enabled and with  "
+                               "experimental_use_pfor set to False.")
         target = convert_to_tensor(_read(target))
+        _check_batch_shapes(target.shape, _read(source).shape)
+        self._check_reusable()
         ts = target.shape.as_list()
         b, inner = ts[0], ts[1:]
         n = 1
@@ -274,6 +303,24 @@ class GradientTape:
             self._used = True
             self._records = []
             self._keep = []
+
+
+def _unconnected(value):
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def _check_batch_shapes(target_shape, source_shape):
+    """TensorFlow's batch_jacobian argument checks (rank >= 2, same batch size)."""
+    for shape in (target_shape, source_shape):
+        if shape.rank is not None and shape.rank < 2:
+            raise ValueError(f"Shape {shape} must have rank at least 2")
+    b1, b2 = target_shape[0], source_shape[0]
+    if b1 is not None and b2 is not None and b1 != b2:
+        raise ValueError(f"Need first dimension of target shape ({target_shape}) and source "
+                         f"shape ({source_shape}) to match.")
 
 
 def _read(x):
@@ -321,16 +368,52 @@ def custom_gradient(f=None):
                 in_grads, var_grads = grad_fn(*dys, variables=variables)
             else:
                 if variables:
-                    raise TypeError("If using @custom_gradient with a function that uses "
-                                    "variables, then grad_fn must accept a keyword argument "
-                                    "'variables'.")
+                    raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
+                                    f"'variables', since function uses variables: {variables}")
                 in_grads, var_grads = grad_fn(*dys), []
             in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
-            return [None] * n_y + in_grads + list(var_grads)
+            if len(in_grads) != len(arg_tensors):
+                raise ValueError(f"custom_gradient function expected to return "
+                                 f"{len(arg_tensors)} gradients, but returned {len(in_grads)} "
+                                 "instead.")
+            var_grads = list(var_grads or [])
+            if len(var_grads) != len(variables):
+                raise ValueError("Must return gradient for each variable from @custom_gradient "
+                                 "grad_fn.")
+            return [None] * n_y + in_grads + var_grads
 
         outs = identity_n(flat_y + arg_tensors + var_handles, _grad_fn=grad)
         return nest.pack_sequence_as(y, outs[:n_y])
     return wrapped
+
+
+@export("recompute_grad")
+def recompute_grad(f):
+    """Decorator: `f` runs without keeping its intermediates for backprop; the
+    gradient runs `f` again under a fresh tape (`tf.recompute_grad`), trading
+    compute for memory. Gradients flow to the tensor arguments and to the
+    variables `f` reads."""
+    import functools
+
+    @functools.wraps(f)
+    def inner(*args, **kwargs):
+        @custom_gradient
+        def call(*call_args):
+            result = f(*call_args, **kwargs)  # custom_gradient records nothing here
+
+            def grad(*dys, variables=None):
+                sources = [a for a in nest.flatten(list(call_args)) if isinstance(a, Tensor)
+                           or hasattr(a, "_tape_handle")]
+                variables = list(variables or [])
+                with GradientTape(watch_accessed_variables=False) as tape:
+                    tape.watch(sources + variables)
+                    again = f(*call_args, **kwargs)
+                grads = tape.gradient(nest.flatten(again), sources + variables,
+                                      output_gradients=list(dys))
+                return grads[:len(sources)], grads[len(sources):]
+            return result, grad
+        return call(*args)
+    return inner
 
 
 class _VariableWatcher:

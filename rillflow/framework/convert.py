@@ -294,8 +294,9 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
     g = _state.graph
     if cls is EagerTensor or cls is SymbolicTensor or isinstance(value, Tensor):
         if dtype is not None and value.dtype is not dtype:
-            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
-                             f"dtype {value.dtype.name}: {value!r}")
+            # TensorFlow names the argument being converted, when given one.
+            raise ValueError(f"{name + ': ' if name else ''}Tensor conversion requested dtype "
+                             f"{dtype.name} for Tensor with dtype {value.dtype.name}: {value!r}")
         if g is None:
             if cls is SymbolicTensor:
                 raise _symbolic_outside_graph(value)

@@ -350,8 +350,11 @@ class Function:
 
         def hook(v):
             if not allow_variables:
-                raise ValueError("tf.function-decorated function tried to create variables on "
-                                 "non-first call.")
+                raise ValueError("tf.function only supports singleton tf.Variables created on "
+                                 "the first call. Make sure the tf.Variable is only created "
+                                 "once or created outside tf.function. See "
+                                 "https://www.tensorflow.org/guide/function#creating_tfvariables"
+                                 " for more information.")
             created.append(v)
         saved = getattr(_state, "variable_created_hook", None)
         _state.variable_created_hook = hook

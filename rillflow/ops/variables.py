@@ -7,6 +7,9 @@ by function graphs) and reads and writes are stateful ops
 attribute accesses on the handle. Writes always store a new array, never
 mutate the old one, so values read earlier stay valid.
 """
+import enum
+import itertools
+
 import numpy as np
 
 from ..framework import context as _context
@@ -154,6 +157,41 @@ _VarHandleOp = register("VarHandleOp", _var_handle_kernel,
                         lambda i, a: [(TensorShape([]), D.resource)], stateful=True)
 
 
+@export("VariableSynchronization")
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's replicas are synchronized (accepted for
+    API compatibility; rillflow has one replica)."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+@export("VariableAggregation")
+class VariableAggregationV2(enum.Enum):
+    """How a distributed variable's replica updates are combined (accepted
+    for API compatibility)."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+@export("compat.v1.VariableAggregation")
+class VariableAggregation(enum.Enum):
+    """The v1 aggregation enum: a variable's default `aggregation`, as in
+    TensorFlow."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # an alias, as in TensorFlow
+
+
+# Creation order: tapes list watched variables in it, as TensorFlow does.
+_variable_ids = itertools.count(1)
+
+
 def _is_symbolic(x):
     return isinstance(x, SymbolicTensor)
 
@@ -171,23 +209,29 @@ class Variable:
       validate_shape: whether assignments must keep the shape.
     """
 
-    _is_tensor_like = False
+    _is_tensor_like = True   # tf.is_tensor(variable) is True
+
+    def __new__(cls, *args, **kwargs):
+        # `tf.Variable(...)` makes a ResourceVariable, as in TensorFlow, whose
+        # class name error messages show.
+        return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None, synchronization=None,
                  aggregation=None, shape=None, experimental_enable_variable_lifting=True):
         if initial_value is None:
-            raise ValueError("The `initial_value` arg (`None`) must be specified as a `Tensor`, "
-                             "a value convertible to a `Tensor`, or a callable returning one.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
+                             "when you are not providing a `variable_def`. You provided "
+                             "neither.")
+        self._unique_id = next(_variable_ids)
         self._trainable = True if trainable is None else bool(trainable)
         self._constraint = constraint
         self._validate_shape = validate_shape
-        self._synchronization = synchronization
-        self._aggregation = aggregation
+        self._synchronization = (VariableSynchronization.AUTO if synchronization is None
+                                 else synchronization)
+        self._aggregation = VariableAggregation.NONE if aggregation is None else aggregation
         base = name if name is not None else "Variable"
-        if isinstance(base, str) and base.endswith(":0"):
-            base = base[:-2]
         graph = _context.outermost_graph()
         scope = (graph.get_name_scope() if graph is not None else _state.eager_scope)
         self._name = (scope + "/" + base if scope else base) + ":0"
@@ -197,13 +241,19 @@ class Variable:
                 initial_value = init_fn()
             lifted = not _is_symbolic(initial_value)
             if lifted:
-                init = convert_to_tensor(initial_value, dtype=dtype)
+                init = convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
                 dtype_ = init.dtype
                 shape_ = as_shape(shape) if shape is not None else init.shape
             else:
                 dtype_ = D.as_dtype(dtype) if dtype is not None else initial_value.dtype
                 shape_ = as_shape(shape) if shape is not None else initial_value.shape
-            if not validate_shape and shape is None:
+            value_shape = (init if lifted else initial_value).shape
+            if shape is not None and not shape_.is_compatible_with(value_shape):
+                raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                                 f"({value_shape}) is not compatible with the explicitly "
+                                 f"supplied `shape` argument ({shape_}).")
+            if not validate_shape and shape is None and graph is not None:
+                # Only v1 graph variables lose their shape; TF2 keeps the initial one.
                 shape_ = TensorShape(None)
             self._dtype = dtype_
             self._shape = shape_
@@ -289,7 +339,14 @@ class Variable:
 
     @property
     def initial_value(self):
-        """The value the variable was created with."""
+        """The value the variable was created with (in graphs only).
+
+        Raises:
+          RuntimeError: eagerly, as in TensorFlow.
+        """
+        if _state.graph is None and getattr(self, "_init_op", None) is None:
+            raise RuntimeError("This property is not supported when eager execution is "
+                               "enabled.")
         return self._initial_value
 
     @property
@@ -302,7 +359,7 @@ class Variable:
         """The graph of the v1-graph variable (AttributeError eagerly)."""
         op = getattr(self, "_init_op", None)
         if op is None:
-            raise AttributeError("Variable.graph is undefined when eager execution is enabled.")
+            raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
         return op.graph
 
     def _graph_handle(self):
@@ -334,7 +391,20 @@ class Variable:
     experimental_ref = ref
 
     def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self!r})")
+
+    def __copy__(self):
+        # TensorFlow's shallow copy is the same variable (deepcopy makes a new one).
+        return self
+
+    @property
+    def op(self):
+        """The op that produced the variable (v1 graphs only)."""
+        op = getattr(self, "_init_op", None)
+        if op is None:
+            raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+        return op
 
     # --- reading ------------------------------------------------------------
     def _notify_tapes(self):
@@ -367,8 +437,8 @@ class Variable:
         t = self._read(name)
         if dtype is not None and D.as_dtype(dtype) is not self._dtype:
             raise ValueError(f"Incompatible type conversion requested to type "
-                             f"'{D.as_dtype(dtype).name}' for variable of type "
-                             f"'{self._dtype.name}' (Variable: {self!r})")
+                             f"{D.as_dtype(dtype).name} for `tf.Variable of type "
+                             f"{self._dtype.name}. (Variable: {self!r})")
         return t
 
     def numpy(self):
@@ -392,12 +462,6 @@ class Variable:
 
     def __float__(self):
         return float(self.read_value())
-
-    def __index__(self):
-        return self.read_value().__index__()
-
-    def __len__(self):
-        return len(self.read_value())
 
     def __iter__(self):
         return iter(self.read_value())
@@ -428,8 +492,7 @@ class Variable:
           InvalidArgumentError/ValueError: if the shape or dtype does not match.
         """
         v = convert_to_tensor(value, dtype=self._dtype)
-        if self._validate_shape and self._shape.rank is not None and \
-                not self._shape.is_compatible_with(v.shape):
+        if self._shape.rank is not None and not self._shape.is_compatible_with(v.shape):
             raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape "
                              f"mismatch.The variable shape {self._shape}, and the assigned "
                              f"value shape {v.shape} are incompatible.")
@@ -445,6 +508,43 @@ class Variable:
         """Subtracts `delta` from the value."""
         return self._write(_AssignSubVariableOp, delta, name or "AssignSubVariableOp",
                            read_value)
+
+    # --- sparse reads and updates ---------------------------------------------
+    def sparse_read(self, indices, name=None):
+        """The rows `indices` of the value (`tf.gather` along axis 0)."""
+        from .slicing import gather
+        return gather(self._read(None), indices, name=name)
+
+    def gather_nd(self, indices, name=None):
+        """`tf.gather_nd` of the value."""
+        from .slicing import gather_nd
+        return gather_nd(self._read(None), indices, name=name)
+
+    def _scatter_nd(self, fn_name, indices, updates, name):
+        from . import scatter_ops
+        new = getattr(scatter_ops, fn_name)(self._read(None), indices, updates)
+        return self.assign(new, name=name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Writes `updates` at `indices` (`tf.tensor_scatter_nd_update`); returns
+        the variable."""
+        return self._scatter_nd("tensor_scatter_nd_update", indices, updates, name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Adds `updates` at `indices`; returns the variable."""
+        return self._scatter_nd("tensor_scatter_nd_add", indices, updates, name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtracts `updates` at `indices`; returns the variable."""
+        return self._scatter_nd("tensor_scatter_nd_sub", indices, updates, name)
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        """Takes the maximum with `updates` at `indices`; returns the variable."""
+        return self._scatter_nd("tensor_scatter_nd_max", indices, updates, name)
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        """Takes the minimum with `updates` at `indices`; returns the variable."""
+        return self._scatter_nd("tensor_scatter_nd_min", indices, updates, name)
 
     def set_shape(self, shape):
         """Refines the static shape."""
@@ -468,6 +568,10 @@ class Variable:
 
     def __reduce__(self):
         return _rebuild_variable, (self.numpy(), self._trainable, self._name[:-2])
+
+
+class ResourceVariable(Variable):
+    """The class of the variables `tf.Variable(...)` creates."""
 
 
 class VariableSpec:
@@ -530,6 +634,13 @@ def _install_operators():
 
         def method(self, *args, _m=tensor_method):
             return _m(self._read(None), *args)
+        if op_name in ("__eq__", "__ne__"):
+            def method(self, other, _m=tensor_method):
+                # Unlike a tensor's, a variable's `== None` converts None (and
+                # so raises), as in TensorFlow.
+                if other is None:
+                    convert_to_tensor(other)
+                return _m(self._read(None), other)
         method.__name__ = op_name
         method.__doc__ = f"The `{op_name}` of the variable's value."
         setattr(Variable, op_name, method)

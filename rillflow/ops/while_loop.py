@@ -299,8 +299,9 @@ def _while_codegen(em, op):
     acc = a["_accumulate"]
     acc_names = [em.new_name("%s_acc_%d" % (op.name, i)) for i in range(len(acc))]
     fetch = a.get("_fetch")  # backward loops read accumulated values
-    em.emit("%s = %s" % (", ".join(targets) + ("," if n == 1 else ""),
-                         ", ".join(inits) + ("," if n == 1 else "")), op)
+    if n:  # a loop that only updates variables carries no values
+        em.emit("%s = %s" % (", ".join(targets) + ("," if n == 1 else ""),
+                             ", ".join(inits) + ("," if n == 1 else "")), op)
     if acc:
         count = em.new_name(op.name + "_iterations")
         em.names[id(op.outputs[n])] = count
