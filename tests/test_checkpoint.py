@@ -451,3 +451,38 @@ def test_state_file_paths_are_escaped_and_parsed(tmp_path):
     state = tf.train.get_checkpoint_state(str(d))
     assert os.path.normpath(state.model_checkpoint_path) == outside
     assert os.path.normpath(tf.train.latest_checkpoint(str(d))) == outside
+
+
+def test_pending_restorations_do_not_keep_objects_alive(tmp_path):
+    import gc
+    import weakref
+    m = Model()
+    m(tf.constant([[1.0]]))
+    path = tf.train.Checkpoint(m=m).save(str(tmp_path / "p"))
+    fresh = Model()
+    status = tf.train.Checkpoint(m=fresh).restore(path)
+    ref = weakref.ref(fresh)
+    del fresh, status
+    gc.collect()
+    assert ref() is None
+
+
+def test_variable_initialized_from_a_function_input_is_restored_before_its_first_run(tmp_path):
+    class G(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.w is None:
+                self.w = tf.Variable(x * 2.0)
+            return self.w + 0.0
+
+    g = G()
+    assert g(tf.constant(3.0)).numpy() == 6.0
+    path = tf.train.Checkpoint(g=g).save(str(tmp_path / "g"))
+    g2 = G()
+    tf.train.Checkpoint(g=g2).restore(path).assert_existing_objects_matched()
+    # The restored value wins over the initializer that runs on the first call.
+    assert g2(tf.constant(100.0)).numpy() == 6.0

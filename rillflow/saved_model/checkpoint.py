@@ -26,7 +26,7 @@ from ..ops.module import Module
 from ..ops.variables import Variable
 from . import checkpoint_graph as object_graph
 from . import checkpoint_io
-from .checkpoint_management import latest_checkpoint, update_checkpoint_state
+from .checkpoint_management import update_checkpoint_state
 
 # object -> {attribute name: [(restoration, node id), ...]}: saved children
 # waiting for their Python object to be attached.
@@ -61,6 +61,14 @@ def _watch_module_attributes():
         Module.__setattr__ = _module_setattr
 
 
+def _ref(obj):
+    """A weak reference to `obj`, or a strong one for lists and dicts."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
 def _shape_text(dims):
     return str(TensorShape(list(dims)))
 
@@ -72,13 +80,20 @@ class _Restoration:
     def __init__(self, reader, nodes):
         self.reader = reader
         self.nodes = nodes
-        self.bound = {}          # node id -> object
-        self._bound_ids = set()  # ids of bound objects
+        # Weak where possible: the deferred table keeps restorations alive,
+        # and they must not keep the program's objects alive in turn.
+        self.bound = {}        # node id -> reference to the object
+        self._bound_ids = {}   # id(object) -> reference to it
+
+    def is_bound(self, obj):
+        """Whether `obj` (a live object) was matched to a saved node."""
+        ref = self._bound_ids.get(id(obj))
+        return ref is not None and ref() is obj
 
     def bind(self, node_id, obj):
         """Matches node `node_id` with `obj`: restores it if it is a variable,
         then matches (or defers) the node's children."""
-        if node_id in self.bound or id(obj) in self._bound_ids:
+        if node_id in self.bound or self.is_bound(obj):
             return
         node = self.nodes[node_id]
         attributes = node.get("attributes", ())
@@ -86,8 +101,9 @@ class _Restoration:
             for attr in attributes:
                 if attr["name"] == object_graph.VARIABLE_VALUE:
                     self._restore_variable(obj, attr["checkpoint_key"])
-        self.bound[node_id] = obj
-        self._bound_ids.add(id(obj))
+        ref = _ref(obj)
+        self.bound[node_id] = ref
+        self._bound_ids[id(obj)] = ref
         for c in node["children"]:
             name, child_id = c["local_name"], c["node_id"]
             live = object_graph.child(obj, name)
@@ -163,8 +179,9 @@ class CheckpointLoadStatus:
         Raises:
           AssertionError: listing (up to 10 of) the unmatched variables.
         """
-        bound = self._restoration._bound_ids
-        unused = [v for v in object_graph.variables_of(self._root) if id(v) not in bound]
+        restoration = self._restoration
+        unused = [v for v in object_graph.variables_of(self._root)
+                  if not restoration.is_bound(v)]
         if unused:
             n, shown = len(unused), min(10, len(unused))
             raise AssertionError(
@@ -180,9 +197,8 @@ class CheckpointLoadStatus:
           AssertionError: if only the root object was matched.
         """
         if len(self._restoration.bound) <= 1:
-            bound = self._restoration._bound_ids
             unused = [obj for _, obj in object_graph.breadth_first(self._root)
-                      if id(obj) not in bound]
+                      if not self._restoration.is_bound(obj)]
             if unused:
                 raise AssertionError(
                     "Nothing except the root object matched a checkpointed value. Typically "
