@@ -417,3 +417,91 @@ def test_values_codec_round_trip():
         V.encode(object())
     with pytest.raises(V.FormatError):
         V.decode({"ndarray": {"dtype": "object", "shape": [1], "data": ""}})
+
+
+Pair = __import__("collections").namedtuple("Pair", ["a", "b"])
+
+
+class Dense(tf.Module):
+    def __init__(self, n_in, n_out, seed):
+        super().__init__()
+        self.w = tf.Variable(np.arange(n_in * n_out, dtype=np.float32).reshape(n_in, n_out)
+                             / 10 - seed, name="w")
+        self.b = tf.Variable(tf.zeros([n_out]), name="b")
+
+    def __call__(self, x):
+        return tf.nn.relu(x @ self.w + self.b)
+
+
+class MLP(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = [Dense(3, 4, 0.2), Dense(4, 2, 0.1)]
+        self.lazy = None
+
+    @tf.function
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    @tf.function
+    def pair(self, xs, scale=1.0, *, flag=True):
+        return Pair(xs[0] * scale, xs[1] if flag else -xs[1])
+
+    @tf.function
+    def star(self, *args):
+        return tf.add_n(list(args))
+
+    @tf.function
+    def with_var(self, v, x):
+        return v * x
+
+    @tf.function
+    def make(self, x):
+        if self.lazy is None:
+            self.lazy = tf.Variable(x * 2)
+        return self.lazy + x
+
+    @tf.function
+    def squares(self, n):
+        ta = tf.TensorArray(tf.int32, size=n)
+        for i in tf.range(n):
+            ta = ta.write(i, i * i)
+        return ta
+
+
+def test_callable_module_structures_and_variable_arguments(tmp_path):
+    m = MLP()
+    x = tf.ones([2, 3])
+    expected = _lists(m(x))
+    args = ([tf.constant(1.0), tf.constant(2.0)], 3.0)
+    assert _lists(tuple(m.pair(*args, flag=False))) == (3.0, -2.0)
+    assert float(m.star(tf.constant(1.0), tf.constant(2.0)).numpy()) == 3.0
+    assert float(m.make(tf.constant(1.0)).numpy()) == 3.0
+    assert _lists(m.with_var(m.layers[1].b, tf.constant(2.0))) == [0.0, 0.0]
+    assert _lists(m.squares(tf.constant(3)).stack()) == [0, 1, 4]
+    path = tmp_path / "mlp"
+    tf.saved_model.save(m, str(path))
+    loaded = tf.saved_model.load(str(path))
+    assert _lists(loaded(x)) == expected
+    p = loaded.pair(*args, flag=False)
+    assert type(p).__name__ == "Pair" and _lists(tuple(p)) == (3.0, -2.0)
+    assert float(loaded.star(tf.constant(1.0), tf.constant(2.0)).numpy()) == 3.0
+    assert float(loaded.make(tf.constant(1.0)).numpy()) == 3.0
+    assert float(loaded.lazy.numpy()) == 2.0
+    loaded.layers[1].b.assign([1.0, 2.0])
+    assert _lists(loaded.with_var(loaded.layers[1].b, tf.constant(2.0))) == [2.0, 4.0]
+    assert _lists(loaded.squares(tf.constant(3)).stack()) == [0, 1, 4]
+    assert loaded.layers[0].w.name == "w:0"
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(loaded(x))
+    with tf.GradientTape() as t2:
+        y2 = tf.reduce_sum(m(x))
+    assert _lists(t.gradient(y, loaded.layers[0].w)) == _lists(t2.gradient(y2, m.layers[0].w))
+    out, _ = _fresh(path, """
+        print(json.dumps([m(tf.ones([2, 3])).numpy().tolist(),
+                          m.pair([tf.constant(1.0), tf.constant(2.0)], 3.0, flag=False).b.numpy()
+                          .tolist(), m.squares(tf.constant(3)).stack().numpy().tolist()]))
+    """)
+    assert json.loads(out) == [expected, -2.0, [0, 1, 4]]

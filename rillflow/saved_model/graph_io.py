@@ -149,6 +149,11 @@ class GraphWriter:
         if isinstance(v, CompositeOutput):
             return {"composite": [_composite_kind(v.template),
                                   [self._value(c) for c in v.components]]}
+        spec = getattr(v, "_arg_spec", None)
+        if spec is not None and hasattr(v, "_storage"):
+            # A variable passed as an argument: the trace is keyed by its spec.
+            return {"variable_arg": [V.encode_shape(spec.shape), spec.dtype.name,
+                                     bool(spec.trainable)]}
         storage_type = getattr(type(v), "__name__", "")
         if storage_type == "ResourceHandle":
             return {"resource": self._resource_key(v)}
@@ -354,6 +359,12 @@ class GraphReader:
             return self._resolve(p)._storage
         if kind == "eager":
             return EagerTensor(V.decode_array(p))
+        if kind == "variable_arg":
+            if not isinstance(p, list) or len(p) != 3:
+                raise FormatError("malformed variable argument")
+            from ..ops.variables import VariableSpec
+            return _VariableArgument(VariableSpec(V.decode_shape(p[0]), V.decode_dtype(p[1]),
+                                                  bool(p[2])))
         if kind == "composite":
             if not isinstance(p, list) or len(p) != 2 or not isinstance(p[1], list):
                 raise FormatError("malformed composite")
@@ -382,6 +393,16 @@ def _composite_template(e):
     ta._clear_after_read = None
     ta._flow = None
     return ta
+
+
+class _VariableArgument:
+    """Stands for a variable argument in a restored input signature."""
+
+    def __init__(self, spec):
+        self._arg_spec = spec
+
+    def __repr__(self):
+        return repr(self._arg_spec)
 
 
 def _lost_gradient(op_name):

@@ -10,7 +10,7 @@ from ..framework.tensor import Tensor
 from ..function.concrete_function import ConcreteFunction
 from ..function.function_type import FunctionType
 
-__all__ = ["UserObject", "RestoredFunction", "SignatureMap", "SignatureFunction"]
+__all__ = ["UserObject", "CallableUserObject", "RestoredFunction", "SignatureMap", "SignatureFunction"]
 
 
 class UserObject:
@@ -20,6 +20,14 @@ class UserObject:
     def __repr__(self):
         return "<%s.%s object at 0x%x>" % (type(self).__module__, type(self).__qualname__,
                                             id(self))
+
+
+class CallableUserObject(UserObject):
+    """A restored object that had a `__call__` tf.function: calling it calls
+    that function, as calling the original did."""
+
+    def __call__(self, *args, **kwargs):
+        return self.__dict__["__call__"](*args, **kwargs)
 
 
 class SignatureMap(collections.abc.Mapping):

@@ -18,6 +18,8 @@ Nothing is unpickled or evaluated.
 import json
 import os
 
+import numpy as np
+
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework.api_export import export
@@ -37,6 +39,8 @@ _VERSION = 1
 _FILENAME = "saved_model.json"
 _VARIABLES = os.path.join("variables", "variables")
 _DEFAULT_SIGNATURE = "serving_default"
+# Where tf.train.Checkpoint reads the object graph of a tensor file.
+_OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 @export("saved_model.contains_saved_model")
@@ -82,7 +86,11 @@ def save(obj, export_dir, signatures=None, options=None):
            "signatures": sig_names, "library": writer.to_json()}
     text = json.dumps(doc, allow_nan=False, separators=(",", ":"))
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
-    _write_variables(os.path.join(export_dir, _VARIABLES), objects.variable_values())
+    tensors = objects.variable_values()
+    tensors[_OBJECT_GRAPH_KEY] = np.array(
+        json.dumps(objects.checkpoint_graph(), separators=(",", ":")).encode("utf-8"),
+        dtype=object)
+    _write_variables(os.path.join(export_dir, _VARIABLES), tensors)
     path = os.path.join(export_dir, _FILENAME)
     tmp = "%s.tmp%d" % (path, os.getpid())
     with open(tmp, "w", encoding="utf-8") as f:

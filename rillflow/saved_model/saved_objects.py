@@ -18,7 +18,7 @@ from ..ops.module import Module
 from ..ops.variables import Variable
 from . import values as V
 from .graph_io import FormatError
-from .restored import RestoredFunction, UserObject, python_signature
+from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature
 
 __all__ = ["ObjectGraphWriter", "restore_objects"]
 
@@ -26,7 +26,9 @@ _VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 
 
 def _is_object(obj):
-    return isinstance(obj, Module) or hasattr(obj, "_trackable_children")
+    # `_checkpoint_children` is tf.train.Checkpoint's list of its tracked objects.
+    return isinstance(obj, Module) or (hasattr(obj, "_checkpoint_children") and
+                                       not isinstance(obj, type))
 
 
 def _tracked(value):
@@ -48,10 +50,15 @@ def _children(obj):
         return [(k, v) for k, v in obj.items() if isinstance(k, str) and _tracked(v)]
     if isinstance(obj, (Variable, Function, ConcreteFunction)):
         return []
-    custom = getattr(obj, "_trackable_children", None)
+    custom = getattr(obj, "_checkpoint_children", None)
     if custom is not None and not isinstance(obj, Module):
-        return [(k, v) for k, v in dict(custom()).items() if _tracked(v)]
-    out = [(k, v) for k, v in vars(obj).items() if _tracked(v)]
+        out = [(k, v) for k, v in custom() if _tracked(v)]
+        names = {k for k, _ in out}
+        # A checkpoint tracks only state; a SavedModel also keeps its functions.
+        out += [(k, v) for k, v in vars(obj).items()
+                if k not in names and isinstance(v, (Function, ConcreteFunction))]
+    else:
+        out = [(k, v) for k, v in vars(obj).items() if _tracked(v)]
     names = {k for k, _ in out}
     # tf.function-decorated methods live on the class; bound, they keep the
     # instance's traces.
@@ -59,6 +66,12 @@ def _children(obj):
         if k not in names and isinstance(inspect.getattr_static(type(obj), k, None), Function):
             out.append((k, getattr(obj, k)))
     return out
+
+
+def _escape(name):
+    """TensorFlow's escaping of a checkpoint key component (`.` -> `..`,
+    `/` -> `.S`), so that keys split unambiguously."""
+    return name.replace(".", "..").replace("/", ".S")
 
 
 class ObjectGraphWriter:
@@ -79,7 +92,8 @@ class ObjectGraphWriter:
                 if k is None:
                     k = index[id(child)] = len(self.objects)
                     self.objects.append(child)
-                    self.paths.append(self.paths[i] + "/" + name if self.paths[i] else name)
+                    local = _escape(name)
+                    self.paths.append(self.paths[i] + "/" + local if self.paths[i] else local)
                 kids.append((name, k))
             self.children.append(kids)
             i += 1
@@ -119,6 +133,25 @@ class ObjectGraphWriter:
         """The values to write: checkpoint key -> NumPy array."""
         return {self._keys[id(v._storage)]: np.asarray(v.numpy())
                 for v in self.objects if isinstance(v, Variable)}
+
+    def checkpoint_graph(self):
+        """The object graph as tf.train.Checkpoint stores it (functions left
+        out), so that a Checkpoint can restore from the SavedModel's
+        variables as in TensorFlow: `{"nodes": [{"children": [{"node_id",
+        "local_name"}], "attributes": [...]}]}`."""
+        keep = [i for i, o in enumerate(self.objects)
+                if not isinstance(o, (Function, ConcreteFunction))]
+        ids = {i: n for n, i in enumerate(keep)}
+        nodes = []
+        for i in keep:
+            obj = self.objects[i]
+            node = {"children": [{"node_id": ids[k], "local_name": name}
+                                 for name, k in self.children[i] if k in ids]}
+            if isinstance(obj, Variable):
+                node["attributes"] = [{"name": "VARIABLE_VALUE", "full_name": obj.name[:-2],
+                                       "checkpoint_key": self._keys[id(obj._storage)]}]
+            nodes.append(node)
+        return {"nodes": nodes}
 
     def encode(self, writer):
         """The JSON-safe nodes; functions are added to `writer`."""
@@ -198,7 +231,9 @@ def restore_objects(nodes, values, variables, reader):
         elif kind == "dict":
             objs[i] = {}
         elif kind == "object":
-            objs[i] = UserObject()
+            calls = any(isinstance(c, list) and c[:1] == ["__call__"]
+                        for c in _list(n.get("children")))
+            objs[i] = CallableUserObject() if calls else UserObject()
         elif kind != "variable":
             raise FormatError(f"unknown object kind {kind!r}")
     for n, obj in zip(nodes, objs):
