@@ -2,7 +2,6 @@
 tensors of a checkpoint by key, without the objects that wrote it."""
 import os
 
-
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
