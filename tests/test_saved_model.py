@@ -505,3 +505,31 @@ def test_callable_module_structures_and_variable_arguments(tmp_path):
                           .tolist(), m.squares(tf.constant(3)).stack().numpy().tolist()]))
     """)
     assert json.loads(out) == [expected, -2.0, [0, 1, 4]]
+
+
+def test_loaded_model_saved_again(basic, tmp_path):
+    _, path = basic
+    loaded = tf.saved_model.load(str(path))
+    loaded.v.assign(3.0)
+    again = tmp_path / "again"
+    tf.saved_model.save(loaded, str(again), options=tf.saved_model.SaveOptions())
+    m = tf.saved_model.load(str(again), options=tf.saved_model.LoadOptions())
+    assert _lists(m.f(tf.constant([1.0, 2.0]))) == [3.0, 6.0]
+    assert _lists(m.g(tf.constant([1.0, 2.0]), 3)) == {"sum": [4.0, 5.0], "prod": [3.0, 6.0]}
+    assert list(m.signatures) == [tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
+    assert _lists(m.signatures["serving_default"](x=tf.constant([2.0]))) == {"output_0": [6.0]}
+    assert isinstance(m.items, list) and float(m.items[0].numpy()) == 4.0
+
+
+def test_save_inside_function_is_an_error(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+
+    @tf.function
+    def f():
+        tf.saved_model.save(m, str(tmp_path / "inside"))
+        return 1
+
+    with pytest.raises(AssertionError, match="`tf.saved_model.save` is not supported inside a "
+                                             "traced @tf.function."):
+        f()

@@ -28,9 +28,10 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_spec import TensorSpec
 from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic_function import Function
+from . import options as _options  # noqa: F401  (SaveOptions, LoadOptions, constants)
 from .graph_io import FormatError, GraphReader, GraphWriter
 from .saved_objects import ObjectGraphWriter, restore_objects
-from .restored import SignatureFunction, SignatureMap
+from .restored import RestoredFunction, SignatureFunction, SignatureMap
 
 __all__ = ["save", "load", "contains_saved_model"]
 
@@ -68,7 +69,7 @@ def save(obj, export_dir, signatures=None, options=None):
         track (as TensorFlow raises).
     """
     if _context.state.graph is not None:
-        raise AssertionError("tf.saved_model.save is not supported inside a traced "
+        raise AssertionError("`tf.saved_model.save` is not supported inside a traced "
                              "@tf.function. Move the call to the outer eagerly-executed "
                              "context.")
     if not ObjectGraphWriter.is_trackable(obj):
@@ -112,6 +113,8 @@ def _read_variables(prefix):
 
 def _signature_functions(root, signatures, objects):
     """The ConcreteFunctions to export as signatures, by key."""
+    if signatures is None and isinstance(getattr(root, "signatures", None), SignatureMap):
+        signatures = dict(root.signatures)  # a loaded SavedModel saved again
     if signatures is None:
         found = [c for c in objects.root_functions()
                  if isinstance(c, ConcreteFunction) or c.input_signature is not None]
@@ -124,7 +127,7 @@ def _signature_functions(root, signatures, objects):
     for key, fn in signatures.items():
         if not isinstance(key, str):
             raise ValueError(f"Signature keys must be strings, got {key!r}.")
-        if isinstance(fn, Function) and fn.input_signature is not None:
+        if isinstance(fn, (Function, RestoredFunction)) and fn.input_signature is not None:
             fn = fn.get_concrete_function()
         if not isinstance(fn, ConcreteFunction):
             raise ValueError(

@@ -23,17 +23,20 @@ from .restored import CallableUserObject, RestoredFunction, UserObject, python_s
 __all__ = ["ObjectGraphWriter", "restore_objects"]
 
 _VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+# Functions as saved: tf.functions, and those of a loaded SavedModel (which
+# can be saved again).
+_FUNCTIONS = (Function, RestoredFunction)
 
 
 def _is_object(obj):
     # `_checkpoint_children` is tf.train.Checkpoint's list of its tracked objects.
-    return isinstance(obj, Module) or (hasattr(obj, "_checkpoint_children") and
-                                       not isinstance(obj, type))
+    return isinstance(obj, (Module, UserObject)) or (
+        hasattr(obj, "_checkpoint_children") and not isinstance(obj, type))
 
 
 def _tracked(value):
     """Whether `value` is saved as an attribute (directly or in a container)."""
-    if isinstance(value, (Variable, Function, ConcreteFunction)) or _is_object(value):
+    if isinstance(value, (Variable, ConcreteFunction) + _FUNCTIONS) or _is_object(value):
         return True
     if isinstance(value, (list, tuple)):
         return any(_tracked(v) for v in value)
@@ -48,7 +51,7 @@ def _children(obj):
         return [(str(i), v) for i, v in enumerate(obj) if _tracked(v)]
     if isinstance(obj, dict):
         return [(k, v) for k, v in obj.items() if isinstance(k, str) and _tracked(v)]
-    if isinstance(obj, (Variable, Function, ConcreteFunction)):
+    if isinstance(obj, (Variable, ConcreteFunction) + _FUNCTIONS):
         return []
     custom = getattr(obj, "_checkpoint_children", None)
     if custom is not None and not isinstance(obj, Module):
@@ -56,7 +59,7 @@ def _children(obj):
         names = {k for k, _ in out}
         # A checkpoint tracks only state; a SavedModel also keeps its functions.
         out += [(k, v) for k, v in vars(obj).items()
-                if k not in names and isinstance(v, (Function, ConcreteFunction))]
+                if k not in names and isinstance(v, (ConcreteFunction,) + _FUNCTIONS)]
     else:
         out = [(k, v) for k, v in vars(obj).items() if _tracked(v)]
     names = {k for k, _ in out}
@@ -105,12 +108,12 @@ class ObjectGraphWriter:
     @staticmethod
     def is_trackable(obj):
         """Whether `obj` can be the root of a SavedModel."""
-        return isinstance(obj, (Variable, Function, ConcreteFunction)) or _is_object(obj)
+        return isinstance(obj, (Variable, ConcreteFunction) + _FUNCTIONS) or _is_object(obj)
 
     def root_functions(self):
         """The functions that are attributes of the root object."""
         return [self.objects[k] for _, k in self.children[0]
-                if isinstance(self.objects[k], (Function, ConcreteFunction))]
+                if isinstance(self.objects[k], (ConcreteFunction,) + _FUNCTIONS)]
 
     def variable_key(self, storage):
         """The checkpoint key of the tracked variable owning `storage`.
@@ -140,7 +143,7 @@ class ObjectGraphWriter:
         variables as in TensorFlow: `{"nodes": [{"children": [{"node_id",
         "local_name"}], "attributes": [...]}]}`."""
         keep = [i for i, o in enumerate(self.objects)
-                if not isinstance(o, (Function, ConcreteFunction))]
+                if not isinstance(o, (ConcreteFunction,) + _FUNCTIONS)]
         ids = {i: n for n, i in enumerate(keep)}
         nodes = []
         for i in keep:
@@ -166,7 +169,7 @@ class ObjectGraphWriter:
                     "trainable": bool(obj.trainable)}
         if isinstance(obj, ConcreteFunction):
             return {"kind": "concrete_function", "function": writer.add_function(obj)}
-        if isinstance(obj, Function):
+        if isinstance(obj, _FUNCTIONS):
             return _function_node(obj, writer)
         kind = "list" if isinstance(obj, (list, tuple)) else \
             "dict" if isinstance(obj, dict) else "object"
@@ -177,6 +180,8 @@ def _saved_traces(fn):
     """The traces of `fn` to save: usable eagerly (not captured from another
     function's graph), each once; a function with an input_signature is
     traced if it has not been yet."""
+    if isinstance(fn, RestoredFunction):
+        return fn.concrete_functions
     if fn.input_signature is not None:
         fn.get_concrete_function()
     out, seen = [], set()
@@ -190,7 +195,7 @@ def _saved_traces(fn):
 
 def _function_node(fn, writer):
     params = []
-    sig = fn.function_spec.signature
+    sig = fn._signature if isinstance(fn, RestoredFunction) else fn.function_spec.signature
     for p in (sig.parameters.values() if sig is not None else ()):
         default = None
         if p.default is not p.empty:
