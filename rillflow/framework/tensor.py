@@ -213,8 +213,8 @@ def _as_value(v):
 
 def numpy_text(v, is_repr=False):
     """How TensorFlow prints an eager tensor's value inside its repr/str."""
-    if v.dtype.kind == "V":
-        return "<unprintable>"
+    if v.dtype.kind == "V" and not v.dtype.type.__module__.startswith("ml_dtypes"):
+        return "<unprintable>"   # opaque values (resources, variants), not bfloat16
     if v.ndim == 0:
         item = v[()] if v.__class__ is np.ndarray else v
         if is_repr:
