@@ -533,3 +533,49 @@ def test_save_inside_function_is_an_error(tmp_path):
     with pytest.raises(AssertionError, match="`tf.saved_model.save` is not supported inside a "
                                              "traced @tf.function."):
         f()
+
+
+@tf.custom_gradient
+def _clip_gradient(x):
+    def grad(dy):
+        return tf.clip_by_value(dy, -0.5, 0.5) * 3.0
+    return tf.identity(x), grad
+
+
+class CustomGradients(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(2.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def f(self, x):
+        return _clip_gradient(x * self.v) * x
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def r(self, x):
+        return tf.recompute_grad(lambda a: tf.sin(a) * self.v)(x)
+
+
+def test_custom_gradients_are_saved(tmp_path):
+    m = CustomGradients()
+    path = tmp_path / "custom"
+    tf.saved_model.save(m, str(path))
+    loaded = tf.saved_model.load(str(path))
+    for obj in (m, loaded):
+        x = tf.constant(3.0)
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = obj.f(x)
+            z = obj.r(x)
+        # TensorFlow 2.21: 18.0, [9.0, 4.5]; recompute_grad [-1.979985, 0.14112].
+        assert float(y.numpy()) == 18.0
+        assert _lists(t.gradient(y, [x, obj.v])) == [9.0, 4.5]
+        assert _lists(t.gradient(z, [x, obj.v])) == pytest.approx([-1.979985, 0.14112], 1e-5)
+    out, _ = _fresh(path, """
+        x = tf.constant(3.0)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = m.f(x)
+        print(json.dumps([g.numpy().tolist() for g in t.gradient(y, [x, m.v])]))
+    """)
+    assert json.loads(out) == [9.0, 4.5]

@@ -29,6 +29,7 @@ from ..framework.graph import Operation
 from ..framework.tensor import EagerTensor, SymbolicTensor
 from ..function.concrete_function import ConcreteFunction
 from . import values as V
+from .custom_gradients import SavedGradient, trace_gradient
 from .values import FormatError
 
 __all__ = ["GraphWriter", "GraphReader", "FormatError"]
@@ -120,8 +121,12 @@ class GraphWriter:
             # load, as a fresh TensorFlow kernel would start.
             return {"rng": None}
         if key == "_grad_fn" and callable(v):
-            # tf.custom_gradient's Python gradient cannot be saved as data.
-            return {"lost_gradient": None}
+            # tf.custom_gradient's Python function is saved as the graph it
+            # builds; one that cannot be traced is lost.
+            traced = trace_gradient(op)
+            if traced is None:
+                return {"lost_gradient": None}
+            return {"custom_gradient": [self._graph(traced[0]), traced[1]]}
         return self._value(v)
 
     def _local(self, t):
@@ -220,6 +225,13 @@ class GraphReader:
             if outer is not None:
                 g.outer_graph = self._graph(outer)
 
+    def _late_graph(self, gid):
+        """A graph built after loading (a custom gradient's), linked to its
+        enclosing graphs."""
+        g = self._graph(gid)
+        self.finish()
+        return g
+
     # --- graphs ---------------------------------------------------------------
     def _graph(self, gid):
         g = self._built.get(gid) if type(gid) is int else None
@@ -311,6 +323,13 @@ class GraphReader:
                 return np.random.default_rng(seeds)
             if "lost_gradient" in v:
                 return _lost_gradient(op_name)
+            if "custom_gradient" in v:
+                p = v["custom_gradient"]
+                if not (isinstance(p, list) and len(p) == 2 and isinstance(p[1], list)):
+                    raise FormatError("malformed custom gradient")
+                # Built when first differentiated: its captures may be
+                # forward values made after this op.
+                return SavedGradient(lambda: self._late_graph(p[0]), [bool(x) for x in p[1]])
         return self._value(v)
 
     def _local(self, g, ref):
