@@ -78,7 +78,7 @@ def _validate(op, images, size, align_corners, half_pixel_centers):
 
 def _resize_infer(out_dtype=None):
     def infer(inputs, attrs):
-        x, size = inputs
+        x, size = inputs[0], inputs[1]
         if x.shape.rank is not None and x.shape.rank != 4:
             raise ValueError(f"Shape must be rank 4 but is rank {x.shape.rank}")
         c = U.constant_value(size)
