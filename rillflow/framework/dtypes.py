@@ -231,12 +231,14 @@ def as_dtype(type_value):
         try:
             return _BY_NAME[type_value]
         except KeyError:
-            raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
+            raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                    "TensorFlow DType.") from None
     if isinstance(type_value, int) and not isinstance(type_value, bool):
         try:
             return _BY_ENUM[type_value]
         except KeyError:
-            raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
+            raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                    "TensorFlow DType.") from None
     try:
         found = _PY_TYPES.get(type_value)
     except TypeError:  # unhashable values are not type names
@@ -256,7 +258,8 @@ def as_dtype(type_value):
     dtype_attr = getattr(type_value, "dtype", None)
     if isinstance(dtype_attr, DType):
         return dtype_attr
-    raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
+    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                    "TensorFlow DType.")
 
 
 def from_numpy(np_dtype):

@@ -4,8 +4,8 @@ from .api_export import export_value
 from .convert import convert_to_tensor, register_tensor_conversion_function
 from .graph import Graph, Operation
 from .tensor import Tensor, is_tensor
-from .tensor_shape import TensorShape, dimension_value
-from .tensor_spec import TensorSpec
+from .tensor_shape import Dimension, TensorShape, dimension_value
+from .tensor_spec import TensorSpec, type_spec_from_value
 
 _DTYPE_NAMES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                 "uint16", "uint32", "uint64", "complex64", "complex128", "string",
@@ -45,7 +45,9 @@ export_value(Operation, "Operation")
 export_value(is_tensor, "is_tensor")
 export_value(convert_to_tensor, "convert_to_tensor")
 export_value(register_tensor_conversion_function, "register_tensor_conversion_function")
-export_value(dimension_value, "compat.dimension_value")
+export_value(dimension_value, "compat.dimension_value", "compat.v1.dimension_value")
+export_value(Dimension, "compat.v1.Dimension")
+export_value(type_spec_from_value, "type_spec_from_value")
 export_value(None, "newaxis")
 export_value(context.executing_eagerly, "executing_eagerly", "compat.v1.executing_eagerly")
 export_value(context.init_scope, "init_scope")

@@ -26,10 +26,8 @@ is_sequence = is_nested
 
 
 def _sorted_keys(d):
-    try:
-        return sorted(d)
-    except TypeError:
-        return sorted(d, key=repr)
+    # As in TensorFlow, unsortable keys (say, ints mixed with strings) raise TypeError.
+    return sorted(d)
 
 
 def _children(structure):
@@ -63,6 +61,10 @@ def _rebuild(template, children):
         d = dict(zip(keys, children))
         if type(template) is dict:
             return {k: d[k] for k in template}
+        if isinstance(template, collections.defaultdict):
+            out = type(template)(template.default_factory)
+            out.update((k, d[k]) for k in template)
+            return out
         try:
             return type(template)((k, d[k]) for k in template)
         except TypeError:
@@ -82,25 +84,43 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """Builds a structure like `structure` whose leaves are `flat_sequence`.
 
     Raises:
+      TypeError: if `flat_sequence` is not a list or tuple (or other sequence).
       ValueError: if the number of leaves differs.
     """
-    flat_sequence = list(flat_sequence)
+    if not is_nested(flat_sequence) or isinstance(flat_sequence, (dict, collections.abc.Mapping)):
+        raise TypeError(f"Attempted to pack value:\n  {str(flat_sequence)}\ninto a structure, but "
+                        f"found incompatible type `{type(flat_sequence)}` instead.")
+    given, flat_sequence = flat_sequence, list(flat_sequence)
     if not is_nested(structure):
         if len(flat_sequence) != 1:
-            raise ValueError(f"Structure is a scalar but len(flat_sequence) == "
-                             f"{len(flat_sequence)} > 1")
+            raise ValueError(f"The target structure is of type `{type(structure)}`\n  "
+                             f"{structure}\nHowever the input is a sequence "
+                             f"({type(flat_sequence)}) of length {len(flat_sequence)}.\n  "
+                             f"{flat_sequence}\nnest cannot guarantee that it is safe to map "
+                             "one to the other.")
         return flat_sequence[0]
-    pos, result = _pack(structure, flat_sequence, 0)
+    try:
+        pos, result = _pack(structure, flat_sequence, 0)
+    except _TooShort:
+        pos = None
+    except TypeError:
+        raise TypeError("nest only supports dicts with sortable keys.") from None
     if pos != len(flat_sequence):
-        raise ValueError(f"Could not pack sequence. Structure had {pos} atoms, but "
-                         f"flat_sequence had {len(flat_sequence)} items.")
+        atoms = len(flatten(structure))
+        raise ValueError(f"Could not pack sequence. Structure had {atoms} atoms, but "
+                         f"flat_sequence had {len(flat_sequence)} items.  Structure: "
+                         f"{structure}, flat_sequence: {given}.")
     return result
+
+
+class _TooShort(Exception):
+    pass
 
 
 def _pack(structure, flat, pos):
     if not is_nested(structure):
         if pos >= len(flat):
-            raise ValueError("Could not pack sequence: flat_sequence is too short.")
+            raise _TooShort()
         return pos + 1, flat[pos]
     children = []
     for c in _children(structure):
@@ -109,39 +129,85 @@ def _pack(structure, flat, pos):
     return pos, _rebuild(structure, children)
 
 
+class _Dot:
+    """A leaf printed as '.', for the structure outlines of error messages."""
+
+    def __repr__(self):
+        return "."
+
+
+def _desc(x):
+    return f"type={type(x).__name__} str={str(x)}"
+
+
+def _outline(structure):
+    return str(pack_sequence_as(structure, [_Dot()] * len(flatten(structure)))
+               if is_nested(structure) else _Dot())
+
+
+def _same_sequence_type(a, b):
+    if type(a) is type(b):
+        return True
+    mapping = (dict, collections.abc.Mapping)
+    if isinstance(a, mapping) and isinstance(b, mapping):
+        return True
+    return (_is_namedtuple(a) and _is_namedtuple(b) and type(a).__name__ == type(b).__name__
+            and type(a)._fields == type(b)._fields)
+
+
+def _structure_problem(a, b, check_types):
+    """(exception class, detail) for the first difference of `a` and `b`, or None."""
+    na, nb = is_nested(a), is_nested(b)
+    if na != nb:
+        seq, other = (a, b) if na else (b, a)
+        return ValueError, (f'Substructure "{_desc(seq)}" is a sequence, while substructure '
+                            f'"{_desc(other)}" is not')
+    if not na:
+        return None
+    if check_types and not _same_sequence_type(a, b):
+        return TypeError, (f"The two namedtuples don't have the same sequence type. First "
+                           f"structure {_desc(a)} has type {type(a).__name__}, while second "
+                           f"structure {_desc(b)} has type {type(b).__name__}")
+    if check_types and isinstance(a, (dict, collections.abc.Mapping)) and set(a) != set(b):
+        return ValueError, (f"The two dictionaries don't have the same set of keys. First "
+                            f"structure has keys {_desc(list(a))}, while second structure has "
+                            f"keys {_desc(list(b))}")
+    ca, cb = _children(a), _children(b)
+    if len(ca) != len(cb):
+        return ValueError, (f"The two structures don't have the same number of elements. "
+                            f"First structure: {_desc(a)}. Second structure: {_desc(b)}")
+    for x, y in zip(ca, cb):
+        problem = _structure_problem(x, y, check_types)
+        if problem is not None:
+            return problem
+    return None
+
+
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
-    """Raises ValueError (or TypeError) unless both have the same nesting."""
-    n1, n2 = is_nested(nest1), is_nested(nest2)
-    if n1 != n2:
-        raise ValueError(f"The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
-    if not n1:
+    """Raises unless both have the same nesting.
+
+    Raises:
+      ValueError: different nesting, lengths or (with `check_types`) dict keys.
+      TypeError: (with `check_types`) different sequence types; dicts of any
+        mapping type, and namedtuples of equal name and fields, count as the same.
+    """
+    problem = _structure_problem(nest1, nest2, check_types)
+    if problem is None:
         return
-    if check_types and type(nest1) is not type(nest2) and not (
-            isinstance(nest1, (list, tuple)) and isinstance(nest2, (list, tuple))
-            and not _is_namedtuple(nest1) and not _is_namedtuple(nest2)
-            and type(nest1) is type(nest2)):
-        if not (isinstance(nest1, dict) and isinstance(nest2, dict)):
-            raise TypeError(f"The two structures don't have the same sequence type. Input "
-                            f"structure has type {type(nest1)!r}, while shallow structure has "
-                            f"type {type(nest2)!r}.")
-    if isinstance(nest1, (dict, collections.abc.Mapping)):
-        if set(nest1) != set(nest2):
-            raise ValueError(f"The two dictionaries don't have the same set of keys. First "
-                             f"structure has keys {sorted(nest1, key=repr)}, while second "
-                             f"structure has keys {sorted(nest2, key=repr)}.")
-    c1, c2 = _children(nest1), _children(nest2)
-    if len(c1) != len(c2):
-        raise ValueError(f"The two structures don't have the same number of elements.\n\n"
-                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
-    for a, b in zip(c1, c2):
-        assert_same_structure(a, b, check_types)
+    cls, detail = problem
+    raise cls(f"The two structures don't have the same nested structure.\n\n"
+              f"First structure: {_desc(nest1)}\n\nSecond structure: {_desc(nest2)}\n\n"
+              f"More specifically: {detail}\nEntire first structure:\n{_outline(nest1)}\n"
+              f"Entire second structure:\n{_outline(nest2)}")
 
 
 def map_structure(func, *structure, **kwargs):
     """Applies `func` to corresponding leaves; returns a structure like the first."""
     check_types = kwargs.pop("check_types", True)
     kwargs.pop("expand_composites", None)
+    if kwargs:
+        raise ValueError("Only valid keyword arguments are `check_types` and "
+                         f"`expand_composites`, not: `{'`, `'.join(kwargs)}`")
     if not structure:
         raise ValueError("Must provide at least one structure")
     for other in structure[1:]:

@@ -5,7 +5,7 @@ each an int or None for "unknown". Graph tensors carry partial shapes;
 eager tensors always have fully defined ones.
 """
 
-__all__ = ["TensorShape", "as_shape", "unknown_shape", "dimension_value"]
+__all__ = ["TensorShape", "Dimension", "as_shape", "unknown_shape", "dimension_value"]
 
 
 def _dim(d):
@@ -18,16 +18,112 @@ def _dim(d):
     try:
         v = int(d.__index__())
     except (AttributeError, TypeError):
-        raise TypeError(f"Dimension value must be integer or None, got {d!r} "
-                        f"of type {type(d).__name__}") from None
+        if isinstance(d, (str, bytes)):
+            raise TypeError(f"'{d!r}'could not be converted to a dimension.") from None
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ "
+                        f"method, got value '{d!r}' with type '{type(d)}'") from None
     if v < 0:
         raise ValueError(f"Dimension {v} must be >= 0")
     return v
 
 
 def dimension_value(d):
-    """The int (or None) value of a dimension."""
+    """The int (or None) value of a dimension (`tf.compat.v1.dimension_value`)."""
     return _dim(d)
+
+
+def _binary(op):
+    def method(self, other):
+        other = other if isinstance(other, Dimension) else Dimension(other)
+        if self._value is None or other._value is None:
+            return Dimension(None)
+        return Dimension(op(self._value, other._value))
+
+    def reflected(self, other):
+        return method(Dimension(other), self)
+    return method, reflected
+
+
+class Dimension:
+    """One dimension of a TensorShape in TensorFlow 1 style
+    (`tf.compat.v1.Dimension`): an int or unknown (None). Comparisons with an
+    unknown dimension give None, arithmetic gives an unknown dimension."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        self._value = _dim(value)
+
+    @property
+    def value(self):
+        """The int value, or None if unknown."""
+        return self._value
+
+    def __repr__(self):
+        return "Dimension(%r)" % self._value
+
+    def __str__(self):
+        return "?" if self._value is None else str(self._value)
+
+    def __int__(self):
+        return self._value
+
+    def __index__(self):
+        return self._value
+
+    def _compare(self, other, op):
+        other = _dim(other)
+        if self._value is None or other is None:
+            return None
+        return op(self._value, other)
+
+    def __eq__(self, other):
+        try:
+            return self._compare(other, lambda a, b: a == b)
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __ne__(self, other):
+        try:
+            return self._compare(other, lambda a, b: a != b)
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __lt__(self, other):
+        return self._compare(other, lambda a, b: a < b)
+
+    def __le__(self, other):
+        return self._compare(other, lambda a, b: a <= b)
+
+    def __gt__(self, other):
+        return self._compare(other, lambda a, b: a > b)
+
+    def __ge__(self, other):
+        return self._compare(other, lambda a, b: a >= b)
+
+    __hash__ = None   # unhashable, as in TensorFlow
+
+    __add__, __radd__ = _binary(lambda a, b: a + b)
+    __sub__, __rsub__ = _binary(lambda a, b: a - b)
+    __mul__, __rmul__ = _binary(lambda a, b: a * b)
+    __floordiv__, __rfloordiv__ = _binary(lambda a, b: a // b)
+    __mod__, __rmod__ = _binary(lambda a, b: a % b)
+
+    def is_compatible_with(self, other):
+        """Whether the two could be the same dimension."""
+        other = _dim(other)
+        return self._value is None or other is None or self._value == other
+
+    def assert_is_compatible_with(self, other):
+        """Raises ValueError unless compatible with `other`."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {Dimension(other)} are not compatible")
+
+    def merge_with(self, other):
+        """The known one of the two (they must be compatible)."""
+        self.assert_is_compatible_with(other)
+        other = _dim(other)
+        return Dimension(self._value if self._value is not None else other)
 
 
 class TensorShape:
@@ -47,8 +143,11 @@ class TensorShape:
         elif isinstance(dims, (tuple, list)):
             self._dims = tuple(_dim(d) for d in dims)
         elif isinstance(dims, (str, bytes)):
-            raise TypeError(f"A string has ambiguous TensorShape, please wrap in a list "
-                            f"or convert to an int: {dims!r}")
+            # TensorFlow reads a string as a sequence of characters, and fails on the first.
+            raise TypeError(f"Failed to convert '{dims!r}' to a shape: '{dims[:1]!r}'could not be "
+                            "converted to a dimension. A shape should either be single "
+                            "dimension (e.g. 10), or an iterable of dimensions (e.g. [1, 10, "
+                            "None]).")
         else:
             try:
                 self._dims = tuple(_dim(d) for d in dims)
@@ -64,8 +163,9 @@ class TensorShape:
 
     @property
     def dims(self):
-        """The list of dimensions (ints or None), or None if the rank is unknown."""
-        return None if self._dims is None else list(self._dims)
+        """The list of `Dimension`s, or None if the rank is unknown (iterating or
+        indexing the shape gives plain ints and Nones)."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def rank(self):
@@ -128,7 +228,7 @@ class TensorShape:
         if other._dims is None:
             return self
         if len(self._dims) != len(other._dims):
-            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
         dims = []
         for a, b in zip(self._dims, other._dims):
             if a is None:
@@ -149,6 +249,14 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape._from_tuple(tuple(a if a == b else None
                                              for a, b in zip(self._dims, other._dims)))
+
+    def most_specific_common_supertype(self, others):
+        """The most specific shape every one of `self` and `others` is a subtype
+        of: differing dimensions become None, differing ranks unknown rank."""
+        result = self
+        for other in others:
+            result = result.most_specific_compatible_shape(other)
+        return result
 
     def is_subtype_of(self, other):
         """Whether every dimension of `other` is None or equal to this one's."""
@@ -239,7 +347,7 @@ class TensorShape:
         return as_shape(other).concatenate(self)
 
     def __reduce__(self):
-        return TensorShape, (self.dims,)
+        return TensorShape, (None if self._dims is None else list(self._dims),)
 
     def __repr__(self):
         if self._dims is None:

@@ -1,10 +1,9 @@
 """`tf.TensorSpec`: the type of a tensor (shape, dtype, optional name)."""
-import numpy as np
 
 from . import dtypes as _dtypes
-from .tensor_shape import TensorShape, as_shape
+from .tensor_shape import as_shape
 
-__all__ = ["TensorSpec"]
+__all__ = ["TensorSpec", "type_spec_from_value"]
 
 
 class TensorSpec:
@@ -58,20 +57,14 @@ class TensorSpec:
         return Tensor
 
     def is_compatible_with(self, spec_or_tensor):
-        """Whether a tensor (or spec) has this dtype and a compatible shape."""
-        other_dtype = getattr(spec_or_tensor, "dtype", None)
-        other_shape = getattr(spec_or_tensor, "shape", None)
-        if other_dtype is None:
-            try:
-                arr = np.asarray(spec_or_tensor)
-            except Exception:
-                return False
-            other_dtype, other_shape = _dtypes.from_numpy(arr.dtype), TensorShape(arr.shape)
-        try:
-            other_dtype = _dtypes.as_dtype(other_dtype)
-        except TypeError:
+        """Whether a tensor (or spec) has this dtype and a compatible shape;
+        anything else (NumPy arrays, Python values, variables) is not, as in
+        TensorFlow."""
+        from .tensor import Tensor
+        if not isinstance(spec_or_tensor, (TensorSpec, Tensor)):
             return False
-        return other_dtype is self._dtype and self._shape.is_compatible_with(other_shape)
+        return (spec_or_tensor.dtype is self._dtype
+                and self._shape.is_compatible_with(spec_or_tensor.shape))
 
     def is_subtype_of(self, other):
         """Whether every tensor matching this spec also matches `other`."""
@@ -79,10 +72,12 @@ class TensorSpec:
                 and self._shape.is_subtype_of(other._shape))
 
     def most_specific_common_supertype(self, others):
-        """The most specific spec that this and every spec in `others` match, or None."""
+        """The most specific spec that this and every spec in `others` match, or
+        None (for another dtype or name)."""
         shape = self._shape
         for o in others:
-            if not isinstance(o, TensorSpec) or o._dtype is not self._dtype:
+            if not isinstance(o, TensorSpec) or o._dtype is not self._dtype or \
+                    o._name != self._name:
                 return None
             shape = shape.most_specific_compatible_shape(o._shape)
         return TensorSpec(shape, self._dtype, self._name)
@@ -103,3 +98,26 @@ class TensorSpec:
     def __repr__(self):
         name = repr(self._name) if self._name is not None else "None"
         return "TensorSpec(shape=%s, dtype=%r, name=%s)" % (self._shape, self._dtype, name)
+
+
+def type_spec_from_value(value):
+    """The type spec of `value` (`tf.type_spec_from_value`): a TensorSpec for
+    tensors and values convertible to one, the object's own spec for
+    variables and other typed objects.
+
+    Raises:
+      TypeError: for a value with no type spec.
+    """
+    from .tensor import Tensor
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    spec = getattr(value, "_type_spec", None)
+    if spec is not None:
+        return spec
+    try:
+        from .convert import convert_to_tensor
+        t = convert_to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
+                        f"{type(value)}.") from None
+    return TensorSpec(t.shape, t.dtype)

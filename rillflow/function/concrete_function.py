@@ -176,10 +176,12 @@ class ConcreteFunction:
         return "\n".join(lines)
 
     def __repr__(self):
-        return "<ConcreteFunction %s at 0x%X>" % (self.graph.name, id(self))
+        # TensorFlow shows the one-line signature, not the function's name.
+        return "<ConcreteFunction %s at 0x%X>" % (self.pretty_printed_signature(verbose=False),
+                                                  id(self))
 
     def __str__(self):
-        return "ConcreteFunction %s\n%s" % (self.graph.name, self.pretty_printed_signature())
+        return "ConcreteFunction %s" % self.pretty_printed_signature()
 
     # --- compiled code ---------------------------------------------------------
     def _ensure_compiled(self):

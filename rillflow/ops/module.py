@@ -4,11 +4,12 @@ import functools
 import re
 
 from ..framework import context as _context
+from ..framework import nest
 from ..framework.api_export import export
 from .variables import Variable
 
 _state = _context.state
-_VALID = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_VALID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")   # a Python identifier, as TensorFlow
 _IGNORED = ("_self_unconditional", "_obj_reference_counts")
 
 
@@ -119,37 +120,15 @@ class Module:
 
     def _flatten(self, recursive=True, predicate=None, attribute_traversal_key=None,
                  with_path=False, expand_composites=False):
-        predicate = predicate or (lambda v: True)
-        seen = {id(self)}
-        out = []
-        self._walk(self, (), seen, out, predicate, recursive, with_path)
-        return out
+        """A generator of the objects (or `(path, object)` pairs) reachable from
+        this module's attributes that satisfy `predicate`.
 
-    @staticmethod
-    def _walk(obj, path, seen, out, predicate, recursive, with_path):
-        items = sorted((k, v) for k, v in vars(obj).items()
-                       if k not in _IGNORED and not k.startswith("_Module__"))
-        for key, value in items:
-            Module._visit(value, path + (key,), seen, out, predicate, recursive, with_path)
-
-    @staticmethod
-    def _visit(value, path, seen, out, predicate, recursive, with_path):
-        if isinstance(value, (list, tuple)):
-            for i, v in enumerate(value):
-                Module._visit(v, path + (i,), seen, out, predicate, recursive, with_path)
-            return
-        if isinstance(value, dict):
-            for k in sorted(value, key=repr):
-                Module._visit(value[k], path + (k,), seen, out, predicate, recursive, with_path)
-            return
-        if id(value) in seen:
-            return
-        if isinstance(value, (Module, Variable)):
-            seen.add(id(value))
-            if predicate(value):
-                out.append((path, value) if with_path else value)
-            if isinstance(value, Module) and recursive:
-                Module._walk(value, path, seen, out, predicate, recursive, with_path)
+        Attributes are visited in sorted order (or by `attribute_traversal_key`),
+        each flattened with `tf.nest`; a module's own matches come before those
+        of its sub-modules. Without `with_path` each object is yielded once.
+        """
+        return _flatten_module(self, recursive, predicate or (lambda _: True),
+                               attribute_traversal_key, with_path, (), {id(self)}, [])
 
     @classmethod
     def with_name_scope(cls, method):
@@ -162,3 +141,34 @@ class Module:
 
     def __repr__(self):
         return "<%s.%s object at 0x%x>" % (type(self).__module__, type(self).__name__, id(self))
+
+
+def _flatten_module(module, recursive, predicate, key, with_path, path, seen, stack):
+    if id(module) in stack:
+        recursive = False   # a cycle: do not walk back into an enclosing module
+    submodules = []
+    attrs = vars(module)
+    for name in sorted(attrs, key=key):
+        if name in _IGNORED or name.startswith("_Module__"):
+            continue
+        value = attrs[name]
+        try:
+            leaves = nest.flatten_with_tuple_paths(value)
+        except Exception as cause:
+            raise ValueError(f"Error processing property {name!r} of {value!r}") from cause
+        for leaf_path, leaf in leaves:
+            leaf_path = path + (name,) + leaf_path
+            if not with_path:
+                # With paths, an object reachable two ways is reported twice.
+                if id(leaf) in seen:
+                    continue
+                seen.add(id(leaf))
+            if predicate(leaf):
+                yield (leaf_path, leaf) if with_path else leaf
+            if recursive and isinstance(leaf, Module):
+                submodules.append((leaf_path, leaf))
+    stack.append(id(module))
+    for sub_path, sub in submodules:
+        yield from _flatten_module(sub, recursive, predicate, key, with_path, sub_path, seen,
+                                   stack)
+    stack.pop()

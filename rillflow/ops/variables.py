@@ -380,6 +380,11 @@ class Variable:
         proxy._arg_spec = VariableSpec(self._shape, self._dtype, self._trainable)
         return proxy
 
+    @property
+    def _type_spec(self):
+        """The VariableSpec (`tf.type_spec_from_value(variable)`)."""
+        return VariableSpec(self._shape, self._dtype, self._trainable)
+
     def _tape_handle(self):
         """The handle tensor tapes track for this variable in the current context."""
         return self._handle if _state.graph is None else self._graph_handle()
@@ -632,8 +637,6 @@ def _install_operators():
         if tensor_method is None:
             continue
 
-        def method(self, *args, _m=tensor_method):
-            return _m(self._read(None), *args)
         if op_name in ("__eq__", "__ne__"):
             def method(self, other, _m=tensor_method):
                 # Unlike a tensor's, a variable's `== None` converts None (and
@@ -641,6 +644,9 @@ def _install_operators():
                 if other is None:
                     convert_to_tensor(other)
                 return _m(self._read(None), other)
+        else:
+            def method(self, *args, _m=tensor_method):
+                return _m(self._read(None), *args)
         method.__name__ = op_name
         method.__doc__ = f"The `{op_name}` of the variable's value."
         setattr(Variable, op_name, method)
