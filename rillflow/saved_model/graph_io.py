@@ -58,8 +58,10 @@ class GraphWriter:
         self._resource_key = resource_key
         self.graphs = []
         self.functions = {}
+        self.constants = []
         self._graph_ids = {}
-        self._keep = []  # encoded graphs stay alive so that ids stay unique
+        self._constant_ids = {}
+        self._keep = []  # encoded objects stay alive so that ids stay unique
 
     def add_function(self, cf):
         """Adds `cf` (and the functions it calls); returns its saved name."""
@@ -71,11 +73,13 @@ class GraphWriter:
         return name
 
     def to_json(self):
-        """`{"graphs": [...], "functions": {...}}`."""
-        for g, entry in zip(self._keep, self.graphs):
+        """`{"graphs": [...], "functions": {...}, "constants": [...]}`."""
+        graphs = [g for g in self._keep if isinstance(g, FuncGraph)]
+        for g, entry in zip(graphs, self.graphs):
             outer = getattr(g, "outer_graph", None)
             entry["outer"] = self._graph_ids.get(id(outer)) if outer is not None else None
-        return {"graphs": self.graphs, "functions": self.functions}
+        return {"graphs": self.graphs, "functions": self.functions,
+                "constants": self.constants}
 
     # --- graphs ---------------------------------------------------------------
     def _graph(self, g):
@@ -136,7 +140,14 @@ class GraphWriter:
         if isinstance(ext, EagerTensor):
             if ext.dtype is D.resource:
                 return {"resource": self._resource_key(ext._v)}
-            return {"eager": V.encode_array(ext._v)}
+            # Written once however many functions capture it (a signature
+            # wrapper captures what the function it calls captures).
+            k = self._constant_ids.get(id(ext._v))
+            if k is None:
+                k = self._constant_ids[id(ext._v)] = len(self.constants)
+                self.constants.append(V.encode_array(ext._v))
+                self._keep.append(ext)
+            return {"constant": k}
         return self._value(ext)
 
     def _value(self, v):
@@ -194,6 +205,10 @@ class GraphReader:
         self._graphs = data["graphs"]
         self._functions = data["functions"]
         self._resolve = resolve_resource
+        self._raw_constants = data.get("constants", [])
+        if not isinstance(self._raw_constants, list):
+            raise FormatError("malformed constants")
+        self._constants = {}
         self._built = {}        # graph id -> FuncGraph (possibly still being built)
         self._done = set()
         self._cfs = {}
@@ -345,8 +360,8 @@ class GraphReader:
         if isinstance(e, dict) and len(e) == 1:
             if "resource" in e:
                 return self._resolve(e["resource"])._handle
-            if "eager" in e:
-                return EagerTensor(V.decode_array(e["eager"]))
+            if "constant" in e:
+                return self._constant(e["constant"])
         t = self._value(e)
         if not isinstance(t, SymbolicTensor):
             raise FormatError("malformed capture")
@@ -354,6 +369,14 @@ class GraphReader:
 
     def _value(self, e):
         return V.decode(e, self._other)
+
+    def _constant(self, k):
+        t = self._constants.get(k) if type(k) is int else None
+        if t is None:
+            if type(k) is not int or not 0 <= k < len(self._raw_constants):
+                raise FormatError(f"no saved constant {k!r}")
+            t = self._constants[k] = EagerTensor(V.decode_array(self._raw_constants[k]))
+        return t
 
     def _other(self, kind, p):
         if kind == "tensor":

@@ -189,6 +189,10 @@ def load(export_dir, tags=None, options=None):
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, _FILENAME)
     if not os.path.isfile(path):
+        for tf_file in ("saved_model.pb", "saved_model.pbtxt"):
+            if os.path.isfile(os.path.join(export_dir, tf_file)):
+                raise OSError(f"{export_dir} holds a TensorFlow SavedModel ({tf_file}); "
+                              f"rillflow loads the SavedModels it writes ({_FILENAME}).")
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{_FILENAME}}}")
     try:
         with open(path, "rb") as f:
@@ -197,13 +201,14 @@ def load(export_dir, tags=None, options=None):
             raise FormatError("not a rillflow SavedModel")
         if doc.get("version") != _VERSION:
             raise FormatError(f"unsupported version {doc.get('version')!r}")
-    except (UnicodeDecodeError, ValueError) as e:
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
     values = _read_variables(os.path.join(export_dir, _VARIABLES))
     with _context.eager_mode():
         try:
             return _restore(doc, values)
-        except FormatError as e:
+        except (FormatError, RecursionError) as e:
+            # RecursionError: values nested deeper than any rillflow writes.
             raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
 
 
