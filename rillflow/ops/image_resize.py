@@ -16,7 +16,6 @@ from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply
 from ..framework.op_registry import register
-from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import op_util as U
 
@@ -732,7 +731,3 @@ def _spatial_dims(images):
             d = dyn[a]
         dims.append(d)
     return dims
-
-
-def _is_tensor(x):
-    return isinstance(x, Tensor)
