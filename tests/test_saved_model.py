@@ -579,3 +579,19 @@ def test_custom_gradients_are_saved(tmp_path):
         print(json.dumps([g.numpy().tolist() for g in t.gradient(y, [x, m.v])]))
     """)
     assert json.loads(out) == [9.0, 4.5]
+
+
+def test_py_function_is_not_saved(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: tf.py_function(lambda a: a * 2, [x], tf.float32),
+                      input_signature=[tf.TensorSpec([], tf.float32)], autograph=False)
+    m.g = tf.function(lambda x: x + 1, input_signature=[tf.TensorSpec([], tf.float32)],
+                      autograph=False)
+    assert float(m.f(tf.constant(1.0)).numpy()) == 2.0
+    path = tmp_path / "pyfunc"
+    tf.saved_model.save(m, str(path))
+    loaded = tf.saved_model.load(str(path))
+    assert float(loaded.g(tf.constant(1.0)).numpy()) == 2.0
+    # TensorFlow saves the model too; the restored op fails when it runs.
+    with pytest.raises(tf.errors.InvalidArgumentError, match="EagerPyFunc"):
+        loaded.f(tf.constant(1.0))

@@ -23,11 +23,13 @@ import numpy as np
 
 from ..framework import context as _context
 from ..framework import dtypes as D
+from ..framework import errors
 from ..framework import op_registry
 from ..framework.func_graph import CompositeOutput, FuncGraph
 from ..framework.graph import Operation
 from ..framework.tensor import EagerTensor, SymbolicTensor
 from ..function.concrete_function import ConcreteFunction
+from ..ops.variables import ResourceHandle
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
 from .values import FormatError
@@ -131,7 +133,14 @@ class GraphWriter:
             if traced is None:
                 return {"lost_gradient": None}
             return {"custom_gradient": [self._graph(traced[0]), traced[1]]}
-        return self._value(v)
+        try:
+            return self._value(v)
+        except TypeError:
+            if not callable(v):
+                raise
+            # Python code (tf.py_function's function) is not saved; as in
+            # TensorFlow, the op fails when it runs after loading.
+            return {"lost_callable": None}
 
     def _local(self, t):
         return [t.op.name, t.value_index]
@@ -170,8 +179,7 @@ class GraphWriter:
             # A variable passed as an argument: the trace is keyed by its spec.
             return {"variable_arg": [V.encode_shape(spec.shape), spec.dtype.name,
                                      bool(spec.trainable)]}
-        storage_type = getattr(type(v), "__name__", "")
-        if storage_type == "ResourceHandle":
+        if isinstance(v, ResourceHandle):
             return {"resource": self._resource_key(v)}
         if isinstance(v, EagerTensor):
             return {"eager": V.encode_array(v._v)}
@@ -338,6 +346,8 @@ class GraphReader:
                 return np.random.default_rng(seeds)
             if "lost_gradient" in v:
                 return _lost_gradient(op_name)
+            if "lost_callable" in v:
+                return _lost_callable(op_name)
             if "custom_gradient" in v:
                 p = v["custom_gradient"]
                 if not (isinstance(p, list) and len(p) == 2 and isinstance(p[1], list)):
@@ -445,6 +455,16 @@ class _VariableArgument:
 
     def __repr__(self):
         return repr(self._arg_spec)
+
+
+def _lost_callable(op_name):
+    """Stands for the Python function of an op (tf.py_function), which was
+    not saved: running the op raises, as TensorFlow's restored op does."""
+    def missing(*args, **kwargs):
+        raise errors.InvalidArgumentError(
+            None, None, f"Could not find the Python function of op '{op_name}': Python "
+            "functions (tf.py_function, tf.numpy_function) are not saved with the model.")
+    return missing
 
 
 def _lost_gradient(op_name):
