@@ -23,7 +23,6 @@ import numpy as np
 
 from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework import errors
 from ..framework import op_registry
 from ..framework.func_graph import CompositeOutput, FuncGraph
 from ..framework.graph import Operation
@@ -32,6 +31,8 @@ from ..function.concrete_function import ConcreteFunction
 from ..ops.variables import ResourceHandle
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
+from .stand_ins import (VariableArgument, composite_kind, composite_template, lost_callable,
+                        lost_gradient)
 from .values import FormatError
 
 __all__ = ["GraphWriter", "GraphReader", "FormatError"]
@@ -172,7 +173,7 @@ class GraphWriter:
         if isinstance(v, ConcreteFunction):
             return {"function": self.add_function(v)}
         if isinstance(v, CompositeOutput):
-            return {"composite": [_composite_kind(v.template),
+            return {"composite": [composite_kind(v.template),
                                   [self._value(c) for c in v.components]]}
         spec = getattr(v, "_arg_spec", None)
         if spec is not None and hasattr(v, "_storage"):
@@ -184,16 +185,6 @@ class GraphWriter:
         if isinstance(v, EagerTensor):
             return {"eager": V.encode_array(v._v)}
         return None
-
-
-def _composite_kind(template):
-    """The saved form of a composite output's template (TensorArray only)."""
-    from ..ops.tensor_array import TensorArray
-    if isinstance(template, TensorArray):
-        return {"TensorArray": [template._dtype.name, template._dynamic_size,
-                                bool(template._infer_shape),
-                                V.encode_shape(template._element_shape)]}
-    raise TypeError(f"cannot save a function returning {type(template).__name__}")
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -345,9 +336,9 @@ class GraphReader:
                     seed or seed2) else None
                 return np.random.default_rng(seeds)
             if "lost_gradient" in v:
-                return _lost_gradient(op_name)
+                return lost_gradient(op_name)
             if "lost_callable" in v:
-                return _lost_callable(op_name)
+                return lost_callable(op_name)
             if "custom_gradient" in v:
                 p = v["custom_gradient"]
                 if not (isinstance(p, list) and len(p) == 2 and isinstance(p[1], list)):
@@ -415,12 +406,12 @@ class GraphReader:
             if not isinstance(p, list) or len(p) != 3:
                 raise FormatError("malformed variable argument")
             from ..ops.variables import VariableSpec
-            return _VariableArgument(VariableSpec(V.decode_shape(p[0]), V.decode_dtype(p[1]),
+            return VariableArgument(VariableSpec(V.decode_shape(p[0]), V.decode_dtype(p[1]),
                                                   bool(p[2])))
         if kind == "composite":
             if not isinstance(p, list) or len(p) != 2 or not isinstance(p[1], list):
                 raise FormatError("malformed composite")
-            return CompositeOutput(_composite_template(p[0]),
+            return CompositeOutput(composite_template(p[0]),
                                    [self._value(c) for c in p[1]])
         raise FormatError(f"unknown value kind {kind!r}")
 
@@ -429,48 +420,3 @@ def _list(v):
     if not isinstance(v, list):
         raise FormatError("malformed graph entry")
     return v
-
-
-def _composite_template(e):
-    from ..ops.tensor_array import TensorArray
-    if not isinstance(e, dict) or list(e) != ["TensorArray"] or \
-            not isinstance(e["TensorArray"], list) or len(e["TensorArray"]) != 4:
-        raise FormatError("malformed composite template")
-    dtype, dynamic, infer, shape = e["TensorArray"]
-    ta = TensorArray.__new__(TensorArray)
-    ta._dtype = V.decode_dtype(dtype)
-    ta._dynamic_size = bool(dynamic)
-    ta._infer_shape = bool(infer)
-    ta._element_shape = V.decode_shape(shape)
-    ta._clear_after_read = None
-    ta._flow = None
-    return ta
-
-
-class _VariableArgument:
-    """Stands for a variable argument in a restored input signature."""
-
-    def __init__(self, spec):
-        self._arg_spec = spec
-
-    def __repr__(self):
-        return repr(self._arg_spec)
-
-
-def _lost_callable(op_name):
-    """Stands for the Python function of an op (tf.py_function), which was
-    not saved: running the op raises, as TensorFlow's restored op does."""
-    def missing(*args, **kwargs):
-        raise errors.InvalidArgumentError(
-            None, None, f"Could not find the Python function of op '{op_name}': Python "
-            "functions (tf.py_function, tf.numpy_function) are not saved with the model.")
-    return missing
-
-
-def _lost_gradient(op_name):
-    """Stands for a tf.custom_gradient function, which is Python code and
-    was not saved: differentiating the op says so."""
-    def grad_fn(*args, **kwargs):
-        raise LookupError(f"No gradient defined for operation '{op_name}': its "
-                          "tf.custom_gradient was not saved with the model.")
-    return grad_fn
