@@ -5,7 +5,8 @@ from . import (array_ops, control_ops, creation_ops, linalg_ops, logging_ops,  #
                slicing, sort_ops, string_ops, unary_ops, variables, check_ops,
                script_ops, cond, while_loop, list_ops, tensor_array, functional_ops,
                conv_ops, bucket_ops, bitcast_ops, partition_ops, image_resize,
-               image_ops, image_color)
+               image_scale_translate,
+               image_ops, image_color, image_metrics)
 from . import tensor_operators
 
 tensor_operators.install()
