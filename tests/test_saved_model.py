@@ -595,3 +595,43 @@ def test_py_function_is_not_saved(tmp_path):
     # TensorFlow saves the model too; the restored op fails when it runs.
     with pytest.raises(tf.errors.InvalidArgumentError, match="EagerPyFunc"):
         loaded.f(tf.constant(1.0))
+
+
+class Regression(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[0.5], [-0.3]])
+        self.b = tf.Variable([0.1])
+        self.step = tf.Variable(0, dtype=tf.int64, trainable=False)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([None, 1])])
+    def train(self, x, y):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_mean((x @ self.w + self.b - y) ** 2)
+        gw, gb = t.gradient(loss, [self.w, self.b])
+        self.w.assign_sub(0.1 * gw)
+        self.b.assign_sub(0.1 * gb)
+        self.step.assign_add(1)
+        return loss
+
+
+def test_training_step_round_trip(tmp_path):
+    m = Regression()
+    path = tmp_path / "train"
+    tf.saved_model.save(m, str(path))
+    x, y = tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[1.0], [2.0]])
+    # TensorFlow 2.21, original and loaded alike.
+    losses = [1.78000009059906, 8.224000930786133, 38.35340881347656]
+    weights = [2.5423998832702637, 2.6487998962402344]
+    loaded = tf.saved_model.load(str(path))
+    for obj in (m, loaded):
+        assert [float(obj.train(x, y).numpy()) for _ in range(3)] == losses
+        assert obj.w.numpy().ravel().tolist() == weights and int(obj.step.numpy()) == 3
+    assert float(loaded.signatures["serving_default"](x=x, y=y)["output_0"].numpy()) == \
+        179.19873046875
+    out, _ = _fresh(path, """
+        x, y = tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[1.0], [2.0]])
+        print(json.dumps([[float(m.train(x, y).numpy()) for _ in range(3)],
+                          m.w.numpy().ravel().tolist(), int(m.step.numpy())]))
+    """)
+    assert json.loads(out) == [losses, weights, 3]
