@@ -254,6 +254,10 @@ def restore_objects(nodes, values, variables, reader):
             elif isinstance(obj, dict):
                 obj[name] = child
             else:
+                # Python's own attributes (`__class__`, `__dict__`) are not
+                # for a file to set; `__call__` is a saved function.
+                if name.startswith("__") and name.endswith("__") and name != "__call__":
+                    raise FormatError(f"invalid attribute name {name!r}")
                 setattr(obj, name, child)
     return objs[0]
 
