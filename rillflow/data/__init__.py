@@ -10,9 +10,10 @@ import sys as _sys
 from . import dataset_ops  # noqa: F401
 from . import sources, combinators, functional, batching, ordering  # noqa: F401
 from . import grouping, readers, iterator_ops, options, exports  # noqa: F401
+from . import tfrecord_dataset  # noqa: F401
 
 __all__ = ["dataset_ops", "sources", "combinators", "functional", "batching", "ordering",
-           "grouping", "readers", "iterator_ops", "options", "exports"]
+           "grouping", "readers", "iterator_ops", "options", "exports", "tfrecord_dataset"]
 
 _root = _sys.modules.get(__name__.rpartition(".")[0])
 if _root is not None and hasattr(_root, "__version__"):

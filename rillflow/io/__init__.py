@@ -1,0 +1,9 @@
+"""`tf.io` and `tf.train`'s record formats, without protobuf: protocol
+buffer wire format (`wire`, `message`), tf.train.Example (`example_pb`),
+TensorProto (`tensor_pb`), CRC-32C and TFRecord framing (`crc32c`,
+`tfrecord`) and file access (`gfile`).
+
+This package is also the `tf.io` namespace: the parsing ops (in
+rillflow/ops/parsing_ops.py) are set on it when the API is assembled.
+"""
+from . import wire, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
