@@ -635,3 +635,16 @@ def test_training_step_round_trip(tmp_path):
                           m.w.numpy().ravel().tolist(), int(m.step.numpy())]))
     """)
     assert json.loads(out) == [losses, weights, 3]
+
+
+@pytest.mark.skipif(not hasattr(getattr(tf, "train", None), "Checkpoint"),
+                    reason="tf.train.Checkpoint is not available")
+def test_checkpoint_restores_saved_model_variables(basic):
+    # As in TensorFlow: variables/variables is a checkpoint of the object graph.
+    _, path = basic
+    m = Basic()
+    for v in (m.v, m.sub.u, m.items[0], m.table["a"]):
+        v.assign(0.0)
+    tf.train.Checkpoint(m).restore(str(path / "variables" / "variables"))
+    assert [float(v.numpy()) for v in (m.v, m.sub.u, m.items[0], m.table["a"])] == \
+        [2.0, 3.0, 4.0, 5.0]

@@ -14,6 +14,10 @@ A SavedModel directory holds
 Loading needs none of the Python code that built the model: functions are
 rebuilt op by op from the op registry, variables from their saved values.
 Nothing is unpickled or evaluated.
+
+Not saved, as Python code: a tf.py_function's function (the restored op
+raises when it runs, as in TensorFlow) and custom gradients that cannot be
+traced; functions using tf.data datasets cannot be saved yet.
 """
 import json
 import os
