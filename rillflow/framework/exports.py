@@ -1,5 +1,6 @@
 """Public names of the framework layer (dtypes, shapes, errors, nest, ...)."""
 from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.device)
+from . import indexed_slices  # noqa: F401  (tf.IndexedSlices, tf.IndexedSlicesSpec)
 from .api_export import export_value
 from .convert import convert_to_tensor, register_tensor_conversion_function
 from .graph import Graph, Operation

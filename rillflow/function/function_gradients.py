@@ -11,6 +11,7 @@ with no recomputation.
 from ..compiler.codegen import compile_graph
 from ..framework import context as _context
 from ..framework.execute import EagerOp, placeholder
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..ops.backprop import backprop, is_differentiable
@@ -37,6 +38,9 @@ class FunctionGradient:
                 seeds[i] = d
             grads = backprop(fg.get_operations(), fg.outputs, seeds, fg.inputs)
             grads = [None if g is None else _in_graph(bg, g) for g in grads]
+        # An IndexedSlices gradient (of a gather) leaves the backward code as
+        # its components and is rebuilt by the caller (`regroup`).
+        flat = [c for g in grads for c in _components(g)]
         caps = bg.captures
         bg.inputs = list(dys) + [internal for _, internal in caps]
         # The forward also returns the outputs of its stateful ops (random
@@ -50,7 +54,8 @@ class FunctionGradient:
         self._capture_kinds = [isinstance(ext, SymbolicTensor) for ext, _ in caps]
         self.backward_graph = bg
         self.backward_outputs = grads
-        self.backward = compile_graph(bg, bg.inputs, grads, name=bg.name)
+        self.backward_flat = flat
+        self.backward = compile_graph(bg, bg.inputs, flat, name=bg.name)
         self.forward_compiled = compile_graph(fg, fg.inputs,
                                               list(fg.outputs) + self.intermediates,
                                               name=fg.name + "_forward")
@@ -64,14 +69,43 @@ class FunctionGradient:
         return self._gradient_function
 
     def backward_values(self, dy_values, intermediate_values):
-        """Runs the backward code: gradients (values or None) per function input."""
+        """Runs the backward code: the values (or None) of `backward_flat`,
+        which `regroup` turns into one gradient per function input."""
         it = iter(intermediate_values)
         eager = dict(self._eager_captures)
         caps = [next(it) if sym else eager[i] for i, sym in enumerate(self._capture_kinds)]
         return self.backward.fn(*dy_values, *caps)
 
 
+def _components(g):
+    """The tensors standing for one input gradient among the backward
+    outputs: None, the tensor, or an IndexedSlices' components."""
+    if g.__class__ is IndexedSlices:
+        return g._to_components()
+    return [g]
+
+
+def regroup(structure, flat, wrap):
+    """One gradient per input from the flat backward outputs `flat` (laid
+    out as `_components` of `structure`), each value passed to `wrap`;
+    IndexedSlices are rebuilt from their components."""
+    out = []
+    k = 0
+    for g in structure:
+        if g.__class__ is IndexedSlices:
+            n = len(g._to_components())
+            out.append(IndexedSlices(*[wrap(v) for v in flat[k:k + n]]))
+            k += n
+        else:
+            v = flat[k]
+            k += 1
+            out.append(None if v is None else wrap(v))
+    return out
+
+
 def _in_graph(bg, g):
+    if g.__class__ is IndexedSlices:
+        return IndexedSlices(*[_in_graph(bg, c) for c in g._to_components()])
     if isinstance(g, SymbolicTensor) and g.graph is bg:
         return g
     return bg.capture(g) if isinstance(g, (SymbolicTensor, EagerTensor)) else g
@@ -120,7 +154,7 @@ def call_with_tape(cf, flat_args):
         dy_vals = [dys[i]._v if isinstance(dys[i], EagerTensor) else _zeros(op.outputs[i])
                    for i in grad.diff_outputs]
         gs = grad.backward_values(dy_vals, inter)
-        return [None if g is None else _wrap(g) for g in gs]
+        return regroup(grad.backward_outputs, gs, _wrap)
 
     from .concrete_function import _Call
     rec = EagerOp(_Call, tuple(inputs), out_tensors, {"f": cf, "_grad_fn": grad_fn})
@@ -146,7 +180,7 @@ def _backward_kernel(*vals, f):
     k = len(grad.diff_outputs)
     # The call's own inputs come last: only the gradient of this op reads them.
     gs = grad.backward_values(vals[:k], vals[k:k + len(grad._capture_kinds)])
-    return [g for g, t in zip(gs, grad.backward_outputs) if t is not None]
+    return [g for g, t in zip(gs, grad.backward_flat) if t is not None]
 
 
 def _backward_grad(op, *ddys):
@@ -164,7 +198,13 @@ def _backward_grad(op, *ddys):
     seeds = {}
     it = iter(ddys)
     for i, t in enumerate(grad.backward_outputs):
-        if t is not None:
+        if t.__class__ is IndexedSlices:
+            if any(next(it) is not None for _ in t._to_components()):
+                from ..framework import errors
+                raise errors.UnimplementedError(
+                    None, None, f"A gradient of the sparse (IndexedSlices) gradient of "
+                    f"{cf.name}() is not supported; densify it first (tf.convert_to_tensor).")
+        elif t is not None:
             seeds[i] = next(it)
     outs = gf.function._call_flat(primal + dys + saved)
     outs = outs if isinstance(outs, (list, tuple)) else [outs]
@@ -196,7 +236,7 @@ def graph_call_gradient(op, dys):
     from ..ops.array_ops import zeros_like
     dy_ts = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i])
              for i in grad.diff_outputs]
-    out_specs = [(t.shape, t.dtype) for t in grad.backward_outputs if t is not None]
+    out_specs = [(t.shape, t.dtype) for t in grad.backward_flat if t is not None]
     it = iter(inter)
     eager = dict(grad._eager_captures)
     caps = []
@@ -209,8 +249,6 @@ def graph_call_gradient(op, dys):
                                           else t for t in ins],
                       {"f": cf}, name="SymbolicGradient",
                       output_specs=out_specs, multi=True).outputs
-    out = []
     it = iter(res)
-    for gt in grad.backward_outputs:
-        out.append(None if gt is None else next(it))
-    return out
+    flat = [None if t is None else next(it) for t in grad.backward_flat]
+    return regroup(grad.backward_outputs, flat, lambda t: t)

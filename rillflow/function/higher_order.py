@@ -109,7 +109,7 @@ class GradientFunction:
             seeds = [None] * len(outs)
             for i, d in zip(diff_outputs, dys):
                 seeds[i] = d
-            grads = backprop(gh.get_operations(), outs, seeds, xs)
+            grads = backprop(gh.get_operations(), outs, seeds, xs, dense=True)
             grads = [g if g is None or isinstance(g, SymbolicTensor) and g.graph is gh
                      else gh.capture(g) if isinstance(g, (SymbolicTensor, EagerTensor))
                      else g for g in grads]

@@ -7,6 +7,7 @@ gradients (the Operations of a graph): both give ops with `inputs`,
 with the public ops, so in a graph the backward pass is built as graph ops.
 """
 from ..framework import dtypes as D
+from ..framework.indexed_slices import IndexedSlices
 
 __all__ = ["backprop", "is_differentiable"]
 
@@ -35,6 +36,10 @@ def _grad_fn(op):
 def _aggregate(grads):
     if len(grads) == 1:
         return grads[0]
+    for g in grads:
+        if g.__class__ is IndexedSlices:
+            from .sparse_gradients import aggregate
+            return aggregate(grads)
     if grads[0].dtype is D.variant:
         from .list_ops import add_n_lists
         return add_n_lists(grads)
@@ -42,7 +47,7 @@ def _aggregate(grads):
     return add_n(grads)
 
 
-def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
+def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False):
     """Gradients of `targets` with respect to `sources` through `ops`.
 
     Args:
@@ -51,9 +56,11 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
       target_grads: the initial gradient of each target (tensors).
       sources: tensors to differentiate with respect to.
       unconnected_zero: give zeros instead of None for unconnected sources.
+      dense: densify IndexedSlices gradients of sources (for callers whose
+        results must be tensors).
 
     Returns:
-      One gradient (tensor or None) per source.
+      One gradient (tensor, IndexedSlices or None) per source.
 
     Raises:
       LookupError: if an op on the path has no gradient function.
@@ -82,6 +89,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
                               f"{op.type}). In general every operation must have an associated "
                               "`@tf.RegisterGradient` for correct autodiff.")
         dys = []
+        sparse = False
         for t, g in zip(op.outputs, out_grads):
             if g is None:
                 if is_differentiable(t.dtype) and t.dtype is not D.resource:
@@ -89,8 +97,16 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
                 else:
                     dys.append(None)
             else:
-                dys.append(_aggregate(g))
-        in_grads = fn(op, *dys)
+                d = _aggregate(g)
+                if d.__class__ is IndexedSlices:
+                    sparse = True
+                dys.append(d)
+        if sparse:
+            # Only a few gradient functions keep an IndexedSlices sparse.
+            from .sparse_gradients import call_gradient
+            in_grads = call_gradient(op, fn, dys)
+        else:
+            in_grads = fn(op, *dys)
         if not isinstance(in_grads, (list, tuple)):
             in_grads = [in_grads]
         for t, g in zip(op.inputs, in_grads):
@@ -109,5 +125,9 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False):
             else:
                 out.append(None)
         else:
-            out.append(_aggregate(g))
+            g = _aggregate(g)
+            if dense and g.__class__ is IndexedSlices:
+                from ..framework.indexed_slices import densify
+                g = densify(g)
+            out.append(g)
     return out

@@ -273,7 +273,7 @@ def branch_gradient(op, dys):
         with _context.graph_mode(gb, hide_tapes=True):
             seeds = [None if (d is None or not is_differentiable(o.dtype)) else gb.capture(d)
                      for d, o in zip(target_dys, targets)]
-            grads = backprop(b.get_operations(), targets, seeds, b.inputs)
+            grads = backprop(b.get_operations(), targets, seeds, b.inputs, dense=True)
             outs = []
             for k in diff:
                 gk = [gr for gr, kk in zip(grads, m) if kk == k and gr is not None]

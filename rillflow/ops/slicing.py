@@ -708,6 +708,12 @@ def _gather_infer(inputs, attrs):
 def _gather_grad(op, g):
     from .array_ops import shape
     p, i, a = op.inputs
+    av = U.constant_value(a)
+    if av is not None and np.size(av) == 1 and _INT(_scalar(av)) == 0:
+        # As in TensorFlow: along a constant axis 0 the gradient is sparse,
+        # the gathered rows of the gradient (an IndexedSlices).
+        from .sparse_gradients import sparse_gather_gradient
+        return [sparse_gather_gradient(p, i, g), None, None]
     dp = apply(_GatherV2Grad, [shape(p), i, g, a], {"batch_dims": op.get_attr("batch_dims")},
                name="GatherV2Grad")
     return [dp, None, None]
@@ -744,8 +750,9 @@ def _gather_grad_grad(op, g):
     return [None, None, gather(g, i, axis=a, batch_dims=op.get_attr("batch_dims")), None]
 
 
-# rillflow's own op (TensorFlow returns IndexedSlices here): the dense
-# gradient of GatherV2, adding up the gradients of repeated indices.
+# rillflow's own op: the dense gradient of GatherV2 along an axis other
+# than a constant 0 (where TensorFlow's is dense too), adding up the
+# gradients of repeated indices.
 _GatherV2Grad = register("GatherV2Grad", _gather_grad_kernel,
                          lambda inputs, attrs: [(U.constant_shape(inputs[0]), inputs[2].dtype)],
                          _gather_grad_grad)

@@ -551,6 +551,60 @@ class Variable:
         """Takes the minimum with `updates` at `indices`; returns the variable."""
         return self._scatter_nd("tensor_scatter_nd_min", indices, updates, name)
 
+    # --- row updates from IndexedSlices (scatter_variable_ops.py) --------------
+    def _scatter(self, mode, sparse_delta, name):
+        from .scatter_variable_ops import scatter
+        return scatter(self, mode, sparse_delta, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Adds the IndexedSlices `sparse_delta` to the rows it names; returns
+        the variable."""
+        return self._scatter("add", sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtracts the IndexedSlices `sparse_delta` from the rows it names
+        (a sparse gradient step); returns the variable."""
+        return self._scatter("sub", sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """Multiplies the rows `sparse_delta` names by its values; returns the
+        variable."""
+        return self._scatter("mul", sparse_delta, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """Divides the rows `sparse_delta` names by its values; returns the
+        variable."""
+        return self._scatter("div", sparse_delta, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """Takes the elementwise maximum of the rows `sparse_delta` names and
+        its values; returns the variable."""
+        return self._scatter("max", sparse_delta, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """Takes the elementwise minimum of the rows `sparse_delta` names and
+        its values; returns the variable."""
+        return self._scatter("min", sparse_delta, name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Writes the values of `sparse_delta` into the rows it names; returns
+        the variable."""
+        return self._scatter("update", sparse_delta, name)
+
+    def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """`scatter_update` per batch position: indices [B..., K] name rows
+        of each batch entry; returns the variable.
+
+        Raises:
+          TypeError: if `sparse_delta` is not an IndexedSlices.
+        """
+        from ..framework.indexed_slices import IndexedSlices
+        from .scatter_variable_ops import batch_scatter_update
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
+                            f"arg: {sparse_delta}")
+        return batch_scatter_update(self, sparse_delta.indices, sparse_delta.values, name)
+
     def set_shape(self, shape):
         """Refines the static shape."""
         self._shape = self._shape.merge_with(shape)
@@ -668,3 +722,6 @@ def variables_initializer(var_list, name="init"):
     """A v1-graph op running the initializers of `var_list`."""
     from .control_ops import group
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
+
+
+from . import scatter_variable_ops  # noqa: E402,F401  (tf.compat.v1.scatter_*)

@@ -103,7 +103,8 @@ def while_gradient(op, dys):
         for i, d in zip(diff_vars, dv):
             seeds[i] = d
         targets = list(a["_body_outs"]) + [t for t, _ in recorded]
-        grads = backprop(bg.get_operations(), targets, seeds + recorded_seeds, bg.inputs)
+        grads = backprop(bg.get_operations(), targets, seeds + recorded_seeds, bg.inputs,
+                         dense=True)
         new_dv = [grads[i] if grads[i] is not None else zeros_like_any(d)
                   for i, d in zip(diff_vars, dv)]
         # Tensor lists the loop reads (TensorArrays) get gradient lists.
