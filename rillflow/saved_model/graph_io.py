@@ -101,10 +101,14 @@ class GraphWriter:
         entry["captures"] = [[self._external(ext), self._local(internal)]
                              for ext, internal in g.captures]
         entry["variables"] = [self._resource_key(v._storage) for v in g.variables]
-        entry["structured_outputs"] = self._value(g.structured_outputs)
         sig = g.structured_input_signature
-        entry["structured_input_signature"] = None if sig is None else self._value(
-            (tuple(sig[0]), dict(sig[1])))
+        try:
+            entry["structured_outputs"] = self._value(g.structured_outputs)
+            entry["structured_input_signature"] = None if sig is None else self._value(
+                (tuple(sig[0]), dict(sig[1])))
+        except TypeError as e:
+            raise ValueError(f"Cannot save function '{g.name}': its arguments or results "
+                             f"hold a value that is not saved: {e}") from None
         entry["seed"] = g.seed
         return gid
 
