@@ -31,8 +31,8 @@ from ..function.concrete_function import ConcreteFunction
 from ..ops.variables import ResourceHandle
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
-from .stand_ins import (VariableArgument, composite_kind, composite_template, lost_callable,
-                        lost_gradient)
+from .stand_ins import (VariableArgument, composite_kind, composite_template, dataset_function,
+                        is_dataset_function, lost_callable, lost_gradient)
 from .values import FormatError
 
 __all__ = ["GraphWriter", "GraphReader", "FormatError"]
@@ -176,6 +176,9 @@ class GraphWriter:
             return {"graph": self._graph(v)}
         if isinstance(v, ConcreteFunction):
             return {"function": self.add_function(v)}
+        if is_dataset_function(v):
+            return {"dataset_function": [self.add_function(v.concrete),
+                                         self._value(v.output_spec)]}
         if isinstance(v, CompositeOutput):
             return {"composite": [composite_kind(v.template),
                                   [self._value(c) for c in v.components]]}
@@ -406,6 +409,10 @@ class GraphReader:
             return self._resolve(p)._storage
         if kind == "eager":
             return EagerTensor(V.decode_array(p))
+        if kind == "dataset_function":
+            if not isinstance(p, list) or len(p) != 2:
+                raise FormatError("malformed dataset function")
+            return dataset_function(self.function(p[0]), self._value(p[1]))
         if kind == "variable_arg":
             if not isinstance(p, list) or len(p) != 3:
                 raise FormatError("malformed variable argument")

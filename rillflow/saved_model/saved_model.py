@@ -16,8 +16,8 @@ rebuilt op by op from the op registry, variables from their saved values.
 Nothing is unpickled or evaluated.
 
 Not saved, as Python code: a tf.py_function's function (the restored op
-raises when it runs, as in TensorFlow) and custom gradients that cannot be
-traced; functions using tf.data datasets cannot be saved yet.
+raises when it runs, as in TensorFlow), a Dataset.from_generator generator,
+and custom gradients that cannot be traced.
 """
 import json
 import os

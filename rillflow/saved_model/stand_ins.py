@@ -7,7 +7,27 @@ from . import values as V
 from .values import FormatError
 
 __all__ = ["composite_kind", "composite_template", "VariableArgument", "lost_callable",
-           "lost_gradient"]
+           "lost_gradient", "is_dataset_function", "dataset_function"]
+
+
+def is_dataset_function(v):
+    """Whether `v` is the traced function of a tf.data transformation."""
+    from ..data.functions import DatasetFunction
+    return isinstance(v, DatasetFunction)
+
+
+def dataset_function(cf, output_spec):
+    """A tf.data transformation's function over a restored ConcreteFunction
+    (what `DatasetFunction.__init__` makes by tracing, without the tracing)."""
+    from ..data.functions import DatasetFunction
+    f = DatasetFunction.__new__(DatasetFunction)
+    f.concrete = cf
+    f.graph = cf.graph
+    f.function_name = cf.name
+    f.output_spec = output_spec
+    f.captures = list(cf.graph.external_captures)
+    f._compiled = None
+    return f
 
 
 def composite_kind(template):
