@@ -39,12 +39,49 @@ def _children(structure):
 
 
 def flatten(structure, expand_composites=False):
-    """The leaves of `structure`, depth first (dicts by sorted key)."""
+    """The leaves of `structure`, depth first (dicts by sorted key); with
+    `expand_composites`, composite tensors (IndexedSlices) give their
+    component tensors."""
+    if expand_composites:
+        return [c for leaf in flatten(structure) for c in _expand(leaf)]
     if not is_nested(structure):
         return [structure]
     out = []
     _flatten_into(structure, out)
     return out
+
+
+def _is_composite(x):
+    return getattr(type(x), "_is_composite_tensor", False)
+
+
+def _expand(leaf):
+    """A leaf's components (recursively) when it is a composite tensor."""
+    if _is_composite(leaf):
+        return flatten(leaf._to_components(), expand_composites=True)
+    return [leaf]
+
+
+def _pack_composites(structure, flat_sequence):
+    """The leaves of `structure` rebuilt from `flat_sequence` (composite
+    tensors from as many items as they have components)."""
+    leaves = []
+    pos = 0
+    for leaf in flatten(structure):
+        if _is_composite(leaf):
+            n = len(flatten(leaf, expand_composites=True))
+            parts = list(flat_sequence[pos:pos + n])
+            leaves.append(leaf._from_components(pack_sequence_as(
+                leaf._to_components(), parts, expand_composites=True)))
+            pos += n
+        else:
+            leaves.append(flat_sequence[pos] if pos < len(flat_sequence) else None)
+            pos += 1
+    if pos != len(flat_sequence):
+        raise ValueError(f"Could not pack sequence. Structure had {pos} atoms, but "
+                         f"flat_sequence had {len(flat_sequence)} items.  Structure: "
+                         f"{structure}, flat_sequence: {flat_sequence}.")
+    return leaves
 
 
 def _flatten_into(s, out):
@@ -91,6 +128,8 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         raise TypeError(f"Attempted to pack value:\n  {str(flat_sequence)}\ninto a structure, but "
                         f"found incompatible type `{type(flat_sequence)}` instead.")
     given, flat_sequence = flat_sequence, list(flat_sequence)
+    if expand_composites and any(_is_composite(x) for x in flatten(structure)):
+        flat_sequence = _pack_composites(structure, flat_sequence)
     if not is_nested(structure):
         if len(flat_sequence) != 1:
             raise ValueError(f"The target structure is of type `{type(structure)}`\n  "
@@ -204,7 +243,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
 def map_structure(func, *structure, **kwargs):
     """Applies `func` to corresponding leaves; returns a structure like the first."""
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", None)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise ValueError("Only valid keyword arguments are `check_types` and "
                          f"`expand_composites`, not: `{'`, `'.join(kwargs)}`")
@@ -212,8 +251,9 @@ def map_structure(func, *structure, **kwargs):
         raise ValueError("Must provide at least one structure")
     for other in structure[1:]:
         assert_same_structure(structure[0], other, check_types=check_types)
-    flats = [flatten(s) for s in structure]
-    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*flats)])
+    flats = [flatten(s, expand_composites=expand) for s in structure]
+    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*flats)],
+                            expand_composites=expand)
 
 
 def flatten_up_to(shallow_tree, input_tree, check_types=True, expand_composites=False):

@@ -295,6 +295,9 @@ def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
     """Returns a tensor with the same value (a new node in graphs)."""
     if hasattr(input, "_dense_var_to_tensor"):
         return input._dense_var_to_tensor(name=name)
+    if getattr(input, "_is_composite_tensor", False):
+        # TensorFlow's identity of an IndexedSlices: that of each component.
+        return input._from_components([identity(c) for c in input._to_components()])
     x = convert_to_tensor(input)
     if _state.graph is None and not _state.tapes:
         return x

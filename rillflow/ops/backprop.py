@@ -6,6 +6,8 @@ gradients (the Operations of a graph): both give ops with `inputs`,
 (or an op's `_grad_fn` attr, used by `tf.custom_gradient`) and are written
 with the public ops, so in a graph the backward pass is built as graph ops.
 """
+import collections
+
 from ..framework import dtypes as D
 from ..framework.indexed_slices import IndexedSlices
 
@@ -47,6 +49,53 @@ def _aggregate(grads):
     return add_n(grads)
 
 
+def _tensorflow_order(relevant, targets):
+    """The ops of `relevant` that lead to `targets`, in the order
+    TensorFlow's tape differentiates them: breadth first from the targets
+    (the latest recorded first when there are several), an op as soon as
+    every op that reads its outputs is done. Any such order gives the same
+    gradients; this one also adds several gradients of a tensor in
+    TensorFlow's order, which is what an IndexedSlices gradient shows (its
+    rows are concatenated in that order)."""
+    producer = {}
+    for k, op in enumerate(relevant):
+        for t in op.outputs:
+            producer[id(t)] = k
+    usage = {}
+    reached = set()
+    stack = [producer[id(t)] for t in targets if id(t) in producer]
+    while stack:
+        k = stack.pop()
+        if k in reached:
+            continue
+        reached.add(k)
+        for t in relevant[k].inputs:
+            usage[id(t)] = usage.get(id(t), 0) + 1
+            p = producer.get(id(t))
+            if p is not None and p not in reached:
+                stack.append(p)
+    waiting = {}
+    for tid in usage:
+        p = producer.get(tid)
+        if p is not None:
+            waiting[p] = waiting.get(p, 0) + 1
+    queue = collections.deque(sorted(k for k in reached if k not in waiting))
+    order = []
+    while queue:
+        k = queue.pop()
+        order.append(relevant[k])
+        for t in relevant[k].inputs:
+            n = usage[id(t)] - 1
+            usage[id(t)] = n
+            if n == 0:
+                p = producer.get(id(t))
+                if p is not None:
+                    waiting[p] -= 1
+                    if not waiting[p]:
+                        queue.appendleft(p)
+    return order
+
+
 def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False):
     """Gradients of `targets` with respect to `sources` through `ops`.
 
@@ -78,7 +127,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
     for t, g in zip(targets, target_grads):
         if id(t) in connected and g is not None:
             grads.setdefault(id(t), []).append(g)
-    for op in reversed(relevant):
+    for op in _tensorflow_order(relevant, targets):
         out_grads = [grads.get(id(t)) if id(t) in source_ids else grads.pop(id(t), None)
                      for t in op.outputs]
         if all(g is None for g in out_grads):

@@ -11,6 +11,7 @@ from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply1, apply2
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -637,6 +638,9 @@ def cast(x, dtype, name=None):
         kernel has none; tf.strings.as_string / to_number convert).
     """
     dtype = D.as_dtype(dtype)
+    if x.__class__ is IndexedSlices:
+        # As in TensorFlow: the values cast, the rows kept.
+        return IndexedSlices(cast(x.values, dtype, name=name), x.indices, x.dense_shape)
     if not isinstance(x, Tensor) and not hasattr(x, "_dense_var_to_tensor"):
         try:
             return convert_to_tensor(x, dtype=dtype)

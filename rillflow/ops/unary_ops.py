@@ -22,6 +22,7 @@ from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply1, apply2
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, dims_text
@@ -1074,10 +1075,14 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so its L2 norm over `axes` (all axes when None) is at most
     `clip_norm`; an all-zero `t` is returned unchanged (with gradient 1).
+    For an IndexedSlices, its values are clipped (as TensorFlow does).
 
     Raises:
       ValueError: if `clip_norm` would broadcast `t` to a larger shape.
     """
+    if t.__class__ is IndexedSlices:
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes, name), t.indices,
+                             t.dense_shape)
     from .array_ops import identity, ones_like
     from .reduction_ops import reduce_sum
     with _scope(name, "clip_by_norm"):
@@ -1101,7 +1106,8 @@ def _global_norm(ts):
 
 @export("linalg.global_norm", "global_norm")
 def global_norm(t_list, name=None):
-    """The L2 norm of all the tensors of `t_list` together (None entries skipped).
+    """The L2 norm of all the tensors of `t_list` together (None entries
+    skipped; an IndexedSlices counts its values, as in TensorFlow).
 
     Raises:
       TypeError: if `t_list` is not a sequence.
@@ -1109,7 +1115,12 @@ def global_norm(t_list, name=None):
     if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__"):
         raise TypeError("`t_list` should be a sequence of tensors.")
     with _scope(name, "global_norm"):
-        return _global_norm([convert_to_tensor(t) for t in t_list if t is not None])
+        return _global_norm([convert_to_tensor(_values(t)) for t in t_list if t is not None])
+
+
+def _values(t):
+    """What norms see of `t`: an IndexedSlices' values, else `t`."""
+    return t.values if t.__class__ is IndexedSlices else t
 
 
 @export("clip_by_global_norm")
@@ -1128,7 +1139,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
     from .array_ops import identity
     with _scope(name, "clip_by_global_norm"):
-        values = [None if v is None else convert_to_tensor(v) for v in t_list]
+        values = [None if v is None else convert_to_tensor(_values(v)) for v in t_list]
         if use_norm is None:
             use_norm = _global_norm(values)
         else:
@@ -1138,4 +1149,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         # (use_norm - use_norm) is nan exactly when the norm is not finite.
         scale = scale + (use_norm - use_norm)
         clipped = [None if v is None else identity(v * scale) for v in values]
+    # IndexedSlices stay sparse: their values clipped.
+    clipped = [IndexedSlices(c, t.indices, t.dense_shape) if t.__class__ is IndexedSlices
+               else c for c, t in zip(clipped, t_list)]
     return clipped, use_norm
