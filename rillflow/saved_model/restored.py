@@ -6,7 +6,7 @@ import collections.abc
 import inspect
 
 from ..framework import errors
-from ..framework.tensor import Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..function.concrete_function import ConcreteFunction
 from ..function.function_type import FunctionType
 
@@ -90,6 +90,7 @@ class RestoredFunction:
         self._signature = signature
         self._input_signature = input_signature
         self._ftype = None
+        self._fast = {}  # (dtype, shape) of each argument -> the trace they select
         if input_signature is not None and signature is not None:
             try:
                 self._ftype = FunctionType(_Parameters(signature), input_signature)
@@ -119,6 +120,14 @@ class RestoredFunction:
             do not fit (as a tf.function with that signature raises).
           ValueError: when no saved trace matches.
         """
+        key = None
+        if not kwargs and all(a.__class__ is EagerTensor for a in args):
+            # The common call, eager tensors only: one dict lookup (as
+            # tf.function's fast path) instead of binding every time.
+            key = tuple((a._v.dtype, a._v.shape) for a in args)
+            cf = self._fast.get(key)
+            if cf is not None:
+                return cf._call_flat(list(args))
         if not self._concrete:
             raise ValueError("Found zero restored functions for caller function.")
         if self._ftype is not None:
@@ -130,6 +139,9 @@ class RestoredFunction:
                     flat = cf._bind(pos, kw)
                 except (TypeError, ValueError, errors.OpError):
                     continue
+                if key is not None and len(flat) == len(args) and all(
+                        f is a for f, a in zip(flat, args)):
+                    self._fast[key] = cf
                 return cf._call_flat(flat)
         raise ValueError(self._no_match_message(args if pos is None else pos,
                                                 kwargs if pos is None else kw))
