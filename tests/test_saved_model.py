@@ -681,3 +681,27 @@ def test_dataset_functions_round_trip(tmp_path):
         print(json.dumps([t.numpy().tolist() for t in m.f(tf.constant(6, tf.int64))]))
     """)
     assert json.loads(out) == [198, 3]
+
+
+def test_loaded_functions_inside_new_functions(basic, tmp_path):
+    _, path = basic
+    loaded = tf.saved_model.load(str(path))
+
+    @tf.function
+    def h(x):
+        return loaded.f(x) + loaded.g(x, 3)["prod"]
+
+    x = tf.constant([1.0, 2.0])
+    assert _lists(h(x)) == [5.0, 10.0]
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.reduce_sum(h(x))
+    assert _lists(t.gradient(y, [x, loaded.v])) == [[5.0, 5.0], 3.0]
+    m = tf.Module()
+    m.inner = loaded
+    m.h = h
+    tf.saved_model.save(m, str(tmp_path / "outer"))
+    again = tf.saved_model.load(str(tmp_path / "outer"))
+    assert _lists(again.h(x)) == [5.0, 10.0]
+    again.inner.v.assign(1.0)
+    assert _lists(again.h(x)) == [4.0, 8.0]
