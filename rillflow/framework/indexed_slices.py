@@ -162,9 +162,10 @@ def densify(value, dtype=None, name=None, warn=True):
     """The dense tensor an IndexedSlices stands for: its rows summed into a
     zero tensor of shape `dense_shape` (`tf.math.unsorted_segment_sum`).
 
-    Building a graph, TensorFlow warns when the dense shape is unknown or
-    huge (densifying may take much memory); `warn=False` is for gradient
-    functions that densify knowingly, as TensorFlow's do.
+    Building a graph, TensorFlow 2.21 warns when the dense shape is known
+    and huge (densifying may take much memory); an unknown one it lets
+    pass. `warn=False` is for gradient functions that densify knowingly,
+    as TensorFlow's do.
 
     Raises:
       ValueError: for a `dtype` other than the values', or no dense_shape.
@@ -198,11 +199,6 @@ def densify(value, dtype=None, name=None, warn=True):
                               stacklevel=3)
             rows = convert_to_tensor(np.reshape(known, -1)[0])
         else:
-            # TensorFlow stays quiet for a variable's shape: it is known at run time.
-            if warn and ds.op.type != "VariableShape":
-                warnings.warn("Converting sparse IndexedSlices(%s) to a dense Tensor of unknown "
-                              "shape. This may consume a large amount of memory." % value,
-                              stacklevel=3)
             rows = ds[0]
     return apply(get("UnsortedSegmentSum"), [values, indices, rows],
                  name=name or "UnsortedSegmentSum")
