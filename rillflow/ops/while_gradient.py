@@ -47,9 +47,32 @@ def _grad_dtype_shape(bg, ph, arg):
     """dtype and shape of the gradient of a body input (a variable's value for handles)."""
     if arg.dtype is not D.resource:
         return arg.dtype, ph.shape
-    for o in bg.get_operations():
-        if o.type == "ReadVariableOp" and o.inputs[0] is ph:
+    return _read_dtype_shape(bg, ph)
+
+
+def _read_dtype_shape(graph, handle):
+    """dtype and shape of a read of the variable `handle` stands for in
+    `graph`, also where the read is in a branch or loop nested in it (which
+    captured the handle); (None, None) when nothing reads it."""
+    for o in graph.get_operations():
+        if o.type == "ReadVariableOp" and o.inputs[0] is handle:
             return o.outputs[0].dtype, o.outputs[0].shape
+    # A nested graph may have captured the handle itself or what the handle
+    # stands for in `graph` (a variable's eager handle, captured directly).
+    keys = [id(handle)] + [id(ext) for ext, internal in getattr(graph, "_captures", {}).values()
+                           if internal is handle]
+    for o in graph.get_operations():
+        if not any(t is handle for t in o.inputs):
+            continue
+        for v in o.attrs.values():
+            for nested in (v if isinstance(v, (list, tuple)) else (v,)):
+                if not isinstance(nested, FuncGraph):
+                    continue
+                found = next((nested._captures[k] for k in keys if k in nested._captures), None)
+                if found is not None:
+                    dtype, shape = _read_dtype_shape(nested, found[1])
+                    if dtype is not None:
+                        return dtype, shape
     return None, None
 
 
