@@ -49,6 +49,10 @@ def _aggregate(grads):
     return add_n(grads)
 
 
+# Ops whose gradient can be an IndexedSlices.
+_SPARSE_SOURCES = frozenset(("GatherV2", "ResourceGather"))
+
+
 def _tensorflow_order(relevant, targets):
     """The ops of `relevant` that lead to `targets`, in the order
     TensorFlow's tape differentiates them: breadth first from the targets
@@ -127,7 +131,13 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
     for t, g in zip(targets, target_grads):
         if id(t) in connected and g is not None:
             grads.setdefault(id(t), []).append(g)
-    for op in _tensorflow_order(relevant, targets):
+    # The order shows only in the rows of an IndexedSlices gradient, which
+    # only a gather makes: other gradients skip the cost of ordering.
+    if any(op.opdef.name in _SPARSE_SOURCES for op in relevant):
+        order = _tensorflow_order(relevant, targets)
+    else:
+        order = reversed(relevant)
+    for op in order:
         out_grads = [grads.get(id(t)) if id(t) in source_ids else grads.pop(id(t), None)
                      for t in op.outputs]
         if all(g is None for g in out_grads):
