@@ -58,12 +58,15 @@ def status():
     return "loading" if _loader and _loader[0].is_alive() else "not loaded yet"
 
 
-def wait(timeout=None):
-    """Starts loading the kernels if needed and waits until they are loaded
-    (or failed to load); returns status()."""
+def wait(timeout=None, start=True):
+    """Waits until the kernels are loaded (or failed to load), first starting
+    the load unless `start` is False (then only a load already under way is
+    waited for); returns status()."""
     if available():
-        _start()
-        _loader[0].join(timeout)
+        if start:
+            _start()
+        if _loader:
+            _loader[0].join(timeout)
     return status()
 
 
