@@ -50,6 +50,26 @@ def type_str(v):
     return "Literal[%r]" % (v,)
 
 
+def split_bound(sig, arguments):
+    """Bound `arguments` (name -> value) of `sig` as (positional values,
+    keyword-only values): the form traces are keyed by. Keywords are sorted,
+    so that their order in a call does not select a different trace."""
+    pos, kw = [], {}
+    for p in sig.parameters.values():
+        if p.name not in arguments:
+            continue
+        v = arguments[p.name]
+        if p.kind is p.VAR_POSITIONAL:
+            pos.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kw.update(v)
+        elif p.kind is p.KEYWORD_ONLY:
+            kw[p.name] = v
+        else:
+            pos.append(v)
+    return tuple(pos), dict(sorted(kw.items()))
+
+
 class _Constraint:
     """The type constraint of one parameter: a (nested) input_signature entry,
     or the default value of a parameter the input_signature does not cover."""

@@ -21,7 +21,7 @@ from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from .concrete_function import ConcreteFunction, _runtime_value
 from .fast_call import make_fast_call
-from .function_type import FunctionType
+from .function_type import FunctionType, split_bound
 from ..framework.func_graph import trace_function
 
 __all__ = ["Function", "function"]
@@ -228,21 +228,7 @@ class Function:
         bound = ftype.bind(args, kwargs, specs_ok)
         if self._spec.input_signature is not None:
             return tuple(bound.values())[:ftype.num_constrained], {}
-        pos, kw = [], {}
-        for p in sig.parameters.values():
-            if p.name not in bound:
-                continue
-            v = bound[p.name]
-            if p.kind is p.VAR_POSITIONAL:
-                pos.extend(v)
-            elif p.kind is p.VAR_KEYWORD:
-                kw.update(v)
-            elif p.kind is p.KEYWORD_ONLY:
-                kw[p.name] = v
-            else:
-                pos.append(v)
-        # Sorted, so that keyword order does not select a different trace.
-        return tuple(pos), dict(sorted(kw.items()))
+        return split_bound(sig, bound)
 
     # --- the cache -----------------------------------------------------------------
     def _call_key(self, pos, kw):

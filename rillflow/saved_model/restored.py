@@ -8,7 +8,7 @@ import inspect
 from ..framework import errors
 from ..framework.tensor import EagerTensor, Tensor
 from ..function.concrete_function import ConcreteFunction
-from ..function.function_type import FunctionType
+from ..function.function_type import FunctionType, split_bound
 
 __all__ = ["UserObject", "CallableUserObject", "RestoredFunction", "SignatureMap", "SignatureFunction"]
 
@@ -179,20 +179,7 @@ class RestoredFunction:
         except TypeError:
             return None, None
         bound.apply_defaults()
-        pos, kw = [], {}
-        for p in sig.parameters.values():
-            if p.name not in bound.arguments:
-                continue
-            v = bound.arguments[p.name]
-            if p.kind is p.VAR_POSITIONAL:
-                pos.extend(v)
-            elif p.kind is p.VAR_KEYWORD:
-                kw.update(v)
-            elif p.kind is p.KEYWORD_ONLY:
-                kw[p.name] = v
-            else:
-                pos.append(v)
-        return tuple(pos), dict(sorted(kw.items()))
+        return split_bound(sig, bound.arguments)
 
     def _no_match_message(self, pos, kw):
         """TensorFlow's message listing the call and each saved option."""

@@ -1,30 +1,26 @@
 """An event file: TFRecord-framed `Event` protos in `events.out.tfevents.*`.
 
-Each record is: the data length (uint64), its masked CRC-32C (uint32), the
-data, and the data's masked CRC-32C, all little-endian. Events wait in a
-queue and reach the file when `max_queue` of them are waiting, when
-`flush_millis` have passed since the last flush (checked as each event
-arrives), on `flush()` and on `close()`, as TensorFlow's writer does.
+Records are framed as in every TFRecord file (rillflow/io/tfrecord.py:
+length, masked CRC-32C of the length, data, masked CRC-32C of the data).
+Events wait in a queue and reach the file when `max_queue` of them are
+waiting, when `flush_millis` have passed since the last flush (checked as
+each event arrives), on `flush()` and on `close()`, as TensorFlow's writer
+does.
 """
 import itertools
 import os
 import socket
-import struct
 import threading
 import time
 
+from ..io.tfrecord import encode_record
 from . import protos
-from .crc32c import masked_crc32c
 
 __all__ = ["EventFile"]
 
 _file_ids = itertools.count()
 
 
-def _frame(data):
-    header = struct.pack("<Q", len(data))
-    return b"".join((header, struct.pack("<I", masked_crc32c(header)), data,
-                     struct.pack("<I", masked_crc32c(data))))
 
 
 class EventFile:
@@ -62,7 +58,7 @@ class EventFile:
         with self._lock:
             if self._file is None:
                 raise ValueError("I/O operation on a closed event file")
-            self._queue.append(_frame(data))
+            self._queue.append(encode_record(data))
             if len(self._queue) >= self._max_queue or \
                     time.time() - self._last_flush >= self._flush_secs:
                 self._flush_locked()
