@@ -187,8 +187,9 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
                 return value._as_argument(ph)
             elif hasattr(value, "_component_specs"):
                 # A composite (e.g. a Dataset): one placeholder per component.
+                specs = value._component_specs  # a method, or a spec's property
                 phs = [placeholder(sp.dtype, sp.shape, name=_clean(pname))
-                       for sp in value._component_specs()]
+                       for sp in (specs() if callable(specs) else specs)]
                 placeholders.extend(phs)
                 return value._from_components(phs)
             else:
@@ -245,11 +246,19 @@ class CompositeOutput:
         self.template = template
         self.components = components
 
+    @property
+    def _arg_spec(self):
+        # The type a ConcreteFunction prints for this output (a SparseTensorSpec).
+        return getattr(self.template, "_arg_spec", None)
+
     def rebuild(self, values):
         """The composite holding the given component values."""
         return self.template._from_components(list(values))
 
     def __repr__(self):
+        if hasattr(self.template, "_trace_key") and len(self.components) == 3:
+            # A SparseTensor: shown with its output tensors, as TensorFlow does.
+            return repr(self.rebuild(self.components))
         return repr(self.template)
 
 

@@ -133,7 +133,10 @@ def _cast(spec, value, specs_ok):
             raise TypeError("%r has different keys with the TraceType %s." %
                             (value, type_str(spec)))
         return {k: _cast(spec[k], value[k], specs_ok) for k in spec}
-    if type(spec).__name__.endswith("Spec"):  # a variable's or dataset's spec
+    if type(spec).__name__.endswith("Spec"):  # a variable's, dataset's or composite's spec
+        check = getattr(spec, "_check_value", None)
+        if check is not None:
+            check(value, specs_ok)
         return value
     if not _equal(value, spec):
         raise ValueError("Can not cast %r to %s" % (value, type_str(spec)))

@@ -94,7 +94,7 @@ class Function:
         if input_signature is not None:
             input_signature = tuple(input_signature)
             for s in nest.flatten(list(input_signature)):
-                if not isinstance(s, TensorSpec):
+                if not isinstance(s, TensorSpec) and not hasattr(s, "_check_value"):
                     raise TypeError(f"input_signature must be a possibly nested sequence of "
                                     f"TensorSpec objects, got invalid args {s!r} with type "
                                     f"{type(s)}.")
