@@ -300,3 +300,70 @@ def test_input_signature_and_function_gradient():
 
     m = tf.constant([[1., 2.], [3., 4.], [5., 6.], [7., 8.]])
     assert grad(tf.constant([1., 2., 3.]), m).numpy().tolist() == [3., 11., 7.]
+
+
+# --- tf.io.VarLenFeature ----------------------------------------------------------------
+
+def _example(**d):
+    feats = {}
+    for k, v in d.items():
+        if isinstance(v[0], float):
+            feats[k] = tf.train.Feature(float_list=tf.train.FloatList(value=v))
+        elif isinstance(v[0], int):
+            feats[k] = tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+        else:
+            feats[k] = tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+    return tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
+
+
+_RECS = [_example(a=[1, 2, 3], s=[b"x"], f=[1.5]), _example(f=[2.5]),
+         _example(a=[7], s=[b"y", b"z"], f=[0.])]
+_SPEC = {"a": tf.io.VarLenFeature(tf.int64), "s": tf.io.VarLenFeature(tf.string),
+         "f": tf.io.FixedLenFeature([1], tf.float32)}
+
+
+def test_parse_example_var_len():
+    out = tf.io.parse_example(_RECS, _SPEC)
+    assert _parts(out["a"]) == ([[0, 0], [0, 1], [0, 2], [2, 0]], [1, 2, 3, 7], [3, 3])
+    assert out["a"].dtype == tf.int64
+    assert str(out["s"]) == (
+        "SparseTensor(indices=tf.Tensor(\n[[0 0]\n [2 0]\n [2 1]], shape=(3, 2), dtype=int64), "
+        "values=tf.Tensor([b'x' b'y' b'z'], shape=(3,), dtype=string), dense_shape=tf.Tensor("
+        "[3 2], shape=(2,), dtype=int64))")
+    assert out["f"].numpy().tolist() == [[1.5], [2.5], [0.]]
+    one = tf.io.parse_single_example(_RECS[0], _SPEC)
+    assert _parts(one["a"]) == ([[0], [1], [2]], [1, 2, 3], [3])
+    assert str(tf.io.parse_single_example(_RECS[1], _SPEC)["a"]) == (
+        "SparseTensor(indices=tf.Tensor([], shape=(0, 1), dtype=int64), values=tf.Tensor([], "
+        "shape=(0,), dtype=int64), dense_shape=tf.Tensor([0], shape=(1,), dtype=int64))")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.io.parse_example(_RECS, {"a": tf.io.VarLenFeature(tf.float32)})
+    assert str(e.value) == ("Name: <unknown>, Key: a, Index: 0.  Data types don't match. "
+                            "Expected type: float, Actual type: int64 [Op:ParseExampleV2]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.io.parse_single_example(_RECS[0], {"a": tf.io.VarLenFeature(tf.float32)})
+    assert str(e.value) == ("Key: a.  Data types don't match. Expected type: float, Actual "
+                            "type: int64 [Op:ParseExampleV2]")
+
+
+def test_parse_example_var_len_in_function():
+    seen = []
+
+    @tf.function
+    def g(r):
+        o = tf.io.parse_example(r, _SPEC)
+        o1 = tf.io.parse_single_example(r[0], _SPEC)
+        seen.extend([str(o["a"]), o["a"].shape.as_list(), str(o1["s"]), o1["s"].shape.as_list()])
+        return o["a"]
+
+    assert _parts(g(tf.constant(_RECS))) == ([[0, 0], [0, 1], [0, 2], [2, 0]], [1, 2, 3, 7],
+                                             [3, 3])
+    assert seen == [
+        'SparseTensor(indices=Tensor("ParseExample/ParseExampleV2:0", shape=(None, 2), '
+        'dtype=int64), values=Tensor("ParseExample/ParseExampleV2:2", shape=(None,), '
+        'dtype=int64), dense_shape=Tensor("ParseExample/ParseExampleV2:4", shape=(2,), '
+        'dtype=int64))', [None, None],
+        'SparseTensor(indices=Tensor("ParseSingleExample/ParseExample/ParseExampleV2:1", '
+        'shape=(None, 1), dtype=int64), values=Tensor("ParseSingleExample/ParseExample/'
+        'ParseExampleV2:3", shape=(None,), dtype=string), dense_shape=Tensor('
+        '"ParseSingleExample/ParseExample/ParseExampleV2:5", shape=(1,), dtype=int64))', [None]]

@@ -330,7 +330,8 @@ def test_parse_config_errors():
     with pytest.raises(ValueError, match="Input serialized must be a scalar"):
         tf.io.parse_single_example(TF_RECORDS, SPEC)
     with pytest.raises(NotImplementedError, match="SparseTensor"):
-        tf.io.parse_single_example(TF_RECORDS[0], {"id": tf.io.VarLenFeature(tf.int64)})
+        tf.io.parse_single_example(TF_RECORDS[0], {"id": tf.io.SparseFeature(
+            "id", "id", tf.int64, 3)})
     with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tdense' of int32"):
         tf.io.parse_single_example(TF_RECORDS[0], {"id": tf.io.FixedLenFeature([2], tf.int32)})
     assert repr(tf.io.FixedLenFeature([3], tf.int64, 0)) == \

@@ -56,15 +56,16 @@ class FixedLenSequenceFeature(collections.namedtuple(
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
-_NO_SPARSE = ("tf.io.{} needs tf.SparseTensor, which rillflow does not implement; "
-              "FixedLenSequenceFeature(shape, dtype, allow_missing=True) gives the values as a "
-              "dense, padded tensor instead.")
+_NO_SPARSE = ("parsing tf.io.{} (into a tf.SparseTensor) is not implemented in rillflow; "
+              "VarLenFeature gives the values as a SparseTensor, and "
+              "FixedLenSequenceFeature(shape, dtype, allow_missing=True) as a dense, padded "
+              "tensor.")
 
 
 @export("io.VarLenFeature")
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A variable-length feature (parsed into a SparseTensor, which rillflow
-    does not have: parsing with it raises NotImplementedError)."""
+    """A variable-length feature, parsed into a SparseTensor (entry j of
+    record i at [i, j])."""
     __slots__ = ()
 
 
@@ -213,7 +214,7 @@ def _array(vals, dtype):
 
 
 def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_shapes=(),
-                  dense_seq=()):
+                  dense_seq=(), sparse_keys=(), sparse_types=()):
     serialized, names = np.asarray(serialized, dtype=object), np.asarray(names, dtype=object)
     if serialized.ndim > 1:
         raise _error("Expected serialized to be a scalar or vector, got shape: "
@@ -222,7 +223,7 @@ def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_
     records = serialized.reshape(-1)
     parser = _Parser(single, names.reshape(-1) if names.size else None)
     feats = [parser.record(i, r) for i, r in enumerate(records)]
-    outs = []
+    outs = _sparse_outputs(parser, feats, sparse_keys, sparse_types) if sparse_keys else []
     for key, dtype, shape, is_seq, default in zip(dense_keys, Tdense, dense_shapes, dense_seq,
                                                   defaults):
         shape = tuple(shape)
@@ -255,9 +256,43 @@ def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_
     return outs
 
 
+def _sparse_outputs(parser, feats, keys, types):
+    """The indices, values and dense shapes of the VarLenFeatures: entry j
+    of record i at [i, j] (at [j] for a single record), as in TensorFlow."""
+    indices, values, shapes = [], [], []
+    for key, dtype in zip(keys, types):
+        idx, vals, longest = [], [], 0
+        for i, f in enumerate(feats):
+            payload = f.get(key)
+            kind, got = (None, None) if payload is None else _values(payload)
+            if kind is None:
+                continue
+            if kind is not dtype:
+                raise parser.key_error(i, key, f"Data types don't match. Expected type: "
+                                       f"{U.tf_type_name(dtype)}, Actual type: "
+                                       f"{U.tf_type_name(kind)}")
+            idx.extend((i, j) for j in range(len(got)))
+            vals.extend(got)
+            longest = max(longest, len(got))
+        rows = np.array(idx, dtype=np.int64).reshape(-1, 2)
+        if parser.single:
+            indices.append(rows[:, 1:])
+            shapes.append(np.array([longest], dtype=np.int64))
+        else:
+            indices.append(rows)
+            shapes.append(np.array([len(feats), longest], dtype=np.int64))
+        values.append(_array(vals, dtype))
+    return indices + values + shapes
+
+
 def _parse_infer(inputs, attrs):
     s = inputs[0].shape
     out = []
+    rank = None if s.rank is None else s.rank + 1
+    types = attrs.get("sparse_types", ())
+    out += [(TensorShape([None, rank]), D.int64)] * len(types)
+    out += [(TensorShape([None]), t) for t in types]
+    out += [(TensorShape([rank]), D.int64)] * len(types)
     for dtype, shape, is_seq in zip(attrs["Tdense"], attrs["dense_shapes"], attrs["dense_seq"]):
         inner = list(shape)
         if is_seq:
@@ -305,7 +340,10 @@ def _prepare(features):
     keys, types, shapes, seqs, defaults = [], [], [], [], []
     for key in sorted(features):
         f = features[key]
-        if isinstance(f, (VarLenFeature, SparseFeature, RaggedFeature)):
+        if isinstance(f, VarLenFeature):
+            _dtype_check(D.as_dtype(f.dtype))
+            continue
+        if isinstance(f, (SparseFeature, RaggedFeature)):
             raise NotImplementedError(_NO_SPARSE.format(type(f).__name__).replace(
                 "tf.SparseTensor", "tf.RaggedTensor parsing" if isinstance(f, RaggedFeature)
                 else "tf.SparseTensor"))
@@ -344,13 +382,24 @@ def _prepare(features):
 
 
 def _parse(serialized, features, names):
+    from ..framework.sparse_tensor import SparseTensor
     keys, types, shapes, seqs, defaults = _prepare(features)
+    sparse = [(k, D.as_dtype(features[k].dtype)) for k in sorted(features)
+              if isinstance(features[k], VarLenFeature)]
     s = convert_to_tensor(serialized, dtype=D.string)
     n = convert_to_tensor(np.zeros([0], object) if names is None else names, dtype=D.string)
     attrs = {"dense_keys": tuple(keys), "Tdense": tuple(types), "dense_shapes": tuple(shapes),
              "dense_seq": tuple(seqs)}
+    if sparse:
+        attrs["sparse_keys"] = tuple(k for k, _ in sparse)
+        attrs["sparse_types"] = tuple(t for _, t in sparse)
     outs = apply(_ParseExampleV2, [s, n] + defaults, attrs, name="ParseExampleV2", multi=True)
-    return dict(zip(keys, outs))
+    m = len(sparse)
+    # As TensorFlow's op: each sparse feature's indices, values, shapes, then the dense.
+    result = {k: SparseTensor(outs[i], outs[m + i], outs[2 * m + i])
+              for i, (k, _) in enumerate(sparse)}
+    result.update(zip(keys, outs[3 * m:]))
+    return result
 
 
 @export("io.parse_example", "compat.v1.parse_example", "compat.v1.io.parse_example")
@@ -361,7 +410,7 @@ def parse_example(serialized, features, example_names=None, name=None):
     Raises:
       InvalidArgumentError: for a missing required feature, a wrong type or
         number of values, or bytes that are not an Example.
-      NotImplementedError: for VarLenFeature, SparseFeature, RaggedFeature.
+      NotImplementedError: for SparseFeature, RaggedFeature.
     """
     with name_scope(name or "ParseExample"):
         return _parse(serialized, features, example_names)
