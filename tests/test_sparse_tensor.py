@@ -367,3 +367,50 @@ def test_parse_example_var_len_in_function():
         'shape=(None, 1), dtype=int64), values=Tensor("ParseSingleExample/ParseExample/'
         'ParseExampleV2:3", shape=(None,), dtype=string), dense_shape=Tensor('
         '"ParseSingleExample/ParseExample/ParseExampleV2:5", shape=(1,), dtype=int64))', [None]]
+
+
+# --- map_values, expand_dims, eye, reduce_max, maximum, minimum, softmax, split ------------
+
+def test_more_sparse_ops():
+    sp = _st([[0, 0], [1, 2]], [1., -2.], [3, 4])
+    assert _parts(tf.sparse.map_values(tf.multiply, sp, 3.)) == ([[0, 0], [1, 2]], [3., -6.],
+                                                                  [3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.sparse.map_values(tf.add, sp, _st([[0, 0]], [1.], [3, 4]))
+    assert str(e.value) == ("Mismatched indices!\nCondition x == y did not hold.\nFirst 3 "
+                            "elements of x:\n[0 0 1]\nFirst 2 elements of y:\n[0 0]")
+    assert _parts(tf.sparse.expand_dims(sp, 0)) == ([[0, 0, 0], [0, 1, 2]], [1., -2.], [1, 3, 4])
+    assert tf.sparse.expand_dims(sp, -1).shape.as_list() == [3, 4, 1]
+    assert _parts(tf.sparse.eye(2, 3, dtype=tf.int32)) == ([[0, 0], [1, 1]], [1, 1], [2, 3])
+    assert str(tf.sparse.reduce_max(sp, 1)) == \
+        "tf.Tensor([ 1. -2.  0.], shape=(3,), dtype=float32)"
+    assert str(tf.sparse.reduce_max(sp)) == "tf.Tensor(1.0, shape=(), dtype=float32)"
+    other = _st([[0, 0], [1, 1]], [5., -1.], [3, 4])
+    assert _parts(tf.sparse.maximum(sp, other)) == ([[0, 0], [1, 1], [1, 2]], [5., 0., 0.],
+                                                    [3, 4])
+    assert _parts(tf.sparse.minimum(sp, other)) == ([[0, 0], [1, 1], [1, 2]], [1., -1., -2.],
+                                                    [3, 4])
+    soft = tf.sparse.softmax(_st([[0, 0], [0, 2], [1, 1]], [1., 2., 3.], [2, 3]))
+    assert str(soft.values) == \
+        "tf.Tensor([0.26894143 0.7310586  1.        ], shape=(3,), dtype=float32)"
+    parts = tf.sparse.split(sp_input=sp, num_split=2, axis=1)
+    assert [_parts(p) for p in parts] == [([[0, 0]], [1.], [3, 2]), ([[1, 0]], [-2.], [3, 2])]
+
+
+def test_static_shapes_in_function():
+    seen = []
+
+    @tf.function
+    def f(sp, x):
+        seen.append(tf.sparse.to_dense(sp).shape)
+        seen.append(tf.sparse.sparse_dense_matmul(sp, x).shape)
+        seen.append(tf.sparse.reduce_sum(sp, axis=1).shape)
+        seen.append(tf.sparse.add(sp, sp).shape)
+        seen.append(tf.sparse.transpose(sp).shape)
+        seen.append(tf.sparse.concat(0, [sp, sp]).shape)
+        seen.append(tf.sparse.retain(sp, [True]).shape)
+        return 0
+
+    f(_st([[0, 0]], [1.], [3, 4]), tf.ones([4, 2]))
+    assert [str(s) for s in seen] == ["(None, None)", "(None, 2)", "<unknown>", "(3, 4)",
+                                      "(4, 3)", "(6, 4)", "(None, None)"]

@@ -8,7 +8,6 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors
-from ..framework.tensor_shape import TensorShape
 
 _REORDER_HINT = ("Many sparse ops require sorted indices.\n"
                  "    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n")
@@ -244,17 +243,6 @@ def reduced_shape(shape, axes):
     out = np.array(shape, dtype=np.int64)
     out[_norm_axes(axes, len(out))] = 1
     return out
-
-
-def reduced_static_shape(shape, axes, keepdims):
-    """The static shape of a sum of a tensor of `shape` over `axes`."""
-    if shape.rank is None:
-        return TensorShape(None)
-    dims = shape.as_list()
-    axes = {int(a) % len(dims) for a in np.reshape(axes, -1)}
-    if keepdims:
-        return TensorShape([1 if d in axes else s for d, s in enumerate(dims)])
-    return TensorShape([s for d, s in enumerate(dims) if d not in axes])
 
 
 def matmul(a_indices, a_values, a_shape, b, adjoint_a=False, adjoint_b=False):

@@ -13,6 +13,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.sparse_tensor import SparseTensor, to_sparse_tensor
+from ..framework.tensor import SymbolicTensor
 from ..framework.tensor_shape import TensorShape
 from . import sparse_kernels as K
 from .creation_ops import name_scope as _scope
@@ -116,11 +117,8 @@ _SparseTensorDenseAdd = register(
 
 
 def _reduce_infer(inputs, attrs):
-    axes = getattr(inputs[3], "_const", None)
-    if axes is None:
-        return [(TensorShape(None), inputs[1].dtype)]
-    shape = K.reduced_static_shape(_static_dense(inputs[2]), axes, attrs["keep_dims"])
-    return [(shape, inputs[1].dtype)]
+    # TensorFlow's shape function leaves the sum's shape unknown.
+    return [(TensorShape(None), inputs[1].dtype)]
 
 
 def _reduce_grad(op, grad):
@@ -350,8 +348,8 @@ def retain(sp_input, to_retain):
     from .slicing import gather
     sp = to_sparse_tensor(sp_input)
     keep = dense_reshape(where(convert_to_tensor(to_retain, dtype=D.bool_)), [-1])
-    return _with_shape(_sparse(gather(sp.indices, keep), gather(sp.values, keep),
-                               sp.dense_shape), sp.shape)
+    # (TensorFlow passes the dense shape through an identity: no static shape.)
+    return _sparse(gather(sp.indices, keep), gather(sp.values, keep), sp.dense_shape)
 
 
 @export("sparse.slice")
@@ -377,7 +375,25 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None):
                              {"concat_dim": int(axis), "N": n,
                               "expand_nonconcat_dims": bool(expand_nonconcat_dims)},
                              name=name or "SparseConcat", multi=True)
-    return _sparse(idx, vals, shape)
+    return _with_shape(_sparse(idx, vals, shape),
+                       _concat_static([s.shape for s in sps], int(axis),
+                                      expand_nonconcat_dims))
+
+
+def _concat_static(shapes, axis, expand):
+    """The static shape of a concatenation (TensorFlow's, as far as known)."""
+    if any(s.rank is None for s in shapes) or expand:
+        return TensorShape(None)
+    rank = shapes[0].rank
+    axis %= rank
+    dims = []
+    for d in range(rank):
+        col = [s[d] for s in shapes]
+        if d == axis:
+            dims.append(None if None in col else sum(col))
+        else:
+            dims.append(next((c for c in col if c is not None), None))
+    return TensorShape(dims)
 
 
 @export("sparse.transpose")
@@ -394,7 +410,13 @@ def transpose(sp_input, perm=None, name=None):
         perm = convert_to_tensor(perm, dtype=D.int32)
         idx = dense_transpose(gather(dense_transpose(sp.indices), perm))
         shape = gather(sp.dense_shape, perm)
-        return reorder(_sparse(idx, sp.values, shape))
+        out = reorder(_sparse(idx, sp.values, shape))
+        static, known = sp.shape, getattr(perm, "_const", None)
+        if known is None and perm.__class__ is not SymbolicTensor:
+            known = perm._v
+        if static.rank is not None and known is not None:
+            out._static_shape = TensorShape([static[int(p)] for p in known])
+        return out
 
 
 @export("sparse.to_indicator")
@@ -424,4 +446,4 @@ def fill_empty_rows(sp_input, default_value, name=None):
     idx, vals, empty, _ = apply(_SparseFillEmptyRows, [sp.indices, sp.values,
                                                        sp.dense_shape, default_value],
                                 name=name or "SparseFillEmptyRows", multi=True)
-    return _with_shape(_sparse(idx, vals, sp.dense_shape), sp.shape), empty
+    return _sparse(idx, vals, sp.dense_shape), empty

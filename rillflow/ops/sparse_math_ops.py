@@ -1,0 +1,252 @@
+"""More of `tf.sparse`: map_values, expand_dims, eye, reduce_max, maximum,
+minimum, softmax and split (the core ops are in sparse_ops.py).
+
+SparseReduceMax, SparseSparseMaximum/Minimum, SparseSoftmax and SparseSplit
+are registry entries as in TensorFlow (none of them has a gradient here);
+the rest are composites of public ops.
+"""
+import numpy as np
+
+from ..framework import dtypes as D
+from ..framework import errors
+from ..framework.api_export import export
+from ..framework.convert import convert_to_tensor
+from ..framework.execute import apply
+from ..framework.op_registry import register
+from ..framework.sparse_tensor import SparseTensor, to_sparse_tensor
+from ..framework.tensor import EagerTensor
+from ..framework.tensor_shape import TensorShape
+from . import sparse_kernels as K
+from .sparse_ops import _with_shape
+
+__all__ = ["map_values", "expand_dims", "eye", "reduce_max", "maximum", "minimum", "softmax",
+           "split"]
+
+_I64 = D.int64
+
+
+# --- kernels ------------------------------------------------------------------------
+
+def _reduce_max_kernel(indices, values, shape, axes, keep_dims=False):
+    rank = len(shape)
+    axes = K._norm_axes(axes, rank)
+    kept = [d for d in range(rank) if d not in axes]
+    out_shape = tuple(1 if d in axes else int(shape[d]) for d in range(rank)) if keep_dims \
+        else tuple(int(shape[d]) for d in kept)
+    # Empty groups give 0 (TensorFlow reduces over the entries only).
+    out = np.zeros(out_shape, dtype=values.dtype)
+    if not kept:
+        return np.full(out_shape, values.max() if values.size else 0, dtype=values.dtype)
+    if indices.shape[0]:
+        flat_shape = tuple(int(shape[d]) for d in kept)
+        best = np.full(flat_shape, -np.inf if values.dtype.kind == "f" else
+                       np.iinfo(values.dtype).min, dtype=values.dtype)
+        np.maximum.at(best, tuple(indices[:, kept].T), values)
+        seen = np.zeros(flat_shape, dtype=bool)
+        seen[tuple(indices[:, kept].T)] = True
+        out = np.where(seen, best, out.reshape(flat_shape)).reshape(out_shape)
+    return out
+
+
+def _union(a_indices, a_values, b_indices, b_values, fn):
+    ka, kb = K._keys(a_indices, b_indices)
+    rows = {}
+    for i, k in enumerate(ka):
+        rows[int(k)] = [a_indices[i], a_values[i], 0]
+    for j, k in enumerate(kb):
+        r = rows.setdefault(int(k), [b_indices[j], 0, 0])
+        r[2] = b_values[j]
+    rank = a_indices.shape[1]
+    idx = np.array([r[0] for r in rows.values()], dtype=np.int64).reshape(-1, rank)
+    vals = np.array([fn(r[1], r[2]) for r in rows.values()], dtype=a_values.dtype)
+    perm = K._order(idx)
+    return [idx[perm], vals.reshape(-1)[perm]]
+
+
+def _maximum_kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    K._check_same_shape(a_shape, b_shape)
+    return _union(a_indices, a_values, b_indices, b_values, max)
+
+
+def _minimum_kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    K._check_same_shape(a_shape, b_shape)
+    return _union(a_indices, a_values, b_indices, b_values, min)
+
+
+def _softmax_kernel(indices, values, shape):
+    out = np.empty_like(values)
+    groups = indices[:, :-1]
+    if not len(values):
+        return out
+    _, inverse = np.unique(groups, axis=0, return_inverse=True)
+    inverse = np.reshape(inverse, -1)
+    for g in np.unique(inverse):
+        sel = inverse == g
+        # (exp in double, rounded once: NumPy's float32 exp can be 1 ulp off.)
+        x = values[sel] - values[sel].max()
+        e = np.exp(x.astype(np.float64)).astype(values.dtype)
+        out[sel] = e / e.sum()
+    return out
+
+
+def _split_kernel(split_dim, indices, values, shape, num_split):
+    axis = int(split_dim) % len(shape)
+    size = int(shape[axis])
+    base, extra = divmod(size, num_split)
+    sizes = [base + (1 if k < extra else 0) for k in range(num_split)]
+    out_i, out_v, out_s, start = [], [], [], 0
+    for n in sizes:
+        keep = (indices[:, axis] >= start) & (indices[:, axis] < start + n)
+        moved = indices[keep].copy()
+        moved[:, axis] -= start
+        s = np.array(shape, dtype=np.int64)
+        s[axis] = n
+        out_i.append(moved)
+        out_v.append(values[keep])
+        out_s.append(s)
+        start += n
+    return out_i + out_v + out_s
+
+
+def _pair_infer(inputs, attrs):
+    rank = inputs[2].shape[0] if inputs[2].shape.rank == 1 else None
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), inputs[1].dtype)]
+
+
+_SparseReduceMax = register("SparseReduceMax", _reduce_max_kernel,
+                            lambda inputs, attrs: [(TensorShape(None), inputs[1].dtype)])
+_SparseMaximum = register("SparseSparseMaximum", _maximum_kernel, _pair_infer)
+_SparseMinimum = register("SparseSparseMinimum", _minimum_kernel, _pair_infer)
+_SparseSoftmax = register("SparseSoftmax", _softmax_kernel,
+                          lambda inputs, attrs: [(inputs[1].shape, inputs[1].dtype)])
+
+
+def _split_infer(inputs, attrs):
+    n = attrs["num_split"]
+    rank = inputs[3].shape[0] if inputs[3].shape.rank == 1 else None
+    return ([(TensorShape([None, rank]), _I64)] * n + [(TensorShape([None]), inputs[2].dtype)] * n
+            + [(TensorShape([rank]), _I64)] * n)
+
+
+_SparseSplit = register("SparseSplit", _split_kernel, _split_infer)
+
+
+# --- public functions ---------------------------------------------------------------
+
+@export("sparse.map_values")
+def map_values(op, *args, **kwargs):
+    """`op` applied to the values of the SparseTensors among the arguments
+    (which must all have the same indices); the result has their indices.
+
+    Raises:
+      ValueError: if no argument is a SparseTensor.
+      InvalidArgumentError: (eagerly) if their indices differ.
+    """
+    sparse = [a for a in list(args) + list(kwargs.values()) if a.__class__ is SparseTensor]
+    if not sparse:
+        raise ValueError("No SparseTensor in argument list of map_values")
+    first = sparse[0]
+    for other in sparse[1:]:
+        x, y = first.indices, other.indices
+        if x.__class__ is EagerTensor and y.__class__ is EagerTensor and (
+                x._v.shape != y._v.shape or np.any(x._v != y._v)):
+            fx, fy = x._v.reshape(-1), y._v.reshape(-1)
+            raise errors.InvalidArgumentError(
+                None, None, f"Mismatched indices!\nCondition x == y did not hold.\nFirst "
+                f"{min(3, fx.size)} elements of x:\n{fx[:3]}\nFirst {min(3, fy.size)} "
+                f"elements of y:\n{fy[:3]}")
+    unwrap = [a.values if a.__class__ is SparseTensor else a for a in args]
+    kw = {k: v.values if v.__class__ is SparseTensor else v for k, v in kwargs.items()}
+    return _with_shape(SparseTensor(first.indices, op(*unwrap, **kw), first.dense_shape),
+                       first.shape)
+
+
+@export("sparse.expand_dims")
+def expand_dims(sp_input, axis=None, name=None):
+    """`sp_input` with a dimension of size 1 inserted at `axis`."""
+    from .array_ops import concat, fill, shape as shape_of
+    sp = to_sparse_tensor(sp_input)
+    rank = sp.dense_shape.shape[0]
+    axis = -1 if axis is None else int(axis)
+    pos = axis + rank + 1 if axis < 0 else axis
+    n = shape_of(sp.indices, out_type=_I64)[:1]
+    zeros = fill(concat([n, convert_to_tensor([1], dtype=_I64)], 0),
+                 convert_to_tensor(0, dtype=_I64))
+    idx = concat([sp.indices[:, :pos], zeros, sp.indices[:, pos:]], 1)
+    shape = concat([sp.dense_shape[:pos], convert_to_tensor([1], dtype=_I64),
+                    sp.dense_shape[pos:]], 0)
+    static = sp.shape
+    out = SparseTensor(idx, sp.values, shape)
+    if static.rank is not None:
+        dims = static.as_list()
+        out._static_shape = TensorShape(dims[:pos] + [1] + dims[pos:])
+    return out
+
+
+@export("sparse.eye")
+def eye(num_rows, num_columns=None, dtype=D.float32, name=None):
+    """The `num_rows` x `num_columns` identity matrix as a SparseTensor."""
+    from .array_ops import ones, stack
+    from .creation_ops import range as range_
+    from .math_ops import cast, minimum as dense_minimum
+    rows = convert_to_tensor(num_rows, dtype=_I64)
+    cols = rows if num_columns is None else convert_to_tensor(num_columns, dtype=_I64)
+    diag = range_(dense_minimum(rows, cols), dtype=_I64)
+    return SparseTensor(stack([diag, diag], axis=1), cast(ones([dense_minimum(rows, cols)]),
+                                                          dtype), stack([rows, cols]))
+
+
+@export("sparse.reduce_max")
+def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """The maximum of `sp_input`'s entries along `axis` (all axes for None);
+    positions without entries do not count, and empty groups give 0."""
+    from .sparse_ops import _axes
+    sp = to_sparse_tensor(sp_input)
+    if output_is_sparse:
+        from .sparse_ops import from_dense
+        return from_dense(reduce_max(sp, axis, keepdims))
+    return apply(_SparseReduceMax, [sp.indices, sp.values, sp.dense_shape, _axes(sp, axis)],
+                 {"keep_dims": bool(keepdims)}, name=name or "SparseReduceMax")
+
+
+def _elementwise(opdef, sp_a, sp_b, name):
+    a, b = to_sparse_tensor(sp_a), to_sparse_tensor(sp_b)
+    idx, vals = apply(opdef, [a.indices, a.values, a.dense_shape, b.indices,
+                              convert_to_tensor(b.values, dtype=a.dtype), b.dense_shape],
+                      name=name, multi=True)
+    return _with_shape(SparseTensor(idx, vals, a.dense_shape), a.shape)
+
+
+@export("sparse.maximum")
+def maximum(sp_a, sp_b, name=None):
+    """The elementwise maximum of two SparseTensors of one shape (missing
+    entries count as 0), at the union of their indices."""
+    return _elementwise(_SparseMaximum, sp_a, sp_b, name or "SparseSparseMaximum")
+
+
+@export("sparse.minimum")
+def minimum(sp_a, sp_b, name=None):
+    """The elementwise minimum of two SparseTensors of one shape (missing
+    entries count as 0), at the union of their indices."""
+    return _elementwise(_SparseMinimum, sp_a, sp_b, name or "SparseSparseMinimum")
+
+
+@export("sparse.softmax")
+def softmax(sp_input, name=None):
+    """The softmax of each innermost row's entries (missing ones excluded)."""
+    sp = to_sparse_tensor(sp_input)
+    vals = apply(_SparseSoftmax, [sp.indices, sp.values, sp.dense_shape],
+                 name=name or "SparseSoftmax")
+    return _with_shape(SparseTensor(sp.indices, vals, sp.dense_shape), sp.shape)
+
+
+@export("sparse.split")
+def split(sp_input=None, num_split=None, axis=None, name=None):
+    """`sp_input` split along `axis` into `num_split` SparseTensors (the first
+    ones one larger when the size does not divide)."""
+    sp = to_sparse_tensor(sp_input)
+    n = int(num_split)
+    outs = apply(_SparseSplit, [convert_to_tensor(axis, dtype=_I64), sp.indices, sp.values,
+                                sp.dense_shape], {"num_split": n},
+                 name=name or "SparseSplit", multi=True)
+    return [SparseTensor(outs[k], outs[n + k], outs[2 * n + k]) for k in range(n)]
