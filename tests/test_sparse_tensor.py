@@ -414,3 +414,51 @@ def test_static_shapes_in_function():
     f(_st([[0, 0]], [1.], [3, 4]), tf.ones([4, 2]))
     assert [str(s) for s in seen] == ["(None, None)", "(None, 2)", "<unknown>", "(3, 4)",
                                       "(4, 3)", "(6, 4)", "(None, None)"]
+
+
+def test_operators_with_dense():
+    sp = _st([[0, 0], [1, 2]], [1., -2.], [3, 4])
+    assert _parts(sp * 2) == ([[0, 0], [1, 2]], [2., -4.], [3, 4])
+    assert _parts(sp / 2.) == ([[0, 0], [1, 2]], [0.5, -1.], [3, 4])
+    assert _parts(sp * tf.constant([1., 2., 3., 4.])) == ([[0, 0], [1, 2]], [1., -6.], [3, 4])
+    assert str((_st([[0], [1]], [7, 9], [2]) / 2).values) == \
+        "tf.Tensor([3.5 4.5], shape=(2,), dtype=float64)"
+    with pytest.raises(TypeError, match=r"^unsupported operand type\(s\) for \+: "
+                                        r"'SparseTensor' and 'int'$"):
+        sp + 1
+    with pytest.raises(TypeError, match="^bad operand type for unary -: 'SparseTensor'$"):
+        -sp
+
+
+def test_more_gradients():
+    v = tf.constant([1., 2., 3.])
+    idx = tf.constant([[0, 0], [1, 2], [2, 1]], tf.int64)
+    d = tf.reshape(tf.range(1., 13.), [3, 4])
+    r = tf.constant([1., 2., 4., 8.])
+    weights = lambda out: tf.cast(tf.range(tf.size(out)) + 1, tf.float32)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(v)
+        t.watch(d)
+        t.watch(r)
+        s = tf.SparseTensor(idx, v, [3, 4])
+        l_mul = tf.reduce_sum((s * d).values * [1., 2., 3.])
+        l_div = tf.reduce_sum((s / r).values * [1., 2., 3.])
+        sl = tf.sparse.slice(s, [1, 0], [2, 4]).values
+        l_slice = tf.reduce_sum(sl * weights(sl))
+        fl = tf.sparse.fill_empty_rows(s, 5.)[0].values
+        l_fill = tf.reduce_sum(fl * weights(fl))
+        tr = tf.sparse.transpose(s).values
+        l_tr = tf.reduce_sum(tr * weights(tr))
+        cc = tf.sparse.concat(0, [s, s]).values
+        l_cc = tf.reduce_sum(cc * weights(cc))
+        sm = tf.sparse.softmax(tf.SparseTensor([[0, 0], [0, 1], [1, 0]], v, [2, 2])).values
+        l_sm = tf.reduce_sum(sm * [1., 2., 3.])
+    as_list = lambda gs: [None if g is None else np.round(g.numpy().astype(np.float64), 6).tolist() for g in gs]
+    assert as_list(t.gradient(l_mul, [v, d])) == [
+        [1., 14., 30.], [[1., 0., 0., 0.], [0., 0., 4., 0.], [0., 9., 0., 0.]]]
+    assert as_list(t.gradient(l_div, [v, r])) == [[1., 0.5, 1.5], [-1., -2.25, -0.25, 0.]]
+    assert as_list([t.gradient(l_slice, v)]) == [[0., 1., 2.]]
+    assert as_list([t.gradient(l_fill, v)]) == [[1., 2., 3.]]
+    assert as_list([t.gradient(l_tr, v)]) == [[1., 3., 2.]]
+    assert t.gradient(l_cc, v) is None
+    assert as_list([t.gradient(l_sm, v)]) == [[-0.196612, 0.196612, 0.]]

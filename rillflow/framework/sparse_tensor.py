@@ -155,6 +155,35 @@ class SparseTensor:
         s = self.shape
         return ("SparseTensor", self.dtype, None if s.rank is None else tuple(s.as_list()))
 
+    # --- arithmetic TensorFlow defines: with a dense operand (broadcast to
+    # the dense shape) at the entries only -------------------------------------
+    def _cwise(self, op_name, other):
+        from .execute import apply
+        from .op_registry import get
+        other = convert_to_tensor(other, dtype=self.dtype)
+        values = apply(get(op_name), [self._indices, self._values, self._dense_shape, other],
+                       name=op_name)
+        return self.with_values(values)
+
+    def __mul__(self, other):
+        return self._cwise("SparseDenseCwiseMul", other)
+
+    def __truediv__(self, other):
+        # As tf.truediv: integers divide as floats (float64 for 32/64-bit ones).
+        if self.dtype.is_integer:
+            from .execute import apply1
+            from .op_registry import get
+            to = _dtypes.float32 if self.dtype.size <= 2 else _dtypes.float64
+            values = apply1(get("Cast"), self._values, {"DstT": to, "Truncate": False},
+                            name="Cast")
+            other = apply1(get("Cast"), convert_to_tensor(other, dtype=self.dtype),
+                           {"DstT": to, "Truncate": False}, name="Cast")
+            return self.with_values(values)._cwise("SparseDenseCwiseDiv", other)
+        return self._cwise("SparseDenseCwiseDiv", other)
+
+    def __div__(self, other):
+        return self._cwise("SparseDenseCwiseDiv", other)
+
     def __str__(self):
         return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % (
             self._indices, self._values, self._dense_shape)

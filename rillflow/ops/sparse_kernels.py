@@ -317,3 +317,53 @@ def fill_empty_rows(indices, values, dense_shape, default_value):
     where = np.empty(len(perm), dtype=np.int64)
     where[perm] = np.arange(len(perm))
     return [idx[perm], vals[perm], empty, where[:len(indices)]]
+
+
+def slice_grad(grad, indices, start, out_indices):
+    """The gradient of SparseSlice's values: each input entry's output
+    gradient, 0 for entries the slice dropped."""
+    ks = _keys(indices, out_indices + np.asarray(start, np.int64))
+    where = {int(k): n for n, k in enumerate(ks[1])}
+    out = np.zeros(len(indices), dtype=grad.dtype)
+    for i, k in enumerate(ks[0]):
+        n = where.get(int(k))
+        if n is not None:
+            out[i] = grad[n]
+    return out
+
+
+def softmax_grad(indices, y, grad):
+    """The gradient of SparseSoftmax: (g - sum_row(g * y)) * y per innermost row."""
+    out = np.empty_like(y)
+    if not len(y):
+        return out
+    _, inverse = np.unique(indices[:, :-1], axis=0, return_inverse=True)
+    inverse = np.reshape(inverse, -1)
+    sums = np.zeros(inverse.max() + 1, dtype=y.dtype)
+    np.add.at(sums, inverse, grad * y)
+    return ((grad - sums[inverse]) * y).astype(y.dtype)
+
+
+def _broadcast_at(indices, shape, dense):
+    """The values of `dense` (broadcast to `shape`) at `indices`."""
+    full = np.broadcast_to(dense, tuple(int(d) for d in shape))
+    return full[tuple(indices.T)] if indices.shape[0] else np.zeros(0, dense.dtype)
+
+
+def cwise_mul(indices, values, shape, dense):
+    return (values * _broadcast_at(indices, shape, dense)).astype(values.dtype)
+
+
+def cwise_div(indices, values, shape, dense):
+    with np.errstate(all="ignore"):
+        out = values / _broadcast_at(indices, shape, dense)
+    if values.dtype.kind in "iu":
+        out = values // _broadcast_at(indices, shape, dense)
+    return out.astype(values.dtype)
+
+
+def scaled_indices(indices, shape, dense_shape):
+    """Where each entry reads a broadcast dense operand of `dense_shape`."""
+    rank = len(dense_shape)
+    idx = indices[:, indices.shape[1] - rank:] if rank else indices[:, :0]
+    return np.where(np.asarray(dense_shape) == 1, 0, idx).astype(np.int64)

@@ -2,8 +2,8 @@
 minimum, softmax and split (the core ops are in sparse_ops.py).
 
 SparseReduceMax, SparseSparseMaximum/Minimum, SparseSoftmax and SparseSplit
-are registry entries as in TensorFlow (none of them has a gradient here);
-the rest are composites of public ops.
+are registry entries as in TensorFlow (SparseSoftmax with its gradient;
+TensorFlow has none for the others); the rest are composites of public ops.
 """
 import numpy as np
 
@@ -117,8 +117,16 @@ _SparseReduceMax = register("SparseReduceMax", _reduce_max_kernel,
                             lambda inputs, attrs: [(TensorShape(None), inputs[1].dtype)])
 _SparseMaximum = register("SparseSparseMaximum", _maximum_kernel, _pair_infer)
 _SparseMinimum = register("SparseSparseMinimum", _minimum_kernel, _pair_infer)
+def _softmax_grad(op, grad):
+    values_grad = apply(_SparseSoftmaxGrad, [op.inputs[0], op.outputs[0], grad])
+    return [None, values_grad, None]
+
+
 _SparseSoftmax = register("SparseSoftmax", _softmax_kernel,
-                          lambda inputs, attrs: [(inputs[1].shape, inputs[1].dtype)])
+                          lambda inputs, attrs: [(inputs[1].shape, inputs[1].dtype)],
+                          grad=_softmax_grad)
+_SparseSoftmaxGrad = register("SparseSoftmaxGrad", K.softmax_grad,
+                              lambda inputs, attrs: [(inputs[1].shape, inputs[1].dtype)])
 
 
 def _split_infer(inputs, attrs):

@@ -177,7 +177,16 @@ def _slice_infer(inputs, attrs):
             (TensorShape([rank]), _I64)]
 
 
-_SparseSlice = register("SparseSlice", K.slice_, _slice_infer)
+def _slice_grad(op, g_indices, g_values, g_shape):
+    values_grad = apply(_SparseSliceGrad, [g_values, op.inputs[0], op.inputs[3],
+                                           op.outputs[0]])
+    return [None, values_grad, None, None, None]
+
+
+_SparseSlice = register("SparseSlice", K.slice_, _slice_infer, grad=_slice_grad)
+_SparseSliceGrad = register(
+    "SparseSliceGrad", K.slice_grad,
+    lambda inputs, attrs: [(TensorShape([inputs[1].shape[0]]), inputs[0].dtype)])
 
 
 def _concat_infer(inputs, attrs):
@@ -187,7 +196,12 @@ def _concat_infer(inputs, attrs):
             (TensorShape([rank]), _I64)]
 
 
-_SparseConcat = register("SparseConcat", K.concat, _concat_infer)
+def _no_grad(op, *grads):
+    return [None] * len(op.inputs)
+
+
+# TensorFlow does not differentiate SparseConcat (its gradient is None).
+_SparseConcat = register("SparseConcat", K.concat, _concat_infer, grad=_no_grad)
 
 
 def _fill_infer(inputs, attrs):
@@ -196,7 +210,46 @@ def _fill_infer(inputs, attrs):
             (TensorShape([None]), D.bool_), (TensorShape([inputs[0].shape[0]]), _I64)]
 
 
-_SparseFillEmptyRows = register("SparseFillEmptyRows", K.fill_empty_rows, _fill_infer)
+def _fill_grad(op, g_indices, g_values, g_empty, g_map):
+    from .reduction_ops import reduce_sum
+    from .slicing import gather
+    values_grad = gather(g_values, op.outputs[3])
+    return [None, values_grad, None, reduce_sum(g_values) - reduce_sum(values_grad)]
+
+
+_SparseFillEmptyRows = register("SparseFillEmptyRows", K.fill_empty_rows, _fill_infer,
+                                grad=_fill_grad)
+
+
+def _cwise_grad(is_mul):
+    def grad(op, g):
+        from .array_ops import shape as shape_of
+        from .scatter_ops import scatter_nd
+        from .slicing import gather_nd
+        indices, values, _, y = op.inputs
+        y_shape = shape_of(y, out_type=_I64)
+        scaled = apply(_ScaledIndices, [indices, op.inputs[2], y_shape])
+        dense_vals = gather_nd(y, scaled)
+        if is_mul:
+            dx, dy_val = g * dense_vals, g * values
+        else:
+            dx, dy_val = g / dense_vals, g * (-values / (dense_vals * dense_vals))
+        return [None, dx, None, scatter_nd(scaled, dy_val, y_shape)]
+    return grad
+
+
+def _cwise_infer(inputs, attrs):
+    return [(TensorShape([inputs[1].shape[0]]), inputs[1].dtype)]
+
+
+_SparseDenseCwiseMul = register("SparseDenseCwiseMul", K.cwise_mul, _cwise_infer,
+                                grad=_cwise_grad(True))
+_SparseDenseCwiseDiv = register("SparseDenseCwiseDiv", K.cwise_div, _cwise_infer,
+                                grad=_cwise_grad(False))
+# Where each entry reads the broadcast dense operand (for their gradients).
+_ScaledIndices = register(
+    "SparseDenseScaledIndices", K.scaled_indices,
+    lambda inputs, attrs: [(TensorShape([None, inputs[2].shape[0]]), _I64)])
 
 
 # --- public functions -------------------------------------------------------------
