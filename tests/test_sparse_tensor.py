@@ -462,3 +462,22 @@ def test_more_gradients():
     assert as_list([t.gradient(l_tr, v)]) == [[1., 3., 2.]]
     assert t.gradient(l_cc, v) is None
     assert as_list([t.gradient(l_sm, v)]) == [[-0.196612, 0.196612, 0.]]
+
+
+def test_shape_size_rank_cast_identity_cond():
+    a = _st([[0, 0], [1, 2]], [1., 2.], [3, 4])
+    b = _st([[2, 3]], [5.], [3, 4])
+    assert str(tf.shape(a)) == "tf.Tensor([3 4], shape=(2,), dtype=int32)"
+    assert str(tf.rank(a)) == "tf.Tensor(2, shape=(), dtype=int32)"
+    assert str(tf.size(a)) == "tf.Tensor(12, shape=(), dtype=int32)"
+    assert str(tf.cast(a, tf.int32).values) == "tf.Tensor([1 2], shape=(2,), dtype=int32)"
+    assert _parts(tf.identity(a)) == _parts(a)
+
+    @tf.function
+    def f(p, a, b):
+        r = tf.cond(p, lambda: a, lambda: b)
+        assert isinstance(r, tf.SparseTensor) and r.shape.as_list() == [3, 4]
+        return r
+
+    assert _parts(f(tf.constant(True), a, b)) == _parts(a)
+    assert _parts(f(tf.constant(False), a, b)) == ([[2, 3]], [5.], [3, 4])

@@ -15,6 +15,7 @@ from ..framework.api_export import export
 from ..framework.convert import constant_value_tensor, convert_to_tensor, to_numpy
 from ..framework.execute import apply, apply1, apply2
 from ..framework.op_registry import register
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape, dims_text, shape_text
 from . import op_util as U
@@ -368,6 +369,10 @@ def shape(input, out_type=None, name=None):  # noqa: A002
     A constant when the shape is fully known, else a `Shape` op.
     """
     out_type = _out_type(out_type, "Shape")
+    if input.__class__ is SparseTensor:
+        # As TensorFlow: the dense_shape, cast.
+        from .math_ops import cast
+        return cast(input.dense_shape, out_type, name=name)
     x = input if isinstance(input, Tensor) else convert_to_tensor(input)
     s = x.shape
     if s.is_fully_defined():
@@ -395,6 +400,11 @@ _Size = register("Size", _size_kernel, lambda i, a: [(TensorShape([]), a["out_ty
 @export("size")
 def size(input, out_type=None, name=None):  # noqa: A002
     """The number of elements of a tensor (a scalar of `out_type`, int32 by default)."""
+    if input.__class__ is SparseTensor:
+        # As TensorFlow: the product of the dense shape.
+        from .math_ops import cast
+        from .reduction_ops import reduce_prod
+        return cast(reduce_prod(input.dense_shape), _out_type(out_type, "Size"), name=name)
     x = convert_to_tensor(input)
     n = x.shape.num_elements()
     if n is not None and out_type is not None and D.as_dtype(out_type) in U.NUMERIC:
@@ -417,6 +427,8 @@ _Rank = register("Rank", _rank_kernel, lambda i, a: [(TensorShape([]), D.int32)]
 @export("rank")
 def rank(input, name=None):  # noqa: A002
     """The number of dimensions of a tensor (scalar int32)."""
+    if input.__class__ is SparseTensor:
+        return size(input.dense_shape, name=name)
     x = convert_to_tensor(input)
     r = x.shape.rank
     if r is not None:

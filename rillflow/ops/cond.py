@@ -40,7 +40,7 @@ def _check_branch_outputs(branches, what):
     for i, outs in enumerate(zip(*flats)):
         if any(o is None for o in outs):
             if not all(o is None for o in outs):
-                raise ValueError(f"{what}: output {names[i]} is None in one branch but a "
+                raise ValueError(f"{what}: output {names[min(i, len(names) - 1)]} is None in one branch but a "
                                  "tensor in another.")
             specs.append(None)
             continue
@@ -48,7 +48,7 @@ def _check_branch_outputs(branches, what):
         if len(dtypes) > 1:
             raise TypeError(
                 f"{what} must have the same number, type, and overall structure of return "
-                f"values: output {names[i]} has dtype {outs[0].dtype.name} in branch 0 but "
+                f"values: output {names[min(i, len(names) - 1)]} has dtype {outs[0].dtype.name} in branch 0 but "
                 f"{next(o.dtype.name for o in outs if o.dtype is not outs[0].dtype)} in "
                 "another branch.")
         shape = outs[0].shape
@@ -81,8 +81,7 @@ def build_branch_op(kind, selector, branches, name):
     op = g.create_op(opdef, [selector] + args, attrs, name=name, output_specs=out_specs)
     it = iter(op.outputs)
     leaves = [None if s is None else next(it) for s in specs]
-    return nest.pack_sequence_as(branches[0].structured_outputs, leaves) \
-        if nest.is_nested(branches[0].structured_outputs) else leaves[0]
+    return CF.pack_outputs(branches[0].structured_outputs, leaves)
 
 
 def _trace_branches(fns, names):

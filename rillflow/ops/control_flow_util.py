@@ -6,7 +6,7 @@ placeholders to op inputs through an index list.
 """
 from ..framework import context as _context
 from ..framework import nest
-from ..framework.func_graph import trace_function
+from ..framework.func_graph import CompositeOutput, trace_function
 from ..framework.op_registry import register
 from ..framework.tensor import SymbolicTensor
 
@@ -59,9 +59,31 @@ def is_stateful(graphs):
 
 
 def flat_outputs(b):
-    """A body graph's flat outputs, None entries kept."""
-    return [None if x is None else x for x in nest.flatten(b.structured_outputs)] \
-        if b.structured_outputs is not None else []
+    """A body graph's flat outputs, None entries kept, composite values
+    (a SparseTensor) as their component tensors."""
+    if b.structured_outputs is None:
+        return []
+    out = []
+    for x in nest.flatten(b.structured_outputs):
+        if x.__class__ is CompositeOutput:
+            out.extend(x.components)
+        else:
+            out.append(x)
+    return out
+
+
+def pack_outputs(structure, flat):
+    """`structure` (a body graph's structured outputs) with its leaves taken
+    from `flat` in order, composite values rebuilt from their components."""
+    it = iter(flat)
+    leaves = []
+    for x in nest.flatten(structure):
+        if x.__class__ is CompositeOutput:
+            leaves.append(x.rebuild([next(it) for _ in x.components]))
+        else:
+            leaves.append(next(it))
+    return nest.pack_sequence_as(structure, leaves) if nest.is_nested(structure) \
+        else leaves[0]
 
 
 def path_names(structure):

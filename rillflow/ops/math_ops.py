@@ -13,6 +13,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply1, apply2
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import op_util as U
@@ -641,6 +642,8 @@ def cast(x, dtype, name=None):
     if x.__class__ is IndexedSlices:
         # As in TensorFlow: the values cast, the rows kept.
         return IndexedSlices(cast(x.values, dtype, name=name), x.indices, x.dense_shape)
+    if x.__class__ is SparseTensor:
+        return x.with_values(cast(x.values, dtype, name=name))
     if not isinstance(x, Tensor) and not hasattr(x, "_dense_var_to_tensor"):
         try:
             return convert_to_tensor(x, dtype=dtype)
