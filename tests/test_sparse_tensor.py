@@ -481,3 +481,38 @@ def test_shape_size_rank_cast_identity_cond():
 
     assert _parts(f(tf.constant(True), a, b)) == _parts(a)
     assert _parts(f(tf.constant(False), a, b)) == ([[2, 3]], [5.], [3, 4])
+
+
+def test_reduce_retracing_and_supertype_traces():
+    shapes = []
+
+    @tf.function(reduce_retracing=True)
+    def f(sp):
+        shapes.append(sp.shape.as_list())
+        return tf.sparse.reduce_sum(sp)
+
+    for dense_shape in ([3, 4], [2, 4], [5, 4], [5, 7]):
+        f(_st([[0, 0]], [1.], dense_shape))
+    assert shapes == [[3, 4], [None, 4], [None, None]]
+
+    seen = []
+
+    @tf.function
+    def g(sp):
+        seen.append(sp.shape.as_list())
+        return tf.sparse.reduce_sum(sp)
+
+    cf = g.get_concrete_function(tf.SparseTensorSpec([None, 4], tf.float32))
+    assert g(_st([[0, 0]], [2.], [3, 4])).numpy() == 2.0
+    assert seen == [[None, 4]]         # the [None, 4] trace serves a [3, 4] argument
+    assert str(cf) == (
+        "ConcreteFunction Input Parameters:\n  sp (POSITIONAL_OR_KEYWORD): SparseTensorSpec("
+        "TensorShape([None, 4]), tf.float32)\nOutput Type:\n  TensorSpec(shape=<unknown>, "
+        "dtype=tf.float32, name=None)\nCaptures:\n  None")
+
+    @tf.function
+    def h(x):
+        return tf.sparse.from_dense(x)
+
+    assert "Output Type:\n  SparseTensorSpec(TensorShape([None, 3]), tf.float32)\n" in \
+        str(h.get_concrete_function(tf.TensorSpec([None, 3])))

@@ -416,6 +416,8 @@ def _specs_from_key(pos, kw, key):
             return {kk: rebuild(v[kk], sub) for kk, sub in zip(k[1], k[2])}
         if k[0] == "T" and K.is_tensor_leaf(v) and not hasattr(v, "_storage"):
             return TensorSpec(None if k[2] is None else list(k[2]), k[1])
+        if k[0] == "C" and K._is_shaped(k[1]):
+            return v._type_spec.__class__(None if k[1][2] is None else list(k[1][2]), k[1][1])
         return v
     new_pos = tuple(rebuild(v, k) for v, k in zip(pos, parts[:len(pos)]))
     new_kw = {name: rebuild(v, k[2]) for (name, v), k in zip(kw.items(), parts[len(pos):])}

@@ -130,7 +130,21 @@ def is_subtype(key, general):
     if tag == "A":  # a whole argument list
         return len(key[1]) == len(general[1]) and all(
             is_subtype(a, b) for a, b in zip(key[1], general[1]))
+    if tag == "C" and _is_shaped(key[1]) and _is_shaped(general[1]):
+        # A composite keyed by (kind, dtype, dense shape): a SparseTensor.
+        return key[1][:2] == general[1][:2] and _shape_subtype(key[1][2], general[1][2])
     return key == general
+
+
+def _is_shaped(custom):
+    """Whether a custom key is (kind, dtype, shape), as a SparseTensor's is."""
+    return isinstance(custom, tuple) and len(custom) == 3 and custom[0] == "SparseTensor"
+
+
+def _relax_shape(a, b):
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))
 
 
 def relax(key, other):
@@ -144,12 +158,11 @@ def relax(key, other):
     if tag in ("T", "V"):
         if key[1] is not other[1]:
             return None
-        a, b = key[2], other[2]
-        if a is None or b is None or len(a) != len(b):
-            shape = None
-        else:
-            shape = tuple(x if x == y else None for x, y in zip(a, b))
-        return (tag, key[1], shape)
+        return (tag, key[1], _relax_shape(key[2], other[2]))
+    if tag == "C" and _is_shaped(key[1]) and _is_shaped(other[1]):
+        if key[1][:2] != other[1][:2]:
+            return None
+        return ("C", key[1][:2] + (_relax_shape(key[1][2], other[1][2]),))
     if tag in ("L", "U", "A"):
         if len(key[1]) != len(other[1]):
             return None
