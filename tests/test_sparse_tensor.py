@@ -453,7 +453,8 @@ def test_more_gradients():
         l_cc = tf.reduce_sum(cc * weights(cc))
         sm = tf.sparse.softmax(tf.SparseTensor([[0, 0], [0, 1], [1, 0]], v, [2, 2])).values
         l_sm = tf.reduce_sum(sm * [1., 2., 3.])
-    as_list = lambda gs: [None if g is None else np.round(g.numpy().astype(np.float64), 6).tolist() for g in gs]
+    as_list = lambda gs: [None if g is None else
+                          np.round(g.numpy().astype(np.float64), 6).tolist() for g in gs]
     assert as_list(t.gradient(l_mul, [v, d])) == [
         [1., 14., 30.], [[1., 0., 0., 0.], [0., 0., 4., 0.], [0., 9., 0., 0.]]]
     assert as_list(t.gradient(l_div, [v, r])) == [[1., 0.5, 1.5], [-1., -2.25, -0.25, 0.]]

@@ -9,7 +9,7 @@ from . import (array_ops, control_ops, creation_ops, linalg_ops, logging_ops,  #
                image_ops, image_color, image_metrics)
 from . import fft_ops, window_ops, signal_ops  # noqa: F401
 from . import parsing_ops, io_ops  # noqa: F401
-from . import sparse_ops, sparse_math_ops  # noqa: F401
+from . import sparse_ops, sparse_array_ops, sparse_math_ops  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

@@ -247,7 +247,7 @@ def reduced_shape(shape, axes):
 
 def matmul(a_indices, a_values, a_shape, b, adjoint_a=False, adjoint_b=False):
     if b.ndim != 2:
-        raise _error(f"Tensor 'b' is not a matrix")
+        raise _error("Tensor 'b' is not a matrix")
     rows, cols = a_indices[:, 0], a_indices[:, 1]
     n_rows, inner = int(a_shape[0]), int(a_shape[1])
     vals = a_values
