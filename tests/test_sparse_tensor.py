@@ -517,3 +517,34 @@ def test_reduce_retracing_and_supertype_traces():
 
     assert "Output Type:\n  SparseTensorSpec(TensorShape([None, 3]), tf.float32)\n" in \
         str(h.get_concrete_function(tf.TensorSpec([None, 3])))
+
+
+def test_segment_reductions_and_reset_shape():
+    c = tf.constant([[1., 2, 3, 4], [-1, -2, -3, -4], [5, 6, 7, 8]])
+    assert str(tf.sparse.segment_sum(c, tf.constant([0, 1]), tf.constant([0, 0]))) == \
+        "tf.Tensor([[0. 0. 0. 0.]], shape=(1, 4), dtype=float32)"
+    assert tf.sparse.segment_sum(c, tf.constant([0, 1, 2]), tf.constant([0, 1, 1]),
+                                 num_segments=4).numpy().tolist() == \
+        [[1., 2., 3., 4.], [4., 4., 4., 4.], [0.] * 4, [0.] * 4]
+    assert tf.sparse.segment_mean(c, tf.constant([0, 2]), tf.constant([0, 2])).numpy().tolist() \
+        == [[1., 2., 3., 4.], [0.] * 4, [5., 6., 7., 8.]]
+    assert str(tf.sparse.segment_sqrt_n(c, tf.constant([0, 2]), tf.constant([0, 0]))) == \
+        "tf.Tensor([[4.2426405 5.656854  7.071068  8.485281 ]], shape=(1, 4), dtype=float32)"
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.sparse.segment_sum(c, tf.constant([0, 5]), tf.constant([0, 0]))
+    assert str(e.value) == "Bad: indices[1] == 5 out of range [0, 3) [Op:SparseSegmentSum]"
+    with tf.GradientTape() as t:
+        t.watch(c)
+        y = tf.sparse.segment_mean(c, tf.constant([0, 2, 2]), tf.constant([0, 0, 1]))
+    assert t.gradient(y, c).numpy().tolist() == [[0.5] * 4, [0.] * 4, [1.5] * 4]
+
+    sp = _st([[0, 0], [1, 2]], [1., 2.], [3, 4])
+    assert _parts(tf.sparse.reset_shape(sp))[2] == [2, 3]
+    assert _parts(tf.sparse.reset_shape(sp, [5, 6]))[2] == [5, 6]
+    with pytest.raises(ValueError) as e:
+        tf.sparse.reset_shape(sp, [1, 6])
+    assert str(e.value) == ("Requested new_shape should have dimension sizes >= "
+                            "sp_input.shape.  Found new_shape ([3 4]), sp_input.shape ([1 6]).")
+    assert tf.compat.v1.sparse_tensor_to_dense(sp).numpy().tolist() == \
+        tf.compat.v1.sparse.to_dense(sp).numpy().tolist() == tf.sparse.to_dense(sp).numpy().tolist()
+    assert not hasattr(tf.sparse, "SparseTensorSpec") and not hasattr(tf.sparse, "matmul")

@@ -200,7 +200,7 @@ def _from_parts(components, shape):
     return out
 
 
-@export("SparseTensorSpec", "sparse.SparseTensorSpec", "compat.v1.SparseTensorSpec")
+@export("SparseTensorSpec", "compat.v1.SparseTensorSpec")
 class SparseTensorSpec:
     """The type of a SparseTensor: its dense shape and dtype (`tf.SparseTensorSpec`)."""
 

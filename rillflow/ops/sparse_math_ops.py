@@ -1,5 +1,7 @@
 """More of `tf.sparse`: map_values, expand_dims, eye, reduce_max, maximum,
-minimum, softmax and split (the core ops are in sparse_ops.py).
+minimum, softmax, split, reset_shape and the segment reductions over
+selected rows (segment_sum/mean/sqrt_n: SparseSegmentSum, ... and their
+gradient ops); the core ops are in sparse_ops.py.
 
 SparseReduceMax, SparseSparseMaximum/Minimum, SparseSoftmax and SparseSplit
 are registry entries as in TensorFlow (SparseSoftmax with its gradient;
@@ -20,7 +22,7 @@ from . import sparse_kernels as K
 from .sparse_ops import _with_shape
 
 __all__ = ["map_values", "expand_dims", "eye", "reduce_max", "maximum", "minimum", "softmax",
-           "split"]
+           "split", "segment_sum", "segment_mean", "segment_sqrt_n", "reset_shape"]
 
 _I64 = D.int64
 
@@ -258,3 +260,164 @@ def split(sp_input=None, num_split=None, axis=None, name=None):
                                 sp.dense_shape], {"num_split": n},
                  name=name or "SparseSplit", multi=True)
     return [SparseTensor(outs[k], outs[n + k], outs[2 * n + k]) for k in range(n)]
+
+
+# --- segment reductions over selected rows (tf.sparse.segment_*) -------------------------
+
+def _segment_kernel(mode):
+    def kernel(data, indices, segment_ids, num_segments=None):
+        indices = np.asarray(indices).reshape(-1)
+        ids = np.asarray(segment_ids).reshape(-1)
+        bad = np.nonzero((indices < 0) | (indices >= data.shape[0]))[0]
+        if bad.size:
+            # (TensorFlow's own wording.)
+            raise errors.InvalidArgumentError(
+                None, None, f"Bad: indices[{bad[0]}] == {indices[bad[0]]} out of range "
+                f"[0, {data.shape[0]})")
+        n = int(num_segments) if num_segments is not None else \
+            (int(ids.max()) + 1 if ids.size else 0)
+        out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
+        np.add.at(out, ids, data[indices])
+        if mode != "sum":
+            out = (out * _inverse_scale(ids, n, mode, data.dtype, data.ndim)).astype(data.dtype)
+        return out
+    return kernel
+
+
+def _inverse_scale(ids, n, mode, dtype, ndim):
+    """1/count (mean) or 1/sqrt(count) (sqrt_n) per segment, in `dtype` (a
+    multiplication by it rounds as TensorFlow's kernels do), shaped to
+    broadcast over rows; empty segments get 1."""
+    counts = np.bincount(ids, minlength=n).astype(dtype)
+    scale = counts if mode == "mean" else np.sqrt(counts)
+    scale = np.where(scale == 0, 1, scale).astype(dtype)
+    return (np.ones((), dtype) / scale).reshape((n,) + (1,) * (ndim - 1))
+
+
+def _segment_grad_kernel(mode):
+    def kernel(grad, indices, segment_ids, output_dim0):
+        indices = np.asarray(indices).reshape(-1)
+        ids = np.asarray(segment_ids).reshape(-1)
+        rows = grad[ids]
+        if mode != "sum":
+            scale = _inverse_scale(ids, grad.shape[0], mode, grad.dtype, grad.ndim)
+            rows = rows * scale[ids]
+        out = np.zeros((int(output_dim0),) + grad.shape[1:], dtype=grad.dtype)
+        np.add.at(out, indices, rows.astype(grad.dtype))
+        return out
+    return kernel
+
+
+def _segment_infer(inputs, attrs):
+    data = inputs[0].shape
+    rest = data[1:] if data.rank is not None else TensorShape(None)
+    n = None
+    if len(inputs) > 3:
+        known = getattr(inputs[3], "_const", None)
+        n = None if known is None else int(known)
+    return [(TensorShape([n]).concatenate(rest), inputs[0].dtype)]
+
+
+def _segment_grad(grad_op):
+    def grad(op, g):
+        from .array_ops import shape as shape_of
+        data, indices, ids = op.inputs[:3]
+        dim0 = shape_of(data, out_type=D.int32)[0]
+        return [apply(grad_op, [g, indices, ids, dim0])] + [None] * (len(op.inputs) - 1)
+    return grad
+
+
+_SEGMENT_OPS = {}
+for _mode, _name in (("sum", "Sum"), ("mean", "Mean"), ("sqrt_n", "SqrtN")):
+    _g = register("SparseSegment%sGrad" % _name, _segment_grad_kernel(_mode),
+                  lambda inputs, attrs: [(TensorShape(None), inputs[0].dtype)])
+    _SEGMENT_OPS[_mode] = (
+        register("SparseSegment" + _name, _segment_kernel(_mode), _segment_infer,
+                 grad=_segment_grad(_g)),
+        register("SparseSegment%sWithNumSegments" % _name, _segment_kernel(_mode),
+                 _segment_infer, grad=_segment_grad(_g)))
+
+
+def _segment(mode, data, indices, segment_ids, num_segments, name):
+    data = convert_to_tensor(data)
+    indices = convert_to_tensor(indices)
+    ids = convert_to_tensor(segment_ids)
+    plain, with_n = _SEGMENT_OPS[mode]
+    if num_segments is None:
+        return apply(plain, [data, indices, ids], name=name or plain.name)
+    n = convert_to_tensor(num_segments, dtype=ids.dtype)
+    return apply(with_n, [data, indices, ids, n], name=name or with_n.name)
+
+
+@export("sparse.segment_sum", "compat.v1.sparse_segment_sum", "compat.v1.sparse.segment_sum")
+def segment_sum(data, indices, segment_ids, num_segments=None, name=None,
+                sparse_gradient=False):
+    """Sums of the rows `data[indices]` by `segment_ids` (sorted); segments
+    without rows are 0."""
+    return _segment("sum", data, indices, segment_ids, num_segments, name)
+
+
+@export("sparse.segment_mean", "compat.v1.sparse_segment_mean",
+        "compat.v1.sparse.segment_mean")
+def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
+                 sparse_gradient=False):
+    """Means of the rows `data[indices]` by `segment_ids` (sorted)."""
+    return _segment("mean", data, indices, segment_ids, num_segments, name)
+
+
+@export("sparse.segment_sqrt_n", "compat.v1.sparse_segment_sqrt_n",
+        "compat.v1.sparse.segment_sqrt_n")
+def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
+                   sparse_gradient=False):
+    """Sums of the rows `data[indices]` by `segment_ids`, each divided by the
+    square root of its number of rows."""
+    return _segment("sqrt_n", data, indices, segment_ids, num_segments, name)
+
+
+@export("sparse.reset_shape")
+def reset_shape(sp_input, new_shape=None):
+    """`sp_input` with dense shape `new_shape` (no smaller than the current
+    one), or by default the tight bounding box of its indices.
+
+    Raises:
+      ValueError: (eagerly) if `new_shape` is smaller than the current shape.
+    """
+    from .reduction_ops import reduce_max
+    sp = to_sparse_tensor(sp_input)
+    if new_shape is None:
+        return SparseTensor(sp.indices, sp.values, reduce_max(sp.indices, axis=0) + 1)
+    new = convert_to_tensor(new_shape, dtype=_I64)
+    old = sp.dense_shape
+    if new.__class__ is EagerTensor and old.__class__ is EagerTensor and \
+            np.any(new._v < old._v):
+        # (TensorFlow's message names the two shapes the other way round.)
+        raise ValueError(f"Requested new_shape should have dimension sizes >= "
+                         f"sp_input.shape.  Found new_shape ({old._v}), sp_input.shape "
+                         f"({new._v}).")
+    return SparseTensor(sp.indices, sp.values, new)
+
+
+# --- compat.v1 names ---------------------------------------------------------------
+
+def _export_v1_names():
+    from ..framework.api_export import export_value
+    from . import sparse_array_ops as A, sparse_ops as O
+    v2 = {"to_dense": O.to_dense, "reorder": O.reorder, "reshape": O.reshape,
+          "sparse_dense_matmul": O.sparse_dense_matmul, "retain": A.retain, "slice": A.slice,
+          "transpose": A.transpose, "to_indicator": A.to_indicator,
+          "fill_empty_rows": A.fill_empty_rows, "maximum": maximum, "minimum": minimum,
+          "softmax": softmax, "reset_shape": reset_shape, "expand_dims": expand_dims,
+          "eye": eye, "from_dense": O.from_dense, "map_values": map_values}
+    # (compat.v1 has no sparse_expand_dims and no sparse.map_values.)
+    v1 = {"to_dense": "sparse_tensor_to_dense", "sparse_dense_matmul":
+          "sparse_tensor_dense_matmul", "from_dense": None, "map_values": None, "eye": None,
+          "expand_dims": None}
+    for name, fn in v2.items():
+        if name != "map_values":
+            export_value(fn, "compat.v1.sparse." + name)
+        old = v1.get(name, "sparse_" + name)
+        if old is not None:
+            export_value(fn, "compat.v1." + old)
+
+
+_export_v1_names()

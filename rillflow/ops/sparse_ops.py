@@ -321,7 +321,7 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     return apply(_SparseReduceSum, ins, attrs, name=name or "SparseReduceSum")
 
 
-@export("sparse.sparse_dense_matmul", "sparse.matmul")
+@export("sparse.sparse_dense_matmul")
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`sp_a @ b` for a SparseTensor and a dense matrix (either order);
     `adjoint_a`/`adjoint_b` take the (conjugate) transpose of an operand."""
