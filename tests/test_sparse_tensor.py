@@ -548,3 +548,35 @@ def test_segment_reductions_and_reset_shape():
     assert tf.compat.v1.sparse_tensor_to_dense(sp).numpy().tolist() == \
         tf.compat.v1.sparse.to_dense(sp).numpy().tolist() == tf.sparse.to_dense(sp).numpy().tolist()
     assert not hasattr(tf.sparse, "SparseTensorSpec") and not hasattr(tf.sparse, "matmul")
+
+
+def test_empty_and_higher_rank_and_kernel_errors():
+    e = tf.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [3, 4])
+    assert str(e) == ("SparseTensor(indices=tf.Tensor([], shape=(0, 2), dtype=int64), values="
+                      "tf.Tensor([], shape=(0,), dtype=float32), dense_shape=tf.Tensor([3 4], "
+                      "shape=(2,), dtype=int64))")
+    assert tf.sparse.to_dense(e).numpy().tolist() == [[0.] * 4] * 3
+    assert _parts(tf.sparse.add(e, e)) == ([], [], [3, 4])
+    assert tf.sparse.concat(0, [e, e]).dense_shape.numpy().tolist() == [6, 4]
+    s = _st([[0], [2]], ["a", "b"], [3])
+    assert tf.sparse.to_dense(s, default_value="z").numpy().tolist() == [b"a", b"z", b"b"]
+    b = _st([[0, 0, 1], [1, 1, 0]], [1., 2.], [2, 2, 2])
+    assert tf.sparse.reduce_sum(b, [0, 2]).numpy().tolist() == [1., 2.]
+    assert _parts(tf.sparse.transpose(b, [2, 0, 1])) == ([[0, 1, 1], [1, 0, 0]], [2., 1.],
+                                                         [2, 2, 2])
+    cases = [
+        (lambda: tf.sparse.sparse_dense_matmul(b, tf.ones([2, 2])),
+         "Tensor 'a_shape' must have 2 elements [Op:SparseTensorDenseMatMul]"),
+        (lambda: tf.sparse.reduce_sum(b, 3),
+         "Invalid reduction dimension 3, for input with 3 dimensions. [Op:SparseReduceSum]"),
+        (lambda: tf.sparse.concat(0, [e, _st([[0, 0]], [1.], [3, 5])]),
+         "Input shapes must match: expected 4 for dimension 1 but got 5 at position 1 "
+         "[Op:SparseConcat]"),
+        (lambda: tf.sparse.add(e, tf.ones([3, 5])),
+         "Dimension 1 does not equal (no broadcasting is supported): sparse side 4 vs dense "
+         "side 5 [Op:SparseTensorDenseAdd]"),
+    ]
+    for fn, msg in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as err:
+            fn()
+        assert str(err.value) == msg

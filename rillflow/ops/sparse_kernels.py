@@ -192,9 +192,13 @@ def add_grad(grad, a_indices, b_indices, sum_indices):
 
 
 def dense_add(a_indices, a_values, a_shape, b):
-    if tuple(int(d) for d in a_shape) != b.shape:
-        raise _error(f"Dimension mismatch: expected shape of b is {_shape_str(a_shape)}, "
-                     f"but got {_shape_str(b.shape)}")
+    if len(a_shape) != b.ndim:
+        raise _error(f"Dimensions must match: sparse has {len(a_shape)} dimensions, dense "
+                     f"has {b.ndim}")
+    for d, (x, y) in enumerate(zip(a_shape, b.shape)):
+        if x != y:
+            raise _error(f"Dimension {d} does not equal (no broadcasting is supported): "
+                         f"sparse side {x} vs dense side {y}")
     out = np.array(b, copy=True)
     if a_indices.shape[0]:
         np.add.at(out, tuple(a_indices.T), a_values)
@@ -246,6 +250,8 @@ def reduced_shape(shape, axes):
 
 
 def matmul(a_indices, a_values, a_shape, b, adjoint_a=False, adjoint_b=False):
+    if len(a_shape) != 2:
+        raise _error("Tensor 'a_shape' must have 2 elements")
     if b.ndim != 2:
         raise _error("Tensor 'b' is not a matrix")
     rows, cols = a_indices[:, 0], a_indices[:, 1]
@@ -280,7 +286,7 @@ def concat(*args, concat_dim, N, expand_nonconcat_dims=False):
     if axis is None:
         raise _error(f"Concat dimension must be in range [{-rank}, {rank}), got {concat_dim}")
     out_shape = np.array(shapes[0], dtype=np.int64)
-    for s in shapes[1:]:
+    for pos, s in enumerate(shapes[1:], 1):
         if len(s) != rank:
             raise _error("Ranks of all input tensors must match")
         for d in range(rank):
@@ -290,7 +296,7 @@ def concat(*args, concat_dim, N, expand_nonconcat_dims=False):
                 out_shape[d] = max(out_shape[d], s[d])
             elif s[d] != out_shape[d]:
                 raise _error(f"Input shapes must match: expected {out_shape[d]} for "
-                             f"dimension {d} but got {s[d]}")
+                             f"dimension {d} but got {s[d]} at position {pos}")
     parts, offset = [], 0
     for i, s in zip(inds, shapes):
         moved = np.array(i, dtype=np.int64)
