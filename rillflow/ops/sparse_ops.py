@@ -2,10 +2,11 @@
 
 Where TensorFlow has an op (SparseToDense, SparseReorder, SparseReshape,
 SparseAdd, SparseTensorDenseAdd, SparseReduceSum, SparseTensorDenseMatMul,
-SparseDenseCwiseMul/Div) it is a registry entry of
-that name working on the components; the rest (from_dense, retain,
-transpose, to_indicator) are composites of public ops, as in TensorFlow.
-The NumPy kernels are in sparse_kernels.py.
+SparseDenseCwiseMul/Div) it is a registry entry of that name working on the
+components, with TensorFlow's gradient; from_dense is a composite of public
+ops, as in TensorFlow. The NumPy kernels are in sparse_kernels.py; slicing,
+joining and reordering ops are in sparse_array_ops.py, the rest of tf.sparse
+in sparse_math_ops.py.
 """
 from ..framework import dtypes as D
 from ..framework.api_export import export
