@@ -580,3 +580,21 @@ def test_empty_and_higher_rank_and_kernel_errors():
         with pytest.raises(tf.errors.InvalidArgumentError) as err:
             fn()
         assert str(err.value) == msg
+
+
+def test_tf_print(capfd):
+    sp = _st([[0, 0], [1, 2]], [1, 2], [3, 4])
+    tf.print(sp)
+    tf.print("x", [sp])
+
+    @tf.function
+    def f(s):
+        tf.print({"a": s, "b": [1, 2]}, summarize=2)
+        return 0
+
+    f(tf.sparse.from_dense(tf.reshape(tf.range(1., 13.), [3, 4])))
+    assert capfd.readouterr().err == (
+        "'SparseTensor(indices=[[0 0]\n [1 2]], values=[1 2], shape=[3 4])'\n"
+        "x ['SparseTensor(indices=[[0 0]\n [1 2]], values=[1 2], shape=[3 4])']\n"
+        "{'a': 'SparseTensor(indices=[[0 0]\n [0 1]\n ...\n [2 2]\n [2 3]], values=[1 2 ... "
+        "11 12], shape=[3 4])', 'b': [1, 2]}\n")

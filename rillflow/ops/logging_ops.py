@@ -37,6 +37,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply, apply_op
 from ..framework.op_registry import register
 from ..framework.tensor import Tensor
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape
 
 _state = _context.state
@@ -419,7 +420,22 @@ def _map_leaves(x, fn):
         return type(x)(_map_leaves(v, fn) for v in x)
     if type(x).__name__ == "RaggedTensor" and hasattr(x, "to_list"):
         return x.to_list()
+    if x.__class__ is SparseTensor:
+        return _SparseShown([fn(c) for c in (x.indices, x.values, x.dense_shape)])
     return x
+
+
+class _SparseShown:
+    """A SparseTensor in a printed structure: TensorFlow shows it as the
+    quoted text 'SparseTensor(indices=..., values=..., shape=...)'."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def __repr__(self):
+        return "'SparseTensor(indices=%r, values=%r, shape=%r)'" % tuple(self.parts)
 
 
 def _placeholder_for(text):
