@@ -486,3 +486,18 @@ def test_variable_initialized_from_a_function_input_is_restored_before_its_first
     tf.train.Checkpoint(g=g2).restore(path).assert_existing_objects_matched()
     # The restored value wins over the initializer that runs on the first call.
     assert g2(tf.constant(100.0)).numpy() == 6.0
+
+
+def test_relative_directories_record_paths_relative_to_the_directory(tmp_path, monkeypatch):
+    # TensorFlow 2.21 writes `model_checkpoint_path: "ckpt-1"` for a manager on the
+    # relative directory "ckpts", and `latest_checkpoint("ckpts")` is "ckpts/ckpt-1".
+    monkeypatch.chdir(tmp_path)
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    path = tf.train.CheckpointManager(ckpt, "ckpts", max_to_keep=2).save()
+    assert path == os.path.join("ckpts", "ckpt-1")
+    assert tf.train.latest_checkpoint("ckpts") == path
+    state = (tmp_path / "ckpts" / "checkpoint").read_text()
+    assert 'model_checkpoint_path: "ckpt-1"' in state
+    other = ckpt.save(os.path.join("other", "c"))
+    assert tf.train.latest_checkpoint("other") == other
+    assert 'model_checkpoint_path: "c-2"' in (tmp_path / "other" / "checkpoint").read_text()

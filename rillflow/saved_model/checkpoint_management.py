@@ -173,7 +173,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
         all_model_checkpoint_paths = list(all_model_checkpoint_paths) + [model_checkpoint_path]
 
     def relative(p):
-        return os.path.relpath(p, save_dir) if os.path.isabs(p) else p
+        # Relative paths are relative to the working directory, as save_dir is.
+        return os.path.relpath(os.path.abspath(p), os.path.abspath(save_dir or "."))
     state = CheckpointState(relative(model_checkpoint_path),
                             [relative(p) for p in all_model_checkpoint_paths],
                             all_model_checkpoint_timestamps or (),
