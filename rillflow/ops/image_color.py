@@ -417,6 +417,13 @@ def random_brightness(image, max_delta, seed=None):
     return adjust_brightness(image, _random_delta(-max_delta, max_delta, seed))
 
 
+def _check_factor_range(lower, upper):
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+
+
 @export("image.random_contrast")
 def random_contrast(image, lower, upper, seed=None):
     """`adjust_contrast` by a factor drawn uniformly from [lower, upper).
@@ -424,10 +431,7 @@ def random_contrast(image, lower, upper, seed=None):
     Raises:
       ValueError: unless 0 <= lower < upper.
     """
-    if upper <= lower:
-        raise ValueError("upper must be > lower.")
-    if lower < 0:
-        raise ValueError("lower must be non-negative.")
+    _check_factor_range(lower, upper)
     return adjust_contrast(image, _random_delta(lower, upper, seed))
 
 
@@ -438,10 +442,7 @@ def random_saturation(image, lower, upper, seed=None):
     Raises:
       ValueError: unless 0 <= lower < upper.
     """
-    if upper <= lower:
-        raise ValueError("upper must be > lower.")
-    if lower < 0:
-        raise ValueError("lower must be non-negative.")
+    _check_factor_range(lower, upper)
     return adjust_saturation(image, _random_delta(lower, upper, seed))
 
 

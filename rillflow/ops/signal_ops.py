@@ -29,6 +29,13 @@ __all__ = ["frame", "overlap_and_add", "stft", "inverse_stft", "inverse_stft_win
            "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms"]
 
 
+def _scalar_arg(value, name):
+    """`value` as a tensor, which must be a scalar (TF's rank error otherwise)."""
+    t = convert_to_tensor(value, name=name)
+    t.shape.assert_has_rank(0)
+    return t
+
+
 def _static_int(t):
     c = U.constant_value(t)
     return None if c is None else int(c)
@@ -106,8 +113,7 @@ def overlap_and_add(signal, frame_step, name=None):
     """
     signal = convert_to_tensor(signal, name="signal")
     signal.shape.with_rank_at_least(2)
-    frame_step = convert_to_tensor(frame_step, name="frame_step")
-    frame_step.shape.assert_has_rank(0)
+    frame_step = _scalar_arg(frame_step, "frame_step")
     if not frame_step.dtype.is_integer:
         raise ValueError(f"frame_step must be an integer. Got {frame_step.dtype}")
     shape = _shape(signal)
@@ -157,10 +163,8 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
     (fft_length defaults to the smallest power of two >= frame_length)."""
     signals = convert_to_tensor(signals, name="signals")
     signals.shape.with_rank_at_least(1)
-    frame_length = convert_to_tensor(frame_length, name="frame_length")
-    frame_length.shape.assert_has_rank(0)
-    frame_step = convert_to_tensor(frame_step, name="frame_step")
-    frame_step.shape.assert_has_rank(0)
+    frame_length = _scalar_arg(frame_length, "frame_length")
+    frame_step = _scalar_arg(frame_step, "frame_step")
     if fft_length is None:
         fft_length = _enclosing_power_of_two(frame_length)
     else:
@@ -178,10 +182,8 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
     the forward window divided by the sum of its overlapping squares
     (Griffin and Lim's least-squares inverse)."""
     def inverse_window(frame_length, dtype):
-        step = convert_to_tensor(frame_step, name="frame_step")
-        step.shape.assert_has_rank(0)
-        frame_length = convert_to_tensor(frame_length, name="frame_length")
-        frame_length.shape.assert_has_rank(0)
+        step = _scalar_arg(frame_step, "frame_step")
+        frame_length = _scalar_arg(frame_length, "frame_length")
         forward = forward_window_fn(frame_length, dtype=dtype)
         denom = square(forward)
         overlaps = -(-frame_length // step)
@@ -202,15 +204,12 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     `inverse_stft_window_fn(frame_step)` to invert a Hann-windowed STFT)."""
     stfts = convert_to_tensor(stfts, name="stfts")
     stfts.shape.with_rank_at_least(2)
-    frame_length = convert_to_tensor(frame_length, name="frame_length")
-    frame_length.shape.assert_has_rank(0)
-    frame_step = convert_to_tensor(frame_step, name="frame_step")
-    frame_step.shape.assert_has_rank(0)
+    frame_length = _scalar_arg(frame_length, "frame_length")
+    frame_step = _scalar_arg(frame_step, "frame_step")
     if fft_length is None:
         fft_length = _enclosing_power_of_two(frame_length)
     else:
-        fft_length = convert_to_tensor(fft_length, name="fft_length")
-        fft_length.shape.assert_has_rank(0)
+        fft_length = _scalar_arg(fft_length, "fft_length")
     fl_const = U.constant_value(fft_length)
     frames = irfft(stfts, [fft_length] if fl_const is None else [int(fl_const)])
     fl = _static_int(frame_length)
