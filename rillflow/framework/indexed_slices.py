@@ -18,6 +18,7 @@ import numpy as np
 from . import context as _context
 from . import dtypes as _dtypes
 from .api_export import export
+from .composite_tensor import CompositeTensor
 from .tensor import EagerTensor, SymbolicTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
@@ -30,7 +31,7 @@ _LARGE_SPARSE_NUM_ELEMENTS = 100000000
 
 
 @export("IndexedSlices", "compat.v1.IndexedSlices")
-class IndexedSlices:
+class IndexedSlices(CompositeTensor):
     """Rows `values[i]` of a dense tensor at rows `indices[i]` (`tf.IndexedSlices`).
 
     The dense tensor it stands for has shape `dense_shape` and is zero in
@@ -43,37 +44,11 @@ class IndexedSlices:
       dense_shape: optional 1-D integer tensor, the dense tensor's shape.
     """
 
-    # tf.is_tensor(slices) is True (it is a composite tensor), and
-    # tf.nest.flatten(..., expand_composites=True) expands it.
-    _is_tensor_like = True
-    _is_composite_tensor = True
-
     def __init__(self, values, indices, dense_shape=None):
         # As in TensorFlow, the components are kept as given (not converted).
         self._values = values
         self._indices = indices
         self._dense_shape = dense_shape
-
-    # --- components ---------------------------------------------------------
-    @property
-    def values(self):
-        """The rows, a tensor of shape `[N] + dense_shape[1:]`."""
-        return self._values
-
-    @property
-    def indices(self):
-        """The row index of each of `values`' rows (1-D)."""
-        return self._indices
-
-    @property
-    def dense_shape(self):
-        """The shape of the dense tensor (a 1-D tensor), or None."""
-        return self._dense_shape
-
-    @property
-    def dtype(self):
-        """The element type (that of `values`)."""
-        return self._values.dtype
 
     @property
     def shape(self):
@@ -87,27 +62,9 @@ class IndexedSlices:
         return self._values.name
 
     @property
-    def device(self):
-        """The device of `values`."""
-        return self._values.device
-
-    @property
-    def op(self):
-        """The op producing `values` (graphs only)."""
-        return self._values.op
-
-    @property
     def graph(self):
         """The graph of `values` (graphs only)."""
         return self._values.graph
-
-    def consumers(self):
-        """The ops that read any of the components (graphs only)."""
-        out = []
-        for c in self._to_components():
-            if isinstance(c, SymbolicTensor):
-                out.extend(op for op in c.consumers() if not any(op is o for o in out))
-        return out
 
     # --- composite protocol (tf.function outputs, tf.nest) -------------------
     @property

@@ -13,9 +13,10 @@ framework-level and imports no op module.
 """
 from . import dtypes as _dtypes
 from .api_export import export
+from .composite_tensor import CompositeTensor
 from .convert import convert_to_tensor
 from .indexed_slices import _shape_of
-from .tensor import EagerTensor, SymbolicTensor
+from .tensor import EagerTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
 
@@ -29,7 +30,7 @@ def _check_dim(a, b):
 
 @export("sparse.SparseTensor", "SparseTensor", "compat.v1.SparseTensor",
         "compat.v1.sparse.SparseTensor")
-class SparseTensor:
+class SparseTensor(CompositeTensor):
     """A sparse tensor: `values[i]` at coordinates `indices[i]` of a tensor of
     shape `dense_shape`, zero elsewhere (`tf.sparse.SparseTensor`).
 
@@ -42,9 +43,6 @@ class SparseTensor:
     Raises:
       ValueError: for components of the wrong rank or disagreeing sizes.
     """
-
-    _is_tensor_like = True
-    _is_composite_tensor = True
 
     def __init__(self, indices, values, dense_shape):
         indices = convert_to_tensor(indices, dtype=_dtypes.int64, name="indices")
@@ -66,27 +64,6 @@ class SparseTensor:
         v = sparse_tensor_value
         return SparseTensor(v.indices, v.values, v.dense_shape)
 
-    # --- components -----------------------------------------------------------
-    @property
-    def indices(self):
-        """The int64 `[N, rank]` coordinates of the entries."""
-        return self._indices
-
-    @property
-    def values(self):
-        """The `[N]` entries."""
-        return self._values
-
-    @property
-    def dense_shape(self):
-        """The int64 `[rank]` shape of the dense tensor."""
-        return self._dense_shape
-
-    @property
-    def dtype(self):
-        """The dtype of the values."""
-        return self._values.dtype
-
     @property
     def shape(self):
         """The static TensorShape of the dense tensor (partial in graphs)."""
@@ -107,32 +84,14 @@ class SparseTensor:
         return self.shape
 
     @property
-    def op(self):
-        """The op producing the values (graphs only)."""
-        return self._values.op
-
-    @property
     def graph(self):
         """The graph of the components (graphs only)."""
         return self._indices.graph
-
-    @property
-    def device(self):
-        """The device of the values."""
-        return self._values.device
 
     def with_values(self, new_values):
         """A SparseTensor with the same indices and dense_shape, and `new_values`."""
         out = SparseTensor(self._indices, new_values, self._dense_shape)
         out._static_shape = self._static_shape
-        return out
-
-    def consumers(self):
-        """The ops that read any of the components (graphs only)."""
-        out = []
-        for c in self._to_components():
-            if isinstance(c, SymbolicTensor):
-                out.extend(op for op in c.consumers() if not any(op is o for o in out))
         return out
 
     # --- composite protocol (tf.nest, tf.function arguments and results) -------
