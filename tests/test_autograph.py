@@ -131,14 +131,23 @@ def test_continue_in_graph_loop():
 def test_early_return_from_tensor_branch_and_loop():
     @tf.function
     def f(x):
+        if x > 200:
+            return x * -1
+        return x + 1
+    assert int(f(tf.constant(1))) == 2
+    assert int(f(tf.constant(201))) == -201
+
+    # A return inside a graph loop is TensorFlow's NotImplementedError.
+    @tf.function
+    def g(x):
         while x < 100:
             if x % 7 == 0:
                 return x * -1
             x += 3
         return x
-    assert int(f(tf.constant(1))) == -7
-    assert int(f(tf.constant(2))) == -14
-    assert int(f(tf.constant(99))) == 102
+    with pytest.raises(NotImplementedError, match="a return statement cannot be placed "
+                       "inside this TensorFlow loop"):
+        g(tf.constant(1))
 
 
 def test_list_append_and_set_element_type():

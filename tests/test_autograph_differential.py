@@ -2,6 +2,9 @@
 Python (eagerly) and through tf.function with tensor inputs (graph control
 flow) and with Python inputs (unrolled); results and printed output must
 agree."""
+import json
+import os
+
 import numpy as np
 import pytest
 
@@ -211,17 +214,34 @@ def _cases():
             yield pytest.param(fn, args, id="%s%s" % (fn.__name__, args))
 
 
+# TensorFlow's outcome for each case (tools/autograph_corpus_tf.py records it).
+with open(os.path.join(os.path.dirname(__file__), "data", "autograph_corpus_tf.json")) as f:
+    TF_OUTCOMES = json.load(f)["cases"]
+
+
+def _check(fn, args, call_args, kind, expected, capsys=None):
+    """rillflow's tf.function gives Python's value, or raises the exception
+    TensorFlow raises for the program (where TensorFlow refuses it)."""
+    tf_outcome = TF_OUTCOMES["%s%s" % (fn.__name__, args)][kind]
+    try:
+        got = tf.function(fn)(*call_args)
+    except Exception as e:  # noqa: BLE001 - compared with TensorFlow's class
+        if "error" in tf_outcome and type(e).__name__ == tf_outcome["error"]:
+            return False
+        raise
+    assert value(got) == value(expected)
+    return True
+
+
 @pytest.mark.parametrize("fn,args", list(_cases()))
 def test_graph_and_python_agree(fn, args, capsys):
     expected = fn(*args)
     py_out = capsys.readouterr()
-    tensor_args = [tf.constant(a) for a in args]
-    got = tf.function(fn)(*tensor_args)
+    ran = _check(fn, args, [tf.constant(a) for a in args], "tensor", expected)
     graph_out = capsys.readouterr()
-    assert value(got) == value(expected)
-    assert graph_out.err == py_out.err
-    got_py = tf.function(fn)(*args)
-    assert value(got_py) == value(expected)
+    if ran:
+        assert graph_out.err == py_out.err
+    _check(fn, args, list(args), "python", expected)
 
 
 def test_list_append_in_tensor_loop_becomes_tensor_list():
@@ -245,7 +265,7 @@ def test_to_graph_runs_eagerly_and_returns_tensors():
     assert int(r.numpy()) == 111
 
 
-def test_tensor_dependent_return_in_python_loop_is_not_implemented():
+def test_tensor_dependent_return_in_python_loop_is_refused_as_in_tensorflow():
     def f(n):
         i = 0
         while i < 100:
@@ -253,8 +273,21 @@ def test_tensor_dependent_return_in_python_loop_is_not_implemented():
                 return i
             i += 1
         return -1
-    with pytest.raises(NotImplementedError, match="started as non-Tensor"):
+    # The `if` on a tensor returns in one branch only.
+    with pytest.raises(ValueError, match="the else branch must also have a return statement"):
         tf.function(f)(tf.constant(10))
+
+    def g(n):
+        i = 0
+        while i < 100:
+            i += 1
+            if i * i > n:
+                break
+        return i
+    # The break flag becomes a tensor inside a Python loop.
+    with pytest.raises(NotImplementedError, match="not supported in Python for loops|"
+                       "started as non-Tensor"):
+        tf.function(g)(tf.constant(10))
 
 
 def test_to_code_is_readable_python():

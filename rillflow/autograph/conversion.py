@@ -56,36 +56,9 @@ def transform_function(node, nested=False):
     ctx = FunctionContext(node)
     for conv in PIPELINE:
         node = conv.transform(node, ctx)
-        if conv is control_flow:
-            ctx.undefined_ok -= _assigned_first(node)
     node.decorator_list = decorators
-    inits = []
-    for n in sorted(ctx.undefined_ok):
-        inits += templates.replace("name = ag__.Undefined(label)", loc=node.body[0],
-                                   name=n, label=ast.Constant(value=n))
-    body = node.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        node.body = [body[0]] + inits + body[1:]
-    else:
-        node.body = inits + body
     node._ag_converted = True
     return node
-
-
-def _assigned_first(node):
-    """Names the function body assigns with plain statements before any
-    nested function (generated control-flow bodies) is defined: they never
-    need an Undefined placeholder."""
-    out = set()
-    for stmt in node.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            break
-        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-            out.update(t.id for t in stmt.targets)
-        elif not isinstance(stmt, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            break
-    return out
 
 
 def _direct_nested(node):

@@ -2,24 +2,36 @@
 and `ag__.for_stmt` with their bodies as nested functions.
 
 The bodies update the enclosing function's variables through `nonlocal`;
-`get_state`/`set_state` functions expose the statement's outputs (the
-modified variables still needed afterwards, and loop variables) so the
-operators can thread them through graph control flow:
+`get_state`/`set_state` functions expose the statement's state so the
+operators can thread it through graph control flow:
 
+    def get_state():
+        return (x,)
+    def set_state(vars_):
+        nonlocal x
+        (x,) = vars_
     def if_body():
         nonlocal x
         x = x * 2
-    ...
+    def else_body():
+        nonlocal x
+        pass
     ag__.if_stmt(cond, if_body, else_body, get_state, set_state, ('x',), 1)
 
-Attributes and constant items the statement assigns (`self.n += 1`,
-`a[0] = v`) are state too, read with `ag__.ldu` (Undefined while missing)
-and written back in `set_state`, as TensorFlow's AutoGraph does.
+Which variables are state follows TensorFlow's AutoGraph: those the
+statement modifies that are live into it or out of it (and `nonlocal`
+ones), outputs first, then the inputs only the statement reads, whose
+values a graph `if` restores before tracing each branch. A variable the
+statement modifies that no assignment reaches from before it is set to
+`ag__.Undefined(name)` just before the statement. Attributes and constant
+items the statement assigns (`self.n += 1`, `a[0] = v`) are state too when
+their object is live into it, read with `ag__.ldu` (Undefined while
+missing) and written back with `ag__.store`.
 """
 import ast
 
-from ..pyct import scopes, templates
-from .base import Transformer
+from ..pyct import dataflow, scopes, templates
+from .base import Transformer, fill_empty
 
 
 def _header(node):
@@ -34,170 +46,172 @@ def _header(node):
 
 
 class _ControlFlow(Transformer):
-    def __init__(self, ctx, globals_):
+    def __init__(self, ctx, globals_, nonlocals):
         super().__init__(ctx)
         self.globals = globals_
-        self.locals_ = set(ctx.params) | scopes.bound_names(ctx.node.body)
+        self.nonlocals = nonlocals
 
-    # --- helpers ----------------------------------------------------------------
-    def _state_functions(self, state, loc, composites=()):
+    # --- which variables are state ----------------------------------------------------------
+    def _block_vars(self, node, modified, composites):
+        live_in = node._live_in
+        live_out = node._live_out
+        basic = {s for s in modified
+                 if s in live_in or s in live_out or s in self.nonlocals}
+        # An attribute or item of an object created inside the statement is
+        # not state: its object must be live into the statement.
+        comp = {c for c, root in composites.items() if root in live_in}
+        undefined = sorted(modified - node._defined_in - self.globals - self.nonlocals)
+        input_only = (basic & live_in) - live_out
+        scope_vars = sorted(basic | comp, key=lambda v: (v in input_only, v))
+        return scope_vars, undefined, len(scope_vars) - len(input_only)
+
+    def _declarations(self, scope_vars):
+        simple = [v for v in scope_vars if v.isidentifier()]
+        out = []
+        globals_ = sorted(v for v in simple if v in self.globals)
+        if globals_:
+            out.append(ast.Global(names=globals_))
+        nonlocals = sorted(v for v in simple if v not in self.globals)
+        if nonlocals:
+            out.append(ast.Nonlocal(names=nonlocals))
+        return out
+
+    # --- generated pieces ---------------------------------------------------------------------
+    def _state_functions(self, scope_vars, loc):
         get_name = self.ctx.fresh("get_state")
         set_name = self.ctx.fresh("set_state")
-        if composites:
-            return self._composite_state_functions(state, composites, loc, get_name,
-                                                   set_name), get_name, set_name
-        if state:
-            stmts = templates.replace(
-                "def get_state():\n    return (get_vars,)\n"
-                "def set_state(vars_):\n    nonlocal names\n    (set_targets,) = vars_",
-                loc=loc, get_state=get_name, set_state=set_name, get_vars=list(state),
-                names=list(state), set_targets=list(state))
-        else:
+        simple = [v for v in scope_vars if v.isidentifier()]
+        composites = [v for v in scope_vars if not v.isidentifier()]
+        if not scope_vars:
             stmts = templates.replace(
                 "def get_state():\n    return ()\n"
                 "def set_state(vars_):\n    pass",
                 loc=loc, get_state=get_name, set_state=set_name)
-        return stmts, get_name, set_name
-
-    def _composite_state_functions(self, state, composites, loc, get_name, set_name):
-        """State functions that also carry attributes and items (`self.x`,
-        `a[0]`): one not set yet reads as Undefined (`ag__.ldu`), and is
-        written back by `ag__.store`."""
-        temps = [self.ctx.fresh("composite") for _ in composites]
-        reads = list(state) + ["ag__.ldu(lambda: %s, %r)" % (c, c) for c in composites]
+            return stmts, get_name, set_name
+        temps = {c: self.ctx.fresh("composite") for c in composites}
+        reads = [v if v.isidentifier() else "ag__.ldu(lambda: %s, %r)" % (v, v)
+                 for v in scope_vars]
         lines = ["def %s():" % get_name, "    return (%s,)" % ", ".join(reads),
                  "def %s(vars_):" % set_name]
-        if state:
-            lines.append("    nonlocal %s" % ", ".join(state))
-        lines.append("    (%s,) = vars_" % ", ".join(list(state) + temps))
-        for c, t in zip(composites, temps):
+        for d in self._declarations(simple):
+            lines.append("    " + ast.unparse(d))
+        lines.append("    (%s,) = vars_" % ", ".join(temps.get(v, v) for v in scope_vars))
+        for c in composites:
             target = ast.parse(c, mode="eval").body
             if isinstance(target, ast.Attribute):
                 kind, key = "attr", repr(target.attr)
             else:
                 kind, key = "item", ast.unparse(target.slice)
             lines.append("    ag__.store(lambda: %s, %r, %s, %s)" % (
-                ast.unparse(target.value), kind, key, t))
-        return templates.replace("\n".join(lines), loc=loc)
+                ast.unparse(target.value), kind, key, temps[c]))
+        if not simple and not composites:
+            lines.append("    pass")
+        stmts = templates.replace("\n".join(lines), loc=loc)
+        return stmts, get_name, set_name
 
-    def _composites(self, node, body):
-        """The attributes and items `body` assigns whose object exists before
-        `node` (its root name is live into it): an object created inside the
-        block is not state."""
-        live_in = getattr(node, "_live_in", frozenset())
-        return sorted(c for c, root in scopes.modified_composites(body).items()
-                      if root in live_in)
-
-    def _body_def(self, base, body, loc, arg=None):
-        """A nested function running `body`, with `nonlocal` for what it assigns."""
+    def _body_def(self, base, body, loc, scope_vars, arg=None, prefix=()):
+        """A nested function running `body`, declaring the state nonlocal."""
         name = self.ctx.fresh(base)
-        bound = scopes.bound_names(body)
-        nonlocals = sorted(n for n in bound if n in self.locals_ and n not in self.globals)
-        globals_ = sorted(n for n in bound if n in self.globals)
-        self.ctx.undefined_ok.update(n for n in nonlocals if n not in self.ctx.params)
         fn = ast.FunctionDef(name=name, args=ast.arguments(
             posonlyargs=[], args=[ast.arg(arg=arg)] if arg else [], vararg=None,
             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
             body=[], decorator_list=[], returns=None)
-        head = []
-        if nonlocals:
-            head.append(ast.Nonlocal(names=nonlocals))
-        if globals_:
-            head.append(ast.Global(names=globals_))
-        fn.body = head + (self.visit_block(body) or [ast.Pass()])
-        for n in [fn, fn.args] + head + [a for a in fn.args.args]:
-            ast.copy_location(n, loc) if "lineno" in n._attributes else None
-        if fn.body and isinstance(fn.body[-1], ast.Pass):
-            ast.copy_location(fn.body[-1], loc)
+        head = self._declarations(scope_vars)
+        fn.body = head + list(prefix) + fill_empty(self.visit_block(body), loc)
+        templates.set_location([fn] + head + fn.args.args, loc)
         return fn, name
 
-    def _names_tuple(self, state):
-        return ast.Tuple(elts=[ast.Constant(value=s) for s in state], ctx=ast.Load())
+    def _undefined_assigns(self, undefined, loc):
+        self.ctx.maybe_undefined.update(undefined)
+        out = []
+        for n in undefined:
+            out += templates.replace("name = ag__.Undefined(label)", loc=loc, name=n,
+                                     label=ast.Constant(value=n))
+        return out
 
-    # --- statements --------------------------------------------------------------
+    @staticmethod
+    def _names_tuple(scope_vars):
+        return ast.Tuple(elts=[ast.Constant(value=s) for s in scope_vars], ctx=ast.Load())
+
+    # --- statements ---------------------------------------------------------------------------
     def visit_If(self, node):
-        modified = scopes.bound_names(node.body + node.orelse) - self.globals
-        live = getattr(node, "_live_out", frozenset())
-        state = sorted(n for n in modified if n in live and n in self.locals_)
-        self.ctx.undefined_ok.update(n for n in state if n not in self.ctx.params)
-        composites = self._composites(node, node.body + node.orelse)
+        block = node.body + node.orelse
+        scope_vars, undefined, nouts = self._block_vars(
+            node, scopes.bound_names(block), scopes.modified_composites(block))
+        state_defs, get_s, set_s = self._state_functions(scope_vars, node)
         test = self.visit(node.test)
-        state_defs, get_s, set_s = self._state_functions(state, node, composites)
-        body_fn, body_name = self._body_def("if_body", node.body, node)
-        else_fn, else_name = self._body_def("else_body", node.orelse, node)
-        names = state + composites
+        body_fn, body_name = self._body_def("if_body", node.body, node, scope_vars)
+        else_fn, else_name = self._body_def("else_body", node.orelse, node, scope_vars)
         call = templates.replace(
             "ag__.if_stmt(test, body, orelse, get_state, set_state, names, nouts)",
-            loc=_header(node),
-            test=test, body=body_name, orelse=else_name, get_state=get_s, set_state=set_s,
-            names=self._names_tuple(names), nouts=ast.Constant(value=len(names)))
-        return state_defs + [body_fn, else_fn] + call
+            loc=_header(node), test=test, body=body_name, orelse=else_name,
+            get_state=get_s, set_state=set_s, names=self._names_tuple(scope_vars),
+            nouts=ast.Constant(value=nouts))
+        return state_defs + [body_fn, else_fn] + \
+            self._undefined_assigns(undefined, node) + call
 
-    def _loop_state(self, node, extra_bound=()):
-        bound = (scopes.bound_names(node.body) | set(extra_bound)) - self.globals
-        live = set(getattr(node, "_live_out", frozenset())) | set(
-            getattr(node, "_body_live_in", frozenset()))
-        if isinstance(node, ast.While):
-            live |= scopes.used_names(node.test)
-        extra = getattr(node, "_extra_test", None)
-        if extra is not None:
-            live |= scopes.used_names(extra)
-        state = sorted(n for n in bound if n in live and n in self.locals_)
-        self.ctx.undefined_ok.update(n for n in state if n not in self.ctx.params)
-        return state, self._composites(node, node.body)
-
-    def _opts(self, node):
+    def _opts(self, node, extra=()):
         opts = getattr(node, "_loop_options", None)
-        return opts if opts is not None else ast.Dict(keys=[], values=[])
+        opts = opts if opts is not None else ast.Dict(keys=[], values=[])
+        for k, v in extra:
+            opts.keys.append(ast.Constant(value=k))
+            opts.values.append(v)
+        return opts
 
     def visit_While(self, node):
-        state, composites = self._loop_state(node)
-        state_defs, get_s, set_s = self._state_functions(state, node, composites)
-        body_fn, body_name = self._body_def("loop_body", node.body, node)
+        scope_vars, undefined, _ = self._block_vars(
+            node, scopes.bound_names(node.body), scopes.modified_composites(node.body))
+        state_defs, get_s, set_s = self._state_functions(scope_vars, node)
+        body_fn, body_name = self._body_def("loop_body", node.body, node, scope_vars)
         test_name = self.ctx.fresh("loop_test")
         test_fn = templates.replace("def loop_test():\n    return test", loc=node.test,
                                     loop_test=test_name, test=self.visit(node.test))
         call = templates.replace(
             "ag__.while_stmt(loop_test, body, get_state, set_state, names, opts)",
-            loc=_header(node),
-            loop_test=test_name, body=body_name, get_state=get_s, set_state=set_s,
-            names=self._names_tuple(state + composites), opts=self._opts(node))
-        return state_defs + [body_fn] + test_fn + call + self.visit_block(node.orelse)
+            loc=_header(node), loop_test=test_name, body=body_name, get_state=get_s,
+            set_state=set_s, names=self._names_tuple(scope_vars), opts=self._opts(node))
+        return state_defs + [body_fn] + test_fn + \
+            self._undefined_assigns(undefined, node) + call
 
     def visit_For(self, node):
-        target_names = scopes.bound_names(ast.Assign(targets=[node.target],
-                                                     value=ast.Constant(value=None)))
-        state, composites = self._loop_state(node, target_names)
-        state_defs, get_s, set_s = self._state_functions(state, node, composites)
+        target = ast.Assign(targets=[node.target], value=ast.Constant(value=None))
+        modified = scopes.bound_names(node.body) | scopes.bound_names(target)
+        composites = scopes.modified_composites(node.body)
+        composites.update(scopes.modified_composites(target))
+        scope_vars, undefined, _ = self._block_vars(node, modified, composites)
+        state_defs, get_s, set_s = self._state_functions(scope_vars, node)
         itr = self.ctx.fresh("itr")
         assign_target = ast.Assign(targets=[node.target], value=templates.name(itr))
         ast.copy_location(assign_target, node.target)
-        body_fn, body_name = self._body_def("loop_body", [assign_target] + node.body, node,
-                                            arg=itr)
+        body_fn, body_name = self._body_def("loop_body", node.body, node, scope_vars,
+                                            arg=itr, prefix=[assign_target])
         extra = getattr(node, "_extra_test", None)
         pre = []
         if extra is not None:
             extra_name = self.ctx.fresh("extra_test")
-            pre = templates.replace("def extra_test():\n    return test", loc=node,
-                                    extra_test=extra_name, test=self.visit(extra))
+            fn = ast.FunctionDef(name=extra_name, args=ast.arguments(
+                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                kwarg=None, defaults=[]), body=[], decorator_list=[], returns=None)
+            fn.body = [ast.Return(value=self.visit(extra))]
+            templates.set_location(fn, node)
+            pre = [fn]
             extra_ref = templates.name(extra_name)
         else:
             extra_ref = ast.Constant(value=None)
+        opts = self._opts(node, [("iterate_names", ast.Constant(ast.unparse(node.target)))])
         call = templates.replace(
             "ag__.for_stmt(iter_, extra_test, body, get_state, set_state, names, opts)",
-            loc=_header(node), iter_=self.visit(node.iter), extra_test=extra_ref, body=body_name,
-            get_state=get_s, set_state=set_s, names=self._names_tuple(state + composites),
-            opts=self._opts(node))
-        return state_defs + [body_fn] + pre + call + self.visit_block(node.orelse)
+            loc=_header(node), iter_=self.visit(node.iter), extra_test=extra_ref,
+            body=body_name, get_state=get_s, set_state=set_s,
+            names=self._names_tuple(scope_vars), opts=opts)
+        return state_defs + [body_fn] + pre + \
+            self._undefined_assigns(undefined, node) + call
 
 
 def transform(node, ctx):
     """Converts the function's if/while/for statements."""
-    scopes.annotate_liveness(node)
-    # A `nonlocal` variable is handled like a local one (the bodies' own
-    # `nonlocal` reaches the same cell), but is defined by the enclosing
-    # function: it gets no Undefined placeholder here.
+    dataflow.annotate(node)
     globals_ = scopes.declared_globals(node, ast.Global)
-    node.body = _ControlFlow(ctx, globals_).visit_block(node.body)
-    ctx.undefined_ok -= scopes.declared_globals(node, ast.Nonlocal)
+    nonlocals = scopes.declared_globals(node, ast.Nonlocal)
+    node.body = _ControlFlow(ctx, globals_, nonlocals).visit_block(node.body)
     return node

@@ -2,18 +2,23 @@
 
 A Python condition or iterable runs as plain Python (a loop over `range`
 unrolls); a graph tensor condition builds an If op, a tensor loop a While
-op, a `tf.data.Dataset` a dataset reduction. The statement's variables move
-in and out of the graph constructs through `get_state`/`set_state`.
+op, a `tf.data.Dataset` a dataset reduction (dataset_loops.py). The
+statement's variables move in and out of the graph constructs through
+`get_state`/`set_state`; each branch of a graph `if` starts from the
+values the variables had before it, as in TensorFlow's AutoGraph, whose
+errors (loop_vars.py) these operators give.
 """
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import nest
 from ...framework.convert import convert_to_tensor
+from ...framework.errors import OperatorNotAllowedInGraphError
 from ...framework.func_graph import FuncGraph
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from .logical import is_graph_tensor
-from .variables import UndefinedReturnValue, is_undefined
 from . import data_structures as DS
+from . import loop_vars as LV
+from .logical import is_graph_tensor
+from .variables import is_undefined
 
 _state = _context.state
 
@@ -27,32 +32,98 @@ class LoopOptions:
     widen_shapes = False
 
 
-# --- if ------------------------------------------------------------------------------
+def verify_condition(cond, tag):
+    """`cond` as a scalar bool tensor for a graph `if` or loop test.
+
+    Numbers are tested for being non-zero, as Python's `bool` would.
+
+    Raises:
+      ValueError: for a condition of another type or of several elements.
+    """
+    hint = "to check for None, use `is not None`"
+    c = convert_to_tensor(cond)
+    if c.dtype is not D.bool_:
+        if not (c.dtype.is_integer or c.dtype.is_floating):
+            raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
+                             f"to use as boolean Tensor, use `tf.cast`; {hint}")
+        from ...ops.math_ops import not_equal
+        c = not_equal(c, convert_to_tensor(0, dtype=c.dtype))
+    if c.shape.rank == 0:
+        return c
+    from ...ops.array_ops import reshape
+    if c.shape.rank is not None:
+        known = [d for d in c.shape.as_list() if d is not None]
+        n = 1
+        for d in known:
+            n *= d
+        if n > 1:
+            raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
+                             f"{hint}")
+    return reshape(c, [])
+
+
+# --- if ----------------------------------------------------------------------------------
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    """`if cond: body() else: orelse()` (graph conditional for graph tensors)."""
+    """`if cond: body() else: orelse()` (a graph conditional for graph tensors).
+
+    Only the first `nouts` variables are outputs; the others are inputs of
+    the branches, restored before each branch is traced.
+    """
     if is_graph_tensor(cond):
-        _tf_if(cond, body, orelse, get_state, set_state, symbol_names)
+        _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts)
     elif cond:
         body()
     else:
         orelse()
 
 
-def _run_branch(fn, init, set_state, get_state, name):
+def _trace_branch(fn, init, get_state, set_state, nouts, name):
     g = FuncGraph(name, outer_graph=_state.graph)
     with _context.graph_mode(g, hide_tapes=True):
         set_state(init)
         fn()
-        values = get_state()
-    return g, list(values)
+        values = tuple(get_state())[:nouts]
+    return g, values
+
+
+def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
+    cond = verify_condition(cond, "if statement")
+    init = tuple(get_state())
+    names = tuple(names)
+    tg, tvals = _trace_branch(body, init, get_state, set_state, nouts, "if_true")
+    LV.verify_branch_vars(tvals, names, "main")
+    fg, fvals = _trace_branch(orelse, init, get_state, set_state, nouts, "if_false")
+    LV.verify_branch_vars(fvals, names, "else")
+    LV.verify_cond_vars(tvals, fvals, names)
+    final = list(init)
+    outputs = []
+    for i, (tv, fv) in enumerate(zip(tvals, fvals)):
+        if tv is fv:
+            # The same object whichever branch runs (an untouched value).
+            final[i] = tv
+        else:
+            _check_convertible(names[i], tv)
+            _check_convertible(names[i], fv)
+            outputs.append(i)
+    # The op is built even without outputs: the branches may have effects.
+    from ...ops.cond import build_branch_op
+    from ...ops.while_loop import flatten_components
+    _branch_outputs(tg, [tvals[i] for i in outputs])
+    _branch_outputs(fg, [fvals[i] for i in outputs])
+    flat = build_branch_op("If", cond, [tg, fg], "cond")
+    it = iter(flat if isinstance(flat, list) else [flat])
+    for i in outputs:
+        comps, rebuild = flatten_components(tvals[i])
+        final[i] = rebuild([next(it) for _ in comps])
+    set_state(tuple(final))
 
 
 def _branch_outputs(g, values):
     """Makes the chosen values the outputs of a traced branch graph."""
     from ...ops.while_loop import flatten_components
+    flat = []
     with _context.graph_mode(g, hide_tapes=True):
-        flat = []
         for v in values:
             comps, _ = flatten_components(v)
             for c in comps:
@@ -65,136 +136,51 @@ def _branch_outputs(g, values):
     return flat
 
 
-def _placeholder_like(value, g):
-    """A stand-in (zeros) of `value`'s type, built in graph `g`."""
-    from ...ops.while_loop import flatten_components
-    comps, rebuild = flatten_components(value)
-    specs = [_spec_of(c) for c in comps]
-    with _context.graph_mode(g, hide_tapes=True):
-        out = [_zeros_of(dtype, shape) for dtype, shape in specs]
-    return rebuild(out)
-
-
-def _spec_of(c):
-    if isinstance(c, Tensor):
-        return c.dtype, c.shape
-    t = convert_to_tensor(c)
-    return t.dtype, t.shape
-
-
-def _zeros_of(dtype, shape):
-    from ...ops.array_ops import zeros
-    if dtype is D.variant:
-        from ...ops.list_ops import reserve
-        return reserve(0, D.float32)
-    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None
-                                            else [])]
-    if dtype is D.string:
-        return convert_to_tensor(b"")
-    return zeros(dims, dtype)
-
-
-def _same_kind(a, b):
-    return is_undefined(a) == is_undefined(b)
-
-
-def _tf_if(cond, body, orelse, get_state, set_state, symbol_names):
-    init = get_state()
-    tg, tvals = _run_branch(body, init, set_state, get_state, "if_true")
-    fg, fvals = _run_branch(orelse, init, set_state, get_state, "if_false")
-    outputs, passthrough = [], {}
-    for i, (name, tv, fv) in enumerate(zip(symbol_names, tvals, fvals)):
-        if tv is fv and not isinstance(tv, Tensor):
-            passthrough[i] = tv  # untouched Python value
-            continue
-        t_undef, f_undef = is_undefined(tv), is_undefined(fv)
-        if t_undef and f_undef:
-            passthrough[i] = tv
-            continue
-        if t_undef or f_undef:
-            if isinstance(tv if t_undef else fv, UndefinedReturnValue):
-                # Only one branch returned: the other's value is never used.
-                if t_undef:
-                    tv = _placeholder_like(fv, tg)
-                else:
-                    fv = _placeholder_like(tv, fg)
-            else:
-                missing = "if" if t_undef else "else"
-                raise ValueError(f"'{name}' must also be initialized in the {missing} branch")
-        try:
-            nest.assert_same_structure(tv, fv, check_types=False)
-        except (ValueError, TypeError):
-            raise ValueError(f"'{name}' must have the same nested structure in the main and "
-                             f"else branches: {tv!r} vs {fv!r}") from None
-        _check_convertible(name, tv)
-        _check_convertible(name, fv)
-        outputs.append((i, tv, fv))
-    _branch_outputs(tg, [tv for _, tv, _ in outputs])
-    _branch_outputs(fg, [fv for _, _, fv in outputs])
-    _check_branch_dtypes(tg, fg, symbol_names, outputs)
-    from ...ops.cond import build_branch_op
-    c = convert_to_tensor(cond)
-    if c.dtype is not D.bool_:
-        from ...ops.math_ops import cast
-        c = cast(c, D.bool_) if c.dtype.is_integer or c.dtype.is_floating else c
-    flat = build_branch_op("If", c, [tg, fg], "cond")
-    flat = flat if isinstance(flat, list) else [flat]
-    it = iter(flat)
-    final = list(init)
-    from ...ops.while_loop import flatten_components
-    for i, tv, _ in outputs:
-        comps, rebuild = flatten_components(tv)
-        final[i] = rebuild([next(it) for _ in comps])
-    for i, v in passthrough.items():
-        final[i] = v
-    set_state(tuple(final))
-
-
 def _check_convertible(name, value):
+    import numpy as np
     for leaf in nest.flatten(value):
-        if isinstance(leaf, (Tensor, int, float, bool, complex, str, bytes)) or \
-                hasattr(leaf, "_to_components") or hasattr(leaf, "_dense_var_to_tensor"):
-            continue
-        import numpy as np
-        if isinstance(leaf, (np.ndarray, np.generic)):
+        if isinstance(leaf, (Tensor, int, float, bool, complex, str, bytes, np.ndarray,
+                             np.generic)) or hasattr(leaf, "_to_components") or \
+                hasattr(leaf, "_dense_var_to_tensor"):
             continue
         raise TypeError(f"'{name}' must be a tensor (or a value convertible to one) when it is "
                         f"modified by a conditional on a tensor; got {leaf!r}")
 
 
-def _check_branch_dtypes(tg, fg, names, outputs):
-    pos = 0
-    from ...ops.while_loop import flatten_components
-    for i, tv, _ in outputs:
-        n = len(flatten_components(tv)[0])
-        for t, f in zip(tg.outputs[pos:pos + n], fg.outputs[pos:pos + n]):
-            if t.dtype is not f.dtype:
-                raise TypeError(f"'{names[i]}' has dtype {t.dtype.name} in the main branch, "
-                                f"but dtype {f.dtype.name} in the else branch")
-        pos += n
-
-
-# --- loops -----------------------------------------------------------------------------
+# --- while -------------------------------------------------------------------------------
 
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     """`while test(): body()` (a graph loop when the test is a graph tensor)."""
     t = test()
     if is_graph_tensor(t):
-        _tf_while(test, body, get_state, set_state, symbol_names, opts)
+        tf_loop(test, body, get_state, set_state, tuple(symbol_names), opts)
         return
     if isinstance(t, EagerTensor):
         # An eager tensor loop: as tf.while_loop would, make the loop
         # variables tensors (Python numbers become tensors).
         set_state(tuple(_as_tensors(v) for v in get_state()))
-    while t:
+    while _python_truth(t, _WHILE_CHANGED):
         body()
         t = test()
-        if is_graph_tensor(t):
-            raise NotImplementedError(
-                "The condition of while loop started as non-Tensor, then changed to Tensor. "
-                "This may happen either because variables changed type, or when a break or "
-                "return statement inside the loop depends on a Tensor condition. In both cases, "
-                "changing to a TF loop should remove the error.\n" + _LIMITATIONS)
+
+
+_WHILE_CHANGED = (
+    "The condition of while loop started as non-Tensor, then changed to Tensor. This may "
+    "happen either because variables changed type, or when a break or return statement "
+    "inside the loop depends on a Tensor condition. In both cases, changing to a TF loop "
+    "should remove the error.\n" + _LIMITATIONS)
+_FOR_TENSOR_BREAK = (
+    "break and return statements which depend on a TF condition are not supported in Python "
+    "for loops. Did you intend to make it a TF loop?\n" + _LIMITATIONS)
+
+
+def _python_truth(value, message):
+    """`bool(value)` in a Python loop; a graph tensor there (the loop's
+    variables became tensors) is TensorFlow's NotImplementedError."""
+    if is_graph_tensor(value):
+        raise NotImplementedError(message) from OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.")
+    return bool(value)
 
 
 def _as_tensors(v):
@@ -203,285 +189,261 @@ def _as_tensors(v):
     return v
 
 
+# --- for ---------------------------------------------------------------------------------
+
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """`for x in iter_: body(x)`, stopping when `extra_test()` is false."""
     custom = getattr(iter_, "_autograph_for_loop", None)
     if custom is not None:
         custom(extra_test, body, get_state, set_state, symbol_names, opts)
         return
+    from . import dataset_loops
     if hasattr(iter_, "reduce") and hasattr(iter_, "element_spec"):
-        _dataset_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        dataset_loops.dataset_for(iter_, extra_test, body, get_state, set_state,
+                                  tuple(symbol_names), opts)
         return
     if hasattr(iter_, "get_next_as_optional") and _state.graph is not None:
-        _iterator_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        dataset_loops.iterator_for(iter_, extra_test, body, get_state, set_state,
+                                   tuple(symbol_names), opts)
         return
+    if isinstance(iter_, DS.TensorListLoopVar) and _state.graph is not None:
+        iter_ = iter_.stack()
     if is_graph_tensor(iter_):
-        _tf_tensor_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        _tf_tensor_for(iter_, extra_test, body, get_state, set_state, tuple(symbol_names),
+                       opts)
         return
     if isinstance(iter_, EagerTensor):
         set_state(tuple(_as_tensors(v) for v in get_state()))
-    if isinstance(iter_, DS.TensorListLoopVar) and _state.graph is not None:
-        _tf_tensor_for(iter_.stack(), extra_test, body, get_state, set_state,
-                       symbol_names, opts)
+    _py_for_stmt(iter_, extra_test, body)
+
+
+def _py_for_stmt(iter_, extra_test, body):
+    """A Python loop; the extra test (break/return flags) is checked before
+    the loop and after each iteration, as TensorFlow does."""
+    if extra_test is None:
+        for item in iter_:
+            body(item)
+        return
+    if not _python_truth(extra_test(), _FOR_TENSOR_BREAK):
         return
     for item in iter_:
-        if extra_test is not None:
-            ok = extra_test()
-            if is_graph_tensor(ok):
-                raise NotImplementedError(
-                    "break and return statements which depend on a TF condition are not "
-                    "supported in Python for loops. Did you intend to make it a TF loop?\n"
-                    + _LIMITATIONS)
-            if not ok:
-                break
         body(item)
+        if not _python_truth(extra_test(), _FOR_TENSOR_BREAK):
+            break
 
 
 def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
+    """A graph loop over a tensor's rows (over a `tf.range` directly)."""
     from ...ops import op_util as U
+    from ...ops.math_ops import greater, less, logical_and, logical_or
     t = convert_to_tensor(t)
+    iterate_name = None
     if t.op.type == "Range":
+        iterate_name = opts.get("iterate_names")
         start, limit, delta = t.op.inputs
-        step_sign = U.constant_value(delta)
+        step = U.constant_value(delta)
 
-        def index_cond(i):
-            from ...ops.math_ops import greater, less, logical_and, logical_or
-            if step_sign is not None:
-                return less(i, limit) if step_sign > 0 else greater(i, limit)
+        def main_test(i):
+            if step is not None:
+                return less(i, limit) if step >= 0 else greater(i, limit)
             return logical_or(logical_and(greater(delta, 0), less(i, limit)),
                               logical_and(less(delta, 0), greater(i, limit)))
-        _tf_loop(lambda i: i, start, lambda i: i + delta, index_cond, extra_test, body,
-                 get_state, set_state, names, opts)
-        return
-    if t.shape.rank == 0:
-        raise ValueError("Cannot iterate over a scalar tensor.")
-    from ...ops.array_ops import shape
-    n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else shape(t)[0]
-    n = convert_to_tensor(n, dtype=D.int32)
-    _tf_loop(lambda i: t[i], convert_to_tensor(0), lambda i: i + 1,
-             lambda i: i < n, extra_test, body, get_state, set_state, names, opts)
+        index0, item_of, next_index = start, (lambda i: i), (lambda i: i + delta)
+    else:
+        if t.shape.rank == 0:
+            raise ValueError("len requires a non-scalar tensor, got one of shape []")
+        from ...ops.array_ops import shape
+        n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else \
+            shape(t)[0]
+        n = convert_to_tensor(n, dtype=D.int32)
+
+        def main_test(i):
+            return less(i, n)
+        index0, item_of, next_index = (convert_to_tensor(0), (lambda i: t[i]),
+                                       (lambda i: i + 1))
+    index = [index0]
+
+    def aug_get_state():
+        state = tuple(get_state())
+        if iterate_name is not None:
+            # A loop target first assigned by this loop starts as the range's start.
+            state = tuple(item_of(index[0]) if n == iterate_name and is_undefined(v) else v
+                          for n, v in zip(names, state))
+        return (index[0],) + state
+
+    def aug_set_state(values):
+        index[0] = values[0]
+        set_state(tuple(values[1:]))
+
+    def aug_body():
+        i = index[0]
+        body(item_of(i))
+        index[0] = next_index(i)
+
+    def aug_test():
+        return _and_extra(main_test(index[0]), extra_test)
+
+    tf_loop(aug_test, aug_body, aug_get_state, aug_set_state,
+            ("<internal iterate>",) + names, opts)
 
 
-def _tf_while(test, body, get_state, set_state, names, opts):
-    _tf_loop(None, None, None, None, None, body, get_state, set_state, names, opts,
-             test=test)
-
-
-def _tf_loop(item_of, index0, next_index, index_cond, extra_test, body, get_state,
-             set_state, names, opts, test=None):
-    """Builds one While op over the statement's state (plus an index for `for`)."""
-    from ...ops.while_loop import build_while
+def _and_extra(main, extra_test):
+    if extra_test is None:
+        return main
     from ...ops.math_ops import logical_and
-    init = list(get_state())
-    init, undefined, lists = _prepare_loop_state(init, names, item_of, index0, body,
-                                                 get_state, set_state, extra_test)
-    has_index = index0 is not None
-    needs_count = bool(undefined)
+    e = extra_test()
+    if isinstance(e, bool):
+        return main if e else convert_to_tensor(False)
+    return logical_and(main, convert_to_tensor(e))
+
+
+# --- the graph loop ----------------------------------------------------------------------
+
+def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
+    """One While op over the statement's state, as TensorFlow's AutoGraph
+    stages `while test(): body()`.
+
+    A variable undefined (or None) before the loop gets a stand-in from a
+    traced trial iteration, and the loop must then run at least once. A
+    Python list whose length changes in the loop becomes a tensor list.
+    """
+    from ...ops.while_loop import build_while
+    init_vars = tuple(_typed_lists(get_state()))
+    orig_init = init_vars
+    nulls = tuple(LV.is_none_or_undef(v) for v in init_vars)
+    by_id = {id(v): s for v, s in opts.get("shape_invariants", ())}
+    invariants = tuple(by_id.get(id(v)) for v in orig_init)
+    require_one = any(nulls)
+    if require_one:
+        init_vars, extra = LV.try_handling_undefineds(
+            body, get_state, set_state, init_vars, nulls, invariants, names,
+            DS.trial_copy)
+        invariants = tuple(i if i is not None else e for i, e in zip(invariants, extra))
+    grown = []   # indices of lists that became tensor lists
+    while True:
+        try:
+            final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
+                                init_vars, invariants, require_one, check_shapes)
+            break
+        except _ListChanged as e:
+            init_vars = list(init_vars)
+            for i, value in e.changed:
+                init_vars[i] = _to_tensor_list(init_vars[i], value, names[i])
+                grown.append(i)
+            init_vars = tuple(init_vars)
+            set_state(init_vars)
+    if require_one:
+        from ...ops.array_ops import identity
+        from ...ops.logging_ops import Assert
+        ok, final = final[0], final[1:]
+        Assert(ok, [LV.zero_iterations_message(names, nulls, orig_init)])
+        final = [identity(v) if isinstance(v, Tensor) else v for v in final]
+    set_state(tuple(final))
+
+
+class _ListChanged(Exception):
+    """A Python list loop variable changed length in the traced iteration."""
+
+    def __init__(self, changed):
+        super().__init__("list loop variables changed length")
+        self.changed = changed
+
+
+def _typed_lists(values):
+    """Lists with a declared element type (`set_element_type`) are tensor lists in
+    graph loops from the start."""
+    return [DS.TensorListLoopVar.from_list(v, v.element_dtype, v.element_shape)
+            if isinstance(v, DS.TypedList) else v for v in values]
+
+
+def _to_tensor_list(init, value, name):
+    dtype, shape = DS.element_dtype(init), None
+    if dtype is None and init:
+        dtype, shape = _spec_of(init[0])
+    if dtype is None and isinstance(value, list) and value:
+        dtype, shape = _spec_of(value[-1])
+    if dtype is None:
+        raise ValueError(f"cannot infer the element type of list '{name}' used in a graph "
+                         "loop; use tf.autograph.set_element_type")
+    if not DS.is_convertible_list(init):
+        raise TypeError(f"'{name}' does not have the same nested structure after one "
+                        "iteration: a list that changes length in a graph loop must hold "
+                        "tensors or numbers")
+    return DS.TensorListLoopVar.from_list(init, dtype, shape)
+
+
+def _spec_of(c):
+    t = c if isinstance(c, Tensor) else convert_to_tensor(c)
+    return t.dtype, t.shape
+
+
+def _list_changes(entry, exit_):
+    """(index, new value) of list variables whose length changed."""
+    out = []
+    for i, (a, b) in enumerate(zip(entry, exit_)):
+        if isinstance(a, list) and not isinstance(a, DS.TensorListLoopVar) and \
+                isinstance(b, list) and len(a) != len(b):
+            out.append((i, b))
+    return out
+
+
+def _build_loop(build_while, test, body, get_state, set_state, names, opts, init_vars,
+                invariants, require_one, check_shapes):
+    from ...ops.while_loop import flatten_components
+    n = len(init_vars)
 
     def cond_fn(*vs):
-        vs = list(vs)
-        if needs_count:
-            vs = vs[1:]
-        if has_index:
-            i, state = vs[0], vs[1:]
-            set_state(tuple(state))
-            c = index_cond(i)
-        else:
-            set_state(tuple(vs))
-            c = test()
-        if extra_test is not None:
-            e = extra_test()
-            c = logical_and(c, convert_to_tensor(e)) if not isinstance(e, bool) else (
-                c if e else convert_to_tensor(False))
-        return c
+        vs = vs[1:] if require_one else vs
+        set_state(tuple(vs))
+        return verify_condition(test(), "while loop")
 
     def body_fn(*vs):
-        vs = list(vs)
-        count = None
-        if needs_count:
-            count, vs = vs[0], vs[1:]
-        if has_index:
-            i, state = vs[0], vs[1:]
-            set_state(tuple(state))
-            body(item_of(i))
-            out = [next_index(i)] + _normalize_state(list(get_state()), lists)
-        else:
-            set_state(tuple(vs))
-            body()
-            out = _normalize_state(list(get_state()), lists)
-        if needs_count:
-            out = [count + 1] + out
-        return tuple(out)
+        vs = vs[1:] if require_one else vs
+        # Lists are copied: the body appends to them in place.
+        entry = tuple(DS.trial_copy(v) for v in vs)
+        set_state(tuple(DS.trial_copy(v) for v in entry))
+        body()
+        new = tuple(get_state())
+        changed = _list_changes(entry, new)
+        if changed:
+            raise _ListChanged(changed)
+        LV.verify_loop_vars(init_vars, entry, new, names, invariants,
+                            check_shapes and not LoopOptions.widen_shapes)
+        return ((True,) if require_one else ()) + new
 
-    loop_vars = list(init)
-    if has_index:
-        loop_vars = [index0] + loop_vars
-    if needs_count:
-        loop_vars = [convert_to_tensor(0)] + loop_vars
-    var_names = (["iterations"] if needs_count else []) + (["index"] if has_index else []) + \
-        list(names)
-    final = build_while(cond_fn, body_fn, tuple(loop_vars), None, None, "while",
-                        lambda f, v: f(*v), var_names=var_names,
+    loop_vars = ((False,) if require_one else ()) + tuple(init_vars)
+    shape_invariants = None
+    if any(i is not None for i in invariants):
+        shapes = [None] if require_one else []
+        for v, inv in zip(init_vars, invariants):
+            comps, _ = flatten_components(v)
+            if inv is None:
+                shapes.extend(_shape_of(c) for c in comps)
+            else:
+                shapes.extend(nest.flatten(inv))
+        shape_invariants = [s if s is not None else _shape_of(c) for s, c in zip(
+            shapes, flatten_components(loop_vars)[0])]
+    final = build_while(cond_fn, body_fn, loop_vars, shape_invariants,
+                        opts.get("maximum_iterations"), "while", lambda f, v: f(*v),
+                        parallel_iterations=opts.get("parallel_iterations", 10),
+                        var_names=_component_names(loop_vars, names, require_one),
                         widen=LoopOptions.widen_shapes, autograph=True)
-    final = list(final)
-    if needs_count:
-        count, final = final[0], final[1:]
-        _assert_iterated(count, [names[i] for i in undefined])
-    if has_index:
-        final = final[1:]
-    set_state(tuple(final))
+    final = tuple(final)
+    assert len(final) == n + (1 if require_one else 0)
+    return final
 
 
-def _assert_iterated(count, names):
-    from ...ops.logging_ops import Assert
-    from ...ops.math_ops import greater
-    msg = "loop must iterate at least once to initialize %s" % ", ".join(names)
-    Assert(greater(count, 0), [msg])
+def _shape_of(c):
+    from ...framework.tensor_shape import TensorShape
+    if isinstance(c, Tensor):
+        return c.shape
+    return convert_to_tensor(c).shape if not isinstance(c, TensorShape) else c
 
 
-def _normalize_state(values, lists):
-    for i in lists:
-        v = values[i]
-        if isinstance(v, list) and not isinstance(v, DS.TensorListLoopVar):
-            raise TypeError("a list that is a loop variable of a graph loop was replaced "
-                            "by a Python list inside the loop")
-    return values
-
-
-def _prepare_loop_state(init, names, item_of, index0, body, get_state, set_state,
-                        extra_test):
-    """Gives undefined loop variables and Python lists a graph-compatible initial
-    value, inferring their types from a trial trace of the body when needed.
-
-    Returns (initial values, indices of variables that need the loop to run at
-    least once, indices of lists).
-    """
-    undefined = [i for i, v in enumerate(init) if is_undefined(v)]
-    lists = _list_vars(init)
-    trial = None
-    if undefined or any(not init[i] and DS.element_dtype(init[i]) is None for i in lists):
-        trial = _trial_run(init, item_of, index0, body, get_state, set_state)
-    _lists_to_tensor_lists(init, lists, trial, names, "graph loop")
-    must_iterate = []
-    for i in undefined:
-        value = trial[i]
-        if is_undefined(value):
-            raise ValueError(f"'{names[i]}' must be defined before the loop.")
-        # A return value (UndefinedReturnValue) is only read when the loop
-        # returned; any other variable must be assigned by an iteration.
-        if not isinstance(init[i], UndefinedReturnValue):
-            must_iterate.append(i)
-        init[i] = _placeholder_like_eager(value)
-    return init, must_iterate, lists
-
-
-def _list_vars(init):
-    return [i for i, v in enumerate(init) if isinstance(v, list) and
-            not isinstance(v, DS.TensorListLoopVar) and DS.is_convertible_list(v)]
-
-
-def _lists_to_tensor_lists(init, lists, trial, names, where):
-    """Replaces the Python lists at `lists` by tensor lists, with the element
-    type declared, of their elements, or seen appended in a trial trace."""
-    for i in lists:
-        v = init[i]
-        dtype, shape = DS.element_dtype(v), None
-        if dtype is None and v:
-            dtype, shape = _spec_of(v[0])
-        if dtype is None and trial is not None and isinstance(trial[i], list) and trial[i]:
-            dtype, shape = _spec_of(trial[i][-1])
-        if dtype is None:
-            raise ValueError(f"cannot infer the element type of list '{names[i]}' used in a "
-                             f"{where}; use tf.autograph.set_element_type")
-        init[i] = DS.TensorListLoopVar.from_list(v, dtype, shape)
-
-
-def _placeholder_like_eager(value):
-    """Zeros of the type a trial run gave a variable, in the current graph."""
+def _component_names(loop_vars, names, require_one):
+    """A name per flattened component of the loop variables (for errors)."""
     from ...ops.while_loop import flatten_components
-    comps, rebuild = flatten_components(value)
-    out = []
-    for c in comps:
-        out.append(_zeros_of(*_spec_of(c)))
-    return rebuild(out)
-
-
-def _trial_run(init, item_of, index0, body, get_state, set_state):
-    """Traces the body once in a scratch graph to see what it assigns."""
-    g = FuncGraph("loop_body_trial", outer_graph=_state.graph)
-    with _context.graph_mode(g, hide_tapes=True):
-        set_state(tuple(DS.trial_copy(v) for v in init))
-        if item_of is not None:
-            body(item_of(index0 if isinstance(index0, Tensor) or
-                         hasattr(index0, "_to_components") else convert_to_tensor(index0)))
-        else:
-            body()
-        values = list(get_state())
-    set_state(tuple(init))
-    return values
-
-
-# --- datasets and iterators ----------------------------------------------------------------
-
-def _dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
-    init = list(get_state())
-    lists = _list_vars(init)
-    trial = None
-    if any(is_undefined(v) for v in init) or any(
-            not init[i] and DS.element_dtype(init[i]) is None for i in lists):
-        trial = _trial_dataset(ds, body, get_state, set_state, init)
-    _lists_to_tensor_lists(init, lists, trial, names, "dataset loop")
-    if trial is not None:
-        init = [_placeholder_like_eager(t) if is_undefined(v) else v
-                for v, t in zip(init, trial)]
-    init = [convert_to_tensor(v) if isinstance(v, (int, float, bool)) else v for v in init]
-
-    def reduce_body(state, elem):
-        set_state(tuple(state))
-        body(elem)
-        return tuple(get_state())
-
-    if extra_test is None:
-        final = ds.reduce(tuple(init), reduce_body)
-    else:
-        def scan_body(state, elem):
-            set_state(tuple(state))
-            ok = extra_test()
-            from ...ops.cond import cond
-            new = cond(convert_to_tensor(ok), lambda: reduce_body(state, elem),
-                       lambda: tuple(state)) if is_graph_tensor(ok) or not isinstance(
-                ok, bool) else (reduce_body(state, elem) if ok else tuple(state))
-            set_state(tuple(new))
-            return tuple(new), (tuple(new), convert_to_tensor(extra_test()))
-        scanned = ds.scan(tuple(init), scan_body)
-        stopped = scanned.take_while(lambda state, ok: ok)
-        final = stopped.reduce(tuple(init), lambda acc, elem: tuple(elem[0]))
-    set_state(tuple(final))
-
-
-def _trial_dataset(ds, body, get_state, set_state, init):
-    g = FuncGraph("dataset_loop_trial", outer_graph=_state.graph)
-    with _context.graph_mode(g, hide_tapes=True):
-        from ...framework.execute import placeholder
-        spec = ds.element_spec
-        elem = nest.map_structure(
-            lambda s: placeholder(s.dtype, s.shape) if hasattr(s, "dtype") and
-            hasattr(s, "shape") else s, spec)
-        set_state(tuple(DS.trial_copy(v) for v in init))
-        body(elem)
-        values = list(get_state())
-    set_state(tuple(init))
-    return values
-
-
-def _iterator_for(it, extra_test, body, get_state, set_state, names, opts):
-    """`for x in iterator` in a graph: a loop whose index is the iterator's
-    next Optional (carried as a loop variable)."""
-    _tf_loop(lambda opt: opt.get_value(), it.get_next_as_optional(),
-             lambda opt: it.get_next_as_optional(), lambda opt: opt.has_value(),
-             extra_test, body, get_state, set_state, names, opts)
-
-
-def _and(a, b):
-    from ...ops.math_ops import logical_and
-    return logical_and(a, convert_to_tensor(b))
+    out = ["<internal flag>"] if require_one else []
+    for v, name in zip(loop_vars[1:] if require_one else loop_vars, names):
+        out.extend([name] * len(flatten_components(v)[0]))
+    return out

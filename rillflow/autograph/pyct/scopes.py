@@ -1,56 +1,63 @@
-"""Which names a piece of code binds and reads, and which are live.
+"""Which names a piece of code binds and reads (activity analysis).
 
-Control-flow conversion needs, for each `if`/`while`/`for`, the variables
-it modifies that are still needed afterwards (its outputs or loop
-variables). Liveness is computed backwards with kills by plain
-assignments (a branch or loop body may not run, so it kills nothing), and
-for loops as a fixpoint over the back edge.
+A "symbol" is a plain name (`x`) or a composite: an attribute chain or a
+subscript by a constant (`self.n`, `a[0]`, `a.b['k']`), written as its
+source text. Control-flow conversion needs, for each statement, the symbols
+it modifies; dataflow.py adds which are live and which may be defined.
+Names bound inside nested functions, classes, lambdas and comprehensions
+belong to those scopes, but the free names such a scope reads count as
+reads where it is defined (a closure reads them).
 """
 import ast
 
-__all__ = ["bound_names", "used_names", "annotate_liveness", "declared_globals",
-           "modified_composites"]
+__all__ = ["bound_names", "reads", "modified_composites", "composite_roots",
+           "declared_globals", "target_names"]
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _targets(t, out):
+def target_names(t, out=None):
+    """The plain names an assignment target binds (`a, (b, *c)`)."""
+    out = set() if out is None else out
     if isinstance(t, ast.Name):
         out.add(t.id)
     elif isinstance(t, (ast.Tuple, ast.List)):
         for e in t.elts:
-            _targets(e, out)
+            target_names(e, out)
     elif isinstance(t, ast.Starred):
-        _targets(t.value, out)
+        target_names(t.value, out)
+    return out
 
 
 class _Binder(ast.NodeVisitor):
+    """Collects the plain names bound at this scope level."""
+
     def __init__(self):
         self.names = set()
 
     def visit_Assign(self, node):
         for t in node.targets:
-            _targets(t, self.names)
+            target_names(t, self.names)
         self.visit(node.value)
 
     def visit_AugAssign(self, node):
-        _targets(node.target, self.names)
+        target_names(node.target, self.names)
         self.visit(node.value)
 
     def visit_AnnAssign(self, node):
         if node.value is not None:
-            _targets(node.target, self.names)
+            target_names(node.target, self.names)
             self.visit(node.value)
 
     def visit_For(self, node):
-        _targets(node.target, self.names)
+        target_names(node.target, self.names)
         self.generic_visit(node)
 
     def visit_With(self, node):
         for item in node.items:
             if item.optional_vars is not None:
-                _targets(item.optional_vars, self.names)
+                target_names(item.optional_vars, self.names)
         self.generic_visit(node)
 
     def visit_ExceptHandler(self, node):
@@ -59,8 +66,12 @@ class _Binder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_NamedExpr(self, node):
-        _targets(node.target, self.names)
+        target_names(node.target, self.names)
         self.visit(node.value)
+
+    def visit_Delete(self, node):
+        for t in node.targets:
+            target_names(t, self.names)
 
     def visit_Import(self, node):
         for a in node.names:
@@ -71,8 +82,7 @@ class _Binder(ast.NodeVisitor):
     def visit_FunctionDef(self, node):
         self.names.add(node.name)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
-    visit_ClassDef = visit_FunctionDef
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
         pass
@@ -84,14 +94,14 @@ class _Binder(ast.NodeVisitor):
 
 
 def bound_names(nodes):
-    """Names assigned by `nodes` (not inside nested functions or classes)."""
+    """Plain names assigned by `nodes` (not inside nested scopes)."""
     b = _Binder()
     for n in nodes if isinstance(nodes, list) else [nodes]:
         b.visit(n)
     return b.names
 
 
-def _composite_root(t):
+def composite_root(t):
     """The root name of `a.b[0].c` (attributes and constant subscripts), or None."""
     while isinstance(t, (ast.Attribute, ast.Subscript)):
         if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Constant):
@@ -102,7 +112,7 @@ def _composite_root(t):
 
 def modified_composites(nodes):
     """{source: root name} of the attributes and constant subscripts that
-    `nodes` assign (`self.x = ...`, `a[0] += ...`), outside nested functions."""
+    `nodes` assign (`self.x = ...`, `a[0] += ...`), outside nested scopes."""
     out = {}
 
     def add(t):
@@ -112,7 +122,7 @@ def modified_composites(nodes):
         elif isinstance(t, ast.Starred):
             add(t.value)
         elif isinstance(t, (ast.Attribute, ast.Subscript)):
-            root = _composite_root(t)
+            root = composite_root(t)
             if root is not None:
                 out[ast.unparse(t)] = root
 
@@ -121,25 +131,96 @@ def modified_composites(nodes):
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                 add(t)
         for child in ast.iter_child_nodes(n):
-            if not isinstance(child, _SCOPES):
+            if not isinstance(child, _FUNCS + _COMPS + (ast.ClassDef,)):
                 walk(child)
     for n in nodes if isinstance(nodes, list) else [nodes]:
         walk(n)
     return out
 
 
-def used_names(nodes):
-    """Names read anywhere in `nodes`, nested functions included."""
-    out = set()
-    for n in nodes if isinstance(nodes, list) else [nodes]:
-        if n is None:
-            continue
-        for sub in ast.walk(n):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                out.add(sub.id)
-            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
-                out.add(sub.target.id)
+def composite_roots(composites):
+    """{source: root} restricted to the given composite sources."""
+    out = {}
+    for c in composites:
+        root = composite_root(ast.parse(c, mode="eval").body)
+        if root is not None:
+            out[c] = root
     return out
+
+
+def _scope_locals(node):
+    """Names local to a nested function, lambda or comprehension."""
+    if isinstance(node, _FUNCS):
+        a = node.args
+        params = {x.arg for x in list(getattr(a, "posonlyargs", [])) + list(a.args) +
+                  list(a.kwonlyargs)}
+        if a.vararg:
+            params.add(a.vararg.arg)
+        if a.kwarg:
+            params.add(a.kwarg.arg)
+        if isinstance(node, ast.Lambda):
+            return params
+        declared = declared_globals(node)
+        return (params | bound_names(node.body)) - declared
+    names = set()
+    for gen in node.generators:
+        target_names(gen.target, names)
+    return names
+
+
+def reads(node):
+    """Names `node` reads at this scope level: loads, augmented-assignment
+    targets, and the free names of nested functions, lambdas and
+    comprehensions defined in it (read where they are defined)."""
+    out = set()
+    _reads(node, out)
+    return out
+
+
+def _reads(node, out):
+    if node is None:
+        return
+    if isinstance(node, list):
+        for n in node:
+            _reads(n, out)
+        return
+    if isinstance(node, ast.Name):
+        if isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        return
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        out.add(node.target.id)
+    if isinstance(node, _FUNCS + _COMPS):
+        if isinstance(node, _FUNCS):
+            # Defaults and decorators are evaluated here, in this scope.
+            _reads(node.args.defaults + [d for d in node.args.kw_defaults if d], out)
+            _reads(getattr(node, "decorator_list", []), out)
+        inner = set()
+        if isinstance(node, ast.Lambda):
+            _reads(node.body, inner)
+        elif isinstance(node, _FUNCS):
+            for s in node.body:
+                _reads(s, inner)
+        else:
+            # The first iterable is evaluated in the enclosing scope.
+            _reads(node.generators[0].iter, out)
+            for i, gen in enumerate(node.generators):
+                if i:
+                    _reads(gen.iter, inner)
+                _reads(gen.ifs, inner)
+            for part in ("elt", "key", "value"):
+                _reads(getattr(node, part, None), inner)
+        out.update(inner - _scope_locals(node))
+        return
+    if isinstance(node, ast.ClassDef):
+        _reads(node.bases + node.decorator_list + [k.value for k in node.keywords], out)
+        inner = set()
+        for s in node.body:
+            _reads(s, inner)
+        out.update(inner)
+        return
+    for child in ast.iter_child_nodes(node):
+        _reads(child, out)
 
 
 def declared_globals(func, kinds=(ast.Global, ast.Nonlocal)):
@@ -162,90 +243,8 @@ def declared_globals(func, kinds=(ast.Global, ast.Nonlocal)):
 
         def visit_ClassDef(self, node):
             pass
+
+        def visit_Lambda(self, node):
+            pass
     V().visit(func)
     return out
-
-
-def _definite_defs(stmt):
-    """Names surely assigned by a simple statement."""
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.ClassDef,
-                         ast.Import, ast.ImportFrom)):
-        return bound_names(stmt)
-    return set()
-
-
-def _live_in(stmts, live_out):
-    live = set(live_out)
-    for stmt in reversed(stmts):
-        live = _stmt_live_in(stmt, live)
-    return live
-
-
-def _stmt_live_in(stmt, live_out):
-    stmt._live_out = frozenset(live_out)
-    live_in = _stmt_live_in_of(stmt, live_out)
-    stmt._live_in = frozenset(live_in)
-    return live_in
-
-
-def _stmt_live_in_of(stmt, live_out):
-    if isinstance(stmt, ast.If):
-        return (used_names(stmt.test) | _live_in(stmt.body, live_out) |
-                _live_in(stmt.orelse, live_out))
-    if isinstance(stmt, (ast.While, ast.For)):
-        return _loop_live_in(stmt, live_out)
-    if isinstance(stmt, ast.With):
-        targets = set()
-        for item in stmt.items:
-            if item.optional_vars is not None:
-                _targets(item.optional_vars, targets)
-        return (_live_in(stmt.body, live_out) - targets) | used_names(
-            [i.context_expr for i in stmt.items])
-    if isinstance(stmt, ast.Try):
-        inner = list(getattr(stmt, "body", []))
-        for h in getattr(stmt, "handlers", []):
-            inner.extend(h.body)
-        inner += list(getattr(stmt, "orelse", [])) + list(getattr(stmt, "finalbody", []))
-        extra = used_names([i.context_expr for i in getattr(stmt, "items", [])])
-        return _live_in(inner, live_out) | extra | set(live_out)
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return (set(live_out) - {stmt.name}) | used_names(stmt.body) | used_names(
-            stmt.args.defaults + stmt.args.kw_defaults)
-    defs = _definite_defs(stmt)
-    return (set(live_out) - defs) | used_names(stmt)
-
-
-def _loop_live_in(stmt, live_out):
-    """Liveness of a loop: what is live at its head (before each test) is the
-    exit path, the test and the next iteration's body, a fixpoint since the
-    body feeds back into the head. A name the body assigns before reading it
-    (a nested loop's target, a flag reset) is not live at the head."""
-    targets = set()
-    if isinstance(stmt, ast.For):
-        _targets(stmt.target, targets)
-        entry = used_names(stmt.iter)   # evaluated once, before the loop
-        at_head = set()
-    else:
-        entry = set()
-        at_head = used_names(stmt.test)
-    extra = getattr(stmt, "_extra_test", None)
-    if extra is not None:
-        # The break/return converters' extra test (`not break_`) runs
-        # before every iteration.
-        at_head |= used_names(extra)
-    at_head |= _live_in(stmt.orelse, live_out)
-    while True:
-        # The loop target is assigned at the start of every iteration.
-        body_in = _live_in(stmt.body, at_head) - targets
-        if body_in <= at_head:
-            break
-        at_head |= body_in
-    stmt._body_live_in = frozenset(body_in)
-    return at_head | entry
-
-
-def annotate_liveness(func):
-    """Sets `_live_out` and `_live_in` on every statement of the function body
-    (recursively) and `_body_live_in` on loops."""
-    # A nonlocal variable outlives the function: it is live at its end.
-    _live_in(func.body, declared_globals(func, ast.Nonlocal))
