@@ -4,10 +4,12 @@
 other functions through `converted_call`, which converts user functions
 recursively and leaves the framework, NumPy and the standard library alone.
 """
+import builtins
 import functools
 import inspect
 import os
 import sys
+import threading
 import warnings
 
 from ..framework.api_export import export, export_value
@@ -21,10 +23,18 @@ _verbosity = [int(os.environ.get("AUTOGRAPH_VERBOSITY", "0") or 0)]
 _ALLOWLIST = ("rillflow", "numpy", "scipy", "tensorflow", "pytest", "_pytest", "unittest")
 _STDLIB = getattr(sys, "stdlib_module_names", frozenset())
 _failed = {}
+# The optional features (`experimental_autograph_options`) of the function
+# being traced, seen by the converted calls it makes.
+_features = threading.local()
 
 
 class AutoGraphError(ConversionError):
     """Raised in strict mode when a function cannot be converted."""
+
+
+class UnsupportedFeatureError(AutoGraphError, NotImplementedError):
+    """Raised in strict mode for a construct AutoGraph does not convert
+    (generators, async code): a NotImplementedError, as in TensorFlow."""
 
 
 def _strict():
@@ -59,7 +69,8 @@ def _conversion_failed(f, e):
            f"as-is.\nCause: {e}\nTo silence this warning, decorate the function with "
            f"@tf.autograph.experimental.do_not_convert")
     if _strict():
-        raise AutoGraphError(msg) from None
+        cls = UnsupportedFeatureError if isinstance(e, NotImplementedError) else AutoGraphError
+        raise cls(msg) from None
     key = getattr(f, "__code__", f)
     if key not in _failed:
         _failed[key] = True
@@ -87,6 +98,8 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
         overload = None
     if overload is not None:
         return overload(*args, **kwargs)
+    if f is builtins.print and _uses(Feature.BUILTIN_FUNCTIONS):
+        return py_builtins.print_(*args, **kwargs)
     if getattr(f, "__ag_do_not_convert__", False) or getattr(f, "__ag_converted__", False):
         return f(*args, **kwargs)
     from ..function.polymorphic_function import Function
@@ -120,9 +133,36 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     return f(*args, **kwargs)
 
 
+def _uses(feature):
+    active = getattr(_features, "active", ())
+    return feature in active or Feature.ALL in active
+
+
+def _with_features(fn, options):
+    """`fn`, running with the optional AutoGraph features `options` active."""
+    if not options:
+        return fn
+    active = frozenset(options if isinstance(options, (list, tuple, set, frozenset))
+                       else [options])
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        previous = getattr(_features, "active", ())
+        _features.active = active
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _features.active = previous
+    return run
+
+
 def convert_for_function(fn, options=None):
     """What `tf.function(autograph=True)` traces: the converted `fn`, or `fn`
     itself when it cannot (or must not) be converted."""
+    return _with_features(_convert_for_function(fn), options)
+
+
+def _convert_for_function(fn):
     if getattr(fn, "__ag_do_not_convert__", False) or _is_allowlisted(fn):
         return fn
     if inspect.ismethod(fn):
@@ -213,7 +253,9 @@ export_value(_ds.stack, "autograph.stack")
 
 
 class Feature:
-    """AutoGraph optional features (accepted for compatibility)."""
+    """AutoGraph optional features. BUILTIN_FUNCTIONS (or ALL) makes `print` of
+    graph tensors print their values when the function runs; the others are
+    accepted for compatibility."""
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
     ASSERT_STATEMENTS = "ASSERT_STATEMENTS"

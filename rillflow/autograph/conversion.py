@@ -14,7 +14,7 @@ from .converters import (asserts, break_statements, call_trees, conditional_expr
                          logical_expressions, return_statements, variables)
 from .converters.base import FunctionContext
 from .pyct import parser, templates
-from .pyct.parser import ConversionError
+from .pyct.parser import ConversionError, UnsupportedLanguageElementError
 
 # One converter per construct, in this order (as TensorFlow's AutoGraph).
 PIPELINE = (functions, directives, break_statements, continue_statements, return_statements,
@@ -37,9 +37,9 @@ def _nested_functions(stmts):
 def _unsupported(node):
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Yield, ast.YieldFrom)):
-            raise ConversionError("generators (yield) are not supported")
+            raise UnsupportedLanguageElementError("generators are not supported")
         if isinstance(sub, (ast.AsyncFor, ast.AsyncWith, ast.Await)):
-            raise ConversionError("async code is not supported")
+            raise UnsupportedLanguageElementError("async code is not supported")
 
 
 def transform_function(node, nested=False):

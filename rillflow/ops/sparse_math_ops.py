@@ -178,18 +178,25 @@ def expand_dims(sp_input, axis=None, name=None):
     sp = to_sparse_tensor(sp_input)
     rank = sp.dense_shape.shape[0]
     axis = -1 if axis is None else int(axis)
-    pos = axis + rank + 1 if axis < 0 else axis
+    if rank is None and axis < 0:
+        # Unknown rank: count the position from the end.
+        k = -(axis + 1)
+        before, after = (slice(None), slice(0, 0)) if k == 0 else \
+            (slice(None, -k), slice(-k, None))
+    else:
+        pos = axis + rank + 1 if axis < 0 else axis
+        before, after = slice(None, pos), slice(pos, None)
     n = shape_of(sp.indices, out_type=_I64)[:1]
     zeros = fill(concat([n, convert_to_tensor([1], dtype=_I64)], 0),
                  convert_to_tensor(0, dtype=_I64))
-    idx = concat([sp.indices[:, :pos], zeros, sp.indices[:, pos:]], 1)
-    shape = concat([sp.dense_shape[:pos], convert_to_tensor([1], dtype=_I64),
-                    sp.dense_shape[pos:]], 0)
+    idx = concat([sp.indices[:, before], zeros, sp.indices[:, after]], 1)
+    shape = concat([sp.dense_shape[before], convert_to_tensor([1], dtype=_I64),
+                    sp.dense_shape[after]], 0)
     static = sp.shape
     out = SparseTensor(idx, sp.values, shape)
     if static.rank is not None:
         dims = static.as_list()
-        out._static_shape = TensorShape(dims[:pos] + [1] + dims[pos:])
+        out._static_shape = TensorShape(dims[before] + [1] + dims[after])
     return out
 
 

@@ -150,6 +150,27 @@ class _ControlFlow(Transformer):
         return state_defs + [body_fn, else_fn] + \
             self._undefined_assigns(undefined, node) + call
 
+    @staticmethod
+    def _list_vars(body, scope_vars):
+        """The state variables the loop body appends to or pops from
+        (`l = ag__.list_append(l, x)`): in a graph loop they become tensor
+        lists."""
+        out = set()
+        for stmt in body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call) and \
+                        isinstance(sub.value.func, ast.Attribute) and \
+                        isinstance(sub.value.func.value, ast.Name) and \
+                        sub.value.func.value.id == "ag__" and \
+                        sub.value.func.attr in ("list_append", "list_pop") and \
+                        sub.value.args and isinstance(sub.value.args[0], ast.Name):
+                    out.add(sub.value.args[0].id)
+        names = sorted(out & set(scope_vars))
+        if not names:
+            return []
+        return [("list_vars", ast.Tuple(elts=[ast.Constant(n) for n in names],
+                                        ctx=ast.Load()))]
+
     def _opts(self, node, extra=()):
         opts = getattr(node, "_loop_options", None)
         opts = opts if opts is not None else ast.Dict(keys=[], values=[])
@@ -169,7 +190,8 @@ class _ControlFlow(Transformer):
         call = templates.replace(
             "ag__.while_stmt(loop_test, body, get_state, set_state, names, opts)",
             loc=_header(node), loop_test=test_name, body=body_name, get_state=get_s,
-            set_state=set_s, names=self._names_tuple(scope_vars), opts=self._opts(node))
+            set_state=set_s, names=self._names_tuple(scope_vars),
+            opts=self._opts(node, self._list_vars(node.body, scope_vars)))
         return state_defs + [body_fn] + test_fn + \
             self._undefined_assigns(undefined, node) + call
 
@@ -198,7 +220,8 @@ class _ControlFlow(Transformer):
             extra_ref = templates.name(extra_name)
         else:
             extra_ref = ast.Constant(value=None)
-        opts = self._opts(node, [("iterate_names", ast.Constant(ast.unparse(node.target)))])
+        opts = self._opts(node, [("iterate_names", ast.Constant(ast.unparse(node.target)))] +
+                          self._list_vars(node.body, scope_vars))
         call = templates.replace(
             "ag__.for_stmt(iter_, extra_test, body, get_state, set_state, names, opts)",
             loc=_header(node), iter_=self.visit(node.iter), extra_test=extra_ref,

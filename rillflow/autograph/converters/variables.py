@@ -1,5 +1,7 @@
 """Reads of variables that may be undefined go through `ag__.ld(x)`, which
-raises UnboundLocalError for an undefined value, as Python would."""
+raises UnboundLocalError for an undefined value, as Python would; `del x`
+becomes `x = ag__.Undefined('x')` (as in TensorFlow's AutoGraph), so a
+variable deleted in a branch is state like one assigned there."""
 import ast
 
 from ..pyct import templates
@@ -23,7 +25,24 @@ class _Loads(Transformer):
         return self.generic_visit(node)
 
 
+    def visit_Delete(self, node):
+        names = [t for t in node.targets if isinstance(t, ast.Name)]
+        if not names:
+            return self.generic_visit(node)
+        out = []
+        for t in names:
+            out += templates.replace("x = ag__.Undefined(label)", loc=node, x=t.id,
+                                     label=ast.Constant(value=t.id))
+        rest = [self.visit(t) for t in node.targets if not isinstance(t, ast.Name)]
+        if rest:
+            out.append(ast.copy_location(ast.Delete(targets=rest), node))
+        return out
+
+
 def transform(node, ctx):
     """Wraps reads of possibly undefined variables in `ag__.ld`."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Delete):
+            ctx.maybe_undefined.update(t.id for t in sub.targets if isinstance(t, ast.Name))
     node.body = _Loads(ctx).visit_block(node.body)
     return node

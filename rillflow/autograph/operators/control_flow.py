@@ -81,7 +81,8 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 def _trace_branch(fn, init, get_state, set_state, nouts, name):
     g = FuncGraph(name, outer_graph=_state.graph)
     with _context.graph_mode(g, hide_tapes=True):
-        set_state(init)
+        # Each branch gets its own copy of a list: one appends to it in place.
+        set_state(tuple(DS.trial_copy(v) for v in init))
         fn()
         values = tuple(get_state())[:nouts]
     return g, values
@@ -99,8 +100,10 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
     final = list(init)
     outputs = []
     for i, (tv, fv) in enumerate(zip(tvals, fvals)):
-        if tv is fv:
-            # The same object whichever branch runs (an untouched value).
+        if tv is fv and isinstance(tv, Tensor):
+            # The same tensor whichever branch runs (untouched): no output
+            # needed. Python values become tensors, as TensorFlow's cond makes
+            # them (a flag set in both branches is then a tensor too).
             final[i] = tv
         else:
             _check_convertible(names[i], tv)
@@ -116,6 +119,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
     for i in outputs:
         comps, rebuild = flatten_components(tvals[i])
         final[i] = rebuild([next(it) for _ in comps])
+        if isinstance(final[i], DS.TensorListLoopVar):
+            final[i] = final[i].with_element_type_of(fvals[i])
     set_state(tuple(final))
 
 
@@ -259,8 +264,9 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
 
         def main_test(i):
             return less(i, n)
-        index0, item_of, next_index = (convert_to_tensor(0), (lambda i: t[i]),
-                                       (lambda i: i + 1))
+        # A Python 0: a trial iteration sees it as an unknown index (a tensor
+        # of static length 0 must not be indexed by a constant 0).
+        index0, item_of, next_index = 0, (lambda i: t[i]), (lambda i: i + 1)
     index = [index0]
 
     def aug_get_state():
@@ -305,33 +311,22 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
 
     A variable undefined (or None) before the loop gets a stand-in from a
     traced trial iteration, and the loop must then run at least once. A
-    Python list whose length changes in the loop becomes a tensor list.
+    Python list the body appends to becomes a tensor list.
     """
     from ...ops.while_loop import build_while
-    init_vars = tuple(_typed_lists(get_state()))
+    init_vars = tuple(tensor_lists(get_state(), names, opts))
+    set_state(init_vars)
     orig_init = init_vars
     nulls = tuple(LV.is_none_or_undef(v) for v in init_vars)
-    by_id = {id(v): s for v, s in opts.get("shape_invariants", ())}
-    invariants = tuple(by_id.get(id(v)) for v in orig_init)
+    invariants = shape_invariants(opts, orig_init)
     require_one = any(nulls)
     if require_one:
         init_vars, extra = LV.try_handling_undefineds(
             body, get_state, set_state, init_vars, nulls, invariants, names,
             DS.trial_copy)
         invariants = tuple(i if i is not None else e for i, e in zip(invariants, extra))
-    grown = []   # indices of lists that became tensor lists
-    while True:
-        try:
-            final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
-                                init_vars, invariants, require_one, check_shapes)
-            break
-        except _ListChanged as e:
-            init_vars = list(init_vars)
-            for i, value in e.changed:
-                init_vars[i] = _to_tensor_list(init_vars[i], value, names[i])
-                grown.append(i)
-            init_vars = tuple(init_vars)
-            set_state(init_vars)
+    final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
+                        init_vars, invariants, require_one, check_shapes)
     if require_one:
         from ...ops.array_ops import identity
         from ...ops.logging_ops import Assert
@@ -341,56 +336,36 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     set_state(tuple(final))
 
 
-class _ListChanged(Exception):
-    """A Python list loop variable changed length in the traced iteration."""
-
-    def __init__(self, changed):
-        super().__init__("list loop variables changed length")
-        self.changed = changed
-
-
-def _typed_lists(values):
-    """Lists with a declared element type (`set_element_type`) are tensor lists in
-    graph loops from the start."""
-    return [DS.TensorListLoopVar.from_list(v, v.element_dtype, v.element_shape)
-            if isinstance(v, DS.TypedList) else v for v in values]
-
-
-def _to_tensor_list(init, value, name):
-    dtype, shape = DS.element_dtype(init), None
-    if dtype is None and init:
-        dtype, shape = _spec_of(init[0])
-    if dtype is None and isinstance(value, list) and value:
-        dtype, shape = _spec_of(value[-1])
-    if dtype is None:
-        raise ValueError(f"cannot infer the element type of list '{name}' used in a graph "
-                         "loop; use tf.autograph.set_element_type")
-    if not DS.is_convertible_list(init):
-        raise TypeError(f"'{name}' does not have the same nested structure after one "
-                        "iteration: a list that changes length in a graph loop must hold "
-                        "tensors or numbers")
-    return DS.TensorListLoopVar.from_list(init, dtype, shape)
-
-
-def _spec_of(c):
-    t = c if isinstance(c, Tensor) else convert_to_tensor(c)
-    return t.dtype, t.shape
-
-
-def _list_changes(entry, exit_):
-    """(index, new value) of list variables whose length changed."""
+def tensor_lists(values, names, opts):
+    """The loop's state with the Python lists that its body appends to or
+    pops from (`opts["list_vars"]`, from the converter), and lists with a
+    declared element type, as tensor lists. An empty list's element type
+    comes from what the body appends."""
+    appended = set(opts.get("list_vars", ()))
     out = []
-    for i, (a, b) in enumerate(zip(entry, exit_)):
-        if isinstance(a, list) and not isinstance(a, DS.TensorListLoopVar) and \
-                isinstance(b, list) and len(a) != len(b):
-            out.append((i, b))
+    for v, name in zip(values, names):
+        if isinstance(v, DS.TypedList):
+            v = DS.TensorListLoopVar.from_list(v, v.element_dtype, v.element_shape)
+        elif isinstance(v, list) and name in appended:
+            if not DS.is_convertible_list(v):
+                raise TypeError(f"'{name}' is a list appended to in a graph loop: its items "
+                                f"must be tensors or numbers, got {v!r}")
+            v = DS.TensorListLoopVar.from_list(v)
+        out.append(v)
     return out
+
+
+def shape_invariants(opts, values):
+    """The shape invariant `set_loop_options` gives each of `values` (matched
+    by identity, as TensorFlow does), or None."""
+    by_id = {id(v): s for v, s in opts.get("shape_invariants", ())}
+    return tuple(by_id.get(id(v)) for v in values)
 
 
 def _build_loop(build_while, test, body, get_state, set_state, names, opts, init_vars,
                 invariants, require_one, check_shapes):
     from ...ops.while_loop import flatten_components
-    n = len(init_vars)
+    traced = []   # the state after the traced body
 
     def cond_fn(*vs):
         vs = vs[1:] if require_one else vs
@@ -399,15 +374,11 @@ def _build_loop(build_while, test, body, get_state, set_state, names, opts, init
 
     def body_fn(*vs):
         vs = vs[1:] if require_one else vs
-        # Lists are copied: the body appends to them in place.
-        entry = tuple(DS.trial_copy(v) for v in vs)
-        set_state(tuple(DS.trial_copy(v) for v in entry))
+        set_state(tuple(DS.trial_copy(v) for v in vs))
         body()
         new = tuple(get_state())
-        changed = _list_changes(entry, new)
-        if changed:
-            raise _ListChanged(changed)
-        LV.verify_loop_vars(init_vars, entry, new, names, invariants,
+        traced[:] = new
+        LV.verify_loop_vars(init_vars, vs, new, names, invariants,
                             check_shapes and not LoopOptions.widen_shapes)
         return ((True,) if require_one else ()) + new
 
@@ -420,17 +391,30 @@ def _build_loop(build_while, test, body, get_state, set_state, names, opts, init
             if inv is None:
                 shapes.extend(_shape_of(c) for c in comps)
             else:
-                shapes.extend(nest.flatten(inv))
+                shapes.extend(_component_invariants(v, inv))
         shape_invariants = [s if s is not None else _shape_of(c) for s, c in zip(
             shapes, flatten_components(loop_vars)[0])]
-    final = build_while(cond_fn, body_fn, loop_vars, shape_invariants,
-                        opts.get("maximum_iterations"), "while", lambda f, v: f(*v),
-                        parallel_iterations=opts.get("parallel_iterations", 10),
-                        var_names=_component_names(loop_vars, names, require_one),
-                        widen=LoopOptions.widen_shapes, autograph=True)
-    final = tuple(final)
-    assert len(final) == n + (1 if require_one else 0)
-    return final
+    final = tuple(build_while(cond_fn, body_fn, loop_vars, shape_invariants,
+                              opts.get("maximum_iterations"), "while", lambda f, v: f(*v),
+                              parallel_iterations=opts.get("parallel_iterations", 10),
+                              var_names=_component_names(loop_vars, names, require_one),
+                              widen=LoopOptions.widen_shapes, autograph=True))
+    # A tensor list that started empty is typed by what the body appended.
+    k = 1 if require_one else 0
+    return final[:k] + tuple(
+        v.with_element_type_of(t) if isinstance(v, DS.TensorListLoopVar) else v
+        for v, t in zip(final[k:], traced))
+
+
+def _component_invariants(value, invariant):
+    """Shape invariants of the components of `value` (a composite's dense
+    shape invariant gives its components' shapes, as its type spec says)."""
+    from ...framework.tensor_shape import TensorShape
+    spec = getattr(value, "_type_spec", None)
+    if spec is not None and isinstance(invariant, TensorShape) and \
+            hasattr(spec, "_component_specs"):
+        return [c.shape for c in type(spec)(invariant, value.dtype)._component_specs]
+    return nest.flatten(invariant)
 
 
 def _shape_of(c):

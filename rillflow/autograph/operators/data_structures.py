@@ -58,13 +58,35 @@ class TensorListLoopVar:
         self.element_shape = shape if shape is not None else TensorShape(None)
 
     @classmethod
-    def from_list(cls, items, dtype, shape=None):
-        """A tensor list holding the (converted) items of a Python list."""
+    def from_list(cls, items, dtype=None, shape=None):
+        """A tensor list holding the (converted) items of a Python list.
+
+        Without a dtype it is taken from the first item; an empty list gets
+        its element type from the first element appended in the traced code
+        (`with_element_type_of`)."""
         from ...ops import list_ops as L
-        h = L.reserve(0, dtype, shape)
+        if dtype is None and items:
+            first = items[0] if isinstance(items[0], Tensor) else convert_to_tensor(items[0])
+            dtype, shape = first.dtype, first.shape
+        h = L.reserve(0, dtype or D.float32, shape)
         for x in items:
             h = L.push_back(h, convert_to_tensor(x, dtype=dtype))
         return cls(h, dtype, shape)
+
+    def with_element_type_of(self, other):
+        """This list, typed like `other` when this one's element type is not
+        known yet (an empty list that only the traced loop body appended to)."""
+        if self.element_dtype is None and isinstance(other, TensorListLoopVar) and \
+                other.element_dtype is not None:
+            return TensorListLoopVar(self._handle, other.element_dtype, other.element_shape)
+        return self
+
+    def _dtype(self):
+        if self.element_dtype is None:
+            raise ValueError("cannot infer the element type of a list used in a graph loop "
+                             "(nothing is appended to it there); use "
+                             "tf.autograph.set_element_type")
+        return self.element_dtype
 
     def _to_components(self):
         return [self._handle]
@@ -76,6 +98,8 @@ class TensorListLoopVar:
         """The list with `x` appended."""
         from ...ops import list_ops as L
         x = convert_to_tensor(x, dtype=self.element_dtype) if not isinstance(x, Tensor) else x
+        if self.element_dtype is None:
+            return TensorListLoopVar(L.push_back(self._handle, x), x.dtype, x.shape)
         if x.dtype is not self.element_dtype:
             raise TypeError(f"cannot append a {x.dtype.name} tensor to a list of "
                             f"{self.element_dtype.name}")
@@ -86,7 +110,7 @@ class TensorListLoopVar:
     def pop_back(self):
         """(the list without its last element, that element)."""
         from ...ops import list_ops as L
-        rest, last = L.pop_back(self._handle, self.element_dtype, self.element_shape)
+        rest, last = L.pop_back(self._handle, self._dtype(), self.element_shape)
         return TensorListLoopVar(rest, self.element_dtype, self.element_shape), last
 
     def pop(self, i=None):
@@ -100,7 +124,7 @@ class TensorListLoopVar:
     def stack(self):
         """The elements stacked into one tensor."""
         from ...ops import list_ops as L
-        return L.stack(self._handle, self.element_dtype, self.element_shape)
+        return L.stack(self._handle, self._dtype(), self.element_shape)
 
     def size(self):
         """The number of elements (a tensor)."""
@@ -109,13 +133,13 @@ class TensorListLoopVar:
 
     def __getitem__(self, i):
         from ...ops import list_ops as L
-        return L.get_item(self._handle, i, self.element_dtype, self.element_shape)
+        return L.get_item(self._handle, i, self._dtype(), self.element_shape)
 
     def __tf_tensor__(self, dtype=None, name=None):
         return self.stack()
 
     def __repr__(self):
-        return "<tensor list of %s>" % self.element_dtype.name
+        return "<tensor list of %s>" % getattr(self.element_dtype, "name", "unknown type")
 
 
 def list_append(target, element):

@@ -14,41 +14,15 @@ from . import loop_vars as LV
 
 def dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in ds: body(x)` as a dataset reduction."""
+    from .control_flow import tensor_lists
     init = tuple(get_state())
     LV.verify_loop_init_vars(init, names)
-    init = _grown_lists(ds, body, get_state, set_state, init, names)
+    init = tuple(tensor_lists(init, names, opts))
+    set_state(init)
     set_state(_reduce(ds, extra_test, body, get_state, set_state, names, init))
 
 
-def _grown_lists(ds, body, get_state, set_state, init, names):
-    """The initial state with the Python lists that the body appends to (or
-    pops from) as tensor lists, found by tracing the body once."""
-    from ...framework import context as _context
-    from ...framework import nest
-    from ...framework.execute import placeholder
-    from ...framework.func_graph import FuncGraph
-    from .control_flow import _list_changes, _to_tensor_list
-    if not any(isinstance(v, list) and not isinstance(v, DS.TypedList) for v in init):
-        return init
-    g = FuncGraph("dataset_loop_trial", outer_graph=_context.state.graph)
-    with _context.graph_mode(g, hide_tapes=True):
-        elem = nest.map_structure(
-            lambda s: placeholder(s.dtype, s.shape) if hasattr(s, "dtype") and
-            hasattr(s, "shape") else s, ds.element_spec)
-        entry = tuple(DS.trial_copy(v) for v in init)
-        set_state(tuple(DS.trial_copy(v) for v in entry))
-        body(elem)
-        changed = _list_changes(entry, tuple(get_state()))
-    set_state(init)
-    init = list(init)
-    for i, value in changed:
-        init[i] = _to_tensor_list(init[i], value, names[i])
-    return tuple(init)
-
-
 def _reduce(ds, extra_test, body, get_state, set_state, names, init):
-    init = tuple(DS.TensorListLoopVar.from_list(v, v.element_dtype, v.element_shape)
-                 if isinstance(v, DS.TypedList) else v for v in init)
     dummy = not init
     if dummy:
         # A reduction needs some state.
@@ -86,7 +60,7 @@ def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in it: body(x)` as a graph loop that asks the iterator
     for an optional next element at the start of each iteration."""
     from ...ops.cond import cond
-    from .control_flow import tf_loop
+    from .control_flow import shape_invariants, tf_loop
     has_next = [True]
 
     def aug_get_state():
@@ -99,6 +73,7 @@ def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
     names = ("<internal has_next>",) + tuple(names)
     init = aug_get_state()
     LV.verify_loop_init_vars(init, names)
+    invariants = shape_invariants(opts, init)
 
     def aug_body():
         opt = it.get_next_as_optional()
@@ -108,7 +83,7 @@ def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
         def main_path():
             body(opt.get_value())
             new = aug_get_state()
-            LV.verify_loop_vars(init, loop_vars, new, names)
+            LV.verify_loop_vars(init, loop_vars, new, names, invariants)
             return new
 
         aug_set_state(tuple(cond(has_next[0], main_path, lambda: loop_vars)))

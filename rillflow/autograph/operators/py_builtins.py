@@ -1,7 +1,9 @@
 """Builtins that behave differently on tensors in converted code: `range` with
 tensor arguments is `tf.range`, `len` of a tensor is its first dimension,
 `int`/`float` cast, and so on. `print` stays Python's (it runs while
-tracing, as in TensorFlow 2)."""
+tracing, as in TensorFlow 2), unless the function asks for AutoGraph's
+BUILTIN_FUNCTIONS feature: then `print` of graph tensors prints their
+values each time the function runs (`print_`)."""
 import builtins
 
 from ...framework import dtypes as D
@@ -101,6 +103,27 @@ def next_(iterator, default=None, *rest):
         return next(iterator)
     return builtins.next(iterator) if default is None and not rest else \
         builtins.next(iterator, default)
+
+
+def print_(*objects, **kwargs):
+    """`print`, printing graph tensors' values when the function runs (as
+    Python prints them: NumPy values, bytes decoded)."""
+    unknown = set(kwargs) - {"sep", "end", "file", "flush"}
+    if unknown:
+        raise ValueError("invalid keyword arguments: {}".format(tuple(unknown)))
+    positions = [i for i, o in enumerate(objects) if is_graph_tensor(o)]
+    if not positions:
+        return builtins.print(*objects, **kwargs)
+    kwargs.setdefault("flush", True)
+
+    def printer(*values):
+        out = list(objects)
+        for i, v in zip(positions, values):
+            out[i] = v.decode("utf-8") if isinstance(v, bytes) else v
+        builtins.print(*out, **kwargs)
+    from ...ops.script_ops import numpy_function
+    numpy_function(printer, [objects[i] for i in positions], [])
+    return None
 
 
 OVERLOADS = {

@@ -14,8 +14,7 @@ class Undefined:
         self.symbol_name = symbol_name
 
     def read(self):
-        raise UnboundLocalError(f"local variable '{self.symbol_name}' referenced before "
-                                "assignment")
+        raise UnboundLocalError(f"'{self.symbol_name}' is used before assignment")
 
     def __repr__(self):
         return "<undefined %s>" % self.symbol_name

@@ -8,11 +8,16 @@ import ast
 import inspect
 import textwrap
 
-__all__ = ["parse_function", "ConversionError"]
+__all__ = ["parse_function", "ConversionError", "UnsupportedLanguageElementError"]
 
 
 class ConversionError(Exception):
     """A function could not be converted (no source, unsupported construct)."""
+
+
+class UnsupportedLanguageElementError(ConversionError, NotImplementedError):
+    """The function uses a construct AutoGraph does not convert (generators,
+    async code); a NotImplementedError, as in TensorFlow."""
 
 
 def _lambda_node(tree, fn):
