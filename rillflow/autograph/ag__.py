@@ -1,7 +1,7 @@
 """The `ag__` namespace converted code calls (passed to it, not imported)."""
 from .operators.control_flow import for_stmt, if_stmt, while_stmt  # noqa: F401
 from .operators.data_structures import list_append, list_pop, set_element_type, stack  # noqa: F401
-from .operators.exceptions import assert_stmt  # noqa: F401
+from .operators.exceptions import assert_stmt, reraise_staging_error  # noqa: F401
 from .operators.logical import and_, compare_chain, if_exp, not_, or_  # noqa: F401
 from .operators.variables import (Undefined, UndefinedReturnValue, is_undefined, ld,  # noqa: F401
                                   ldu, retval, store)

@@ -10,16 +10,16 @@ import sys
 import types
 
 from .converters import (asserts, break_statements, call_trees, conditional_expressions,
-                         continue_statements, control_flow, directives, functions, lists,
-                         logical_expressions, return_statements, variables)
+                         continue_statements, control_flow, directives, exceptions,
+                         functions, lists, logical_expressions, return_statements, variables)
 from .converters.base import FunctionContext
 from .pyct import parser, templates
 from .pyct.parser import ConversionError, UnsupportedLanguageElementError
 
 # One converter per construct, in this order (as TensorFlow's AutoGraph).
-PIPELINE = (functions, directives, break_statements, continue_statements, return_statements,
-            asserts, lists, call_trees, control_flow, conditional_expressions,
-            logical_expressions, variables)
+PIPELINE = (functions, directives, exceptions, break_statements, continue_statements,
+            return_statements, asserts, lists, call_trees, control_flow,
+            conditional_expressions, logical_expressions, variables)
 
 _cache = {}   # code object -> (factory code, function name, converted AST)
 

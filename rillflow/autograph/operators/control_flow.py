@@ -17,6 +17,7 @@ from ...framework.func_graph import FuncGraph
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from . import data_structures as DS
 from . import loop_vars as LV
+from .exceptions import staging
 from .logical import is_graph_tensor
 from .variables import is_undefined
 
@@ -44,8 +45,9 @@ def verify_condition(cond, tag):
     c = convert_to_tensor(cond)
     if c.dtype is not D.bool_:
         if not (c.dtype.is_integer or c.dtype.is_floating):
-            raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
-                             f"to use as boolean Tensor, use `tf.cast`; {hint}")
+            raise staging(ValueError(
+                f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
+                f"to use as boolean Tensor, use `tf.cast`; {hint}"))
         from ...ops.math_ops import not_equal
         c = not_equal(c, convert_to_tensor(0, dtype=c.dtype))
     if c.shape.rank == 0:
@@ -57,8 +59,9 @@ def verify_condition(cond, tag):
         for d in known:
             n *= d
         if n > 1:
-            raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
-                             f"{hint}")
+            raise staging(ValueError(
+                f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
+                f"{hint}"))
     return reshape(c, [])
 
 
@@ -148,8 +151,9 @@ def _check_convertible(name, value):
                              np.generic)) or hasattr(leaf, "_to_components") or \
                 hasattr(leaf, "_dense_var_to_tensor"):
             continue
-        raise TypeError(f"'{name}' must be a tensor (or a value convertible to one) when it is "
-                        f"modified by a conditional on a tensor; got {leaf!r}")
+        raise staging(TypeError(
+            f"'{name}' must be a tensor (or a value convertible to one) when it is "
+            f"modified by a conditional on a tensor; got {leaf!r}"))
 
 
 # --- while -------------------------------------------------------------------------------
@@ -183,7 +187,8 @@ def _python_truth(value, message):
     """`bool(value)` in a Python loop; a graph tensor there (the loop's
     variables became tensors) is TensorFlow's NotImplementedError."""
     if is_graph_tensor(value):
-        raise NotImplementedError(message) from OperatorNotAllowedInGraphError(
+        raise staging(NotImplementedError(
+            message)) from OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.")
     return bool(value)
 
@@ -256,7 +261,7 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
         index0, item_of, next_index = start, (lambda i: i), (lambda i: i + delta)
     else:
         if t.shape.rank == 0:
-            raise ValueError("len requires a non-scalar tensor, got one of shape []")
+            raise staging(ValueError("len requires a non-scalar tensor, got one of shape []"))
         from ...ops.array_ops import shape
         n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else \
             shape(t)[0]
@@ -348,8 +353,9 @@ def tensor_lists(values, names, opts):
             v = DS.TensorListLoopVar.from_list(v, v.element_dtype, v.element_shape)
         elif isinstance(v, list) and name in appended:
             if not DS.is_convertible_list(v):
-                raise TypeError(f"'{name}' is a list appended to in a graph loop: its items "
-                                f"must be tensors or numbers, got {v!r}")
+                raise staging(TypeError(
+                    f"'{name}' is a list appended to in a graph loop: its items "
+                    f"must be tensors or numbers, got {v!r}"))
             v = DS.TensorListLoopVar.from_list(v)
         out.append(v)
     return out

@@ -1,5 +1,28 @@
-"""`assert_stmt`: a graph assertion for tensors, a Python assert otherwise."""
+"""`assert_stmt`: a graph assertion for tensors, a Python assert otherwise.
+
+And AutoGraph's own errors: an error the operators raise while staging graph
+control flow (a variable undefined in one branch of a graph `if`, a loop
+variable changing dtype, ...) is not the user's program raising, so the
+`except` clauses of converted code let it through (`reraise_staging_error`)
+instead of running their handler, which would give an answer Python does
+not give.
+"""
+import sys
+
 from .logical import is_graph_tensor
+
+
+def staging(error):
+    """Marks `error` as raised by AutoGraph while staging control flow."""
+    error.ag_staging_error = True
+    return error
+
+
+def reraise_staging_error():
+    """Called first in each `except` handler of converted code: re-raises the
+    exception being handled when AutoGraph raised it while staging."""
+    if getattr(sys.exc_info()[1], "ag_staging_error", False):
+        raise  # noqa: PLE0704 - the exception being handled
 
 
 def assert_stmt(expression1, expression2):

@@ -16,6 +16,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.func_graph import FuncGraph
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
+from .exceptions import staging
 from .variables import Undefined, UndefinedReturnValue, is_undefined
 
 _state = _context.state
@@ -44,9 +45,9 @@ def verify_branch_vars(values, names, branch):
     """Raises if a branch leaves an output of the `if` undefined."""
     for name, v in zip(names, values):
         if isinstance(v, Undefined):
-            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+            raise staging(ValueError(f"'{name}' must also be initialized in the {branch} branch"))
         if isinstance(v, UndefinedReturnValue):
-            raise ValueError(f"the {branch} branch must also have a return statement.")
+            raise staging(ValueError(f"the {branch} branch must also have a return statement."))
 
 
 def verify_cond_vars(body_vars, orelse_vars, names):
@@ -56,23 +57,25 @@ def verify_cond_vars(body_vars, orelse_vars, names):
         try:
             nest.assert_same_structure(b, o, check_types=False)
         except (ValueError, TypeError) as e:
-            raise TypeError(f"'{name}' must have the same nested structure in the main and "
-                            f"else branches:\n\n{e}") from None
+            raise staging(TypeError(
+                f"'{name}' must have the same nested structure in the main and "
+                f"else branches:\n\n{e}")) from None
         for bl, ol in zip(nest.flatten(b), nest.flatten(o)):
             _verify_single_cond_var(name, bl, ol)
 
 
 def _verify_single_cond_var(name, body_var, orelse_var):
     if body_var is None:
-        raise ValueError(f"'{name}' is None at the end of the main branch.")
+        raise staging(ValueError(f"'{name}' is None at the end of the main branch."))
     if orelse_var is None:
-        raise ValueError(f"'{name}' is None at the end of the else branch.")
+        raise staging(ValueError(f"'{name}' is None at the end of the else branch."))
     b, o = _as_tensor_if_python(body_var), _as_tensor_if_python(orelse_var)
     if not (_is_tensor_like(b) and _is_tensor_like(o)):
         return
     if b.dtype is not o.dtype:
-        raise TypeError(f"'{name}' has dtype {b.dtype.name} in the main branch, but dtype "
-                        f"{o.dtype.name} in the else branch")
+        raise staging(TypeError(
+            f"'{name}' has dtype {b.dtype.name} in the main branch, but dtype "
+            f"{o.dtype.name} in the else branch"))
 
 
 # --- loops ---------------------------------------------------------------------------------
@@ -84,12 +87,14 @@ def verify_loop_init_vars(init_vars, names, first_iter_vars=None, extra_message=
     for name, val, fi_val in zip(names, init_vars, first_iter_vars):
         if isinstance(val, UndefinedReturnValue):
             if fi_val is not None:
-                raise ValueError(f"the return value from a TensorFlow loop may only be a "
-                                 f"{LEGAL_LOOP_TYPES}; got {type(fi_val)}")
-            raise NotImplementedError(
+                raise staging(ValueError(
+                    f"the return value from a TensorFlow loop may only be a "
+                    f"{LEGAL_LOOP_TYPES}; got {type(fi_val)}"))
+            raise staging(NotImplementedError(
+                
                 "a return statement cannot be placed inside this TensorFlow loop; this may "
                 "happen if a return statement depends on a static Python condition such as "
-                "a hyperparameter")
+                "a hyperparameter"))
         msg = None
         if val is None:
             msg = f"'{name}' is not allowed to be None before the loop"
@@ -98,7 +103,7 @@ def verify_loop_init_vars(init_vars, names, first_iter_vars=None, extra_message=
             if extra_message:
                 msg += "\n" + extra_message
         if msg is not None:
-            raise ValueError(msg)
+            raise staging(ValueError(msg))
 
 
 def _is_subshape(left, right):
@@ -121,8 +126,9 @@ def verify_loop_vars(init_vars, entry_vars, exit_vars, names, invariants=None,
             try:
                 nest.assert_same_structure(a, b, check_types=False, expand_composites=True)
             except (ValueError, TypeError) as e:
-                raise TypeError(f"'{name}' does not have the same nested structure after "
-                                f"one iteration.\n\n{e}") from None
+                raise staging(TypeError(
+                    f"'{name}' does not have the same nested structure after "
+                    f"one iteration.\n\n{e}")) from None
         invs = nest.flatten(inv) if inv is not None else [None] * len(nest.flatten(init))
         for i, en, ex, iv in zip(nest.flatten(init), nest.flatten(entry),
                                  nest.flatten(exit_), invs):
@@ -131,29 +137,33 @@ def verify_loop_vars(init_vars, entry_vars, exit_vars, names, invariants=None,
 
 def _verify_single_loop_var(name, check_shape, init, entry, exit_, invariant):
     if exit_ is None:
-        raise ValueError(f"'{name}' is None at the end of the iteration.")
+        raise staging(ValueError(f"'{name}' is None at the end of the iteration."))
     init, entry, exit_ = (_as_tensor_if_python(v) for v in (init, entry, exit_))
     if not (_is_tensor_like(entry) and _is_tensor_like(exit_)):
         return
     if entry.dtype is not exit_.dtype:
-        raise TypeError(f"'{name}' has dtype {entry.dtype.name} before the loop, but dtype "
-                        f"{exit_.dtype.name} after one iteration")
+        raise staging(TypeError(
+            f"'{name}' has dtype {entry.dtype.name} before the loop, but dtype "
+            f"{exit_.dtype.name} after one iteration"))
     if not check_shape:
         return
     if invariant is None:
         if not _is_subshape(exit_.shape, entry.shape):
-            raise ValueError(
+            raise staging(ValueError(
+                
                 f"'{name}' has shape {entry.shape} before the loop, but shape {exit_.shape} "
                 "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
-                "shape invariants.")
+                "shape invariants."))
         return
     invariant = TensorShape(invariant)
     if _is_tensor_like(init) and not _is_subshape(init.shape, invariant):
-        raise ValueError(f"'{name}' has shape {init.shape} before the loop, which does not "
-                         f"conform with the shape invariant {invariant}.")
+        raise staging(ValueError(
+            f"'{name}' has shape {init.shape} before the loop, which does not "
+            f"conform with the shape invariant {invariant}."))
     if not _is_subshape(exit_.shape, invariant):
-        raise ValueError(f"'{name}' has shape {exit_.shape} after one iteration, which does "
-                         f"not conform with the shape invariant {invariant}.")
+        raise staging(ValueError(
+            f"'{name}' has shape {exit_.shape} after one iteration, which does "
+            f"not conform with the shape invariant {invariant}."))
 
 
 def placeholder_value(like, invariant, original):
@@ -194,9 +204,10 @@ def placeholder_value(like, invariant, original):
         pairs = [placeholder_value(v, i, None) for v, i in zip(leaves, invs)]
         return (nest.pack_sequence_as(like, [p[0] for p in pairs]),
                 nest.pack_sequence_as(like, [p[1] for p in pairs]))
-    raise TypeError(f"Found an unsupported type '{type(like).__name__}' while creating "
-                    f"placeholder for {like}. Supported types include Tensor, int, float, "
-                    "bool, list, tuple or dict.")
+    raise staging(TypeError(
+        f"Found an unsupported type '{type(like).__name__}' while creating "
+        f"placeholder for {like}. Supported types include Tensor, int, float, "
+        "bool, list, tuple or dict."))
 
 
 def _autocast(v):
