@@ -66,6 +66,40 @@ def test_concrete_function_wrong_dtype_messages():
                             _SPEC % "string"))
 
 
+def _chain(e):
+    out = []
+    while e is not None:
+        out.append((type(e).__name__, str(e), e.__cause__ is not None, e.__suppress_context__))
+        e = e.__cause__ or e.__context__
+    return out
+
+
+def test_concrete_function_binding_error_chain():
+    # The guide's `square(tf.constant(10.0), b=3)`: TensorFlow 2.21's chain of
+    # exceptions (the structured binding, its cause, the flat signature's).
+    @tf.function
+    def pow(a, b=2):
+        return a ** b
+    square = pow.get_concrete_function(a=tf.TensorSpec(None, tf.float32))
+    binding = ("Binding inputs to tf.function failed due to `Can not cast 3 to Literal[2]`. "
+               "Received args: (<tf.Tensor: shape=(), dtype=float32, numpy=10.0>,) and kwargs: "
+               "{'b': 3} for signature: (a: TensorSpec(shape=<unknown>, dtype=tf.float32, "
+               "name=None), b: Literal[2]) -> TensorSpec(shape=<unknown>, dtype=tf.float32, "
+               "name=None).")
+    with pytest.raises(TypeError) as info:
+        square(tf.constant(10.0), b=3)
+    assert _chain(info.value) == [
+        ("TypeError", binding + "\nFallback to flat signature also failed due to: pow(a) got "
+                                "unexpected keyword arguments: b.", False, False),
+        ("TypeError", "pow(a) got unexpected keyword arguments: b.", False, False),
+        ("TypeError", binding, True, True),
+        ("ValueError", "Can not cast 3 to Literal[2]", False, False)]
+    # A Function call shows no chain (TensorFlow raises it `from None`).
+    with pytest.raises(TypeError) as info:
+        pow(tf.constant(1.0), b=tf.constant(2.0), c=1)
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
 def test_named_input_signature_keeps_its_names():
     @tf.function(input_signature=[tf.TensorSpec([None], tf.int32, name="x")])
     def g(x):

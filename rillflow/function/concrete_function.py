@@ -235,8 +235,9 @@ class ConcreteFunction(core_types.ConcreteFunction):
             try:
                 flat = self._bind_flat(args, kwargs)
             except (TypeError, ValueError) as flat_err:
+                # Raised while handling both (TensorFlow shows the chain).
                 raise TypeError(f"{structured_err}\nFallback to flat signature also failed "
-                                f"due to: {flat_err}") from None
+                                f"due to: {flat_err}")
         return self._call_flat(flat)
 
     def _function_type(self):

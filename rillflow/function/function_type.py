@@ -297,6 +297,6 @@ class FunctionType(core_types.FunctionType):
         except Exception as e:
             raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received "
                             f"args: {tuple(args)} and kwargs: {dict(kwargs)} for signature: "
-                            f"{self}.") from None
+                            f"{self}.") from e
         return out
 

@@ -281,8 +281,9 @@ class Function(core_types.PolymorphicFunction):
             return self._call_slow(args, kwargs)
         except Exception as e:
             # Show the user's frames (their function, converted code at their
-            # own lines), not the framework's.
-            raise e.with_traceback(user_frames.filter_traceback(e.__traceback__))
+            # own lines), not the framework's; as TensorFlow, without the
+            # exceptions it was raised from.
+            raise e.with_traceback(user_frames.filter_traceback(e.__traceback__)) from None
 
     def _call_slow(self, args, kwargs):
         if _config.run_functions_eagerly:
