@@ -108,7 +108,8 @@ class _RetracingDetector:
                 return
             entry[2] += 1
             traces, calls = len(per_trace), entry[1]
-        keys = [k for k in fn._cache if k != key]
+        with fn._lock:
+            keys = [k for k in fn._cache if k != key]
         reason = ""
         if keys and key[0] != "S":
             reason = " (rillflow: in the last retrace, %s.)" % K.describe_difference(
@@ -252,6 +253,15 @@ class Function(core_types.PolymorphicFunction):
                 self._bound_by_id[id(instance)] = bound
         return bound
 
+    def __deepcopy__(self, memo):
+        """A new Function of the same Python function and options (its traces
+        are made again when called)."""
+        new = Function(self._python_function, self._name, self._spec.input_signature,
+                       self._autograph, self._jit_compile, self._reduce_retracing,
+                       self._autograph_options, self._attributes)
+        memo[id(self)] = new
+        return new
+
     # --- calling --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if not kwargs and _state.graph is None and not _config.run_functions_eagerly:
@@ -317,7 +327,9 @@ class Function(core_types.PolymorphicFunction):
     def _list_all_concrete_functions(self):
         """The traces made so far, oldest first (each once)."""
         seen, out = set(), []
-        for cf in list(self._cache.values()):
+        with self._lock:
+            traces = list(self._cache.values())
+        for cf in traces:
             if id(cf) not in seen:
                 seen.add(id(cf))
                 out.append(cf)
@@ -405,17 +417,17 @@ class Function(core_types.PolymorphicFunction):
                 elif first is not None and first.owner != me:
                     wait = first
                 else:
-                    mine = _Pending(me)
-                    if pending is None:
-                        self._pending[key] = mine
-                    if not self._first_trace_done and first is None:
-                        self._pending_first = mine
                     if key[0] == "S":
                         trace_args = key, tuple(self._spec.input_signature), {}
                     elif self._reduce_retracing:
                         trace_args = self._relaxed(key, pos, kw)
                     else:
                         trace_args = key, pos, kw
+                    mine = _Pending(me)
+                    if pending is None:
+                        self._pending[key] = mine
+                    if not self._first_trace_done and first is None:
+                        self._pending_first = mine
                     break
             wait.done.wait()
         try:
