@@ -619,3 +619,12 @@ def test_a_failed_trace_lets_waiting_threads_trace():
     w.join(10)
     assert len(errors) == 1 and waiter_result == [2]
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_deepcopy_gives_a_new_function():
+    import copy
+    f = tf.function(lambda x: x + 1)
+    f(tf.constant(1))
+    g = copy.deepcopy(f)
+    assert g is not f and int(g(tf.constant(2))) == 3
+    assert g.experimental_get_tracing_count() == 1 and f.experimental_get_tracing_count() == 1
