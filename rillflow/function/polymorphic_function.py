@@ -502,6 +502,11 @@ class Function(core_types.PolymorphicFunction):
                                  "https://www.tensorflow.org/guide/function#creating_tfvariables"
                                  " for more information.")
             created.append(v)
+        names = self._spec.names_for(len(pos))
+        pos = K.placeholder_values(pos)
+        kw = K.placeholder_values(kw)
+        # Conversion errors are raised as they are (no user code ran yet).
+        python_callable = self._python_callable()
         saved = getattr(_state, "variable_created_hook", None)
         _state.variable_created_hook = hook
         with self._lock:
@@ -512,10 +517,7 @@ class Function(core_types.PolymorphicFunction):
         outermost = self._autograph and not any(f._autograph for f in stack)
         stack.append(self)
         try:
-            names = self._spec.names_for(len(pos))
-            pos = K.placeholder_values(pos)
-            kw = K.placeholder_values(kw)
-            fg = trace_function(self._name, self._python_callable(), pos, kw,
+            fg = trace_function(self._name, python_callable, pos, kw,
                                 arg_names=names, outer_graph=_state.graph)
         except Exception as e:
             if not outermost or getattr(e, "_not_user_code_error", False):
