@@ -444,10 +444,11 @@ def test_trace_export(tmp_path):
     assert list(ret.input) == ["Identity"]
 
 
-def test_trace_export_without_writer_stops_tracing():
+def test_trace_export_without_writer_stops_tracing(capsys):
     tf.summary.trace_on()
-    with pytest.warns(UserWarning, match="Trace already enabled"):
-        tf.summary.trace_on()
+    tf.summary.trace_on()
+    # Logged as TensorFlow 2.21 logs it.
+    assert capsys.readouterr().err == "WARNING:tensorflow:Trace already enabled\n"
     assert tf.summary.trace_export("x") is None
     with pytest.raises(ValueError, match="Must enable trace"):
         tf.summary.trace_export("x", step=0)
@@ -523,3 +524,22 @@ def test_trace_export_autograph_range_loop_and_if(tmp_path):
             if n.op == "Mul"] == ["Mul"]
     assert [n.op for n in lib[branch.attr["else_branch"].func.name].node_def
             if n.op == "Sub"] == ["Sub"]
+
+
+def test_trace_warnings_are_logged_as_tensorflow(capsys):
+    # TensorFlow 2.21's log lines for the same calls.
+    @tf.function
+    def f(x):
+        tf.summary.trace_on(graph=True)
+        tf.summary.trace_export("x", step=0)
+        return x
+    f(tf.constant(1))
+    tf.summary.trace_on(graph=True, profiler=True)
+    tf.summary.trace_off()
+    assert capsys.readouterr().err == (
+        "WARNING:tensorflow:Cannot enable trace inside a tf.function.\n"
+        "WARNING:tensorflow:Cannot export trace inside a tf.function.\n"
+        "WARNING:tensorflow:No `profiler_outdir` passed to trace_on(). Profiler won't be "
+        "enabled.\n"
+        "WARNING:tensorflow:Error while stopping profiler: Cannot export profiling results. No "
+        "profiler is running.\n")

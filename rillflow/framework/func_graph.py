@@ -21,6 +21,23 @@ __all__ = ["FuncGraph", "trace_function"]
 _state = _context.state
 
 
+def _out_of_scope_message(tensor):
+    """TensorFlow's message for a tensor of a graph that is not an enclosing
+    one (leaked from another function, say), with where it was defined."""
+    src = tensor.graph
+    where = ("FuncGraph(name=%s, id=%d)" % (src.name, id(src))
+             if getattr(src, "is_function_graph", False) else repr(src))
+    loc = tensor.op.location
+    defined = "" if loc is None else '    File "%s", line %d, in %s\n' % (
+        loc.filename, loc.lineno, loc.name)
+    return (f"{tensor!r} is out of scope and cannot be used here. Use return values, explicit "
+            f"Python locals or TensorFlow collections to access it.\nPlease see "
+            f"https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+            f"return_values for more information.\n\n{tensor!r} was defined here:\n"
+            f"{defined}\nThe tensor {tensor!r} cannot be accessed from here, because it was "
+            f"defined in {where}, which is out of scope.")
+
+
 class FuncGraph(Graph):
     """A graph traced from a Python function, with inputs, captures and outputs."""
 
@@ -71,7 +88,8 @@ class FuncGraph(Graph):
         forward graph (`forward_graph`).
 
         Raises:
-          ValueError: for a tensor of a graph that is not an enclosing one.
+          TypeError: for a tensor of a graph that is not an enclosing one
+            (TensorFlow's "... is out of scope and cannot be used here").
         """
         key = id(tensor)
         found = self._captures.get(key)
@@ -84,10 +102,11 @@ class FuncGraph(Graph):
             if src is not getattr(self, "forward_graph", None) and src is not self.outer_graph:
                 if self.outer_graph is None or not hasattr(self.outer_graph, "capture") or \
                         not self._reachable(src):
-                    raise ValueError(
-                        f"Tensor {tensor.name} belongs to another graph and cannot be used in "
-                        f"function {self.name!r}. Pass it as an argument, or create it inside "
-                        "the function.")
+                    err = TypeError(_out_of_scope_message(tensor))
+                    # TensorFlow raises it when the function runs, so its
+                    # message does not read "in user code:".
+                    err._not_user_code_error = True
+                    raise err
                 tensor = self.outer_graph.capture(tensor)
                 key = id(tensor)
                 found = self._captures.get(key)

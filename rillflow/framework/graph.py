@@ -299,7 +299,11 @@ class Graph:
                 output_specs = opdef.infer(op.inputs, attrs)
             except (ValueError, TypeError) as e:
                 # As in TensorFlow, the failed op's name stays used.
-                raise type(e)(_graph_error_message(op, e)) from None
+                err = type(e)(_graph_error_message(op, e))
+                # The user location appended to the message (dropped where a
+                # message lists the user's frames anyway: "in user code:").
+                err._location_suffix = "" if op.location is None else "\n" + str(op.location)
+                raise err from None
         op.outputs = [SymbolicTensor(op, i, shape, dtype)
                       for i, (shape, dtype) in enumerate(output_specs)]
         self._last_id += 1

@@ -300,14 +300,14 @@ class SymbolicTensor(Tensor):
                              "is registered.")
         return session.run(self, feed_dict)
 
-    def numpy(self):
+    # No `numpy()`: as in TensorFlow, `t.numpy()` on a graph tensor raises
+    # AttributeError ("'SymbolicTensor' object has no attribute 'numpy'").
+
+    def __array__(self, dtype=None, copy=None):
         raise NotImplementedError(
             f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
             "may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
             "supported.")
-
-    def __array__(self, dtype=None, copy=None):
-        self.numpy()
 
     def __bool__(self):
         raise OperatorNotAllowedInGraphError(

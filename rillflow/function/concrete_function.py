@@ -15,7 +15,7 @@ from ..compiler import runtime_errors
 from ..compiler.codegen import compile_graph
 from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework import errors, nest
+from ..framework import core_types, errors, nest
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import CompositeOutput
 from ..framework.execute import apply
@@ -56,7 +56,7 @@ def _runtime_value(x):
     return convert_to_tensor(x)._v
 
 
-class ConcreteFunction:
+class ConcreteFunction(core_types.ConcreteFunction):
     """A single traced graph of a Function, with a fixed input signature."""
 
     def __init__(self, func_graph, param_names=None, function_spec=None):
@@ -137,43 +137,55 @@ class ConcreteFunction:
 
     @property
     def function_type(self):
-        """The input parameters and output type (see `pretty_printed_signature`)."""
-        return self.pretty_printed_signature()
+        """The FunctionType: the input parameters with their types and the
+        output type. `str()` is the one-line `(a: TensorSpec(...)) -> ...`,
+        `repr()` the listing of `pretty_printed_signature()`."""
+        return self._function_type()
+
+    @property
+    def inference_fn(self):
+        """The AtomicFunction that runs this function's graph on flat inputs."""
+        fn = self.__dict__.get("_inference_fn")
+        if fn is None:
+            fn = self._inference_fn = AtomicFunction(self)
+        return fn
 
     def _parameters(self):
-        """(name, kind, type string) of each input parameter, as TensorFlow's
-        FunctionType lists them: positional ones become POSITIONAL_ONLY when
-        the function takes `*args`."""
+        """(name, kind) of each input parameter, as TensorFlow's FunctionType
+        lists them: positional ones become POSITIONAL_ONLY when the function
+        takes `*args`."""
         args, kwargs = self.structured_input_signature
         names = self._param_names or ["args_%d" % i for i in range(len(args))]
         var_pos = getattr(self._function_spec, "has_var_positional", False)
         kind = "POSITIONAL_ONLY" if var_pos else "POSITIONAL_OR_KEYWORD"
-        out = [(n, kind, type_str(a)) for n, a in zip(names, args)]
-        out += [(k, "KEYWORD_ONLY", type_str(v)) for k, v in kwargs.items()]
-        return out
+        return [(n, kind) for n, _ in zip(names, args)] + [(k, "KEYWORD_ONLY") for k in kwargs]
+
+    def _typed_signature(self):
+        """`(args, kwargs)` of the structured input signature as the
+        FunctionType constrains them: TensorSpecs without names, except the
+        names given in an input_signature (as in TensorFlow)."""
+        args, kwargs = nest.map_structure(_unnamed, self.structured_input_signature)
+        given = getattr(self._function_spec, "input_signature", None)
+        if given:
+            n = len(given)
+            named = []
+            for spec, arg in zip(given, args[:n]):
+                try:
+                    named.append(nest.map_structure(
+                        lambda s, a: a if type(a) is not TensorSpec or
+                        not isinstance(s, TensorSpec) else TensorSpec(a.shape, a.dtype,
+                                                                      name=s.name),
+                        spec, arg))
+                except (TypeError, ValueError):
+                    named.append(arg)
+            args = tuple(named) + tuple(args[n:])
+        return args, kwargs
 
     def pretty_printed_signature(self, verbose=True):
         """A readable description of inputs, outputs and captures; with
         `verbose=False` the one-line `(x: TensorSpec(...), ...) -> ...` form."""
-        params = self._parameters()
-        out_type = type_str(self.structured_outputs)
-        if not verbose:
-            sig = inspect.Signature([
-                inspect.Parameter(n, getattr(inspect.Parameter, k), annotation=_Annot(t))
-                for n, k, t in params])
-            return "%s -> %s" % (sig, out_type)
-        lines = ["Input Parameters:"]
-        for n, k, t in params:
-            lines.append("  %s (%s): %s" % (n, k, t))
-        lines.append("Output Type:")
-        lines.append("  " + out_type)
-        lines.append("Captures:")
-        caps = self.graph.captures
-        if not caps:
-            lines.append("  None")
-        for ext, internal in caps:
-            lines.append("  %d: %s" % (id(ext), type_str(internal)))
-        return "\n".join(lines)
+        ftype = self._function_type()
+        return ftype.pretty_printed() if verbose else str(ftype)
 
     def __repr__(self):
         # TensorFlow shows the one-line signature, not the function's name.
@@ -223,8 +235,9 @@ class ConcreteFunction:
             try:
                 flat = self._bind_flat(args, kwargs)
             except (TypeError, ValueError) as flat_err:
+                # Raised while handling both (TensorFlow shows the chain).
                 raise TypeError(f"{structured_err}\nFallback to flat signature also failed "
-                                f"due to: {flat_err}") from None
+                                f"due to: {flat_err}")
         return self._call_flat(flat)
 
     def _function_type(self):
@@ -233,15 +246,17 @@ class ConcreteFunction:
         their traced value."""
         ftype = getattr(self, "_ftype", None)
         if ftype is None:
-            args, kwargs = self.structured_input_signature
+            # As TensorFlow's FunctionType: specs without the placeholders' names.
+            args, kwargs = self._typed_signature()
             params = []
-            for (n, k, _), v in zip(self._parameters(), list(args) + list(kwargs.values())):
+            for (n, k), v in zip(self._parameters(), list(args) + list(kwargs.values())):
                 literal = not any(isinstance(x, TensorSpec) or hasattr(x, "_arg_spec") or
                                   type(x).__name__ == "VariableSpec" for x in nest.flatten(v))
                 params.append(inspect.Parameter(n, getattr(inspect.Parameter, k),
                                                 annotation=_Constraint(v, literal=literal)))
+            caps = [(id(ext), type_str(internal)) for ext, internal in self.graph.captures]
             ftype = self._ftype = _FunctionType.from_parameters(
-                params, type_str(self.structured_outputs))
+                params, type_str(self.structured_outputs), caps)
         return ftype
 
     def _bind(self, args, kwargs):
@@ -419,14 +434,56 @@ def _has_stateful(graph):
     return any(op.opdef.stateful for op in graph.get_operations())
 
 
-class _Annot:
-    """A parameter annotation that prints as the given type string."""
+def _unnamed(v):
+    return TensorSpec(v.shape, v.dtype) if type(v) is TensorSpec else v
 
-    def __init__(self, text):
-        self.text = text
+
+class AtomicFunction(core_types.AtomicFunction):
+    """One graph function called with flat tensor inputs
+    (`ConcreteFunction.inference_fn`): no binding of structured arguments."""
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+
+    @property
+    def name(self):
+        """The function's name in the graph library, as bytes."""
+        return self._concrete.name.encode()
+
+    @property
+    def function_type(self):
+        """The FunctionType of the concrete function it runs."""
+        return self._concrete.function_type
+
+    @property
+    def graph(self):
+        """The function's graph."""
+        return self._concrete.graph
+
+    @property
+    def cached_definition(self):
+        """The function's graph (rillflow keeps no separate FunctionDef)."""
+        return self._concrete.graph
+
+    def __call__(self, *args):
+        """Runs the graph on its flat inputs; returns the structured outputs."""
+        return self._concrete._call_flat(list(args))
+
+    def call_flat(self, *args):
+        """Runs the graph on its flat inputs; returns the flat outputs."""
+        return nest.flatten(self._concrete._call_flat(list(args)))
+
+    def call_with_captures(self, args, kwargs, captures):
+        """Runs the graph on flat `args` (the traced captures are used)."""
+        return self(*args)
+
+    def __str__(self):
+        return "<AtomicFunction> %s%s" % (self._concrete.name, self.function_type)
 
     def __repr__(self):
-        return self.text
+        return ("AtomicFunction(name=%r,\nfunction_type=%r,\nchildren=[],\n"
+                "cached_graph=FuncGraph(name=%s, id=%d))" % (
+                    self.name, self.function_type, self.graph.name, id(self.graph)))
 
 
 # --- the call op -------------------------------------------------------------

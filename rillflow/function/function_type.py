@@ -8,6 +8,7 @@ Received args: ... and kwargs: ... for signature: (...)."
 import collections.abc
 import inspect
 
+from ..framework import core_types
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import Tensor
 from ..framework.tensor_spec import TensorSpec
@@ -31,7 +32,9 @@ def type_str(v):
     """TensorFlow's TraceType spelling of a (possibly nested) argument or spec:
     `TensorSpec(...)`, `List[...]`, `Tuple[...]`, `Dict[[k, ...]]`, the
     namedtuple's `Name[['field', ...]]`, `Literal[value]`."""
-    if isinstance(v, TensorSpec) or (isinstance(v, Tensor) and hasattr(v, "op")):
+    if isinstance(v, TensorSpec):
+        return "TensorSpec(shape=%s, dtype=%r, name=%r)" % (v.shape, v.dtype, v.name)
+    if isinstance(v, Tensor) and hasattr(v, "op"):
         return "TensorSpec(shape=%s, dtype=%r, name=None)" % (v.shape, v.dtype)
     spec = getattr(v, "_arg_spec", None)
     if spec is not None:
@@ -103,11 +106,14 @@ def _cast(spec, value, specs_ok):
             if not specs_ok:
                 raise TypeError("TensorSpec passed as a value: %r" % (value,))
             if value.dtype is not spec.dtype or not spec.shape.is_compatible_with(value.shape):
-                raise TypeError("Can not cast %r to %r" % (value, spec))
+                raise TypeError("Can not cast %s to %s" % (
+                    type_str(TensorSpec(value.shape, value.dtype, spec.name)), type_str(spec)))
             return spec
         t = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=spec.dtype)
         if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-            raise TypeError("Can not cast %r to %r" % (TensorSpec(t.shape, t.dtype), spec))
+            # As TensorFlow: the value's spec takes the constraint's name.
+            raise TypeError("Can not cast %s to %s" % (
+                type_str(TensorSpec(t.shape, t.dtype, spec.name)), type_str(spec)))
         return t
     if isinstance(spec, list):
         if not isinstance(value, list):
@@ -143,11 +149,38 @@ def _cast(spec, value, specs_ok):
     return value
 
 
-class FunctionType:
-    """The parameters of a Function, with input_signature constraints.
+class Parameter(inspect.Parameter):
+    """A parameter of a FunctionType, printed as TensorFlow prints one:
+    `Parameter(name=a, kind=POSITIONAL_OR_KEYWORD, optional=False,
+    type_constraint=TensorSpec(...))`."""
+
+    __slots__ = ()
+
+    @property
+    def optional(self):
+        """Whether the parameter has a default value."""
+        return self.default is not self.empty
+
+    @property
+    def type_constraint(self):
+        """The trace type the parameter is constrained to, or None."""
+        a = self.annotation
+        return a.spec if isinstance(a, _Constraint) else None
+
+    def __repr__(self):
+        c = self.type_constraint
+        return "Parameter(name=%s, kind=%s, optional=%s, type_constraint=%s)" % (
+            self.name, self.kind.name, self.optional, "None" if c is None else type_str(c))
+
+
+class FunctionType(core_types.FunctionType):
+    """The parameters of a Function, with input_signature constraints (an
+    `inspect.Signature`, as TensorFlow's FunctionType is).
 
     `str()` is TensorFlow's: `(x, y=<captured_default_value>)`, or with an
-    input_signature `(x: TensorSpec(...), b: Literal[2] = <captured_default_value>)`.
+    input_signature `(x: TensorSpec(...), b: Literal[2] = <captured_default_value>)`;
+    a ConcreteFunction's adds ` -> <output type>`, and its `repr()` is the
+    `Input Parameters: ... Output Type: ... Captures: ...` listing.
     """
 
     def __init__(self, python_function, input_signature):
@@ -161,6 +194,7 @@ class FunctionType:
         self.num_constrained = 0
         if sig is None:
             self.signature = None
+            inspect.Signature.__init__(self)
             return
         params = []
         for p in sig.parameters.values():
@@ -201,24 +235,48 @@ class FunctionType:
             self.constraints[p.name] = c
             params.append(inspect.Parameter(p.name, kind, default=default, annotation=c))
         self.signature = inspect.Signature(params)
+        inspect.Signature.__init__(self, [Parameter(p.name, p.kind, default=p.default,
+                                                    annotation=p.annotation) for p in params])
 
     @classmethod
-    def from_parameters(cls, parameters, output=None):
+    def from_parameters(cls, parameters, output=None, captures=None):
         """A FunctionType of given inspect.Parameters (annotated with
-        constraints), printed with `-> output` when given."""
+        constraints), printed with `-> output` when given; `captures` is a
+        list of (id, type string) for `repr()`."""
         self = cls.__new__(cls)
         self.defaults = {}
         self.constraints = {p.name: p.annotation for p in parameters}
         self.num_constrained = len(parameters)
         self.signature = inspect.Signature(parameters)
+        inspect.Signature.__init__(self, [Parameter(p.name, p.kind, default=p.default,
+                                                    annotation=p.annotation)
+                                          for p in parameters])
         self.output = output
+        self.captures = list(captures or [])
         return self
 
     output = None
+    captures = ()
 
     def __str__(self):
         s = str(self.signature) if self.signature is not None else "(*args, **kwargs)"
         return s if self.output is None else "%s -> %s" % (s, self.output)
+
+    def __repr__(self):
+        return self.pretty_printed()
+
+    def pretty_printed(self):
+        """TensorFlow's listing of the parameters, output type and captures."""
+        lines = ["Input Parameters:"]
+        for p in self.parameters.values():
+            lines.append("  %s (%s): %s" % (p.name, p.kind.name,
+                                            "None" if p.annotation is p.empty else p.annotation))
+        lines += ["Output Type:", "  " + str(self.output), "Captures:"]
+        if not self.captures:
+            lines.append("  None")
+        for ident, text in self.captures:
+            lines.append("  %d: %s" % (ident, text))
+        return "\n".join(lines)
 
     def bind(self, args, kwargs, specs_ok=False):
         """The bound arguments (defaults applied, constraints cast), in
@@ -239,6 +297,6 @@ class FunctionType:
         except Exception as e:
             raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received "
                             f"args: {tuple(args)} and kwargs: {dict(kwargs)} for signature: "
-                            f"{self}.") from None
+                            f"{self}.") from e
         return out
 

@@ -8,21 +8,23 @@ one tuple, one dict lookup, then the compiled code.
 import collections
 import functools
 import inspect
-import warnings
+import threading
 import weakref
 
 
 from ..compiler.codegen import compile_graph, needed_ops
 from ..framework import context as _context
-from ..framework import nest, user_frames
+from ..framework import core_types, nest, user_frames
 from ..framework.api_export import export
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
+from . import traced_errors
 from .concrete_function import ConcreteFunction, _runtime_value
 from .fast_call import make_fast_call
 from .function_type import FunctionType, split_bound
 from ..framework.func_graph import trace_function
+from ..ops import logging_ops
 
 __all__ = ["Function", "function"]
 
@@ -31,11 +33,101 @@ _config = _context.config
 _MAX_CACHE = 128
 # Python argument types the fast call path keys by value.
 _SCALARS = frozenset((int, float, bool, str, type(None)))
-_RETRACE_WINDOW = 5
 
 
-class RetracingWarning(UserWarning):
-    """A Function keeps retracing (warned with the argument that changed)."""
+class _Pending:
+    """A trace in progress: the thread making it, and an event set when done."""
+
+    __slots__ = ("owner", "done")
+
+    def __init__(self, owner):
+        self.owner = owner
+        self.done = threading.Event()
+
+
+_trace_local = threading.local()
+
+
+def _tracing_stack():
+    """The Functions this thread is tracing, outermost first."""
+    stack = getattr(_trace_local, "stack", None)
+    if stack is None:
+        stack = _trace_local.stack = []
+    return stack
+
+
+class _RetracingDetector:
+    """TensorFlow's frequent-retracing warning, logged through
+    `tf.get_logger()` ("WARNING:tensorflow:5 out of the last 5 calls to
+    <function f at 0x...> triggered tf.function retracing. ...").
+
+    Calls are counted per Python function code (so a `tf.function` made
+    anew in a loop counts too), over about the last 10 calls: when 5 of them
+    traced, a warning is logged, at most twice per code. rillflow adds which
+    argument changed. Only calls made eagerly count, and (unlike
+    TensorFlow) calls served by the fast path of an existing trace are not
+    seen, so "out of the last N calls" counts the calls that were not.
+    """
+
+    HISTORY = 10
+    THRESHOLD = 5
+    MAX_WARNINGS = 2
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._by_code = {}   # code -> [calls per trace (oldest first), calls, warnings]
+
+    @staticmethod
+    def _code(fn):
+        target = fn._python_function
+        while hasattr(target, "__wrapped__"):
+            target = target.__wrapped__
+        target = getattr(target, "__func__", target)
+        return getattr(target, "__code__", target)
+
+    def reset(self):
+        """Forgets every call counted so far."""
+        with self._lock:
+            self._by_code.clear()
+
+    def note_call(self, fn, traced, key):
+        """Counts one eager call of Function `fn`; `traced`: it traced."""
+        with self._lock:
+            entry = self._by_code.setdefault(self._code(fn), [[], 0, 0])
+            per_trace = entry[0]
+            entry[1] += 1
+            if not traced:
+                if not per_trace:
+                    per_trace.append(0)
+                per_trace[-1] += 1
+                return
+            per_trace.append(1)
+            while per_trace and entry[1] - per_trace[0] > self.HISTORY:
+                entry[1] -= per_trace.pop(0)
+            if entry[2] >= self.MAX_WARNINGS or len(per_trace) < self.THRESHOLD:
+                return
+            entry[2] += 1
+            traces, calls = len(per_trace), entry[1]
+        with fn._lock:
+            keys = [k for k in fn._cache if k != key]
+        reason = ""
+        if keys and key[0] != "S":
+            reason = " (rillflow: in the last retrace, %s.)" % K.describe_difference(
+                fn._spec.arg_names, _strip(key), _strip(keys[-1]))
+        logging_ops.get_logger().warning(
+            f"{traces} out of the last {calls} calls to {fn._python_function!r} triggered "
+            f"tf.function retracing. Tracing is expensive and the excessive number of "
+            f"tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
+            f"passing tensors with different shapes, (3) passing Python objects instead of "
+            f"tensors. For (1), please define your @tf.function outside of the loop. For (2), "
+            f"@tf.function has reduce_retracing=True option that can avoid unnecessary "
+            f"retracing. For (3), please refer to "
+            f"https://www.tensorflow.org/guide/function#controlling_retracing and "
+            f"https://www.tensorflow.org/api_docs/python/tf/function for  more details."
+            + reason)
+
+
+_retracing_detector = _RetracingDetector()
 
 
 class _FunctionSpec:
@@ -75,7 +167,7 @@ class _FunctionSpec:
         return names + ["%s_%d" % (var, i) for i in range(n - len(names))]
 
 
-class Function:
+class Function(core_types.PolymorphicFunction):
     """A callable that traces `python_function` into graphs (`tf.function`).
 
     See `function()` for the arguments.
@@ -109,8 +201,9 @@ class Function:
         self._tracing_count = 0
         self._created_variables = False
         self._first_trace_done = False
-        self._recent = collections.deque(maxlen=_RETRACE_WINDOW)
-        self._warned = False
+        self._lock = threading.Lock()     # guards the cache, never held while tracing
+        self._pending = {}                # key -> _Pending: traces in progress
+        self._pending_first = None        # the first trace, while in progress
         self._bound = weakref.WeakKeyDictionary()
         self._bound_by_id = {}
         functools.update_wrapper(self, python_function, updated=())
@@ -130,6 +223,12 @@ class Function:
     def input_signature(self):
         """The input_signature given to `tf.function`, or None."""
         return self._spec.input_signature
+
+    @property
+    def function_type(self):
+        """The FunctionType of the Python function (with the input_signature's
+        constraints, if one was given)."""
+        return self._spec.function_type
 
     def experimental_get_tracing_count(self):
         """How many times the Python function has been traced."""
@@ -153,6 +252,15 @@ class Function:
             except TypeError:
                 self._bound_by_id[id(instance)] = bound
         return bound
+
+    def __deepcopy__(self, memo):
+        """A new Function of the same Python function and options (its traces
+        are made again when called)."""
+        new = Function(self._python_function, self._name, self._spec.input_signature,
+                       self._autograph, self._jit_compile, self._reduce_retracing,
+                       self._autograph_options, self._attributes)
+        memo[id(self)] = new
+        return new
 
     # --- calling --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -183,8 +291,9 @@ class Function:
             return self._call_slow(args, kwargs)
         except Exception as e:
             # Show the user's frames (their function, converted code at their
-            # own lines), not the framework's.
-            raise e.with_traceback(user_frames.filter_traceback(e.__traceback__))
+            # own lines), not the framework's; as TensorFlow, without the
+            # exceptions it was raised from.
+            raise e.with_traceback(user_frames.filter_traceback(e.__traceback__)) from None
 
     def _call_slow(self, args, kwargs):
         if _config.run_functions_eagerly:
@@ -212,11 +321,27 @@ class Function:
         if self._spec.input_signature is not None and not args and not kwargs:
             args = self._spec.input_signature
         pos, kw = self._canonicalize(args, kwargs, specs_ok=True)
-        cf, _ = self._concrete_for(pos, kw)
+        cf, _ = self._concrete_for(pos, kw, count_call=False)
         return cf
 
     def _list_all_concrete_functions(self):
-        return list(self._cache.values())
+        """The traces made so far, oldest first (each once)."""
+        seen, out = set(), []
+        with self._lock:
+            traces = list(self._cache.values())
+        for cf in traces:
+            if id(cf) not in seen:
+                seen.add(id(cf))
+                out.append(cf)
+        return out
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """The signatures of all traces, as TensorFlow prints them: each
+        trace's `pretty_printed_signature(verbose)`, separated by blank lines
+        (one line each with `verbose=False`)."""
+        joiner = "\n\n" if verbose else "\n"
+        return joiner.join(cf.pretty_printed_signature(verbose=verbose)
+                           for cf in self._list_all_concrete_functions())
 
     # --- binding ----------------------------------------------------------------
     def _canonicalize(self, args, kwargs, specs_ok=False):
@@ -239,38 +364,92 @@ class Function:
         g = _context.outermost_graph()
         return key if g is None else ("G", id(g), key)
 
-    def _concrete_for(self, pos, kw):
-        """The ConcreteFunction for bound arguments and their flat runtime values."""
-        sig_specs = self._spec.input_signature
-        if sig_specs is not None:
+    def _concrete_for(self, pos, kw, count_call=True):
+        """The ConcreteFunction for bound arguments and their flat runtime
+        values, tracing if no trace fits. `count_call`: a call of the
+        function (not `get_concrete_function`), seen by the retracing warning."""
+        if self._spec.input_signature is not None:
             g = _context.outermost_graph()
             key = ("S", g is None or id(g))
+        else:
+            key = self._call_key(pos, kw)
+        cf, traced = self._get_or_trace(key, pos, kw)
+        if count_call and _state.graph is None:
+            _retracing_detector.note_call(self, traced, key)
+        return cf, _flat_values(pos, kw)
+
+    # Threads: the cache is read and written under `_lock`, never held while
+    # tracing. A trace in progress is announced in `_pending` (per key) so
+    # that other first calls with the same key wait for it instead of
+    # tracing again; calls with other keys go on (while the first trace of
+    # the function is in progress, the one that may create variables, every
+    # other trace waits for it). A thread that calls the function again
+    # while tracing it (recursion) traces again, as TensorFlow does.
+
+    def _lookup(self, key):
+        """The cached trace usable for `key`, or None (call with `_lock` held)."""
+        if key[0] == "S":
             cf = self._cache.get(key)
-            if cf is None or not _usable_here(cf):
-                cf = self._trace(key, tuple(sig_specs), {})
-            return cf, _flat_values(pos, kw)
-        key = self._call_key(pos, kw)
+            return cf if cf is not None and _usable_here(cf) else None
         try:
             cf = self._cache.get(key)
         except TypeError:
             cf = None
-        traced = False
         if cf is not None and not _usable_here(cf):
             cf = None
         if cf is None:
-            cf = self._find_compatible(key)
-        else:
-            self._cache.move_to_end(key)
-        if cf is None:
-            trace_pos, trace_kw, gen_key = pos, kw, key
-            if self._reduce_retracing:
-                trace_pos, trace_kw, gen_key = self._relaxed(key, pos, kw)
-            cf = self._trace(gen_key, trace_pos, trace_kw)
-            traced = True
-            if gen_key != key:
-                self._cache[key] = cf
-        self._note_call(traced, key)
-        return cf, _flat_values(pos, kw)
+            return self._find_compatible(key)
+        self._cache.move_to_end(key)
+        return cf
+
+    def _get_or_trace(self, key, pos, kw):
+        """(ConcreteFunction, whether this call traced it) for `key`."""
+        me = threading.get_ident()
+        while True:
+            with self._lock:
+                cf = self._lookup(key)
+                if cf is not None:
+                    return cf, False
+                pending = self._pending.get(key)
+                first = self._pending_first
+                if pending is not None and pending.owner != me:
+                    wait = pending
+                elif first is not None and first.owner != me:
+                    wait = first
+                else:
+                    if key[0] == "S":
+                        trace_args = key, tuple(self._spec.input_signature), {}
+                    elif self._reduce_retracing:
+                        trace_args = self._relaxed(key, pos, kw)
+                    else:
+                        trace_args = key, pos, kw
+                    mine = _Pending(me)
+                    if pending is None:
+                        self._pending[key] = mine
+                    if not self._first_trace_done and first is None:
+                        self._pending_first = mine
+                    break
+            wait.done.wait()
+        try:
+            gen_key, trace_pos, trace_kw = trace_args
+            cf = self._trace(trace_pos, trace_kw)
+            with self._lock:
+                self._cache[gen_key] = cf
+                if gen_key != key:
+                    self._cache[key] = cf
+                while len(self._cache) > _MAX_CACHE:
+                    self._cache.popitem(last=False)
+                    self._fast.clear()
+        finally:
+            with self._lock:
+                if self._pending.get(key) is mine:
+                    del self._pending[key]
+                if self._pending_first is mine:
+                    self._pending_first = None
+            mine.done.set()
+        for listener in list(_context.trace_listeners):
+            listener(cf)
+        return cf, True
 
     def _find_compatible(self, key):
         for k in reversed(self._cache):
@@ -280,30 +459,16 @@ class Function:
         return None
 
     def _relaxed(self, key, pos, kw):
-        """With reduce_retracing: generalizes the new key against earlier traces."""
+        """With reduce_retracing: generalizes the new key against earlier
+        traces. Returns (key, positional, keyword arguments) to trace with."""
         for k in reversed(self._cache):
             if _ctx(k) != _ctx(key):
                 continue
             r = K.relax(_strip(key), _strip(k))
             if r is not None and r != _strip(key):
                 specs = _specs_from_key(pos, kw, r)
-                return specs[0], specs[1], _with_ctx(key, r)
-        return pos, kw, key
-
-    def _note_call(self, traced, key):
-        self._recent.append(traced)
-        if traced and not self._warned and len(self._recent) == _RETRACE_WINDOW and \
-                all(self._recent) and self._tracing_count > _RETRACE_WINDOW - 1:
-            self._warned = True
-            keys = [k for k in self._cache if k != key]
-            reason = K.describe_difference(self._spec.arg_names, _strip(key),
-                                           _strip(keys[-1])) if keys else "new arguments"
-            warnings.warn(
-                f"{_RETRACE_WINDOW} out of the last {_RETRACE_WINDOW} calls to "
-                f"{self._python_function!r} triggered tf.function retracing; the last retrace "
-                f"was caused by {reason}. Tracing is expensive: pass tensors instead of Python "
-                f"values, use reduce_retracing=True, or give an input_signature.",
-                RetracingWarning, stacklevel=4)
+                return _with_ctx(key, r), specs[0], specs[1]
+        return key, pos, kw
 
     # --- tracing ------------------------------------------------------------------
     def _python_callable(self):
@@ -315,7 +480,8 @@ class Function:
             return _ag.convert_for_function(self._python_function, self._autograph_options)
         return self._python_function
 
-    def _trace(self, key, pos, kw):
+    def _trace(self, pos, kw):
+        """A new ConcreteFunction for these arguments (not cached here)."""
         first = not self._first_trace_done
         cf, created = self._trace_once(pos, kw, allow_variables=first)
         self._first_trace_done = True
@@ -323,12 +489,6 @@ class Function:
             self._created_variables = True
             self._run_initializers(cf, pos, kw)
             cf, _ = self._trace_once(pos, kw, allow_variables=False)
-        self._cache[key] = cf
-        for listener in list(_context.trace_listeners):
-            listener(cf)
-        while len(self._cache) > _MAX_CACHE:
-            self._cache.popitem(last=False)
-            self._fast.clear()
         return cf
 
     def _trace_once(self, pos, kw, allow_variables):
@@ -342,14 +502,29 @@ class Function:
                                  "https://www.tensorflow.org/guide/function#creating_tfvariables"
                                  " for more information.")
             created.append(v)
+        names = self._spec.names_for(len(pos))
+        pos = K.placeholder_values(pos)
+        kw = K.placeholder_values(kw)
+        # Conversion errors are raised as they are (no user code ran yet).
+        python_callable = self._python_callable()
         saved = getattr(_state, "variable_created_hook", None)
         _state.variable_created_hook = hook
-        self._tracing_count += 1
+        with self._lock:
+            self._tracing_count += 1
+        stack = _tracing_stack()
+        # As TensorFlow: with AutoGraph, an error escaping the outermost
+        # AutoGraph trace reads "in user code: ..." with the user's frames.
+        outermost = self._autograph and not any(f._autograph for f in stack)
+        stack.append(self)
         try:
-            names = self._spec.names_for(len(pos))
-            fg = trace_function(self._name, self._python_callable(), pos, kw,
+            fg = trace_function(self._name, python_callable, pos, kw,
                                 arg_names=names, outer_graph=_state.graph)
+        except Exception as e:
+            if not outermost or getattr(e, "_not_user_code_error", False):
+                raise
+            raise traced_errors.in_user_code_error(e).with_traceback(e.__traceback__) from None
         finally:
+            stack.pop()
             _state.variable_created_hook = saved
         return ConcreteFunction(fg, names, self._spec), created
 

@@ -10,13 +10,16 @@ import weakref
 import numpy as np
 
 from ..framework import dtypes as D
+from ..framework.core_types import PlaceholderContext, TracingContext
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from ..framework.tensor_shape import TensorShape
 
-__all__ = ["make_key", "is_subtype", "describe_difference", "is_tensor_leaf"]
+__all__ = ["make_key", "is_subtype", "describe_difference", "is_tensor_leaf",
+           "placeholder_values"]
 
 _PY_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+TRACING_CONTEXT = TracingContext()
 
 
 class _ObjectKey:
@@ -71,6 +74,10 @@ def leaf_key(v):
     custom = getattr(v, "_trace_key", None)
     if custom is not None:
         return ("C", custom())
+    tracing_type = getattr(type(v), "__tf_tracing_type__", None)
+    if tracing_type is not None:
+        # The object's own TraceType (tf.types.experimental.SupportsTracingProtocol).
+        return ("TT", tracing_type(v, TRACING_CONTEXT))
     try:
         hash(v)
         hashable = True
@@ -86,6 +93,25 @@ def leaf_key(v):
                         f"it is immutable/hashable. Otherwise, consider implementing the "
                         f"Tracing Protocol for it.")
     return ("O", _ObjectKey(v))
+
+
+def placeholder_values(value):
+    """`value` with each object that gives its own TraceType replaced by that
+    type's `placeholder_value`: what the Python function receives while
+    tracing, as in TensorFlow. Containers without such objects are returned
+    as they are."""
+    if isinstance(value, (list, tuple, dict)):
+        items = list(value.values()) if isinstance(value, dict) else list(value)
+        new = [placeholder_values(x) for x in items]
+        if all(a is b for a, b in zip(items, new)):
+            return value
+        if isinstance(value, dict):
+            return type(value)(zip(value.keys(), new))
+        return type(value)(*new) if hasattr(value, "_fields") else type(value)(new)
+    tracing_type = getattr(type(value), "__tf_tracing_type__", None)
+    if tracing_type is None or is_tensor_leaf(value) or hasattr(value, "_trace_key"):
+        return value
+    return tracing_type(value, TRACING_CONTEXT).placeholder_value(PlaceholderContext())
 
 
 def make_key(value):
@@ -133,6 +159,8 @@ def is_subtype(key, general):
     if tag == "C" and _is_shaped(key[1]) and _is_shaped(general[1]):
         # A composite keyed by (kind, dtype, dense shape): a SparseTensor.
         return key[1][:2] == general[1][:2] and _shape_subtype(key[1][2], general[1][2])
+    if tag == "TT":
+        return bool(key[1].is_subtype_of(general[1]))
     return key == general
 
 
@@ -163,6 +191,9 @@ def relax(key, other):
         if key[1][:2] != other[1][:2]:
             return None
         return ("C", key[1][:2] + (_relax_shape(key[1][2], other[1][2]),))
+    if tag == "TT":
+        common = key[1].most_specific_common_supertype([other[1]])
+        return None if common is None else ("TT", common)
     if tag in ("L", "U", "A"):
         if len(key[1]) != len(other[1]):
             return None
@@ -191,6 +222,8 @@ def describe(key):
         return "Python value %r" % (key[1],)
     if tag == "O":
         return "object %r" % (key[1],)
+    if tag == "TT":
+        return "trace type %r" % (key[1],)
     return "structure %s" % tag
 
 

@@ -614,6 +614,40 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
 
 _logger = _py_logging.getLogger("tensorflow")
 
+
+class _StandardErrorHandler(_py_logging.StreamHandler):
+    """Writes to the current `sys.stderr` (or `sys.stdout`), looked up at each
+    record, so a replaced stream (a test's capture) is honoured."""
+
+    def __init__(self, to_stdout=False):
+        super().__init__()
+        self._to_stdout = to_stdout
+
+    @property
+    def stream(self):
+        return sys.stdout if self._to_stdout else sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def _configure_logger():
+    """As TensorFlow's logger: unless the root logger already has handlers,
+    records go to stderr as `WARNING:tensorflow:message` (in an interactive
+    session to stdout, from INFO up)."""
+    if _py_logging.getLogger().handlers or _logger.handlers:
+        return
+    interactive = hasattr(sys, "ps1") or bool(sys.flags.interactive)
+    if interactive:
+        _logger.setLevel(_py_logging.INFO)
+    handler = _StandardErrorHandler(to_stdout=interactive)
+    handler.setFormatter(_py_logging.Formatter(_py_logging.BASIC_FORMAT, None))
+    _logger.addHandler(handler)
+
+
+_configure_logger()
+
 DEBUG = _py_logging.DEBUG
 INFO = _py_logging.INFO
 WARN = _py_logging.WARN

@@ -4,6 +4,8 @@ In a graph these are stateful ops, so they run on every call of the
 function (unlike Python code in the function body, which runs only while
 tracing). Their kernels run user code eagerly.
 """
+import functools
+
 import numpy as np
 
 from ..framework import context as _context
@@ -97,24 +99,49 @@ def _call(opdef, func, inp, Tout, name, eager_args):
     return outs[0] if single else outs
 
 
+def _decorator_or_call(api_name, func, inp, Tout, name, call):
+    """As TensorFlow: with `func=None` a decorator whose calls pass their
+    positional arguments as `inp`; otherwise `inp` is required."""
+    if func is None:
+        if inp is not None:
+            raise TypeError(f"Don't set the `inp` argument when using {api_name} as a "
+                            f"decorator (`func=None`).")
+
+        def decorator(f):
+            @functools.wraps(f)
+            def wrapper(*args):
+                return call(f, list(args), Tout, name)
+            return wrapper
+        return decorator
+    if inp is None:
+        raise TypeError(f"Missing argument `inp`:\n  You must set the `inp` argument (the "
+                        f"list of arguments to the\n  function), unless you use `{api_name}` "
+                        f"as a decorator(`func=None`).")
+    return call(func, inp, Tout, name)
+
+
 @export("py_function")
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Wraps a Python function as an op that runs it at run time, eagerly,
     with tensors as arguments (`tf.py_function`).
 
+    As a decorator (`@tf.py_function(Tout=...)`), the decorated function's
+    positional arguments are the inputs.
+
     Args:
-      func: the Python callable.
-      inp: list of input tensors.
+      func: the Python callable (None to make a decorator).
+      inp: list of input tensors (not given to the decorator form).
       Tout: a dtype (the result is one tensor) or a list of dtypes.
     """
-    if func is None:
-        return lambda f: py_function(f, inp, Tout, name)
-    return _call(_EagerPyFunc, func, inp, Tout, name, eager_args=True)
+    return _decorator_or_call(
+        "tf.py_function", func, inp, Tout, name,
+        lambda f, i, t, n: _call(_EagerPyFunc, f, i, t, n, eager_args=True))
 
 
 @export("numpy_function", "compat.v1.py_func")
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
-    """Like `py_function`, but `func` receives and returns NumPy arrays."""
-    if func is None:
-        return lambda f: numpy_function(f, inp, Tout, stateful, name)
-    return _call(_PyFunc, func, inp, Tout, name, eager_args=False)
+    """Like `py_function`, but `func` receives and returns NumPy arrays
+    (also usable as a decorator, `@tf.numpy_function(Tout=...)`)."""
+    return _decorator_or_call(
+        "tf.numpy_function", func, inp, Tout, name,
+        lambda f, i, t, n: _call(_PyFunc, f, i, t, n, eager_args=False))

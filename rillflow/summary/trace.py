@@ -8,13 +8,13 @@ dashboard reads ("graph_run_metadata_graph").
 """
 import threading
 import time
-import warnings
 
 from ..framework import context as _context
 from ..framework.api_export import export
 from ..framework.graph import Graph
 from ..framework.graph_def import GraphDef
 from ..ops.array_ops import constant
+from ..ops.logging_ops import get_logger
 from . import graph_export, protos
 from .ops import _bool, _constant, summary_scope, write_summary
 from .writer import recording_condition, state
@@ -31,6 +31,9 @@ class _Trace:
         self.lock = threading.Lock()
         self.active = False
         self.functions = []
+        # trace_on(profiler=True) without a directory: TensorFlow's trace_off
+        # then logs that no profiler is running.
+        self.profiler_without_dir = False
 
     def listen(self, concrete_function):
         with self.lock:
@@ -52,14 +55,18 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
       profiler_outdir: accepted for compatibility.
     """
     if _context.state.graph is not None:
-        warnings.warn("Cannot enable trace inside a tf.function.", stacklevel=2)
+        get_logger().warning("Cannot enable trace inside a tf.function.")
         return
     if profiler:
-        warnings.warn("rillflow has no profiler: tf.summary.trace_on(profiler=True) "
-                      "collects graphs only.", stacklevel=2)
+        _trace.profiler_without_dir = profiler_outdir is None
+        # TensorFlow's warning without a directory; rillflow has no profiler.
+        get_logger().warning("No `profiler_outdir` passed to trace_on(). Profiler won't be "
+                             "enabled." if profiler_outdir is None else
+                             "rillflow has no profiler: tf.summary.trace_on(profiler=True) "
+                             "collects graphs only.")
     with _trace.lock:
         if _trace.active:
-            warnings.warn("Trace already enabled", stacklevel=2)
+            get_logger().warning("Trace already enabled")
             return
         _trace.active = True
         _trace.functions = []
@@ -70,6 +77,10 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
 @export("summary.trace_off")
 def trace_off():
     """Stops collecting graphs and drops those collected (`tf.summary.trace_off`)."""
+    if _trace.profiler_without_dir:
+        _trace.profiler_without_dir = False
+        get_logger().warning("Error while stopping profiler: Cannot export profiling results. "
+                             "No profiler is running.")
     with _trace.lock:
         _trace.active = False
         _trace.functions = []
@@ -90,7 +101,7 @@ def trace_export(name, step=None, profiler_outdir=None):
         default writer is recording.
     """
     if _context.state.graph is not None:
-        warnings.warn("Cannot export trace inside a tf.function.", stacklevel=2)
+        get_logger().warning("Cannot export trace inside a tf.function.")
         return
     with _trace.lock:
         if not _trace.active:
