@@ -356,3 +356,15 @@ def test_return_inside_try():
         finally:
             x = x + 1
     assert tf.function(f)(0) == -1 and tf.function(f)(2) == 0
+
+
+def _fact(n):
+    if n > 1:
+        return n * _fact(n - 1)
+    return 1
+
+
+def test_recursive_helper_called_by_its_own_name():
+    # The converted helper finds itself through the module's globals.
+    assert int(tf.function(lambda n: _fact(n) + 0)(4)) == 24
+    assert _v(tf.function(lambda x: _fact(3) * x)(tf.constant(2))) == 12

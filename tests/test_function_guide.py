@@ -421,8 +421,8 @@ def test_without_autograph_the_message_is_unchanged():
 
 
 def _recursive_by_alias():
-    # Recursion through another name: AutoGraph does not yet resolve the
-    # own name of a module-level function inside it (the xfail test below).
+    # Recursion through a local alias (the guide's cell; the module-level
+    # function calling itself by its own name is tested below).
     @tf.function
     def recursive_fn(n):
         if n > 0:
@@ -459,8 +459,6 @@ def _recursive_global(n):
         return 1
 
 
-@pytest.mark.xfail(reason="AutoGraph resolves a module-level converted function's own name to "
-                          "None (rillflow/autograph/conversion.py)", strict=False)
 def test_recursive_function_by_its_own_name():
     # TensorFlow 2.21: tf.Tensor(1), traced for n = 5, 4, ..., 0.
     assert int(_recursive_global(5)) == 1

@@ -131,6 +131,12 @@ def convert_function(fn):
             closure.append(types.CellType(ag_namespace))
         elif name in cells:
             closure.append(cells[name])
+        elif name == fn_code.co_name:
+            # The function's own name (a recursive call): a global in the
+            # original, a free variable here only because the factory binds
+            # the converted function to it. Its current global value.
+            closure.append(types.CellType(fn.__globals__[name]) if name in fn.__globals__
+                           else types.CellType())
         else:  # `__class__` for a rewritten `super()` outside a class
             closure.append(types.CellType(None))
     converted = types.FunctionType(fn_code, fn.__globals__, fn_code.co_name, fn.__defaults__,
