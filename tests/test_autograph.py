@@ -2,7 +2,6 @@
 rules, lists, asserts, conversion of called functions, methods, lambdas,
 strict mode, and error locations."""
 import traceback
-import warnings
 
 import numpy as np
 import pytest
@@ -299,16 +298,19 @@ def test_global_and_nonlocal_state():
     assert counter == [1]
 
 
-def test_unconvertible_function_warns_and_strict_mode_raises(monkeypatch):
+def test_unconvertible_function_warns_and_strict_mode_raises(monkeypatch, caplog):
     src = "def made(x):\n    return x + 1\n"
     ns = {}
     exec(compile(src, "<string-defined>", "exec"), ns)
     made = ns["made"]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caplog.at_level("WARNING", logger="tensorflow"):
         assert int(tf.function(made)(tf.constant(1))) == 2
-    text = " ".join(str(w.message) for w in caught)
-    assert "could not transform" in text and "made" in text and "Cause:" in text
+    # Logged through TensorFlow's logger (WARNING:tensorflow:...), as TensorFlow does.
+    text = " ".join(r.getMessage() for r in caplog.records if r.name == "tensorflow")
+    assert text.startswith("AutoGraph could not transform <function made at ")
+    assert "and will run it as-is.\nCause:" in text
+    assert text.endswith("To silence this warning, decorate the function with "
+                         "@tf.autograph.experimental.do_not_convert")
     monkeypatch.setenv("AUTOGRAPH_STRICT_CONVERSION", "1")
     ns2 = {}
     exec(compile(src, "<string-defined-2>", "exec"), ns2)

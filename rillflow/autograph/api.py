@@ -7,10 +7,10 @@ recursively and leaves the framework, NumPy and the standard library alone.
 import builtins
 import functools
 import inspect
+import logging
 import os
 import sys
 import threading
-import warnings
 
 from ..framework.api_export import export, export_value
 from . import conversion
@@ -74,7 +74,8 @@ def _conversion_failed(f, e):
     key = getattr(f, "__code__", f)
     if key not in _failed:
         _failed[key] = True
-        warnings.warn(msg, stacklevel=4)
+        # Logged, as TensorFlow does: WARNING:tensorflow:AutoGraph could not ...
+        logging.getLogger("tensorflow").warning(msg)
 
 
 def _convert(f):
