@@ -187,9 +187,9 @@ def _python_truth(value, message):
     """`bool(value)` in a Python loop; a graph tensor there (the loop's
     variables became tensors) is TensorFlow's NotImplementedError."""
     if is_graph_tensor(value):
-        raise staging(NotImplementedError(
-            message)) from OperatorNotAllowedInGraphError(
+        cause = OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.")
+        raise staging(NotImplementedError(message)) from cause
     return bool(value)
 
 
@@ -278,8 +278,8 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
         state = tuple(get_state())
         if iterate_name is not None:
             # A loop target first assigned by this loop starts as the range's start.
-            state = tuple(item_of(index[0]) if n == iterate_name and is_undefined(v) else v
-                          for n, v in zip(names, state))
+            state = tuple(item_of(index[0]) if name == iterate_name and is_undefined(v)
+                          else v for name, v in zip(names, state))
         return (index[0],) + state
 
     def aug_set_state(values):
