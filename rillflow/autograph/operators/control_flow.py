@@ -99,6 +99,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
     LV.verify_branch_vars(tvals, names, "main")
     fg, fvals = _trace_branch(orelse, init, get_state, set_state, nouts, "if_false")
     LV.verify_branch_vars(fvals, names, "else")
+    tvals, fvals = _unify_lists(tg, tvals, fg, fvals)
     LV.verify_cond_vars(tvals, fvals, names)
     final = list(init)
     outputs = []
@@ -125,6 +126,30 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
         if isinstance(final[i], DS.TensorListLoopVar):
             final[i] = final[i].with_element_type_of(fvals[i])
     set_state(tuple(final))
+
+
+def _unify_lists(tg, tvals, fg, fvals):
+    """A list that a branch appended to (a tensor list, or a Python list of
+    another length than the other branch's) is a tensor list in both
+    branches, so that the `if` can output it."""
+    tvals, fvals = list(tvals), list(fvals)
+    for i, (tv, fv) in enumerate(zip(tvals, fvals)):
+        lists = [isinstance(v, list) and DS.is_convertible_list(v) for v in (tv, fv)]
+        tensor_lists = [isinstance(v, DS.TensorListLoopVar) for v in (tv, fv)]
+        if not (lists[0] or tensor_lists[0]) or not (lists[1] or tensor_lists[1]):
+            continue
+        if lists[0] and lists[1] and len(tv) == len(fv):
+            continue   # the same structure: outputs as nested tensors
+        typed = next((v for v in (tv, fv) if isinstance(v, DS.TensorListLoopVar) and
+                      v.element_dtype is not None), None)
+        dtype = typed.element_dtype if typed is not None else None
+        if lists[0]:
+            with _context.graph_mode(tg, hide_tapes=True):
+                tvals[i] = DS.TensorListLoopVar.from_list(tv, dtype)
+        if lists[1]:
+            with _context.graph_mode(fg, hide_tapes=True):
+                fvals[i] = DS.TensorListLoopVar.from_list(fv, dtype)
+    return tuple(tvals), tuple(fvals)
 
 
 def _branch_outputs(g, values):

@@ -132,7 +132,16 @@ class TensorListLoopVar:
         return L.length(self._handle)
 
     def __getitem__(self, i):
+        """The element at index `i`; a negative index counts from the end, as
+        in the Python list this stands for."""
         from ...ops import list_ops as L
+        if isinstance(i, int) and not isinstance(i, bool):
+            if i < 0:
+                i = L.length(self._handle) + i
+        elif isinstance(i, Tensor):
+            from ...ops.array_ops import where
+            from ...ops.math_ops import less
+            i = where(less(i, 0), i + L.length(self._handle), i)
         return L.get_item(self._handle, i, self._dtype(), self.element_shape)
 
     def __tf_tensor__(self, dtype=None, name=None):

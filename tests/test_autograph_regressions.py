@@ -1,0 +1,103 @@
+"""Minimized programs on which the AutoGraph property test
+(tests/autograph_programs.py, tools/autograph_property.py) once found
+rillflow's tf.function departing from Python (or from TensorFlow's refusal).
+Each must give Python's value, or the exception TensorFlow 2.21 raises."""
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+
+def _v(x):
+    if isinstance(x, (list, tuple)):
+        return [_v(e) for e in x]
+    return np.asarray(x.numpy() if hasattr(x, "numpy") else x).tolist()
+
+
+def _same_as_python(fn, *args):
+    assert _v(tf.function(fn)(*args)) == _v(fn(*args))
+
+
+def test_negative_index_of_a_list_appended_to_in_a_graph_loop():
+    def f(y):
+        z = [3]
+        for _ in tf.constant([3.0]):
+            z.append(0)
+        if y > -1.0:
+            return (1.0, z[-1])
+        return (y, 2)
+
+    def g(n):
+        z = [0.5]
+        for _ in tf.range(n):
+            z.append(tf.cast(n, tf.float32))
+        return tf.cast(n, tf.float32) == z[-1]
+    for y in (0.0, -2.0):
+        _same_as_python(f, tf.constant(y))
+    for n in (0, 5):
+        _same_as_python(g, tf.constant(n))
+
+
+def test_list_appended_to_in_one_branch_of_a_graph_if():
+    def f(y, m):
+        z = [m]
+        if y < y:
+            k = 0
+            while k < m:
+                k += 1
+                z.append(k)
+        return z[-1]
+
+    def g(y, m):
+        z = [m]
+        if y > 0.0:
+            z.append(m + 1)
+        return z[-1]
+    _same_as_python(f, tf.constant(0.5), tf.constant(4))
+    for y in (1.0, -1.0):
+        _same_as_python(g, tf.constant(y), tf.constant(4))
+
+
+def test_list_in_a_dataset_loop_indexed_from_the_end():
+    def f(x):
+        z = [5]
+        for j in tf.data.Dataset.from_tensor_slices([0]):
+            if z[-1] == 1:
+                z.append(j)
+    _same_as_python(f, tf.constant(1.5))
+
+
+def test_tensor_break_in_a_python_loop_appending_to_a_list():
+    # The graph `if` makes the break flag (and the list) tensors: a Python
+    # while loop cannot test them (TensorFlow's NotImplementedError).
+    def h(p):
+        z = [3.0]
+        k = 0
+        while k < 2:
+            k += 1
+            if k > tf.maximum(k, k):
+                break
+            else:
+                z.append(1.5)
+
+    def f(m):
+        return h(tf.cast(m, tf.float32) != 2.0)
+    with pytest.raises(NotImplementedError, match="condition of while loop started as "
+                       "non-Tensor"):
+        tf.function(f)(tf.constant(3))
+
+
+def test_augmented_assignment_of_an_undefined_name():
+    # Python raises UnboundLocalError (TensorFlow a TypeError of its Undefined).
+    def f(m, k):
+        a = k
+        if k < 1.0:
+            d = m
+        elif k % 2 == 1:
+            a -= d
+        return a
+    with pytest.raises(UnboundLocalError):
+        f(tf.constant(-1), 5)
+    with pytest.raises(UnboundLocalError):
+        tf.function(f)(tf.constant(-1), 5)
+    assert int(tf.function(f)(tf.constant(-1), 0)) == 0
