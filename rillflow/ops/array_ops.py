@@ -116,9 +116,12 @@ def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
         if _is_tensor_like(v):
             base = v.dtype
             break
+    # Without a tensor among them, a graph op converts each value on its own
+    # (a mismatch is the op's TypeError); eagerly the first fixes the dtype.
+    independent = base is None and not executing_eagerly()
     out = []
     for v in values:
-        if _is_tensor_like(v):
+        if _is_tensor_like(v) or independent:
             t = convert_to_tensor(v)
         else:
             t = convert_to_tensor(v, dtype=base)
