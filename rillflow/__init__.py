@@ -24,5 +24,9 @@ from . import _api  # noqa: E402
 
 __version__ = "0.1.0"
 
+from .compat.v1 import v2_names as _v1_names  # noqa: E402
+from .framework.api_export import EXPORTS as _EXPORTS  # noqa: E402
+
+_v1_names.add_aliases(_EXPORTS)
 _api.build(__import__(__name__))
-del _api
+del _api, _v1_names, _EXPORTS
