@@ -363,7 +363,7 @@ def _compare(results, baseline, lines):
         ours = results["files"].get(name)
         if ours is None:
             continue  # not run this time (file filter)
-        bad = []
+        bad, missing = [], []
         for test in sorted(base_tests):
             if base_tests[test]["outcome"] != "pass":
                 if ours["tests"].get(test, {}).get("outcome") == "pass":
@@ -371,15 +371,19 @@ def _compare(results, baseline, lines):
                 continue
             rec = ours["tests"].get(test)
             if rec is None:
-                why = ours.get("message") or "not run"
-                rec = {"outcome": "missing", "message": why}
-            if rec["outcome"] != "pass":
+                missing.append(test)
+            elif rec["outcome"] != "pass":
                 bad.append((test, rec))
-        if not bad:
+        if not bad and not missing:
             continue
-        total += len(bad)
-        print(f"\n== {name}: {len(bad)} pass in the baseline, not here"
+        total += len(bad) + len(missing)
+        print(f"\n== {name}: {len(bad) + len(missing)} pass in the baseline, not here"
               + (f" ({ours['status']})" if ours["status"] != "ok" else ""))
+        if missing:  # the file did not import, or these tests were not collected
+            print(f"  {len(missing)} test(s) not run: " + ", ".join(missing[:5])
+                  + (", ..." if len(missing) > 5 else ""))
+            for ln in _first_lines(ours, lines):
+                print("      " + ln[:300])
         for test, rec in bad:
             print(f"  {test}: {rec['outcome']}")
             for ln in _first_lines(rec, lines):
