@@ -18,11 +18,16 @@ from .compat import v1 as _compat_v1  # noqa: E402,F401
 from . import testing as _testing  # noqa: E402,F401
 from . import summary  # noqa: E402,F401
 from . import data as _data  # noqa: E402,F401
+from . import distribute as _distribute  # noqa: E402,F401
 from .saved_model import saved_model as _saved_model  # noqa: E402,F401
 from .saved_model import checkpoint as _checkpoint, checkpoint_reader as _checkpoint_reader  # noqa: E402,F401,E501
 from . import _api  # noqa: E402
 
 __version__ = "0.1.0"
 
+from .compat.v1 import v2_names as _v1_names  # noqa: E402
+from .framework.api_export import EXPORTS as _EXPORTS  # noqa: E402
+
+_v1_names.add_aliases(_EXPORTS)
 _api.build(__import__(__name__))
-del _api
+del _api, _v1_names, _EXPORTS

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import context as _context
 from . import dtypes as _dtypes
+from . import errors as _errors
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 
 __all__ = ["convert_to_tensor", "to_numpy", "register_tensor_conversion_function"]
@@ -316,6 +317,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
     if tf_tensor is not None:
         return tf_tensor(dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        if dtype is None and hint is not None:
+            try:
+                return _pack(value, _dtypes.as_dtype(hint), name)
+            except (TypeError, ValueError):
+                pass
         return _pack(value, dtype, name)
     if dtype is None and hint is not None:
         try:
@@ -354,30 +360,93 @@ def _contains_tensor(value):
     return False
 
 
-def _pack(value, dtype, name):
-    """Converts a list mixing tensors and Python values, like `tf.stack`."""
+def _is_tensor_item(v):
+    return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+
+
+def _first_dtype(value):
+    """The dtype of the first tensor (or variable) of nested lists, depth first."""
+    for v in value:
+        if _is_tensor_item(v):
+            return v.dtype
+        if isinstance(v, (list, tuple)):
+            d = _first_dtype(v)
+            if d is not None:
+                return d
+    return None
+
+
+def _cast_tensors(value, dtype):
+    """`value` (nested lists) with each tensor of another dtype cast to `dtype`."""
     from .op_registry import get
-    from .execute import apply
-    items = []
+    from .execute import apply1
+    out = []
     for v in value:
         if isinstance(v, (list, tuple)):
-            items.append(_pack(v, dtype, None) if _contains_tensor(v) else v)
-        else:
-            items.append(v)
-    base = dtype
-    if base is None:
-        for v in items:
-            if isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor"):
-                base = v.dtype
-                break
-    tensors = [convert_to_tensor(v, dtype=base) if not isinstance(v, Tensor) else v
-               for v in items]
-    if dtype is not None:
-        for t in tensors:
-            if t.dtype is not dtype:
-                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
-                                 f"with dtype {t.dtype.name}: {t!r}")
-    return apply(get("Pack"), tensors, {"axis": 0, "N": len(tensors)}, name=name or "packed")
+            v = _cast_tensors(v, dtype)
+        elif _is_tensor_item(v) and v.dtype is not dtype:
+            v = apply1(get("Cast"), convert_to_tensor(v), {"DstT": dtype, "Truncate": False},
+                       name="Cast")
+        out.append(v)
+    return out
+
+
+def _pack(value, dtype, name):
+    """Converts a list or tuple holding tensors as TensorFlow's autopacking
+    does: the dtype is `dtype`, else that of the first tensor (depth first);
+    with a `dtype`, tensors of another dtype are cast to it first; Python
+    values become constants of the dtype and each level is stacked (Pack).
+
+    Raises:
+      TypeError: a tensor of another dtype (without `dtype`, in graphs or
+        mixed with Python values).
+      InvalidArgumentError: eagerly, a list of tensors only, of mixed dtypes
+        (TensorFlow's Pack kernel's error).
+    """
+    inferred = _first_dtype(value)
+    if dtype is None:
+        dtype = inferred
+    elif dtype is not inferred:
+        value = _cast_tensors(value, dtype)
+    return _autopack(value, dtype, name or "packed")
+
+
+def _autopack(value, dtype, name):
+    from .op_registry import get
+    from .execute import apply
+    pack = get("Pack")
+    if _state.graph is None and all(isinstance(v, Tensor) for v in value):
+        _check_pack_dtypes(value, name)
+        return apply(pack, list(value), {"axis": 0, "N": len(value)}, name=name)
+    items, must_pack = [], False
+    for i, v in enumerate(value):
+        if _is_tensor_item(v):
+            if dtype is not None and v.dtype is not dtype:
+                raise TypeError(f"Cannot convert a list containing a tensor of dtype {v.dtype} "
+                                f"to {dtype} (Tensor is: {v!r})")
+            v = convert_to_tensor(v)
+            must_pack = True
+        elif isinstance(v, (list, tuple)):
+            v = _autopack(v, dtype, str(i))
+            must_pack = must_pack or isinstance(v, Tensor)
+        items.append(v)
+    if not must_pack:
+        return items
+    tensors = [v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtype, name=str(i))
+               for i, v in enumerate(items)]
+    if _state.graph is None:
+        _check_pack_dtypes(tensors, "")
+    return apply(pack, tensors, {"axis": 0, "N": len(tensors)}, name=name)
+
+
+def _check_pack_dtypes(tensors, name):
+    """TensorFlow's Pack kernel error for inputs of mixed dtypes (eager)."""
+    for i, v in enumerate(tensors):
+        if v.dtype is not tensors[0].dtype:
+            raise _errors.InvalidArgumentError(
+                None, None, f"cannot compute Pack as input #{i}(zero-based) was expected "
+                f"to be a {tensors[0].dtype.name} tensor but is a {v.dtype.name} tensor "
+                f"[Op:Pack] name: {name}")
 
 
 def constant_value_tensor(arr, name=None):

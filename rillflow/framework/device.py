@@ -3,16 +3,19 @@
 rillflow runs every op on the CPU, as TensorFlow does on a machine without
 accelerators: device scopes are accepted for any device (soft placement),
 recorded on the ops built inside them (`op.device`, as TensorFlow
-canonicalizes it), and the machine lists one CPU.
+canonicalizes it), and the machine lists one CPU. The CPU can be split into
+logical CPUs (`tf.config.set_logical_device_configuration`), which
+`list_logical_devices` then lists; all of them run on the one CPU.
 """
 import collections
 import contextlib
 import re
 
 from . import context as _context
-from .api_export import export
+from .api_export import export, export_value
 
-__all__ = ["device", "canonical_device", "list_physical_devices", "list_logical_devices"]
+__all__ = ["device", "canonical_device", "list_physical_devices", "list_logical_devices",
+           "LogicalDeviceConfiguration"]
 
 _state = _context.state
 
@@ -20,6 +23,14 @@ PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"
 PhysicalDevice.__doc__ = "A physical device of the machine (`name`, `device_type`)."
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
 LogicalDevice.__doc__ = "A device ops run on (`name`, `device_type`)."
+
+LogicalDeviceConfiguration = collections.namedtuple(
+    "LogicalDeviceConfiguration",
+    ["memory_limit", "experimental_priority", "experimental_device_ordinal"],
+    defaults=(None, None, None))
+LogicalDeviceConfiguration.__doc__ = (
+    "One logical device to make of a physical one "
+    "(`tf.config.LogicalDeviceConfiguration`).")
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
 _CPU_LOGICAL = LogicalDevice("/device:CPU:0", "CPU")
@@ -80,10 +91,65 @@ def list_physical_devices(device_type=None):
     return _matching([_CPU], device_type)
 
 
+# physical device -> its LogicalDeviceConfigurations; fixed once the logical
+# devices have been listed (TensorFlow's runtime is initialized by then).
+_logical_config = {}
+_initialized = [False]
+
+
 @export("config.list_logical_devices", "config.experimental.list_logical_devices")
 def list_logical_devices(device_type=None):
-    """The devices ops can run on, of `device_type` (all if None): one CPU."""
-    return _matching([_CPU_LOGICAL], device_type)
+    """The devices ops can run on, of `device_type` (all if None): the CPU,
+    or the logical CPUs it was split into."""
+    _initialized[0] = True
+    n = len(_logical_config.get(_CPU) or ()) or 1
+    return _matching([LogicalDevice("/device:CPU:%d" % i, "CPU") for i in range(n)],
+                     device_type)
+
+
+def _check_physical(device):
+    if device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+
+
+@export("config.set_logical_device_configuration",
+        "config.experimental.set_virtual_device_configuration")
+def set_logical_device_configuration(device, logical_devices):
+    """Splits physical `device` into one logical device per configuration.
+
+    Raises:
+      ValueError: an unknown device, or a memory limit for a CPU.
+      RuntimeError: a different configuration once the logical devices
+        were listed (as TensorFlow's after its runtime started).
+    """
+    _check_physical(device)
+    configs = list(logical_devices)
+    if device.device_type == "CPU" and any(c.memory_limit is not None for c in configs):
+        raise ValueError("Setting memory limit on CPU virtual devices is currently not "
+                         "supported")
+    if _logical_config.get(device) == configs:
+        return
+    if _initialized[0]:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _logical_config[device] = configs
+
+
+@export("config.get_logical_device_configuration",
+        "config.experimental.get_virtual_device_configuration")
+def get_logical_device_configuration(device):
+    """The logical device configurations of physical `device`, or None.
+
+    Raises:
+      ValueError: an unknown device.
+    """
+    _check_physical(device)
+    return _logical_config.get(device)
+
+
+export_value(LogicalDeviceConfiguration, "config.LogicalDeviceConfiguration",
+             "config.experimental.VirtualDeviceConfiguration")
+export_value(PhysicalDevice, "config.PhysicalDevice")
+export_value(LogicalDevice, "config.LogicalDevice")
 
 
 @export("config.get_visible_devices", "config.experimental.get_visible_devices")

@@ -116,9 +116,12 @@ def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
         if _is_tensor_like(v):
             base = v.dtype
             break
+    # Without a tensor among them, a graph op converts each value on its own
+    # (a mismatch is the op's TypeError); eagerly the first fixes the dtype.
+    independent = base is None and not executing_eagerly()
     out = []
     for v in values:
-        if _is_tensor_like(v):
+        if _is_tensor_like(v) or independent:
             t = convert_to_tensor(v)
         else:
             t = convert_to_tensor(v, dtype=base)
@@ -276,6 +279,42 @@ def constant(value, dtype=None, shape=None, name="Const"):
         elif arr.shape != tuple(dims):
             arr = np.reshape(arr, dims)
     return constant_value_tensor(arr, name)
+
+
+@export("compat.v1.constant")
+def constant_v1(value, dtype=None, shape=None, name="Const", verify_shape=False):
+    """TensorFlow 1's `tf.constant`: as `tf.constant`, and `verify_shape`
+    requires `value` to have `shape` already. In graphs, a value with fewer
+    elements than `shape` is padded with its last element (zeros when empty),
+    as TensorFlow 1's tensor protos are.
+
+    Raises:
+      TypeError: `verify_shape` and the value's shape is not `shape`.
+      ValueError: in graphs, more elements than `shape` holds.
+    """
+    if shape is None or _is_tensor_like(value) and not verify_shape:
+        return constant(value, dtype, shape, name)
+    dims = as_shape(shape).as_list() if as_shape(shape).rank is not None else None
+    if dims is None or None in dims:
+        return constant(value, dtype, shape, name)
+    if _is_tensor_like(value):
+        t = value if isinstance(value, EagerTensor) else convert_to_tensor(value)
+        arr, shown = t._v, t._v
+    else:
+        arr, shown = to_numpy(value, None if dtype is None else D.as_dtype(dtype)), value
+    if verify_shape and arr.shape != tuple(dims):
+        if executing_eagerly():
+            raise TypeError(f"Expected Tensor {arr} (converted from {shown}) with shape "
+                            f"{tuple(dims)}, but got shape {arr.shape}.")
+        raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
+    n = _num_elements(dims)
+    if executing_eagerly() or arr.size in (1, n):
+        return constant(value, dtype, shape, name)
+    if arr.size > n:
+        raise ValueError(f"Too many elements provided. Takes at most {n}, but got {arr.size}.")
+    flat = arr.reshape(-1)
+    pad = np.full(n - flat.size, flat[-1] if flat.size else 0, dtype=arr.dtype)
+    return constant(np.concatenate([flat, pad]).reshape(dims), dtype, None, name)
 
 
 # --- identity ----------------------------------------------------------------

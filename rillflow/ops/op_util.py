@@ -161,9 +161,9 @@ def operand_like(value, t, op_name=None, param="y", name=None):
         dtype int32`; while building a graph, the op constructor's message
         naming `param` of op `op_name`.
     """
-    if not _plain_value(value):
+    if not _plain_value(value) and not isinstance(value, (list, tuple)):
         return convert_to_tensor(value, name=name)
-    try:
+    try:  # a list holding tensors casts them (TensorFlow's autopacking)
         return convert_to_tensor(value, dtype=t.dtype, name=name)
     except TypeError as e:
         if _state.graph is None or op_name is None:

@@ -1,0 +1,2 @@
+"""`tf.distribute`: strategies with one replica (see strategy.py)."""
+from . import strategy  # noqa: F401
