@@ -68,7 +68,8 @@ def test_v1_constant_errors_in_graphs(value, shape, verify, error, message):
         f()
     # Raised while tracing: TensorFlow's "in user code:" text ends with the message.
     text = str(info.value)
-    assert text.startswith("in user code:\n") and text.endswith("\n    %s\n" % message)
+    assert text.startswith("in user code:\n")
+    assert text.endswith("\n    %s: %s\n" % (error.__name__, message))
 
 
 def test_v1_names_shared_with_v2():
