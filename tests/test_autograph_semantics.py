@@ -311,6 +311,25 @@ def test_generators_are_not_implemented_in_strict_mode(monkeypatch):
         tf.function(gen)(2)
 
 
+def test_for_else_is_converted_but_refused_in_strict_mode(monkeypatch):
+    def f(l, stop):
+        s = 0
+        for c in l:
+            if c == stop:
+                break
+            s = s * 10 + c
+        else:
+            s = -1000
+        return s
+    # rillflow converts for/else (TensorFlow runs it unconverted, which fails
+    # on tensors); strict mode refuses it as TensorFlow's does.
+    assert int(tf.function(f)(tf.constant([1, 2]), tf.constant(3))) == -1000
+    assert int(tf.function(f)(tf.constant([1, 2]), tf.constant(2))) == 1
+    monkeypatch.setenv("AUTOGRAPH_STRICT_CONVERSION", "1")
+    with pytest.raises(NotImplementedError, match="for/else statement not yet supported"):
+        tf.function(f)([1, 2], 3)
+
+
 def test_print_prints_values_when_builtin_functions_are_converted(monkeypatch):
     def f(x):
         print("x is", x, {"foo": "bar"})

@@ -83,7 +83,7 @@ def _convert(f):
     if "ag__" in f.__code__.co_freevars:
         return f  # defined inside converted code: converted already
     try:
-        return conversion.convert_function(f)
+        return conversion.convert_function(f, strict=_strict())
     except (ConversionError, SyntaxError) as e:
         _conversion_failed(f, e)
         return None

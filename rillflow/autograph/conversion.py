@@ -81,6 +81,7 @@ def _compile(fn):
     if entry is not None:
         return entry
     node, filename = parser.parse_function(fn)
+    beyond = _beyond_tensorflow(node)
     # Defaults are evaluated where the function was defined; the converted
     # function gets the original values (`__defaults__`) instead.
     node.args.defaults = []
@@ -111,18 +112,35 @@ def _compile(fn):
     # calls of the original see them), as they would in Python.
     fn_code = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
                    and c.co_name == node.name)
-    entry = (fn_code, node)
+    entry = (fn_code, node, beyond)
     _cache[code] = entry
     return entry
 
 
-def convert_function(fn):
+def _beyond_tensorflow(node):
+    """What the function uses that rillflow converts and TensorFlow's
+    AutoGraph does not (for/else, while/else), or None."""
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
+            kind = "for" if isinstance(sub, ast.For) else "while"
+            return f"{kind}/else statement not yet supported"
+    return None
+
+
+def convert_function(fn, strict=False):
     """The converted version of a plain Python function.
+
+    With `strict` (AUTOGRAPH_STRICT_CONVERSION), the constructs that only
+    rillflow converts (for/else, while/else) are refused as TensorFlow
+    refuses them, so that code checked in strict mode converts on
+    TensorFlow too.
 
     Raises:
       ConversionError: when the function cannot be converted.
     """
-    fn_code, _ = _compile(fn)
+    fn_code, _, beyond = _compile(fn)
+    if beyond and strict:
+        raise UnsupportedLanguageElementError(beyond)
     from . import ag__ as ag_namespace
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = []
@@ -150,5 +168,5 @@ def convert_function(fn):
 
 def converted_source(fn):
     """The converted function's source code (for `to_code`)."""
-    _, node = _compile(fn)
+    _, node, _ = _compile(fn)
     return ast.unparse(node)
