@@ -3,7 +3,7 @@ transformer that stays inside one function, and block visiting with
 statement relocation (what the jump converters build their guards with)."""
 import ast
 
-from ..pyct import templates
+from ..pyct import scopes, templates
 
 
 class FunctionContext:
@@ -11,13 +11,13 @@ class FunctionContext:
 
     def __init__(self, node):
         self.node = node
-        self._used = {a.arg for a in _all_args(node.args)}
+        self.params = scopes.param_names(node.args)
+        self._used = set(self.params)
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name):
                 self._used.add(sub.id)
             elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self._used.add(sub.name)
-        self.params = {a.arg for a in _all_args(node.args)}
         # Names that may hold an Undefined value (set by control_flow): their
         # reads go through `ag__.ld`, which raises UnboundLocalError.
         self.maybe_undefined = set()
@@ -31,15 +31,6 @@ class FunctionContext:
             i += 1
         self._used.add(name)
         return name
-
-
-def _all_args(args):
-    out = list(getattr(args, "posonlyargs", [])) + list(args.args) + list(args.kwonlyargs)
-    if args.vararg:
-        out.append(args.vararg)
-    if args.kwarg:
-        out.append(args.kwarg)
-    return out
 
 
 class Transformer(ast.NodeTransformer):

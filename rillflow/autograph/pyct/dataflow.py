@@ -18,7 +18,7 @@ accepted and what their errors say:
 """
 import ast
 
-from .scopes import bound_names, reads, target_names
+from .scopes import bound_names, param_names, reads, target_names
 
 __all__ = ["annotate"]
 
@@ -28,15 +28,8 @@ _SCOPE_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 def annotate(func):
     """Sets `_live_in`/`_live_out`/`_defined_in` on the compound statements
     of `func`'s body (not inside nested functions)."""
-    a = func.args
-    params = {x.arg for x in list(getattr(a, "posonlyargs", [])) + list(a.args) +
-              list(a.kwonlyargs)}
-    if a.vararg:
-        params.add(a.vararg.arg)
-    if a.kwarg:
-        params.add(a.kwarg.arg)
     _live_block(func.body, frozenset())
-    _defs_block(func.body, frozenset(params))
+    _defs_block(func.body, frozenset(param_names(func.args)))
 
 
 # --- liveness (backwards) ---------------------------------------------------------------

@@ -10,8 +10,8 @@ reads where it is defined (a closure reads them).
 """
 import ast
 
-__all__ = ["bound_names", "reads", "modified_composites", "composite_roots",
-           "declared_globals", "target_names"]
+__all__ = ["bound_names", "reads", "modified_composites", "declared_globals",
+           "target_names", "param_names"]
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -138,26 +138,21 @@ def modified_composites(nodes):
     return out
 
 
-def composite_roots(composites):
-    """{source: root} restricted to the given composite sources."""
-    out = {}
-    for c in composites:
-        root = composite_root(ast.parse(c, mode="eval").body)
-        if root is not None:
-            out[c] = root
-    return out
+def param_names(args):
+    """The parameter names of an `ast.arguments`."""
+    params = {x.arg for x in list(getattr(args, "posonlyargs", [])) + list(args.args) +
+              list(args.kwonlyargs)}
+    if args.vararg:
+        params.add(args.vararg.arg)
+    if args.kwarg:
+        params.add(args.kwarg.arg)
+    return params
 
 
 def _scope_locals(node):
     """Names local to a nested function, lambda or comprehension."""
     if isinstance(node, _FUNCS):
-        a = node.args
-        params = {x.arg for x in list(getattr(a, "posonlyargs", [])) + list(a.args) +
-                  list(a.kwonlyargs)}
-        if a.vararg:
-            params.add(a.vararg.arg)
-        if a.kwarg:
-            params.add(a.kwarg.arg)
+        params = param_names(node.args)
         if isinstance(node, ast.Lambda):
             return params
         declared = declared_globals(node)
