@@ -150,6 +150,7 @@ class _Gen:
         self.int_init_float = r() < 0.05
         self.used = set()
         self.helpers = []  # (name, param doms, return dom)
+        self.uncalled = []  # helpers no expression calls yet
 
     # names ------------------------------------------------------------------------------
     def fresh(self, pool):
@@ -203,6 +204,10 @@ class _Gen:
     def expr(self, dom, env, maybe, depth=0, py_only=False):
         """A random expression of domain INT or FLOAT."""
         rng = self.rng
+        pending = [h for h in self.uncalled if h[2] == dom]
+        if pending and not py_only and rng.random() < 0.5:
+            # A generated helper gets called: unused ones are dropped.
+            return self.call(pending[0], env, maybe, depth)
         if depth >= 2 or rng.random() < 0.45 + 0.15 * depth:
             return self.choice(self.atoms(dom, env, maybe, py_only))
         ops = [(3, "+"), (2, "-"), (1.5, "*"), (0.6, "neg"), (0.5, "abs"),
@@ -255,8 +260,13 @@ class _Gen:
         if op == "cast":
             i = self.expr(INT, env, maybe, depth + 1)
             return E("tf.cast(%s, tf.float32)" % i.text, False, i.small, True)
-        # call of a helper returning `dom`
-        name, pdoms, _ = rng.choice([h for h in self.helpers if h[2] == dom])
+        return self.call(rng.choice([h for h in self.helpers if h[2] == dom]), env, maybe, depth)
+
+    def call(self, helper, env, maybe, depth):
+        """A call of a helper function."""
+        name, pdoms, _ = helper
+        if helper in self.uncalled:
+            self.uncalled.remove(helper)
         args = [self.expr(d, env, maybe, depth + 1) if d != BOOL else self.pred(env, maybe, depth + 1)
                 for d in pdoms]
         return E("%s(%s)" % (name, ", ".join(a.text for a in args)), False, False, True)
@@ -320,9 +330,10 @@ class _Gen:
             hi = rng.choice(("2", "3", "4")) if dom == INT else rng.choice(("1.5", "2.0", "3.0"))
             return E("%s < %s < %s" % (lo, _p(a), hi), a.py, True, False)
         op = rng.choice(("<", "<=", ">", ">=", "==", "!="))
-        b = self.expr(dom, env, maybe, depth + 1, py_only)
-        if b.text == a.text:   # `x > x` tests nothing
+        for _ in range(3):
             b = self.expr(dom, env, maybe, depth + 1, py_only)
+            if b.text != a.text:   # `x > x` tests nothing
+                break
         return E("%s %s %s" % (_p(a), op, _p(b)), a.py and b.py, True, False)
 
     def bound(self, env, ctx, py_only=False):
@@ -627,6 +638,7 @@ class _Gen:
         if not term:
             body.append(self.returned(benv, {}, (rdom,)))
         self.helpers.append((name, pdoms, rdom))
+        self.uncalled.append(self.helpers[-1])
         return ["def %s(%s):" % (name, ", ".join(params))] + ["    " + l for l in body]
 
     def params(self):
@@ -783,6 +795,13 @@ def error_message(exc):
     messages in 'in user code:' and a traceback; keep the final
     '<Class>: text' line then."""
     text = str(exc)
+    if text.startswith("Graph execution error:"):
+        # TensorFlow's runtime errors: the message follows the op's
+        # creation traceback and precedes the failing node's name.
+        keep = [l.strip() for l in text.splitlines()[1:]
+                if l.strip() and not l.startswith((" ", "\t", "Detected at node"))]
+        if keep:
+            return keep[-1][:300]
     if "in user code:" in text:
         for line in reversed(text.splitlines()):
             m = _IN_USER_CODE.match(line)
