@@ -18,12 +18,14 @@ small (products only of small factors, float constants that are exact in
 float32), so that graph and eager arithmetic agree to the last bit and any
 difference is a control-flow bug, not rounding.
 """
+import atexit
 import hashlib
 import importlib.util
 import json
 import os
 import random
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -755,6 +757,7 @@ def _program_dir():
     global _tmpdir
     if _tmpdir is None:
         _tmpdir = tempfile.mkdtemp(prefix="autograph_programs_")
+        atexit.register(shutil.rmtree, _tmpdir, True)
     return _tmpdir
 
 
@@ -946,7 +949,10 @@ KNOWN_TF_REFUSALS = (
     ("NotImplementedError", "break and return statements which depend on a TF condition are not supported in Python for loops"),
     ("NotImplementedError", "The condition of while loop started as non-Tensor, then changed to Tensor"),
     ("ValueError", "must also be initialized in the"),
+    ("ValueError", "must be defined before the loop"),
     ("ValueError", "must also have a return statement"),
+    ("InvalidArgumentError", "loop must iterate at least once to initialize"),
+    ("OperatorNotAllowedInGraphError", "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed"),
     ("TypeError", "in the main branch, but dtype"),
     ("TypeError", "before the loop, but dtype"),
 )

@@ -247,6 +247,7 @@ def load_recorded(path):
 
 def _norm_message(msg):
     """A message with names and numbers blanked: one kind per text shape."""
+    msg = re.sub(r"Tensor [\w/]+:\d+", "Tensor _", msg)   # graph node names
     msg = re.sub(r"'[^']*'", "'_'", msg)
     msg = re.sub(r"<[^>]*>", "<_>", msg)
     msg = re.sub(r"\b\d+(\.\d+)?\b", "N", msg)
@@ -271,6 +272,11 @@ def signatures(record):
                         _desc(record.rill.function[c]) if verdict != "eager_divergence" else
                         "eager " + _desc(record.rill.native[c])))
     return out
+
+
+# Kinds where rillflow returns a wrong value: their minimized programs are
+# kept per shape, not just one per kind.
+VALUE_KINDS = ("wrong_value", "missing_exception", "eager_divergence")
 
 
 def kind_text(sig):
@@ -593,8 +599,8 @@ def summarize(records, have_tf):
 
 def write_record(path, records, args, version):
     """The TensorFlow outcomes as the CI fixture's JSON."""
-    cmd = ("/work/venv/bin/python tools/autograph_property.py --tensorflow %s --seed %d --count %d "
-           "--jobs %d --record %s" % (args.tensorflow, args.seed, args.count, args.jobs,
+    cmd = ("%s tools/autograph_property.py --tensorflow %s --seed %d --count %d "
+           "--jobs %d --record %s" % (sys.executable, args.tensorflow, args.seed, args.count, args.jobs,
                                       os.path.relpath(os.path.abspath(path), ROOT)))
     header = {
         "about": "TensorFlow %s's outcomes (native and tf.function, two calls each) for the programs "
@@ -697,6 +703,11 @@ def main(argv=None):
                 r.program.seed, r.verdict.result, kind_text(signatures(r)[0])))
         report.append("")
 
+        if args.report:
+            # The unminimized report already, as minimization takes long.
+            with open(args.report, "w") as fh:
+                fh.write("\n".join(report) + "\n(minimizing...)\n")
+
         # Minimize a few programs of each kind, then keep one case per
         # kind and program shape.
         if args.minimize_per_kind > 0 and bad:
@@ -706,9 +717,11 @@ def main(argv=None):
                 by_kind.setdefault(signatures(r)[0], []).append(r)
             jobs = []
             for sig, rs in by_kind.items():
-                # Shortest programs first: they minimize fastest.
+                # Shortest programs first: they minimize fastest. Wrong
+                # values may have several causes: minimize more of them.
                 rs = sorted(rs, key=lambda r: len(r.program.source))
-                jobs += [(sig, r) for r in rs[:args.minimize_per_kind]]
+                n = args.minimize_per_kind * (3 if sig[0] in VALUE_KINDS else 1)
+                jobs += [(sig, r) for r in rs[:n]]
             print("minimizing %d programs (%d kinds)" % (len(jobs), len(by_kind)), file=sys.stderr)
 
             def shrink(job):
@@ -722,11 +735,10 @@ def main(argv=None):
                 results = list(ex.map(shrink, jobs))
             cases = collections.OrderedDict()
             for sig, r, m, checks in results:
-                key = (sig, skeleton(m.program.source))
+                key = (sig, skeleton(m.program.source) if sig[0] in VALUE_KINDS else "")
                 if key not in cases or len(m.program.source) < len(cases[key][1].program.source):
                     cases[key] = (r, m, checks)
-            # One case per kind, unless a kind's programs minimized to
-            # different shapes (wrong values may have several causes).
+            # One case per kind; for wrong values one per minimized shape.
             report.append("Minimized divergences (%d):" % len(cases))
             if args.cases:
                 os.makedirs(args.cases, exist_ok=True)
