@@ -231,10 +231,9 @@ class _Gen:
             b = self.expr(dom, env, maybe, depth + 1, py_only)
             return E("%s %s %s" % (_p(a), op, _p(b)), a.py and b.py, a.small and b.small, False)
         if op == "*":
-            # Products of two small factors, or of anything and a small
-            # literal: values stay far below int32 and float32's 2**24.
             # Products only of small factors (never of an accumulator, so
-            # that loops grow values additively) are not small themselves.
+            # that loops grow values additively: they stay far below int32's
+            # range and float32's exact 2**24); a product is not small.
             if not a.small:
                 b = self.expr(dom, env, maybe, depth + 1, py_only)
                 return E("%s + %s" % (_p(a), _p(b)), a.py and b.py, False, False)
@@ -432,6 +431,7 @@ class _Gen:
                     "or": "%s = %s or %s" % (v.name, v.name, _p(p)),
                     "and": "%s = %s and %s" % (v.name, v.name, _p(p))}[form]
             py = p.py and v.py
+            e = p
         else:
             # In loops a variable may only grow additively (see the module
             # docstring); its own value never enters a product.
@@ -449,7 +449,7 @@ class _Gen:
             if form == "=" and not e.atomic:
                 text = "%s = %s" % (v.name, e.text)
             py = e.py and v.py
-        small = v.small and not in_loop and v.dom != BOOL
+        small = v.small and e.small and not in_loop and v.dom != BOOL
         env[v.name] = replace(v, py=py and not ctx.tensor, small=small, bound=False)
         return [text], env, False
 

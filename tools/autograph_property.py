@@ -359,9 +359,25 @@ def candidates(source):
             except (SyntaxError, ValueError):
                 continue
             text += "\n"
-            if text not in seen and "def f(" in text:
+            if text not in seen and "def f(" in text and not _undefined_names(variant):
                 seen.add(text)
                 yield text
+
+
+def _undefined_names(tree):
+    """Names read but assigned nowhere: a minimized program that still
+    reads the variable whose assignment it deleted (in a branch never
+    taken) diverges the same way, but reads as nonsense."""
+    import builtins
+    known = {"tf"} | set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            known.add(node.id)
+        elif isinstance(node, ast.FunctionDef):
+            known.add(node.name)
+            known.update(a.arg for a in node.args.args)
+    return {node.id for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in known}
 
 
 def _is_increment(tree, path):
@@ -479,15 +495,21 @@ def _tf_kind(record):
 
 
 def skeleton(source):
-    """The program's shape: names and constants blanked, for deduplication."""
-    tree = ast.parse(source)
-    names = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id != "tf":
-            node.id = names.setdefault(node.id, "v%d" % len(names))
-        elif isinstance(node, ast.Constant):
-            node.value = type(node.value).__name__
-    return ast.dump(tree)
+    """The program's control-flow shape, for deduplication: its statements'
+    kinds and nesting (with what a for loop iterates over), expressions
+    left out."""
+    def shape(stmts):
+        out = []
+        for st in stmts:
+            name = type(st).__name__
+            if isinstance(st, ast.For):
+                it = ast.unparse(st.iter)
+                name += "[%s]" % next((k for k in ("Dataset.range", "from_tensor_slices", "tf.range",
+                                                     "tf.constant", "range", "[") if k in it), "?")
+            subs = [shape(getattr(st, f)) for f in ("body", "orelse") if getattr(st, f, None)]
+            out.append(name + ("(%s)" % "|".join(subs) if subs else ""))
+        return ";".join(out)
+    return shape(ast.parse(source).body)
 
 
 # --- reports ----------------------------------------------------------------------------
