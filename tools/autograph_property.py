@@ -453,9 +453,9 @@ def minimize(checker, record, max_checks=400, deadline=None):
         # Recorded TensorFlow outcomes exist for the original only: the
         # variants are judged against Python alone, and so is the target.
         verdict = ap.classify(record.rill.native, record.rill.function, None, checker.allow_extensions)
-        record = Record(record.program, record.rill, None, verdict)
         if verdict.result == "ok":
-            return record, 0
+            return record, 0   # a divergence from TensorFlow only: cannot be checked
+        record = Record(record.program, record.rill, None, verdict)
     target = signatures(record)[0]
     tf_kind = _tf_kind(record)
     best = record
@@ -680,8 +680,8 @@ def main(argv=None):
     t0 = time.time()
     checker = Checker(args, log_dir)
     version = checker.tf.version if checker.tf else None
-    print("workers up in %.0f s (TensorFlow %s); logs in %s" % (time.time() - t0, version, log_dir),
-          file=sys.stderr)
+    print("workers up in %.0f s (%s); logs in %s" % (
+        time.time() - t0, "TensorFlow %s" % version if version else "no TensorFlow", log_dir), file=sys.stderr)
     seeds = range(args.seed, args.seed + args.count)
     records = []
     done = [0]
