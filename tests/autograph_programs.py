@@ -1022,7 +1022,9 @@ def classify(python, rill_function, tf_result=None, allow_extensions=False):
             else:
                 verdict = "unexpected_exception"
         elif rf.kind == "error":
+            # TensorFlow's refusal, or the exception Python itself raises.
             verdict = "ok" if rf.value == ref.value or (
+                py.kind == "error" and rf.value == py.value) or (
                 tf_result is None and known_refusal(rf)) else "wrong_exception"
         elif py.kind == "value" and values_equal(rf.value, py.value):
             verdict = "ok" if allow_extensions else "extension"

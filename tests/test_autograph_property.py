@@ -16,9 +16,10 @@ Environment:
     fixture does not cover are compared with Python only, and an exception
     where Python returns a value passes only when it is one of
     autograph_programs.KNOWN_TF_REFUSALS.
-  AUTOGRAPH_PROPERTY_ALLOW_EXTENSIONS=1: accept Python's value where
-    TensorFlow refuses a program (rillflow supports e.g. a return inside a
-    graph loop, which TensorFlow 2.21 refuses).
+  AUTOGRAPH_PROPERTY_REQUIRE_TF_REFUSALS=1: count Python's value where
+    TensorFlow refuses a program as a failure. By default it passes: the
+    same answer as Python (rillflow converts for/else, lists appended to in
+    graph loops, ... which TensorFlow 2.21 refuses).
 """
 import json
 import os
@@ -31,7 +32,7 @@ from rillflow.framework import context
 
 SEED = int(os.environ.get("AUTOGRAPH_PROPERTY_SEED", "0"))
 COUNT = int(os.environ.get("AUTOGRAPH_PROPERTY_COUNT", "300"))
-ALLOW_EXTENSIONS = os.environ.get("AUTOGRAPH_PROPERTY_ALLOW_EXTENSIONS") == "1"
+ALLOW_EXTENSIONS = os.environ.get("AUTOGRAPH_PROPERTY_REQUIRE_TF_REFUSALS") != "1"
 # Chunks of programs, so that pytest-xdist spreads them over workers
 # while a test id stays meaningful (its seed range).
 CHUNK = 25

@@ -206,7 +206,7 @@ class Checker:
 
     def __init__(self, args, log_dir):
         self.timeout = args.timeout
-        self.allow_extensions = args.allow_extensions
+        self.allow_extensions = not args.require_tf_refusals
         self.rill = Pool(sys.executable, "rillflow", args.jobs, log_dir)
         self.tf = Pool(args.tensorflow, "tensorflow", args.jobs, log_dir) if args.tensorflow else None
         self.recorded = {}
@@ -667,8 +667,9 @@ def main(argv=None):
     parser.add_argument("--minimize-budget", type=float, default=1800.0,
                         help="seconds for all minimization")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per program call")
-    parser.add_argument("--allow-extensions", action="store_true",
-                        help="accept Python's value where TensorFlow refuses a program")
+    parser.add_argument("--require-tf-refusals", action="store_true",
+                        help="count Python's value where TensorFlow refuses a program as a "
+                             "divergence (by default it is accepted: the same answer as Python)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:

@@ -10,6 +10,7 @@ that fetches the next element at the start of each iteration.
 from ...framework.convert import convert_to_tensor
 from . import data_structures as DS
 from . import loop_vars as LV
+from .exceptions import staging
 
 
 def dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
@@ -46,6 +47,10 @@ def _reduce(ds, extra_test, body, get_state, set_state, names, init):
             if not dummy:
                 set_state(tuple(loop_vars))
             go = extra_test()
+            if isinstance(go, bool):
+                # TensorFlow stages the test with tf.cond, which refuses a
+                # Python bool (a return flag that no graph op has set yet).
+                raise staging(TypeError("pred must not be a Python bool", go))
             from ...ops.cond import cond
             new = cond(convert_to_tensor(go), lambda: main_path(loop_vars, elem),
                        lambda: tuple(loop_vars))
