@@ -41,8 +41,8 @@ def register_dataset_op(name, kernel, stateful=False):
 
 def type_attrs(spec):
     """The `output_types` / `output_shapes` attrs describing an element spec."""
-    comps = [S.component_spec(s) for s in S.leaf_specs(spec)]
-    return {"output_types": [d for _, d in comps], "output_shapes": [s for s, _ in comps]}
+    comps = S.flat_component_specs(spec)
+    return {"output_types": [c.dtype for c in comps], "output_shapes": [c.shape for c in comps]}
 
 
 def scalar(value, dtype, name):
