@@ -516,3 +516,71 @@ def test_dense_paths_unchanged_by_composites():
                                                            [16, 18]]
     assert np.array_equal(next(iter(tf.data.Dataset.from_tensor_slices(np.arange(6)).batch(6))),
                           np.arange(6))
+
+
+def test_unbatch_batch_size_checks():
+    # Static: the tensor components' leading dimensions (composites' are
+    # known only at run time, as in TensorFlow).
+    mixed = (tf.constant([1, 2, 3]), tf.constant([7, 8]))
+    with pytest.raises(ValueError, match=r"^`unbatch\(\)` is only supported for datasets of "
+                       r"elements whose components have a matching leading dimension. "
+                       r"Encountered both 3 and 2.$"):
+        tf.data.Dataset.from_tensors(mixed).unbatch()
+    with pytest.raises(ValueError, match=r"^Invalid `input_dataset.` The batch dimension of "
+                       r"component 0 is 3, while the batch dimension of component i is "
+                       r"\[3 2\].$"):
+        tf.data.Dataset.from_tensors(mixed).rebatch(1)
+    unknown = tf.data.Dataset.from_generator(
+        lambda: iter([([1, 2, 3], [7, 8, 9], [1, 2])]),
+        output_signature=(tf.TensorSpec(None, tf.int32), tf.TensorSpec([None], tf.int32),
+                          tf.TensorSpec([None], tf.int32)))
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        list(unknown.unbatch())
+    assert e.value.message.startswith("Input element must have the same batch size in each "
+                                      "component. Component 0 had size 3 but component 2 had "
+                                      "size, 2.")
+    for first in (tf.constant([7, 8]), tf.ragged.constant([[1], [2]])):
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            list(tf.data.Dataset.from_tensors((first, sparse3x3())).unbatch())
+        assert e.value.message.startswith("Input element must have the same batch size in "
+                                          "each component. Component 0 had size 2 but "
+                                          "component 1 had size, 3.")
+    ok = tf.data.Dataset.from_tensors((tf.ragged.constant([[1], [2]]), tf.constant([1, 2, 3])))
+    assert repr(ok.unbatch().element_spec) == (
+        "(RaggedTensorSpec(TensorShape([None]), tf.int32, 0, tf.int64), "
+        "TensorSpec(shape=(), dtype=tf.int32, name=None))")
+
+
+def test_mixed_composite_elements_unbatch_and_batch():
+    r = tf.ragged.constant([[1, 2], [3], []])
+    mix = tf.data.Dataset.from_tensors((sparse3x3(), r, tf.constant([7, 8, 9])))
+    assert repr(mix.element_spec) == (
+        "(SparseTensorSpec(TensorShape([3, 3]), tf.int32), RaggedTensorSpec(TensorShape([3, "
+        "None]), tf.int32, 1, tf.int64), TensorSpec(shape=(3,), dtype=tf.int32, name=None))")
+    got = [(tf.sparse.to_dense(a).numpy().tolist(), b.to_list(), c.numpy().tolist())
+           for a, b, c in mix.unbatch().batch(2)]
+    assert got == [([[1, 0, 0], [0, 2, 0]], [[1, 2], [3]], [7, 8]), ([[0, 0, 0]], [[]], [9])]
+    d = tf.data.Dataset.range(2).map(lambda x: {"s": tf.SparseTensor([[x]], [x], [2]), "d": x})
+    assert repr(d.batch(2).element_spec) == (
+        "{'s': SparseTensorSpec(TensorShape([None, 2]), tf.int64), "
+        "'d': TensorSpec(shape=(None,), dtype=tf.int64, name=None)}")
+    state = tf.data.Dataset.range(2).reduce(
+        {"s": sparse3x3(), "n": 0},
+        lambda st, e: {"s": tf.sparse.add(st["s"], st["s"]), "n": st["n"] + 1})
+    assert plain(state["s"]) == ("S", [[0, 0], [1, 1]], [4, 8], [3, 3])
+    assert state["n"].numpy() == 2
+    empty = tf.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0], tf.int32), [2, 2])
+    assert elements(tf.data.Dataset.from_tensors(empty).repeat(2).batch(2)) == [
+        ("S", [], [], [2, 2, 2])]
+    scalars = tf.SparseTensor(tf.zeros([1, 0], tf.int64), [5.0], tf.zeros([0], tf.int64))
+    assert elements(tf.data.Dataset.from_tensors(scalars).repeat(2).batch(2)) == [
+        ("S", [[0], [1]], [5.0, 5.0], [2])]
+    unknown_rank = tf.data.Dataset.from_generator(
+        lambda: iter([tf.SparseTensor([[0]], [1], [3])]),
+        output_signature=tf.SparseTensorSpec(None, tf.int32)).batch(2)
+    assert repr(unknown_rank.element_spec) == "SparseTensorSpec(TensorShape(None), tf.int32)"
+    assert elements(unknown_rank) == [("S", [[0, 0]], [1], [1, 3])]
+    assert repr(tf.data.Dataset.from_tensors(tf.IndexedSlices(
+        tf.constant([[1., 2.]]), tf.constant([0]), tf.constant([3, 2]))).element_spec) == \
+        ("IndexedSlicesSpec(TensorShape([3, 2]), tf.float32, tf.int32, tf.int32, "
+         "TensorShape([1]))")

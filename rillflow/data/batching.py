@@ -287,9 +287,7 @@ class UnbatchNode(R.Node):
                 raise errors.InvalidArgumentError(
                     None, None, "Cannot unbatch an input with scalar components.")
             if len(sizes) > 1:
-                raise errors.InvalidArgumentError(
-                    None, None, "Input element must have the same batch size in each "
-                    "component.")
+                raise R.batch_size_error([np.shape(c)[0] for c in e])
             if len(e) == 1:
                 for v in slice_iter(e[0]):
                     yield (v,)
@@ -354,9 +352,19 @@ def rebatch(ds, batch_size, drop_remainder=False, name=None):
         raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found "
                          "a dataset with scalar elements. Fix the issue by adding the `batch` "
                          "transformation to the dataset.")
-    inner = S.unbatch_spec(ds.element_spec)
     c = U.constant_value(batch_size) if isinstance(batch_size, Tensor) else \
         np.asarray(batch_size)
+    if c is not None and not _static_bool(drop_remainder):
+        # TensorFlow compares the static batch dimensions when it works out
+        # whether partial batches may form.
+        known = [leaf.shape[0] for leaf in S.leaf_specs(ds.element_spec)
+                 if isinstance(leaf, TensorSpec) and leaf.shape.rank and
+                 leaf.shape[0] is not None]
+        if any(d != known[0] for d in known):
+            raise ValueError(f"Invalid `input_dataset.` The batch dimension of component 0 is "
+                             f"{known[0]}, while the batch dimension of component i is "
+                             f"{np.asarray(known)}.")
+    inner = S.unbatch_spec(ds.element_spec, what="rebatch")
     size = int(c) if c is not None and np.ndim(c) == 0 else None
     spec = S.batch_spec(inner, size if _static_bool(drop_remainder) else None)
     sizes = convert_to_tensor(batch_size, dtype=D.int64, name="batch_sizes") \

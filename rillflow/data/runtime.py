@@ -177,6 +177,15 @@ def stack_components(rows, index, fused=False, label=None):
     return out
 
 
+def batch_size_error(sizes):
+    """The error unbatching an element whose components (`sizes`: their
+    lengths, TensorFlow's component order) have different lengths."""
+    k = next(k for k, n in enumerate(sizes) if n != sizes[0])
+    return errors.InvalidArgumentError(
+        None, None, "Input element must have the same batch size in each component. "
+        f"Component 0 had size {sizes[0]} but component {k} had size, {sizes[k]}.")
+
+
 def _dims(value):
     # TensorShape::DebugString, as TensorFlow's messages print shapes
     return "[%s]" % ",".join(str(d) for d in np.shape(value))

@@ -300,8 +300,25 @@ def unbatch_spec(spec, what="unbatch"):
     dimension (a composite leaf gives its own: `_unbatch`).
 
     Raises:
-      ValueError: for a scalar component.
+      ValueError: for a scalar component, or (`unbatch`) tensor components
+        of different static lengths.
     """
+    if what == "unbatch":
+        # TensorFlow checks the tensor leaves statically (a composite's
+        # length is known only when it runs).
+        dims = [s.shape for s in leaf_specs(spec) if isinstance(s, TensorSpec)]
+        if any(d.rank == 0 for d in dims):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        known = None
+        for d in dims:
+            n = d[0] if d.rank else None
+            if n is not None:
+                if known is not None and n != known:
+                    raise ValueError("`unbatch()` is only supported for datasets of elements "
+                                     "whose components have a matching leading dimension. "
+                                     f"Encountered both {known} and {n}.")
+                known = n
+
     def one(s):
         if isinstance(s, DatasetSpec):
             raise TypeError(f"Cannot {what} a dataset of datasets.")
@@ -375,8 +392,7 @@ def unbatcher(spec):
             else:
                 columns.append([tuple(c) for c in fn(list(element[a:b]))])
         if len({len(c) for c in columns}) > 1:
-            raise errors.InvalidArgumentError(
-                None, None, "Input element must have the same batch size in each component.")
+            raise R.batch_size_error([len(c) for c in columns])
         if len(columns) == 1:
             return columns[0]
         return [sum(parts, ()) for parts in zip(*columns)]
