@@ -584,3 +584,68 @@ def test_mixed_composite_elements_unbatch_and_batch():
         tf.constant([[1., 2.]]), tf.constant([0]), tf.constant([3, 2]))).element_spec) == \
         ("IndexedSlicesSpec(TensorShape([3, 2]), tf.float32, tf.int32, tf.int32, "
          "TensorShape([1]))")
+
+
+def test_ragged_batch():
+    d = tf.data.Dataset.range(5).map(lambda x: tf.range(x))
+    assert repr(d.ragged_batch(2).element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, None]), tf.int64, 1, tf.int64)"
+    assert [x.to_list() for x in d.ragged_batch(2)] == [[[], [0]], [[0, 1], [0, 1, 2]],
+                                                        [[0, 1, 2, 3]]]
+    i32 = d.ragged_batch(2, drop_remainder=True, row_splits_dtype=tf.int32)
+    assert repr(i32.element_spec) == \
+        "RaggedTensorSpec(TensorShape([2, None]), tf.int64, 1, tf.int32)"
+    assert [x.row_splits.dtype for x in i32] == [tf.int32, tf.int32]
+    rows = tf.data.Dataset.range(3).map(lambda x: tf.fill([x, 2], x))
+    assert repr(rows.ragged_batch(2).element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, None, 2]), tf.int64, 1, tf.int64)"
+    assert [x.to_list() for x in rows.ragged_batch(2)] == [[[], [[1, 1]]], [[[2, 2], [2, 2]]]]
+    cols = tf.data.Dataset.range(3).map(lambda x: tf.fill([2, x], x))
+    assert repr(cols.ragged_batch(2).element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, 2, None]), tf.int64, 2, tf.int64)"
+    assert [x.to_list() for x in cols.ragged_batch(2)] == [[[[], []], [[1], [1]]],
+                                                           [[[2, 2], [2, 2]]]]
+    mixed = tf.data.Dataset.range(3).map(lambda x: (x, tf.range(x), tf.constant([1, 2])))
+    assert repr(mixed.ragged_batch(2).element_spec) == (
+        "(TensorSpec(shape=(None,), dtype=tf.int64, name=None), RaggedTensorSpec(TensorShape("
+        "[None, None]), tf.int64, 1, tf.int64), TensorSpec(shape=(None, 2), dtype=tf.int32, "
+        "name=None))")
+    assert repr(tf.data.experimental.dense_to_ragged_batch(2)(d).element_spec) == \
+        "RaggedTensorSpec(TensorShape([None, None]), tf.int64, 1, tf.int64)"
+
+
+def test_sparse_batch():
+    d = tf.data.Dataset.range(5).map(lambda x: tf.range(x))
+    assert repr(d.sparse_batch(2, [5]).element_spec) == \
+        "SparseTensorSpec(TensorShape([None, 5]), tf.int64)"
+    assert elements(d.sparse_batch(2, [5])) == [
+        ("S", [[1, 0]], [0], [2, 5]),
+        ("S", [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], [0, 1, 0, 1, 2], [2, 5]),
+        ("S", [[0, 0], [0, 1], [0, 2], [0, 3]], [0, 1, 2, 3], [1, 5])]
+    with pytest.raises(tf.errors.DataLossError) as e:
+        list(d.sparse_batch(2, [3]))
+    assert e.value.message.startswith("Input element had shape ([4]) that is larger than the "
+                                      "row shape ([3]).")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        list(d.sparse_batch(2, [5, 5]))
+    assert e.value.message.startswith("Input element had shape ([0]) that is incompatible "
+                                      "with the row shape ([5,5]).")
+    assert repr(tf.data.experimental.dense_to_sparse_batch(2, [5])(d).element_spec) == \
+        "SparseTensorSpec(TensorShape([None, 5]), tf.int64)"
+
+
+def test_ragged_and_sparse_batches_inside_a_function():
+    @tf.function
+    def f():
+        d = tf.data.Dataset.range(5).map(lambda x: tf.range(x))
+        a = d.ragged_batch(2).reduce(tf.constant(0, tf.int64),
+                                     lambda s, r: s + tf.reduce_sum(r.flat_values))
+        b = d.sparse_batch(2, [5]).reduce(tf.constant(0, tf.int64),
+                                          lambda s, r: s + tf.reduce_sum(r.values))
+        r = tf.ragged.constant([[1, 2], [3], [], [4, 5, 6]])
+        c = tf.data.Dataset.from_tensor_slices(r).batch(3).reduce(
+            tf.constant(0), lambda s, x: s + tf.reduce_sum(x.flat_values))
+        n = tf.data.Dataset.from_tensors(r).unbatch().reduce(tf.constant(0),
+                                                             lambda s, x: s + tf.size(x))
+        return a, b, c, n
+    assert [int(x) for x in f()] == [10, 10, 21, 6]

@@ -459,3 +459,156 @@ def window(ds, size, shift=None, stride=1, drop_remainder=False, name=None):
            DS.scalar(stride, D.int64, "stride"),
            DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
     return DS.build("_WindowDataset", _Window, ins, _spec_attrs(spec), out, name)
+
+
+# --- ragged_batch and sparse_batch ------------------------------------------------------------
+
+def _ragged_rank_for(leaf):
+    """The ragged rank `ragged_batch` gives a tensor leaf before batching
+    (its last dimension of unknown size), or None to leave it as it is."""
+    if not isinstance(leaf, TensorSpec) or leaf.shape.rank is None or \
+            leaf.shape.is_fully_defined():
+        return None
+    return max(axis for axis, d in enumerate(leaf.shape.as_list()) if d is None)
+
+
+def _dense_to_ragged_components(value, ragged_rank):
+    """The components of the RaggedTensor of ragged rank `ragged_rank` holding
+    the dense array `value` (rows of uniform length)."""
+    value = np.asarray(value)
+    dims = value.shape
+    out = [value.reshape((-1,) + dims[ragged_rank + 1:])]
+    rows = 1
+    for j in range(1, ragged_rank + 1):
+        rows *= dims[j - 1]
+        out.append(np.arange(rows + 1, dtype=np.int64) * dims[j])
+    return out
+
+
+class DenseToRaggedNode(R.Node):
+    """The elements with some tensor components re-encoded as RaggedTensors
+    (`plan`: (first component, ragged rank or None, splits NumPy dtype) per leaf)."""
+
+    __slots__ = ("input", "plan")
+
+    def __init__(self, input_node, plan):
+        self.input, self.plan = input_node, plan
+
+    def __iter__(self):
+        plan = self.plan
+        for e in self.input:
+            out = []
+            for i, k, splits_np in plan:
+                if not k:
+                    out.append(e[i])
+                else:
+                    comps = _dense_to_ragged_components(e[i], k)
+                    out.append(comps[0])
+                    out.extend(s.astype(splits_np, copy=False) for s in comps[1:])
+            yield tuple(out)
+
+    def cardinality(self):
+        return self.input.cardinality()
+
+
+def _dense_to_ragged_kernel(inp, _plan=(), **_):
+    return DenseToRaggedNode(inp, _plan)
+
+
+_DenseToRagged = DS.register_dataset_op("DenseToRaggedDataset", _dense_to_ragged_kernel)
+
+
+def ragged_batch(ds, batch_size, drop_remainder=False, row_splits_dtype=D.int64, name=None):
+    """See `Dataset.ragged_batch`."""
+    from ..ops.ragged_tensor import RaggedTensorSpec
+    splits = D.as_dtype(row_splits_dtype)
+    spec = ds.element_spec
+    plan, leaves = [], []
+    for leaf, a, _ in S.leaf_plan(spec):
+        k = _ragged_rank_for(leaf)
+        plan.append((a, k, splits._np))
+        leaves.append(leaf if k is None else
+                      RaggedTensorSpec(leaf.shape, leaf.dtype, k, splits))
+    ragged = nest.pack_sequence_as(spec, leaves)
+    if any(k for _, k, _ in plan):
+        ds = DS.build("_DenseToRaggedDataset", _DenseToRagged, [ds._variant_tensor],
+                      {"_plan": tuple(plan)}, ragged, name)
+    else:
+        # Ragged rank 0 keeps the dense components: only the spec changes.
+        ds = DS.make_dataset("_DenseToRaggedDataset", ds._variant_tensor, ragged)
+    return batch(ds, batch_size, drop_remainder, name)
+
+
+class SparseBatchNode(R.Node):
+    """Dense elements of any shape within `row_shape`, `size` at a time, as
+    the components of one SparseTensor of dense shape [n] + row_shape."""
+
+    __slots__ = ("input", "size", "row_shape")
+
+    def __init__(self, input_node, size, row_shape):
+        self.input, self.size, self.row_shape = input_node, size, row_shape
+
+    def __iter__(self):
+        it = iter(self.input)
+        row = self.row_shape
+        rank = len(row)
+        while True:
+            rows = [np.asarray(e[0]) for e in itertools.islice(it, self.size)]
+            if not rows:
+                return
+            indices, values = [], []
+            for i, v in enumerate(rows):
+                if v.ndim != rank:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Input element had shape ({_dims(v.shape)}) that is "
+                        f"incompatible with the row shape ({_dims(row)}).")
+                if any(d > r for d, r in zip(v.shape, row)):
+                    raise errors.DataLossError(
+                        None, None, f"Input element had shape ({_dims(v.shape)}) that is "
+                        f"larger than the row shape ({_dims(row)}).")
+                where = np.indices(v.shape).reshape(rank, -1).T
+                indices.append(np.concatenate(
+                    [np.full((len(where), 1), i, np.int64), where], axis=1))
+                values.append(v.reshape(-1))
+            yield (np.concatenate(indices).astype(np.int64).reshape(-1, rank + 1),
+                   np.concatenate(values),
+                   np.array([len(rows)] + list(row), dtype=np.int64))
+            if len(rows) < self.size:
+                return
+
+    def cardinality(self):
+        return _batch_cardinality(self.input.cardinality(), self.size, False)
+
+
+def _dims(shape):
+    return "[%s]" % ",".join(str(int(d)) for d in shape)
+
+
+def _sparse_batch_kernel(inp, batch_size, row_shape, **_):
+    return SparseBatchNode(inp, _check_batch_size(batch_size),
+                           [int(d) for d in np.reshape(row_shape, -1)])
+
+
+_SparseBatch = DS.register_dataset_op("DenseToSparseBatchDataset", _sparse_batch_kernel)
+
+
+def sparse_batch(ds, batch_size, row_shape, name=None):
+    """See `Dataset.sparse_batch`."""
+    from ..framework.convert import convert_to_tensor
+    from ..framework.sparse_tensor import SparseTensorSpec
+    spec = ds.element_spec
+    if not isinstance(spec, TensorSpec):
+        raise TypeError("`dense_to_sparse_batch` requires an input dataset whose elements have "
+                        "a single component, but the given dataset has the following "
+                        f"component types: {nest.map_structure(S.value_class, spec)}.")
+    if isinstance(row_shape, Tensor):
+        shape = U.constant_shape(row_shape) if row_shape.shape.rank == 1 else \
+            TensorShape(None)
+        row = row_shape if row_shape.dtype is D.int64 else DS.scalar(row_shape, D.int64,
+                                                                     "row_shape")
+    else:
+        shape = as_shape(row_shape)
+        row = convert_to_tensor(np.array(shape.as_list(), dtype=np.int64), name="row_shape")
+    out = SparseTensorSpec(TensorShape([None]).concatenate(shape), spec.dtype)
+    ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size"), row]
+    return DS.build("_DenseToSparseBatchDataset", _SparseBatch, ins, {}, out, name)

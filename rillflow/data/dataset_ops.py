@@ -337,6 +337,20 @@ class Dataset:
         from . import batching
         return batching.unbatch(self, name)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=D.int64,
+                     name=None):
+        """Like `batch`, for elements of different shapes: each tensor whose
+        static shape is not fully known is batched as a RaggedTensor (ragged
+        up to its last dimension of unknown size)."""
+        from . import batching
+        return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """Batches tensor elements of different shapes (within `row_shape`)
+        into SparseTensors of dense shape `[batch, *row_shape]`."""
+        from . import batching
+        return batching.sparse_batch(self, batch_size, row_shape, name)
+
     def rebatch(self, batch_size, drop_remainder=False, name=None):
         """Re-batches a batched dataset into batches of `batch_size`."""
         from . import batching
