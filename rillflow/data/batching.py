@@ -36,23 +36,39 @@ def _batch_cardinality(n, size, drop):
 # --- batch ---------------------------------------------------------------------------------
 
 class BatchNode(R.Node):
-    """Consecutive elements stacked `size` at a time."""
+    """Consecutive elements stacked `size` at a time (composite leaves
+    batched by their specs with `batcher`, see structure.batcher)."""
 
-    __slots__ = ("input", "size", "drop", "ncomp", "fusable")
+    __slots__ = ("input", "size", "drop", "ncomp", "fusable", "batcher")
 
-    def __init__(self, input_node, size, drop, ncomp, fusable=True):
+    def __init__(self, input_node, size, drop, ncomp, fusable=True, batcher=None):
         self.input, self.size, self.drop, self.ncomp = input_node, size, drop, ncomp
         self.fusable = fusable
+        self.batcher = batcher
 
     def __iter__(self):
+        fused = self.fusable and isinstance(self.input, MapNode)
+        if self.batcher is not None:
+            return _grouped(self.input, self.size, self.drop, self.batcher, fused)
         fast = self.input.batches(self.size, self.drop)
         if fast is not None:
             return fast
-        return R.stacked_batches(self.input, self.size, self.drop,
-                                 self.fusable and isinstance(self.input, MapNode))
+        return R.stacked_batches(self.input, self.size, self.drop, fused)
 
     def cardinality(self):
         return _batch_cardinality(self.input.cardinality(), self.size, self.drop)
+
+
+def _grouped(node, size, drop, batcher, fused=False):
+    """The batches of `node`'s elements, `size` at a time, made by `batcher`."""
+    it = iter(node)
+    while True:
+        rows = list(itertools.islice(it, size))
+        if not rows or (len(rows) < size and drop):
+            return
+        yield batcher(rows, fused)
+        if len(rows) < size:
+            return
 
 
 def _check_batch_size(size):
@@ -62,17 +78,28 @@ def _check_batch_size(size):
     return size
 
 
-def _batch_kernel(inp, batch_size, drop_remainder, output_types=(), **_):
+def _batch_kernel(inp, batch_size, drop_remainder, output_types=(), _spec=None, **_):
     return BatchNode(inp, _check_batch_size(batch_size), bool(drop_remainder),
-                     len(output_types))
+                     len(output_types), batcher=_batcher(_spec))
+
+
+def _batcher(spec):
+    return None if spec is None else S.batcher(spec)
 
 
 _Batch = DS.register_dataset_op("BatchDatasetV2", _batch_kernel)
 # TensorFlow fuses a map into a following batch, but not into a parallel batch.
 _ParallelBatch = DS.register_dataset_op(
     "ParallelBatchDataset",
-    lambda inp, batch_size, drop_remainder, output_types=(), **_: BatchNode(
-        inp, _check_batch_size(batch_size), bool(drop_remainder), len(output_types), False))
+    lambda inp, batch_size, drop_remainder, output_types=(), _spec=None, **_: BatchNode(
+        inp, _check_batch_size(batch_size), bool(drop_remainder), len(output_types), False,
+        _batcher(_spec)))
+
+
+def _spec_attrs(spec):
+    """The attrs telling a kernel the element spec of its input, when it has
+    composite leaves (their specs batch and unbatch them)."""
+    return {} if S.all_tensors(spec) else {"_spec": spec}
 
 
 def _batch_dim(batch_size, drop_remainder):
@@ -86,9 +113,10 @@ def batch(ds, batch_size, drop_remainder=False, name=None, parallel=False):
     spec = S.batch_spec(ds.element_spec, _batch_dim(batch_size, drop_remainder))
     ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size"),
            DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
+    attrs = _spec_attrs(ds.element_spec)
     if parallel:
-        return DS.build("_ParallelBatchDataset", _ParallelBatch, ins, {}, spec, name)
-    return DS.build("_BatchDataset", _Batch, ins, {}, spec, name)
+        return DS.build("_ParallelBatchDataset", _ParallelBatch, ins, attrs, spec, name)
+    return DS.build("_BatchDataset", _Batch, ins, attrs, spec, name)
 
 
 # --- padded_batch ------------------------------------------------------------------------------
@@ -184,9 +212,13 @@ def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_r
     from ..framework.convert import convert_to_tensor
     spec = ds.element_spec
     leaves = S.leaf_specs(spec)
-    for i, s in enumerate(leaves):
+    for s in leaves:
+        if isinstance(s, S.DatasetSpec):
+            raise TypeError("`padded_batch` is not supported for datasets of datasets")
         if not isinstance(s, TensorSpec):
-            raise TypeError("padded_batch does not support datasets of datasets.")
+            raise TypeError("`padded_batch` is only supported for datasets that produce tensor "
+                            "elements but type spec of elements in the input dataset is not a "
+                            f"subclass of TensorSpec: `{s}`.")
     if padded_shapes is None:
         for i, s in enumerate(leaves):
             if s.shape.rank is None:
@@ -234,23 +266,28 @@ def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_r
 # --- unbatch and rebatch ------------------------------------------------------------------------
 
 class UnbatchNode(R.Node):
-    """The slices of each element along its first dimension."""
+    """The slices of each element along its first dimension (composite leaves
+    split by their specs with `unbatch`, see structure.unbatcher)."""
 
-    __slots__ = ("input",)
+    __slots__ = ("input", "unbatch")
 
-    def __init__(self, input_node):
+    def __init__(self, input_node, unbatch=None):
         self.input = input_node
+        self.unbatch = unbatch
 
     def __iter__(self):
+        if self.unbatch is not None:
+            unbatch = self.unbatch
+            for e in self.input:
+                yield from unbatch(e)
+            return
         for e in self.input:
             sizes = {np.shape(c)[0] if np.ndim(c) else None for c in e}
             if None in sizes:
                 raise errors.InvalidArgumentError(
                     None, None, "Cannot unbatch an input with scalar components.")
             if len(sizes) > 1:
-                raise errors.InvalidArgumentError(
-                    None, None, "Input element must have the same batch size in each "
-                    "component.")
+                raise R.batch_size_error([np.shape(c)[0] for c in e])
             if len(e) == 1:
                 for v in slice_iter(e[0]):
                     yield (v,)
@@ -258,39 +295,50 @@ class UnbatchNode(R.Node):
                 yield from zip(*[slice_iter(c) for c in e])
 
 
-_Unbatch = DS.register_dataset_op("UnbatchDataset", lambda inp, **_: UnbatchNode(inp))
+_Unbatch = DS.register_dataset_op(
+    "UnbatchDataset", lambda inp, _spec=None, **_: UnbatchNode(inp, _unbatcher(_spec)))
+
+
+def _unbatcher(spec):
+    return None if spec is None else S.unbatcher(spec)
 
 
 def unbatch(ds, name=None):
     """See `Dataset.unbatch`."""
     spec = S.unbatch_spec(ds.element_spec)
-    return DS.build("_UnbatchDataset", _Unbatch, [ds._variant_tensor], {}, spec, name)
+    return DS.build("_UnbatchDataset", _Unbatch, [ds._variant_tensor],
+                    _spec_attrs(ds.element_spec), spec, name)
 
 
 class RebatchNode(R.Node):
     """Batches of the given sizes (cycled) made from the rows of the input's batches."""
 
-    __slots__ = ("input", "sizes", "drop")
+    __slots__ = ("input", "sizes", "drop", "spec")
 
-    def __init__(self, input_node, sizes, drop):
-        self.input, self.sizes, self.drop = input_node, sizes, drop
+    def __init__(self, input_node, sizes, drop, spec=None):
+        self.input, self.sizes, self.drop, self.spec = input_node, sizes, drop, spec
 
     def __iter__(self):
-        rows = iter(UnbatchNode(self.input))
+        spec = self.spec
+        rows = iter(UnbatchNode(self.input, _unbatcher(spec)))
+        batcher = None if spec is None else S.batcher(S.unbatch_spec(spec))
         for size in itertools.cycle(self.sizes):
             batch = list(itertools.islice(rows, size))
             if not batch or (len(batch) < size and self.drop):
                 return
-            yield tuple(R.stack_components(batch, i) for i in range(len(batch[0])))
+            if batcher is not None:
+                yield batcher(batch)
+            else:
+                yield tuple(R.stack_components(batch, i) for i in range(len(batch[0])))
             if len(batch) < size:
                 return
 
 
-def _rebatch_kernel(inp, batch_sizes, drop_remainder, **_):
+def _rebatch_kernel(inp, batch_sizes, drop_remainder, _spec=None, **_):
     sizes = [int(s) for s in np.reshape(batch_sizes, -1)]
     if not sizes or any(s <= 0 for s in sizes):
         raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
-    return RebatchNode(inp, sizes, bool(drop_remainder))
+    return RebatchNode(inp, sizes, bool(drop_remainder), _spec)
 
 
 _Rebatch = DS.register_dataset_op("RebatchDatasetV2", _rebatch_kernel)
@@ -304,15 +352,25 @@ def rebatch(ds, batch_size, drop_remainder=False, name=None):
         raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found "
                          "a dataset with scalar elements. Fix the issue by adding the `batch` "
                          "transformation to the dataset.")
-    inner = S.unbatch_spec(ds.element_spec)
     c = U.constant_value(batch_size) if isinstance(batch_size, Tensor) else \
         np.asarray(batch_size)
+    if c is not None and not _static_bool(drop_remainder):
+        # TensorFlow compares the static batch dimensions when it works out
+        # whether partial batches may form.
+        known = [leaf.shape[0] for leaf in S.leaf_specs(ds.element_spec)
+                 if isinstance(leaf, TensorSpec) and leaf.shape.rank and
+                 leaf.shape[0] is not None]
+        if any(d != known[0] for d in known):
+            raise ValueError(f"Invalid `input_dataset.` The batch dimension of component 0 is "
+                             f"{known[0]}, while the batch dimension of component i is "
+                             f"{np.asarray(known)}.")
+    inner = S.unbatch_spec(ds.element_spec, what="rebatch")
     size = int(c) if c is not None and np.ndim(c) == 0 else None
     spec = S.batch_spec(inner, size if _static_bool(drop_remainder) else None)
     sizes = convert_to_tensor(batch_size, dtype=D.int64, name="batch_sizes") \
         if not isinstance(batch_size, Tensor) else batch_size
     ins = [ds._variant_tensor, sizes, DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
-    return DS.build("_RebatchDataset", _Rebatch, ins, {}, spec, name)
+    return DS.build("_RebatchDataset", _Rebatch, ins, _spec_attrs(ds.element_spec), spec, name)
 
 
 # --- window ---------------------------------------------------------------------------------------
@@ -322,11 +380,14 @@ class WindowNode(R.Node):
     `shift` elements; each window element is a tuple of datasets, one per
     component."""
 
-    __slots__ = ("input", "size", "shift", "stride", "drop", "ncomp")
+    __slots__ = ("input", "size", "shift", "stride", "drop", "ncomp", "leaves")
 
-    def __init__(self, input_node, size, shift, stride, drop, ncomp):
+    def __init__(self, input_node, size, shift, stride, drop, ncomp, leaves=None):
         self.input, self.size, self.shift = input_node, size, shift
         self.stride, self.drop, self.ncomp = stride, drop, ncomp
+        # (first, end) component indices of each leaf: a composite leaf's
+        # window is one dataset of its values.
+        self.leaves = leaves
 
     def __iter__(self):
         it = iter(self.input)
@@ -345,7 +406,10 @@ class WindowNode(R.Node):
             window = buf[0:span:self.stride]
             if len(window) < self.size and exhausted and self.drop:
                 return
-            yield tuple(ListNode([(e[i],) for e in window]) for i in range(self.ncomp))
+            if self.leaves is None:
+                yield tuple(ListNode([(e[i],) for e in window]) for i in range(self.ncomp))
+            else:
+                yield tuple(ListNode([e[a:b] for e in window]) for a, b in self.leaves)
             if self.shift >= len(buf):
                 skip = self.shift - len(buf)
                 buf = []
@@ -368,13 +432,16 @@ class WindowNode(R.Node):
         return -(-n // self.shift)
 
 
-def _window_kernel(inp, size, shift, stride, drop_remainder, output_types=(), **_):
+def _window_kernel(inp, size, shift, stride, drop_remainder, output_types=(), _spec=None,
+                   **_):
     size, shift, stride = int(size), int(shift), int(stride)
     for what, v in (("size", size), ("shift", shift), ("stride", stride)):
         if v <= 0:
             raise errors.InvalidArgumentError(None, None,
                                               f"Window {what} must be greater than zero.")
-    return WindowNode(inp, size, shift, stride, bool(drop_remainder), len(output_types))
+    leaves = None if _spec is None else [(a, b) for _, a, b in S.leaf_plan(_spec)]
+    return WindowNode(inp, size, shift, stride, bool(drop_remainder), len(output_types),
+                      leaves)
 
 
 _Window = DS.register_dataset_op("WindowDataset", _window_kernel)
@@ -384,11 +451,164 @@ def window(ds, size, shift=None, stride=1, drop_remainder=False, name=None):
     """See `Dataset.window`."""
     spec = ds.element_spec
     for leaf in S.leaf_specs(spec):
-        if not isinstance(leaf, TensorSpec):
+        if isinstance(leaf, S.DatasetSpec):
             raise TypeError("window does not support datasets of datasets.")
     out = nest.map_structure(lambda s: S.DatasetSpec(s), spec)
     ins = [ds._variant_tensor, DS.scalar(size, D.int64, "size"),
            DS.scalar(size if shift is None else shift, D.int64, "shift"),
            DS.scalar(stride, D.int64, "stride"),
            DS.scalar(drop_remainder, D.bool_, "drop_remainder")]
-    return DS.build("_WindowDataset", _Window, ins, {}, out, name)
+    return DS.build("_WindowDataset", _Window, ins, _spec_attrs(spec), out, name)
+
+
+# --- ragged_batch and sparse_batch ------------------------------------------------------------
+
+def _ragged_rank_for(leaf):
+    """The ragged rank `ragged_batch` gives a tensor leaf before batching
+    (its last dimension of unknown size), or None to leave it as it is."""
+    if not isinstance(leaf, TensorSpec) or leaf.shape.rank is None or \
+            leaf.shape.is_fully_defined():
+        return None
+    return max(axis for axis, d in enumerate(leaf.shape.as_list()) if d is None)
+
+
+def _dense_to_ragged_components(value, ragged_rank):
+    """The components of the RaggedTensor of ragged rank `ragged_rank` holding
+    the dense array `value` (rows of uniform length)."""
+    value = np.asarray(value)
+    dims = value.shape
+    out = [value.reshape((-1,) + dims[ragged_rank + 1:])]
+    rows = 1
+    for j in range(1, ragged_rank + 1):
+        rows *= dims[j - 1]
+        out.append(np.arange(rows + 1, dtype=np.int64) * dims[j])
+    return out
+
+
+class DenseToRaggedNode(R.Node):
+    """The elements with some tensor components re-encoded as RaggedTensors
+    (`plan`: (first component, ragged rank or None, splits NumPy dtype) per leaf)."""
+
+    __slots__ = ("input", "plan")
+
+    def __init__(self, input_node, plan):
+        self.input, self.plan = input_node, plan
+
+    def __iter__(self):
+        plan = self.plan
+        for e in self.input:
+            out = []
+            for i, k, splits_np in plan:
+                if not k:
+                    out.append(e[i])
+                else:
+                    comps = _dense_to_ragged_components(e[i], k)
+                    out.append(comps[0])
+                    out.extend(s.astype(splits_np, copy=False) for s in comps[1:])
+            yield tuple(out)
+
+    def cardinality(self):
+        return self.input.cardinality()
+
+
+def _dense_to_ragged_kernel(inp, _plan=(), **_):
+    return DenseToRaggedNode(inp, _plan)
+
+
+_DenseToRagged = DS.register_dataset_op("DenseToRaggedDataset", _dense_to_ragged_kernel)
+
+
+def ragged_batch(ds, batch_size, drop_remainder=False, row_splits_dtype=D.int64, name=None):
+    """See `Dataset.ragged_batch`."""
+    from ..ops.ragged_tensor import RaggedTensorSpec
+    splits = D.as_dtype(row_splits_dtype)
+    spec = ds.element_spec
+    plan, leaves = [], []
+    for leaf, a, _ in S.leaf_plan(spec):
+        k = _ragged_rank_for(leaf)
+        plan.append((a, k, splits._np))
+        leaves.append(leaf if k is None else
+                      RaggedTensorSpec(leaf.shape, leaf.dtype, k, splits))
+    ragged = nest.pack_sequence_as(spec, leaves)
+    if any(k for _, k, _ in plan):
+        ds = DS.build("_DenseToRaggedDataset", _DenseToRagged, [ds._variant_tensor],
+                      {"_plan": tuple(plan)}, ragged, name)
+    else:
+        # Ragged rank 0 keeps the dense components: only the spec changes.
+        ds = DS.make_dataset("_DenseToRaggedDataset", ds._variant_tensor, ragged)
+    return batch(ds, batch_size, drop_remainder, name)
+
+
+class SparseBatchNode(R.Node):
+    """Dense elements of any shape within `row_shape`, `size` at a time, as
+    the components of one SparseTensor of dense shape [n] + row_shape."""
+
+    __slots__ = ("input", "size", "row_shape")
+
+    def __init__(self, input_node, size, row_shape):
+        self.input, self.size, self.row_shape = input_node, size, row_shape
+
+    def __iter__(self):
+        it = iter(self.input)
+        row = self.row_shape
+        rank = len(row)
+        while True:
+            rows = [np.asarray(e[0]) for e in itertools.islice(it, self.size)]
+            if not rows:
+                return
+            indices, values = [], []
+            for i, v in enumerate(rows):
+                if v.ndim != rank:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Input element had shape ({_dims(v.shape)}) that is "
+                        f"incompatible with the row shape ({_dims(row)}).")
+                if any(d > r for d, r in zip(v.shape, row)):
+                    raise errors.DataLossError(
+                        None, None, f"Input element had shape ({_dims(v.shape)}) that is "
+                        f"larger than the row shape ({_dims(row)}).")
+                where = np.indices(v.shape).reshape(rank, -1).T
+                indices.append(np.concatenate(
+                    [np.full((len(where), 1), i, np.int64), where], axis=1))
+                values.append(v.reshape(-1))
+            yield (np.concatenate(indices).astype(np.int64).reshape(-1, rank + 1),
+                   np.concatenate(values),
+                   np.array([len(rows)] + list(row), dtype=np.int64))
+            if len(rows) < self.size:
+                return
+
+    def cardinality(self):
+        return _batch_cardinality(self.input.cardinality(), self.size, False)
+
+
+def _dims(shape):
+    return "[%s]" % ",".join(str(int(d)) for d in shape)
+
+
+def _sparse_batch_kernel(inp, batch_size, row_shape, **_):
+    return SparseBatchNode(inp, _check_batch_size(batch_size),
+                           [int(d) for d in np.reshape(row_shape, -1)])
+
+
+_SparseBatch = DS.register_dataset_op("DenseToSparseBatchDataset", _sparse_batch_kernel)
+
+
+def sparse_batch(ds, batch_size, row_shape, name=None):
+    """See `Dataset.sparse_batch`."""
+    from ..framework.convert import convert_to_tensor
+    from ..framework.sparse_tensor import SparseTensorSpec
+    spec = ds.element_spec
+    if not isinstance(spec, TensorSpec):
+        raise TypeError("`dense_to_sparse_batch` requires an input dataset whose elements have "
+                        "a single component, but the given dataset has the following "
+                        f"component types: {nest.map_structure(S.value_class, spec)}.")
+    if isinstance(row_shape, Tensor):
+        shape = U.constant_shape(row_shape) if row_shape.shape.rank == 1 else \
+            TensorShape(None)
+        row = row_shape if row_shape.dtype is D.int64 else DS.scalar(row_shape, D.int64,
+                                                                     "row_shape")
+    else:
+        shape = as_shape(row_shape)
+        row = convert_to_tensor(np.array(shape.as_list(), dtype=np.int64), name="row_shape")
+    out = SparseTensorSpec(TensorShape([None]).concatenate(shape), spec.dtype)
+    ins = [ds._variant_tensor, DS.scalar(batch_size, D.int64, "batch_size"), row]
+    return DS.build("_DenseToSparseBatchDataset", _SparseBatch, ins, {}, out, name)

@@ -41,8 +41,8 @@ def register_dataset_op(name, kernel, stateful=False):
 
 def type_attrs(spec):
     """The `output_types` / `output_shapes` attrs describing an element spec."""
-    comps = [S.component_spec(s) for s in S.leaf_specs(spec)]
-    return {"output_types": [d for _, d in comps], "output_shapes": [s for s, _ in comps]}
+    comps = S.flat_component_specs(spec)
+    return {"output_types": [c.dtype for c in comps], "output_shapes": [c.shape for c in comps]}
 
 
 def scalar(value, dtype, name):
@@ -336,6 +336,20 @@ class Dataset:
         """Splits each element into its slices along the first dimension."""
         from . import batching
         return batching.unbatch(self, name)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=D.int64,
+                     name=None):
+        """Like `batch`, for elements of different shapes: each tensor whose
+        static shape is not fully known is batched as a RaggedTensor (ragged
+        up to its last dimension of unknown size)."""
+        from . import batching
+        return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """Batches tensor elements of different shapes (within `row_shape`)
+        into SparseTensors of dense shape `[batch, *row_shape]`."""
+        from . import batching
+        return batching.sparse_batch(self, batch_size, row_shape, name)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None):
         """Re-batches a batched dataset into batches of `batch_size`."""

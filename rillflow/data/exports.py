@@ -40,6 +40,18 @@ def unbatch():
     return lambda ds: ds.unbatch()
 
 
+@export("data.experimental.dense_to_ragged_batch")
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype="int64"):
+    """A function for `Dataset.apply` that calls `Dataset.ragged_batch`."""
+    return lambda ds: ds.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
+@export("data.experimental.dense_to_sparse_batch")
+def dense_to_sparse_batch(batch_size, row_shape):
+    """A function for `Dataset.apply` that calls `Dataset.sparse_batch`."""
+    return lambda ds: ds.sparse_batch(batch_size, row_shape)
+
+
 @export("data.experimental.enumerate_dataset")
 def enumerate_dataset(start=0):
     """A function for `Dataset.apply` that calls `Dataset.enumerate`."""

@@ -8,7 +8,7 @@ the component values of each element.
 import numpy as np
 
 from ..framework import dtypes as D
-from ..framework import errors
+from ..framework import errors, nest
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor_spec import TensorSpec
@@ -223,7 +223,7 @@ def scan(ds, initial_state, scan_func, name=None):
                                            "Invalid `scan_func`. ")
     ins = [ds._variant_tensor] + S.flat_tensors(state) + f.capture_inputs()
     return DS.build("_ScanDataset", _Scan, ins,
-                    {"f": f, "n_state": len(S.leaf_specs(state_spec))},
+                    {"f": f, "n_state": len(S.flat_component_specs(state_spec))},
                     f.output_spec[1], name)
 
 
@@ -249,9 +249,8 @@ def reduce_(ds, initial_state, reduce_func, name=None):
     state, state_spec = _initial_state(initial_state)
     f, state_spec = F.trace_state_function(reduce_func, state_spec, ds.element_spec,
                                            "reduce", lambda out: out, "")
-    leaves = S.leaf_specs(state_spec)
     ins = [ds._variant_tensor] + S.flat_tensors(state) + f.capture_inputs()
-    attrs = {"f": f, "n_state": len(leaves)}
+    attrs = {"f": f, "n_state": len(S.flat_component_specs(state_spec))}
     attrs.update(DS.type_attrs(state_spec))
     outs = apply(_Reduce, ins, attrs, name=name or "ReduceDataset", multi=True)
     return S.pack_tensors(state_spec, outs)
@@ -312,10 +311,15 @@ def unique(ds, name=None):
         if dtype not in (D.int32, D.int64, D.string):
             raise TypeError(f"`tf.data.Dataset.unique` does not support type {dtype} -- only "
                             "`tf.int32`, `tf.int64`, and `tf.string` are supported.")
-    if not isinstance(spec, TensorSpec):
+    if nest.is_nested(spec):
         raise errors.InvalidArgumentError(
             None, None, "UniqueDataset only supports inputs with a single component. "
             "[Op:UniqueDataset]")
+    if not isinstance(spec, TensorSpec):
+        # TensorFlow's one (variant) component of a composite.
+        raise errors.InvalidArgumentError(
+            None, None, "UniqueDataset only supports inputs with a single `tf.int32`, "
+            "`tf.int64`, or `tf.string` component. [Op:UniqueDataset]")
     return DS.build("_UniqueDataset", _Unique, [ds._variant_tensor], {}, spec, name)
 
 

@@ -81,6 +81,7 @@ class DatasetFunction:
         fg = cf.graph
         self.concrete = cf
         self.graph = fg
+        self.input_spec = input_spec
         self.function_name = cf.name
         self.output_spec = _output_spec(fg.structured_outputs, transformation)
         self.captures = list(fg.external_captures)
@@ -106,7 +107,12 @@ class DatasetFunction:
         the batch of its per-element results (see `_elementwise_graph`)."""
         v = getattr(self, "_vectorizable", None)
         if v is None:
-            v = self._vectorizable = _elementwise_graph(self.graph)
+            # Composite inputs or outputs do not stack component by component.
+            # (A function restored from a SavedModel has no input spec; its
+            # inputs are tensors, as composite specs are not saved.)
+            inputs = getattr(self, "input_spec", None)
+            v = self._vectorizable = (inputs is None or S.all_tensors(inputs)) and \
+                S.all_tensors(self.output_spec) and _elementwise_graph(self.graph)
         return v
 
     def batch_caller(self, captured):
@@ -237,7 +243,7 @@ def _output_spec(structured, transformation):
             spec = getattr(v.template, "element_spec", None)
             if spec is not None and hasattr(v.template, "_variant_tensor"):
                 return S.DatasetSpec(spec)
-            return S.CompositeSpec(v.template)
+            return S.spec_of(v.template)
         if isinstance(v, SymbolicTensor):
             return TensorSpec(v.shape, v.dtype)
         raise TypeError(f"Unsupported return value {v!r} from `{transformation}`")
@@ -257,21 +263,25 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
     the state spec, relaxing the state's shapes where they change.
 
     `select_state(output_spec)` picks the new-state part of the output. As
-    in TensorFlow the new state is matched to the initial one component by
-    component (its nesting may differ). Returns (DatasetFunction, final
-    state spec); composites in the final spec (TensorArrays, ...) are the
-    ones the function returns.
+    in TensorFlow the new state is matched to the initial one leaf by leaf
+    (its nesting may differ); a composite tensor (SparseTensor,
+    RaggedTensor) is one leaf, relaxed to the most specific spec of both
+    (a SparseTensor whose rank grows becomes `SparseTensorSpec(None)`).
+    Returns (DatasetFunction, final state spec); template composites
+    (TensorArrays, ...) in the final spec are the ones the function returns.
 
     Raises:
-      TypeError: if a component of the new state changes dtype.
+      TypeError: if a leaf of the new state changes class or dtype.
       InvalidArgumentError (reduce) / TypeError (scan): if the number of
-        components differs.
+        leaves differs.
     """
     from ..framework import errors
+    sep = ", got" if what else " but got"
     for _ in range(16):
         f = DatasetFunction(fn, (state_spec, element_spec), transformation)
+        new_spec = select_state(f.output_spec)
         old_leaves = nest.flatten(state_spec)
-        new_leaves = nest.flatten(select_state(f.output_spec))
+        new_leaves = nest.flatten(new_spec)
         if len(old_leaves) != len(new_leaves):
             kind = "scan" if what else "reduce"
             msg = (f"The number of components of the initial state and the {kind} "
@@ -280,6 +290,17 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
             if what:
                 raise TypeError(what + msg)
             raise errors.InvalidArgumentError(None, None, msg)
+        # TensorFlow compares classes, then dtypes, of the whole state, and
+        # names both structures when they differ.
+        if any(S.value_class(a) is not S.value_class(b) for a, b in zip(old_leaves, new_leaves)):
+            raise TypeError(f"{what}The element classes for the new state must match the "
+                            f"initial state. Expected "
+                            f"{nest.map_structure(S.value_class, state_spec)}{sep} "
+                            f"{nest.map_structure(S.value_class, new_spec)}.")
+        if any(_leaf_dtype(a) != _leaf_dtype(b) for a, b in zip(old_leaves, new_leaves)):
+            raise TypeError(f"{what}The element types for the new state must match the "
+                            f"initial state. Expected {nest.map_structure(_leaf_dtype, state_spec)}"
+                            f"{sep} {nest.map_structure(_leaf_dtype, new_spec)}.")
         relaxed, final = [], []
         changed = False
         for old, new in zip(old_leaves, new_leaves):
@@ -291,18 +312,25 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
                 final.append(new)      # e.g. a TensorArray whose element shape became known
                 continue
             if isinstance(old, TensorSpec):
-                if not isinstance(new, TensorSpec) or old.dtype is not new.dtype:
-                    sep = ", got" if what else " but got"
-                    raise TypeError(
-                        f"{what}The element types for the new state must match the initial "
-                        f"state. Expected {old.dtype!s}{sep} {getattr(new, 'dtype', new)!s}.")
                 if not new.shape.is_subtype_of(old.shape):
                     changed = True
                     old = TensorSpec(old.shape.most_specific_compatible_shape(new.shape),
                                      old.dtype)
+            elif S.is_type_spec(old) and not new.is_subtype_of(old):
+                common = old.most_specific_common_supertype([new])
+                if common is None:
+                    raise TypeError(f"{what}The new state must have the same types as the "
+                                    f"initial state. Expected {old!r}, got {new!r}.")
+                changed = True
+                old = common
             relaxed.append(old)
             final.append(old)
         if not changed:
             return f, nest.pack_sequence_as(state_spec, final)
         state_spec = nest.pack_sequence_as(state_spec, relaxed)
     raise TypeError(f"{what}The state shapes do not converge.")
+
+
+def _leaf_dtype(leaf):
+    # Datasets and template composites have none: they are compared by spec.
+    return getattr(leaf, "dtype", None)

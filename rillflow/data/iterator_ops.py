@@ -195,14 +195,19 @@ class NumpyIterator:
             raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in "
                                "eager mode.")
         for leaf in S.leaf_specs(dataset.element_spec):
-            if not isinstance(leaf, TensorSpec):
+            if isinstance(leaf, (S.DatasetSpec, S.CompositeSpec)):
                 raise TypeError("`tf.data.Dataset.as_numpy_iterator()` is not supported for "
                                 "datasets that produce values of type "
-                                f"{type(dataset)}")
+                                f"{S.value_class(leaf)}")
         self._iterator = OwnedIterator(dataset)
         self._it = self._iterator._eager_state.it
         spec = dataset.element_spec
-        if nest.is_nested(spec):
+        if not S.all_tensors(spec):
+            # Composite leaves: their values' NumPy form (a SparseTensor's
+            # dense array, a RaggedTensor's rows), as TensorFlow gives them.
+            pack = S.packer(spec)
+            self._pack = lambda vals: nest.map_structure(_composite_np, pack(vals))
+        elif nest.is_nested(spec):
             self._pack = lambda vals: nest.pack_sequence_as(spec, [_np(v) for v in vals])
         else:
             self._pack = lambda vals: _np(vals[0])
@@ -228,6 +233,13 @@ def _op_error(exc, op_name):
     if "[Op:" in exc.message:
         return exc
     return type(exc)(None, None, "%s [Op:%s]" % (exc.message, op_name))
+
+
+def _composite_np(v):
+    if isinstance(v, EagerTensor):
+        return _np(v._v)
+    numpy = getattr(v, "_numpy", None)
+    return numpy() if numpy is not None else v.numpy()
 
 
 def _np(v):

@@ -133,13 +133,25 @@ def stacked_batches(node, size, drop_remainder, fused=False):
             return
 
 
-def stack_components(rows, index, fused=False):
+def slice_iter(arr):
+    """An iterator over the slices of `arr` along its first dimension, each a
+    NumPy value (strings stay 0-d object arrays, as eager tensors hold them)."""
+    if isinstance(arr, np.ndarray) and arr.dtype.kind == "O" and arr.ndim == 1:
+        return (arr[i, ...] for i in range(arr.shape[0]))
+    return iter(arr)
+
+
+def stack_components(rows, index, fused=False, label=None):
     """Stacks the `index`-th component of each element of `rows` into one array.
+    `label` is the component number errors name (TensorFlow counts a
+    composite as one component), `index` by default.
 
     Raises:
       InvalidArgumentError: if the components' shapes differ.
     """
     vals = [r[index] for r in rows]
+    if label is not None:
+        index = label
     first = vals[0]
     if first.__class__ is np.ndarray and first.ndim:
         shape = first.shape
@@ -163,6 +175,15 @@ def stack_components(rows, index, fused=False):
         k = next(k for k, v in enumerate(vals) if np.ndim(v))
         raise _batch_error(vals, index, k, fused)
     return out
+
+
+def batch_size_error(sizes):
+    """The error unbatching an element whose components (`sizes`: their
+    lengths, TensorFlow's component order) have different lengths."""
+    k = next(k for k, n in enumerate(sizes) if n != sizes[0])
+    return errors.InvalidArgumentError(
+        None, None, "Input element must have the same batch size in each component. "
+        f"Component 0 had size {sizes[0]} but component {k} had size, {sizes[k]}.")
 
 
 def _dims(value):

@@ -11,7 +11,7 @@ from ..framework import errors, nest
 from ..framework.convert import convert_to_tensor, to_numpy
 from ..framework.execute import apply
 from ..framework.op_registry import register
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
@@ -114,12 +114,7 @@ class ListNode(R.Node):
         return len(self.elements)
 
 
-def slice_iter(arr):
-    """An iterator over the slices of `arr` along its first dimension, each a
-    NumPy value (strings stay 0-d object arrays, as eager tensors hold them)."""
-    if isinstance(arr, np.ndarray) and arr.dtype.kind == "O" and arr.ndim == 1:
-        return (arr[i, ...] for i in range(arr.shape[0]))
-    return iter(arr)
+slice_iter = R.slice_iter
 
 
 class SliceNode(R.Node):
@@ -146,7 +141,12 @@ def _tensor_kernel(*components, **_):
     return TensorNode(components)
 
 
-def _slice_kernel(*components, **_):
+def _slice_kernel(*components, _spec=None, **_):
+    unbatch = S.unbatcher(_spec) if _spec is not None else None
+    if unbatch is not None:
+        # Composite leaves: their specs split them into rows (checking the
+        # lengths agree) once, when the dataset is made.
+        return ListNode(unbatch(components))
     sizes = [np.shape(c)[0] if np.ndim(c) else None for c in components]
     if any(s is None for s in sizes):
         raise errors.InvalidArgumentError(None, None, "Unbatching a tensor is only supported "
@@ -173,16 +173,19 @@ def from_tensor_slices(tensors, name=None):
     """See `Dataset.from_tensor_slices`."""
     element = S.normalize_element(tensors)
     leaves = nest.flatten(element)
-    if any(not isinstance(v, Tensor) for v in leaves):
+    if any(hasattr(v, "_variant_tensor") for v in leaves):
         raise TypeError("from_tensor_slices does not support datasets as components.")
-    spec = S.unbatch_spec(S.element_spec_of(element), what="slice")
+    whole = S.element_spec_of(element)
+    spec = S.unbatch_spec(whole, what="slice")
     first = TensorShape([None])
-    for t in leaves:
-        dim = TensorShape([t.shape[0]])
+    for leaf in S.leaf_specs(whole):
+        shape = getattr(leaf, "shape", TensorShape(None))
+        dim = TensorShape([shape[0] if shape.rank else None])
         if not first.is_compatible_with(dim):
             raise ValueError(f"Dimensions {first[0]} and {dim[0]} are not compatible")
         first = first.merge_with(dim)
-    return DS.build("_TensorSliceDataset", _Slice, leaves, {}, spec, name)
+    attrs = {} if S.all_tensors(whole) else {"_spec": whole}
+    return DS.build("_TensorSliceDataset", _Slice, S.flat_tensors(element), attrs, spec, name)
 
 
 # --- from_generator -------------------------------------------------------------------
@@ -197,8 +200,10 @@ class GeneratorNode(R.Node):
         self.generator = generator
         self.args = args
         self.spec = spec
-        self.converters = [_leaf_converter(s) for s in S.leaf_specs(spec)]
-        self.nested = nest.is_nested(spec)
+        self.converters = [_leaf_converter(s) if isinstance(s, TensorSpec) else
+                           _composite_converter(s) for s in S.leaf_specs(spec)]
+        # A composite leaf gives a tuple of components: the general path.
+        self.nested = nest.is_nested(spec) or not isinstance(spec, TensorSpec)
 
     def __iter__(self):
         try:
@@ -272,11 +277,59 @@ class GeneratorNode(R.Node):
         try:
             flat = _flatten_like(spec, item)
         except (TypeError, ValueError):
-            types = nest.map_structure(lambda leaf: leaf.dtype, spec)
-            raise _gen_error(f"`generator` yielded an element that did not match the expected "
-                             f"structure. The expected structure was {types!r}, but the "
-                             f"yielded element was {item}.") from None
-        return tuple(c(v) for c, v in zip(self.converters, flat))
+            raise _structure_error(spec, item) from None
+        out = []
+        for c, leaf, v in zip(self.converters, S.leaf_specs(spec), flat):
+            if isinstance(leaf, TensorSpec):
+                out.append(c(v))
+            else:
+                comps = c(v)
+                if comps is None:
+                    raise _structure_error(spec, item)
+                out.extend(comps)
+        return tuple(out)
+
+
+def _structure_error(spec, item):
+    # TensorFlow names the expected dtypes (composite leaves by their spec).
+    types = nest.map_structure(
+        lambda leaf: leaf.dtype if isinstance(leaf, TensorSpec) else leaf, spec)
+    return _gen_error(f"`generator` yielded an element that did not match the expected "
+                      f"structure. The expected structure was {types!r}, but the "
+                      f"yielded element was {item}.")
+
+
+def _composite_converter(leaf):
+    """A function checking a yielded composite value (a SparseTensor, a
+    RaggedTensor, or what its class's `from_value` accepts) against `leaf`
+    and giving its component values; None when it is not such a value."""
+    value_type = leaf.value_type
+    from_value = getattr(value_type, "from_value", None)
+
+    def convert(v):
+        if not isinstance(v, value_type):
+            if from_value is not None:
+                try:
+                    v = from_value(v)
+                except (TypeError, ValueError, AttributeError):
+                    return None
+            else:
+                # A plain tensor, where the spec allows one (a RaggedTensorSpec
+                # of ragged_rank 0).
+                try:
+                    v = convert_to_tensor(v, dtype=leaf.dtype)
+                except (TypeError, ValueError):
+                    return None
+                if not leaf.is_compatible_with(v):
+                    return None
+                return (v._v,)
+        spec = S.spec_of(v)
+        if not leaf.is_compatible_with(spec):
+            raise _gen_error(f"`generator` yielded an element of {spec!r} where an element "
+                             f"of {leaf!r} was expected.")
+        return tuple(c._v if isinstance(c, EagerTensor) else np.asarray(c)
+                     for c in v._to_components())
+    return convert
 
 
 def _leaf_converter(leaf):
@@ -398,7 +451,7 @@ def _signature(output_types, output_shapes, output_signature):
             raise TypeError("The `output_types` and `output_shapes` arguments cannot be used "
                             "together with the `output_signature` argument.")
         for s in nest.flatten(output_signature):
-            if not isinstance(s, TensorSpec):
+            if not isinstance(s, TensorSpec) and not S.is_type_spec(s):
                 raise TypeError(f"`output_signature` must contain objects that are subclass "
                                 f"of `tf.TypeSpec` but found {type(s)} which is not.")
         return output_signature

@@ -2,20 +2,26 @@
 between their user-facing form and flat component values.
 
 An element is a nest of tuples, dicts and namedtuples whose leaves are
-tensors or datasets (tf.data treats a Python list as one tensor). Its spec
-has a `TensorSpec` (or `DatasetSpec`) at each leaf. Internally an element
-is a flat tuple of component values, one per leaf in `nest.flatten` order:
-a NumPy value for a tensor, the runtime dataset for a dataset.
+tensors, datasets or composite tensors (tf.data treats a Python list as one
+tensor). Its spec has a `TensorSpec`, `DatasetSpec` or composite type spec
+(`SparseTensorSpec`, `RaggedTensorSpec`, ...) at each leaf. Internally an
+element is a flat tuple of component values, leaf by leaf in `nest.flatten`
+order: a NumPy value for a tensor, the runtime dataset for a dataset, and
+for a composite the values of its component tensors (`_to_components`),
+which its spec rebuilds it from (`_from_components`). Batching composite
+leaves is up to their spec: `_batch` / `_unbatch` give the spec of a batch
+or of a row, `_batch_numpy` / `_unbatch_numpy` do it on component values.
 """
 import numpy as np
 
 from ..framework import dtypes as D
-from ..framework import nest
+from ..framework import errors, nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
+from . import runtime as R
 
 _VARIANT_SPEC = TensorSpec([], D.variant)
 
@@ -98,32 +104,37 @@ class DatasetSpec:
 
 
 class CompositeSpec:
-    """The type of a one-component composite value (a TensorArray, an
-    AutoGraph tensor list, an Optional) carried in the state of `reduce` or
-    `scan`: its component's spec, and the value it was made from, which
-    rebuilds values of this type from a component tensor."""
+    """The type of a composite value that has no type spec of its own (a
+    TensorArray, an AutoGraph tensor list, an Optional) carried in an element
+    or in the state of `reduce` or `scan`: the specs of its components, and
+    the value it was made from, which rebuilds values of this type from
+    component tensors."""
 
-    __slots__ = ("template", "component")
+    __slots__ = ("template", "components")
 
     def __init__(self, template):
-        comps = template._to_components()
-        if len(comps) != 1:
-            raise TypeError(f"{template!r} cannot be part of a dataset element or state (it "
-                            f"has {len(comps)} components).")
         self.template = template
-        self.component = TensorSpec(comps[0].shape, comps[0].dtype)
+        self.components = tuple(TensorSpec(c.shape, c.dtype) for c in template._to_components())
+
+    @property
+    def value_type(self):
+        """The Python type of values of this spec."""
+        return type(self.template)
 
     def _component_specs(self):
-        return [self.component]
+        return list(self.components)
 
     def _to_components(self):
-        return [self.component]
+        return list(self.components)
 
     def _from_components(self, tensors):
         return self.template._from_components(list(tensors))
 
     def _trace_key(self):
-        return ("Composite", type(self.template).__name__, self.component.dtype)
+        # Component dtypes only: a TensorArray whose element shape became
+        # known in a loop body has the same type.
+        return ("Composite", type(self.template).__name__,
+                tuple(c.dtype for c in self.components))
 
     def __eq__(self, other):
         return isinstance(other, CompositeSpec) and self._trace_key() == other._trace_key()
@@ -132,13 +143,27 @@ class CompositeSpec:
         return hash(self._trace_key())
 
     def __repr__(self):
-        return "CompositeSpec(%s, %r)" % (type(self.template).__name__, self.component)
+        return "CompositeSpec(%s, %r)" % (type(self.template).__name__, list(self.components))
 
 
 def is_composite(v):
     """Whether `v` is a composite value (other than a tensor or dataset)."""
     return hasattr(v, "_to_components") and hasattr(v, "_from_components") and \
         not isinstance(v, Tensor) and not hasattr(v, "_variant_tensor")
+
+
+def is_type_spec(leaf):
+    """Whether a leaf spec is the type spec of a composite tensor
+    (`SparseTensorSpec`, `RaggedTensorSpec`, ...): it gives its component
+    specs (`_component_specs`) and rebuilds values from components
+    (`_from_components`). Such leaves appear in `element_spec` as they are."""
+    return not isinstance(leaf, (TensorSpec, DatasetSpec, CompositeSpec)) and \
+        hasattr(leaf, "_component_specs") and hasattr(leaf, "_from_components")
+
+
+def _type_spec_of(value):
+    spec = getattr(value, "_type_spec", None)
+    return spec if spec is not None and is_type_spec(spec) else None
 
 
 # --- specs -----------------------------------------------------------------------
@@ -162,34 +187,60 @@ def spec_key(spec):
 
 
 def leaf_specs(spec):
-    """The leaf specs of an element spec, in component order."""
+    """The leaf specs of an element spec (a TensorSpec, DatasetSpec or
+    composite spec each), in `nest.flatten` order."""
     return nest.flatten(spec)
 
 
-def component_spec(leaf):
-    """The (shape, dtype) of the component tensor of a leaf spec."""
+def component_specs(leaf):
+    """The TensorSpecs of the component tensors of a leaf spec: itself for a
+    TensorSpec, a variant scalar for a dataset, a composite's component specs."""
     if isinstance(leaf, TensorSpec):
-        return leaf.shape, leaf.dtype
-    if isinstance(leaf, CompositeSpec):
-        return leaf.component.shape, leaf.component.dtype
-    return TensorShape([]), D.variant
+        return [leaf]
+    if isinstance(leaf, DatasetSpec):
+        return [_VARIANT_SPEC]
+    specs = leaf._component_specs
+    return list(specs() if callable(specs) else specs)
+
+
+def flat_component_specs(spec):
+    """The TensorSpecs of the components of an element of `spec`, in order:
+    the components of each leaf in turn."""
+    out = []
+    for leaf in leaf_specs(spec):
+        out.extend(component_specs(leaf))
+    return out
+
+
+def all_tensors(spec):
+    """Whether every leaf of `spec` is a TensorSpec (one component each), the
+    case the fast paths of the runtime handle."""
+    return all(isinstance(leaf, TensorSpec) for leaf in leaf_specs(spec))
 
 
 def spec_of(value):
-    """The spec of a tensor or dataset leaf."""
+    """The spec of a tensor, dataset or composite leaf."""
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     spec = getattr(value, "element_spec", None)
     if spec is not None and hasattr(value, "_variant_tensor"):
         return DatasetSpec(spec)
     if is_composite(value):
-        return CompositeSpec(value)
+        return _type_spec_of(value) or CompositeSpec(value)
     raise TypeError(f"{value!r} is not a tensor or a dataset")
 
 
 def element_spec_of(element):
     """The spec structure of a normalized element."""
     return nest.map_structure(spec_of, element)
+
+
+def value_class(leaf):
+    """The class of the values of a leaf spec (in TensorFlow's messages about
+    mismatched structures)."""
+    if isinstance(leaf, TensorSpec):
+        return Tensor
+    return getattr(leaf, "value_type", type(leaf))
 
 
 def is_compatible(a, b):
@@ -218,35 +269,134 @@ def most_specific_compatible(a, b):
             if inner is None:
                 return None
             out.append(DatasetSpec(inner))
+        elif is_type_spec(x) and type(x) is type(y):
+            common = x.most_specific_common_supertype([y])
+            if common is None:
+                return None
+            out.append(common)
         else:
             return None
     return nest.pack_sequence_as(a, out)
 
 
 def batch_spec(spec, batch_dim):
-    """The spec of a batch of elements of `spec` (leading dimension `batch_dim`)."""
+    """The spec of a batch of elements of `spec` (leading dimension `batch_dim`);
+    a composite leaf gives its own (`_batch`: a SparseTensorSpec gains a
+    dimension, a RaggedTensorSpec a ragged one)."""
     def one(s):
-        if not isinstance(s, TensorSpec):
+        if isinstance(s, TensorSpec):
+            return TensorSpec(TensorShape([batch_dim]).concatenate(s.shape), s.dtype)
+        if isinstance(s, DatasetSpec):
             raise TypeError("Batching datasets of datasets is not supported.")
-        return TensorSpec(TensorShape([batch_dim]).concatenate(s.shape), s.dtype)
+        batch = getattr(s, "_batch", None) if hasattr(s, "_batch_numpy") else None
+        if batch is None:
+            raise TypeError(f"Batching elements of type {s!r} is not supported.")
+        return batch(batch_dim)
     return nest.map_structure(one, spec)
 
 
 def unbatch_spec(spec, what="unbatch"):
-    """The spec of the slices of elements of `spec` along their first dimension.
+    """The spec of the slices of elements of `spec` along their first
+    dimension (a composite leaf gives its own: `_unbatch`).
 
     Raises:
-      ValueError: for a scalar component.
+      ValueError: for a scalar component, or (`unbatch`) tensor components
+        of different static lengths.
     """
+    if what == "unbatch":
+        # TensorFlow checks the tensor leaves statically (a composite's
+        # length is known only when it runs).
+        dims = [s.shape for s in leaf_specs(spec) if isinstance(s, TensorSpec)]
+        if any(d.rank == 0 for d in dims):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        known = None
+        for d in dims:
+            n = d[0] if d.rank else None
+            if n is not None:
+                if known is not None and n != known:
+                    raise ValueError("`unbatch()` is only supported for datasets of elements "
+                                     "whose components have a matching leading dimension. "
+                                     f"Encountered both {known} and {n}.")
+                known = n
+
     def one(s):
-        if not isinstance(s, TensorSpec):
+        if isinstance(s, DatasetSpec):
             raise TypeError(f"Cannot {what} a dataset of datasets.")
+        if not isinstance(s, TensorSpec):
+            unbatch = getattr(s, "_unbatch", None) if hasattr(s, "_unbatch_numpy") else None
+            if unbatch is None:
+                raise TypeError(f"Cannot {what} elements of type {s!r}.")
+            return unbatch()
         if s.shape.rank == 0:
             raise ValueError("Cannot unbatch an input with scalar components."
                              if what == "unbatch" else
                              "Unbatching a tensor is only supported for rank >= 1")
         return TensorSpec(s.shape[1:], s.dtype)
     return nest.map_structure(one, spec)
+
+
+def leaf_plan(spec):
+    """(leaf, first component index, end index) for each leaf of `spec`."""
+    plan, i = [], 0
+    for leaf in leaf_specs(spec):
+        n = len(component_specs(leaf))
+        plan.append((leaf, i, i + n))
+        i += n
+    return plan
+
+
+def batcher(spec):
+    """`batch(rows, fused=False)`: the flat element of the batch of `rows`
+    (flat elements of `spec`): tensor components stacked, composite leaves
+    batched by their spec (`_batch_numpy`). None when every leaf is a tensor
+    (`runtime.stacked_batches` then stacks each component)."""
+    if all_tensors(spec):
+        return None
+    plan = [(k, None if isinstance(leaf, TensorSpec) else leaf._batch_numpy, a, b)
+            for k, (leaf, a, b) in enumerate(leaf_plan(spec))]
+
+    def batch(rows, fused=False):
+        out = []
+        for k, fn, a, b in plan:
+            if fn is None:
+                out.append(R.stack_components(rows, a, fused, label=k))
+            else:
+                out.extend(fn([r[a:b] for r in rows]))
+        return tuple(out)
+    return batch
+
+
+def unbatcher(spec):
+    """`unbatch(element)`: the flat elements of the rows of `element` (a flat
+    element of `spec`): tensor components sliced along their first dimension,
+    composite leaves split by their spec (`_unbatch_numpy`). None when every
+    leaf is a tensor.
+
+    The function raises InvalidArgumentError for a scalar tensor component
+    or leaves of different lengths.
+    """
+    if all_tensors(spec):
+        return None
+    plan = [(None if isinstance(leaf, TensorSpec) else leaf._unbatch_numpy, a, b)
+            for leaf, a, b in leaf_plan(spec)]
+
+    def unbatch(element):
+        columns = []
+        for fn, a, b in plan:
+            if fn is None:
+                v = element[a]
+                if not np.ndim(v):
+                    raise errors.InvalidArgumentError(
+                        None, None, "Cannot unbatch an input with scalar components.")
+                columns.append([(x,) for x in R.slice_iter(v)])
+            else:
+                columns.append([tuple(c) for c in fn(list(element[a:b]))])
+        if len({len(c) for c in columns}) > 1:
+            raise R.batch_size_error([len(c) for c in columns])
+        if len(columns) == 1:
+            return columns[0]
+        return [sum(parts, ()) for parts in zip(*columns)]
+    return unbatch
 
 
 # --- elements ----------------------------------------------------------------------
@@ -299,10 +449,17 @@ def _pack_lists_as_leaves(template, leaves):
 
 
 def flat_tensors(element):
-    """The component tensors of a normalized element (datasets give their
-    variant tensors)."""
-    return [v if isinstance(v, Tensor) else v._variant_tensor if hasattr(v, "_variant_tensor")
-            else v._to_components()[0] for v in nest.flatten(element)]
+    """The component tensors of a normalized element, leaf by leaf (a dataset
+    gives its variant tensor, a composite its components)."""
+    out = []
+    for v in nest.flatten(element):
+        if isinstance(v, Tensor):
+            out.append(v)
+        elif hasattr(v, "_variant_tensor"):
+            out.append(v._variant_tensor)
+        else:
+            out.extend(v._to_components())
+    return out
 
 
 def to_eager(value):
@@ -318,43 +475,55 @@ def to_eager(value):
 
 
 def packer(spec):
-    """A function making the user-facing element (eager tensors, datasets)
-    of `spec` from a flat tuple of component values."""
+    """A function making the user-facing element (eager tensors, datasets,
+    composites) of `spec` from a flat tuple of component values."""
     leaves = leaf_specs(spec)
     if len(leaves) == 1 and isinstance(leaves[0], TensorSpec) and not nest.is_nested(spec):
         return lambda values: to_eager(values[0])
-    wraps = [_wrapper(s) for s in leaves]
-    if not nest.is_nested(spec):
-        w = wraps[0]
-        return lambda values: w(values[0])
-    return lambda values: nest.pack_sequence_as(
-        spec, [w(v) for w, v in zip(wraps, values)])
+    plan = leaf_plan(spec)
+    if all(b - a == 1 for _, a, b in plan):
+        # One component per leaf (the common case): no slicing.
+        wraps = [_wrapper(s) for s in leaves]
+        if not nest.is_nested(spec):
+            w = wraps[0]
+            return lambda values: w(values[0])
+        return lambda values: nest.pack_sequence_as(
+            spec, [w(v) for w, v in zip(wraps, values)])
+    parts = [(_wrapper(leaf), a, b) for leaf, a, b in plan]
+
+    def pack(values):
+        out = [w(values[a] if b - a == 1 else values[a:b]) for w, a, b in parts]
+        return nest.pack_sequence_as(spec, out) if nest.is_nested(spec) else out[0]
+    return pack
 
 
 def _wrapper(leaf):
+    """The function making the user-facing value of `leaf` from its component
+    value (its tuple of component values for a composite of several)."""
     if isinstance(leaf, TensorSpec):
         return to_eager
-    if isinstance(leaf, CompositeSpec):
-        return lambda value: leaf._from_components([EagerTensor(value)])
-    from .dataset_ops import make_dataset
-    inner = leaf.element_spec
-    return lambda node: make_dataset("_VariantDataset", EagerTensor(node), inner)
+    if isinstance(leaf, DatasetSpec):
+        from .dataset_ops import make_dataset
+        inner = leaf.element_spec
+        return lambda node: make_dataset("_VariantDataset", EagerTensor(node), inner)
+    if len(component_specs(leaf)) == 1:
+        return lambda value: leaf._from_components([to_eager(value)])
+    return lambda values: leaf._from_components([to_eager(v) for v in values])
 
 
 def pack_tensors(spec, tensors):
     """The element of `spec` whose components are `tensors` (any context)."""
     from .dataset_ops import make_dataset
     out = []
-    for s, t in zip(leaf_specs(spec), tensors):
+    for s, a, b in leaf_plan(spec):
         if isinstance(s, DatasetSpec):
-            out.append(make_dataset("_VariantDataset", t, s.element_spec))
-        elif isinstance(s, CompositeSpec):
-            out.append(s._from_components([t]))
-        else:
-            if isinstance(s, TensorSpec) and hasattr(t, "set_shape") and \
-                    not isinstance(t, EagerTensor):
+            out.append(make_dataset("_VariantDataset", tensors[a], s.element_spec))
+        elif isinstance(s, TensorSpec):
+            t = tensors[a]
+            if hasattr(t, "set_shape") and not isinstance(t, EagerTensor):
                 t.set_shape(t.shape.merge_with(s.shape) if t.shape.is_compatible_with(s.shape)
                             else t.shape)
             out.append(t)
+        else:
+            out.append(s._from_components(list(tensors[a:b])))
     return nest.pack_sequence_as(spec, out)
-

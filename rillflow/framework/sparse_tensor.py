@@ -11,7 +11,12 @@ Unlike IndexedSlices it never converts to a dense tensor implicitly
 The ops on it live in rillflow/ops/sparse_ops.py; this module is
 framework-level and imports no op module.
 """
+import collections
+
+import numpy as np
+
 from . import dtypes as _dtypes
+from . import errors
 from .api_export import export
 from .composite_tensor import CompositeTensor
 from .convert import convert_to_tensor
@@ -20,7 +25,17 @@ from .tensor import EagerTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
 
-__all__ = ["SparseTensor", "SparseTensorSpec", "is_sparse"]
+__all__ = ["SparseTensor", "SparseTensorSpec", "SparseTensorValue", "is_sparse"]
+
+
+@export("compat.v1.SparseTensorValue")
+class SparseTensorValue(collections.namedtuple("SparseTensorValue",
+                                               ["indices", "values", "dense_shape"])):
+    """The NumPy value of a SparseTensor (`tf.compat.v1.SparseTensorValue`):
+    what TF1 sessions return for one, and what `SparseTensor.from_value`
+    (and so `Dataset.from_generator` with a `SparseTensorSpec`) accepts."""
+
+    __slots__ = ()
 
 
 def _check_dim(a, b):
@@ -143,6 +158,22 @@ class SparseTensor(CompositeTensor):
     def __div__(self, other):
         return self._cwise("SparseDenseCwiseDiv", other)
 
+    def _numpy(self):
+        """The dense NumPy array of an eager SparseTensor (what
+        `Dataset.as_numpy_iterator()` gives for one, as in TensorFlow).
+
+        Raises:
+          ValueError: in a graph.
+        """
+        comps = self._to_components()
+        if not all(isinstance(c, EagerTensor) for c in comps):
+            raise ValueError("SparseTensor.numpy() is only supported in eager mode.")
+        indices, values, shape = (c._v for c in comps)
+        out = np.zeros(tuple(int(d) for d in shape), dtype=values.dtype)
+        for i, v in zip(indices, values):
+            out[tuple(i)] = v
+        return out
+
     def __str__(self):
         return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % (
             self._indices, self._values, self._dense_shape)
@@ -249,6 +280,67 @@ class SparseTensorSpec:
             shape = shape.most_specific_compatible_shape(o._shape)
         return SparseTensorSpec(shape, self._dtype)
 
+    # --- batching (tf.data `batch` / `unbatch` / `from_tensor_slices`) ---------
+    def _batch(self, batch_size):
+        """The spec of a batch of `batch_size` values of this spec: one more
+        leading dimension (`batch_size` may be None)."""
+        return SparseTensorSpec(TensorShape([batch_size]).concatenate(self._shape), self._dtype)
+
+    def _unbatch(self):
+        """The spec of the rows of a value of this spec.
+
+        Raises:
+          ValueError: for a scalar spec.
+        """
+        if self._shape.rank == 0:
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        return SparseTensorSpec(self._shape[1:], self._dtype)
+
+    def _batch_numpy(self, rows):
+        """The components (NumPy) of the batch of the SparseTensors whose
+        components are `rows`: entries of row i get the leading index i, and
+        the dense shape is the largest of each dimension (as TensorFlow
+        batches sparse elements of different shapes).
+
+        Raises:
+          InvalidArgumentError: for rows of different ranks.
+        """
+        rank = len(rows[0][2])
+        for k, (_, _, shape) in enumerate(rows):
+            if len(shape) != rank:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Inconsistent shape across SparseTensors: rank prior to "
+                    f"SparseTensor[{k}] was: {rank} but rank of SparseTensor[{k}] is: "
+                    f"{len(shape)}")
+        counts = [len(v) for _, v, _ in rows]
+        row_ids = np.repeat(np.arange(len(rows), dtype=np.int64), counts)
+        indices = np.concatenate([i for i, _, _ in rows]).astype(np.int64, copy=False)
+        indices = np.concatenate([row_ids[:, None], indices], axis=1)
+        values = np.concatenate([v for _, v, _ in rows])
+        dims = np.max(np.stack([s for _, _, s in rows]), axis=0) if rank else \
+            np.zeros(0, np.int64)
+        shape = np.concatenate([[len(rows)], dims]).astype(np.int64)
+        return [indices, values, shape]
+
+    def _unbatch_numpy(self, components):
+        """The components (NumPy) of each row of the SparseTensor whose
+        components are `components` (entries keep their order).
+
+        Raises:
+          InvalidArgumentError: for a scalar.
+        """
+        indices, values, shape = components
+        if len(shape) == 0:
+            raise errors.InvalidArgumentError(
+                None, None, "Cannot unbatch an input with scalar components.")
+        _check_indices(indices, shape)
+        n = int(shape[0])
+        # Sorted indices: each row's entries are one run.
+        bounds = np.searchsorted(indices[:, 0], np.arange(n + 1))
+        inner = indices[:, 1:]
+        rest = np.asarray(shape[1:], dtype=np.int64)
+        return [[inner[a:b], values[a:b], rest] for a, b in zip(bounds[:-1], bounds[1:])]
+
     def __eq__(self, other):
         return type(other) is SparseTensorSpec and self._trace_key() == other._trace_key()
 
@@ -260,6 +352,36 @@ class SparseTensorSpec:
 
     def __repr__(self):
         return "SparseTensorSpec(%r, %r)" % (self._shape, self._dtype)
+
+
+def _check_indices(indices, shape):
+    """Raises TensorFlow's InvalidArgumentError (SparseTensor::IndicesValid,
+    which slicing a SparseTensor runs) for the first index out of bounds,
+    out of row-major order or repeated."""
+    if len(indices) == 0:
+        return
+    shape = np.asarray(shape, dtype=np.int64)
+    oob = np.any((indices < 0) | (indices >= shape), axis=1)
+    diff = indices[1:] - indices[:-1]
+    moved = diff != 0
+    first = np.argmax(moved, axis=1)
+    back = np.concatenate([[False], moved.any(axis=1) &
+                           (diff[np.arange(len(diff)), first] < 0)])
+    same = np.concatenate([[False], ~moved.any(axis=1)])
+    bad = oob | back | same
+    if not bad.any():
+        return
+    i = int(np.argmax(bad))
+    where = "indices[%d] = [%s]" % (i, ",".join(str(int(d)) for d in indices[i]))
+    if oob[i]:
+        msg = "%s is out of bounds: need 0 <= index < [%s]" % (
+            where, ",".join(str(int(d)) for d in shape))
+    elif back[i]:
+        msg = (f"{where} is out of order. Many sparse ops require sorted indices.\n"
+               "    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n")
+    else:
+        msg = f"{where} is repeated"
+    raise errors.InvalidArgumentError(None, None, msg)
 
 
 def is_sparse(x):
