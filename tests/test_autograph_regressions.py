@@ -88,7 +88,9 @@ def test_tensor_break_in_a_python_loop_appending_to_a_list():
 
 
 def test_augmented_assignment_of_an_undefined_name():
-    # Python raises UnboundLocalError (TensorFlow a TypeError of its Undefined).
+    # Python raises UnboundLocalError; TensorFlow's AutoGraph checks only the
+    # target of an augmented assignment, and the undefined operand is a
+    # TypeError (rillflow raises TensorFlow's exception).
     def f(m, k):
         a = k
         if k < 1.0:
@@ -98,6 +100,17 @@ def test_augmented_assignment_of_an_undefined_name():
         return a
     with pytest.raises(UnboundLocalError):
         f(tf.constant(-1), 5)
-    with pytest.raises(UnboundLocalError):
+    with pytest.raises(TypeError, match="unsupported operand type"):
         tf.function(f)(tf.constant(-1), 5)
     assert int(tf.function(f)(tf.constant(-1), 0)) == 0
+
+    def h(x):
+        a = 2
+        if a == 3:
+            b = a
+        a += a - b
+        return a
+    # Traced in a graph branch Python never takes: TensorFlow's TypeError.
+    g = tf.function(lambda x: h(x) if tf.maximum(1, 1) == 0 else 1)
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        g(tf.constant(1.0))

@@ -16,12 +16,14 @@ class _Loads(Transformer):
         return node
 
     def visit_AugAssign(self, node):
-        node.value = self.visit(node.value)
         t = node.target
-        if isinstance(t, ast.Name) and t.id in self.ctx.maybe_undefined and \
-                not getattr(t, templates.GENERATED, False):
-            load = templates.replace("x = ag__.ld(x)", loc=node, x=t.id)
-            return load + [node]
+        if isinstance(t, ast.Name):
+            # As TensorFlow's AutoGraph: only the target's read is checked; an
+            # undefined name in the value is an operand of type Undefined
+            # (TensorFlow's TypeError there, not UnboundLocalError).
+            if t.id in self.ctx.maybe_undefined and not getattr(t, templates.GENERATED, False):
+                return templates.replace("x = ag__.ld(x)", loc=node, x=t.id) + [node]
+            return node
         return self.generic_visit(node)
 
 

@@ -20,9 +20,14 @@ class Undefined:
         return "<undefined %s>" % self.symbol_name
 
     def __getattr__(self, name):
+        # As TensorFlow's Undefined: an attribute or item of an undefined
+        # value is undefined too (a read through `ag__.ld` raises first).
         if name.startswith("__"):
             raise AttributeError(name)
-        self.read()
+        return self
+
+    def __getitem__(self, key):
+        return self
 
 
 class UndefinedReturnValue:
