@@ -114,3 +114,45 @@ def test_augmented_assignment_of_an_undefined_name():
     g = tf.function(lambda x: h(x) if tf.maximum(1, 1) == 0 else 1)
     with pytest.raises(TypeError, match="unsupported operand type"):
         g(tf.constant(1.0))
+
+
+# --- the property test's minimized divergences ---------------------------------------------
+
+def _regression_cases():
+    import json
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                        "autograph_regressions.json")
+    with open(path) as f:
+        cases = json.load(f)["cases"]
+    return [pytest.param(c, id="seed%d_%d" % (c["program"]["seed"], i))
+            for i, c in enumerate(cases)]
+
+
+@pytest.mark.parametrize("case", _regression_cases())
+def test_minimized_property_case(case):
+    """Each minimized divergence the property test found (added by
+    tools/autograph_regressions.py): rillflow's tf.function gives Python's
+    value, or raises the exception TensorFlow 2.21 (or Python) raises. A few
+    programs both refuse for different reasons, because rillflow converts
+    a construct TensorFlow does not ("rillflow_refuses_otherwise" says which
+    exception rillflow raises and why)."""
+    import autograph_programs as ap
+    program = ap.Program.from_json(case["program"])
+    result = ap.run_program(program, tf)
+    tf_outcomes = case["tf"] or [None, None]
+    for call, (py, rf, tfo) in enumerate(zip(result.native, result.function, tf_outcomes)):
+        if rf.kind == "value":
+            assert py.kind == "value" and ap.values_equal(rf.value, py.value), (
+                "call %d: rillflow %s, Python %s\n%s" % (call + 1, ap.describe(rf),
+                                                         ap.describe(py), program.source))
+        else:
+            allowed = {py.value if py.kind == "error" else None,
+                       tfo[1] if tfo and tfo[0] == "error" else None} - {None}
+            if allowed and "rillflow_refuses_otherwise" in case:
+                # Refused by both, for another reason: a construct rillflow
+                # converts and TensorFlow does not (the case says which).
+                allowed = {case["rillflow_refuses_otherwise"]["exception"]}
+            assert rf.value in allowed, (
+                "call %d: rillflow %s; Python %s; TensorFlow %s\n%s" % (
+                    call + 1, ap.describe(rf), ap.describe(py), tfo, program.source))

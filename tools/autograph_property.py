@@ -549,6 +549,11 @@ def case_file(record, original, sig):
         head.append("#   TF 2.21:  %s" % (ap.describe(record.tf.function[c]) if record.tf is not None
                                           else "(not run)"))
         head.append("#   rillflow: %s" % ap.describe(record.rill.function[c]))
+    # Machine-readable: tools/autograph_regressions.py turns the case into a
+    # regression test (tests/data/autograph_regressions.json).
+    head.append("# program-json: %s" % json.dumps({
+        "program": p.to_json(),
+        "tf": record.tf.to_json() if record.tf is not None else None}))
     head += ["# Run: python this_file.py            (rillflow)",
              "#      python this_file.py tensorflow (TensorFlow)",
              "import sys",

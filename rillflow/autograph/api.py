@@ -17,6 +17,7 @@ from . import conversion
 from .operators import control_flow as _cf
 from .operators import data_structures as _ds
 from .operators import py_builtins
+from .operators.variables import Undefined as _Undefined
 from .pyct.parser import ConversionError
 
 _verbosity = [int(os.environ.get("AUTOGRAPH_VERBOSITY", "0") or 0)]
@@ -93,6 +94,11 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """Calls `f(*args, **kwargs)` from converted code."""
     if kwargs is None:
         kwargs = {}
+    for a in args:
+        if a.__class__ is _Undefined:
+            # Python raises when the call's arguments are evaluated (an
+            # augmented assignment's value is not read through ag__.ld).
+            a.read()
     try:
         overload = py_builtins.OVERLOADS.get(f)
     except TypeError:  # unhashable callables

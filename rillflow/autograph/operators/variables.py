@@ -22,7 +22,8 @@ class Undefined:
     def __getattr__(self, name):
         # As TensorFlow's Undefined: an attribute or item of an undefined
         # value is undefined too (a read through `ag__.ld` raises first).
-        if name.startswith("__"):
+        # Private names are the framework probing for protocols: not there.
+        if name.startswith("_"):
             raise AttributeError(name)
         return self
 
