@@ -134,9 +134,9 @@ def test_minimized_property_case(case):
     """Each minimized divergence the property test found (added by
     tools/autograph_regressions.py): rillflow's tf.function gives Python's
     value, or raises the exception TensorFlow 2.21 (or Python) raises. A few
-    programs both refuse for different reasons, because rillflow converts
-    a construct TensorFlow does not ("rillflow_refuses_otherwise" says which
-    exception rillflow raises and why)."""
+    programs rillflow refuses for another reason than TensorFlow, because it
+    converts a construct TensorFlow does not: lists appended to in graph
+    loops ("rillflow_refuses_otherwise" says which exception and why)."""
     import autograph_programs as ap
     program = ap.Program.from_json(case["program"])
     result = ap.run_program(program, tf)
@@ -149,9 +149,10 @@ def test_minimized_property_case(case):
         else:
             allowed = {py.value if py.kind == "error" else None,
                        tfo[1] if tfo and tfo[0] == "error" else None} - {None}
-            if allowed and "rillflow_refuses_otherwise" in case:
-                # Refused by both, for another reason: a construct rillflow
-                # converts and TensorFlow does not (the case says which).
+            if "rillflow_refuses_otherwise" in case:
+                # Refused for another reason than TensorFlow's, because
+                # rillflow converts a construct TensorFlow does not (the case
+                # says which and why).
                 allowed = {case["rillflow_refuses_otherwise"]["exception"]}
             assert rf.value in allowed, (
                 "call %d: rillflow %s; Python %s; TensorFlow %s\n%s" % (

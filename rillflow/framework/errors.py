@@ -113,6 +113,12 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (bool, iteration, ...) was applied to a symbolic tensor."""
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor of a graph nested in this one (a loop body, a branch) is used
+    outside it, where it does not exist (TensorFlow's class, not exported
+    under tf.errors there either)."""
+
+
 _CODE_TO_CLASS = {
     CANCELLED: CancelledError, UNKNOWN: UnknownError,
     INVALID_ARGUMENT: InvalidArgumentError, DEADLINE_EXCEEDED: DeadlineExceededError,

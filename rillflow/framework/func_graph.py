@@ -11,6 +11,7 @@ import numpy as np
 from . import context as _context
 from . import dtypes as D
 from . import nest
+from .errors import InaccessibleTensorError
 from .execute import placeholder
 from .graph import Graph
 from .tensor import EagerTensor, SymbolicTensor, Tensor
@@ -102,6 +103,11 @@ class FuncGraph(Graph):
             if src is not getattr(self, "forward_graph", None) and src is not self.outer_graph:
                 if self.outer_graph is None or not hasattr(self.outer_graph, "capture") or \
                         not self._reachable(src):
+                    if self._nests(src):
+                        # A tensor of a loop body or branch traced inside this
+                        # graph (or one enclosing it), used where it does not
+                        # exist: TensorFlow's InaccessibleTensorError.
+                        raise InaccessibleTensorError(_out_of_scope_message(tensor))
                     err = TypeError(_out_of_scope_message(tensor))
                     # TensorFlow raises it when the function runs, so its
                     # message does not read "in user code:".
@@ -131,6 +137,23 @@ class FuncGraph(Graph):
         self._capture_order.append(key)
         self.inputs.append(ph)
         return ph
+
+    def _nests(self, graph):
+        """Whether `graph` is nested (at any depth) in this graph or in one
+        that encloses it, without being one of them."""
+        enclosing = set()
+        g = self
+        while g is not None:
+            enclosing.add(id(g))
+            g = getattr(g, "outer_graph", None)
+        if id(graph) in enclosing:
+            return False
+        g = getattr(graph, "outer_graph", None)
+        while g is not None:
+            if id(g) in enclosing:
+                return True
+            g = getattr(g, "outer_graph", None)
+        return False
 
     def _reachable(self, graph):
         """Whether tensors of `graph` can be captured through enclosing graphs."""

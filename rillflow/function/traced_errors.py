@@ -42,7 +42,7 @@ _KeyError.__name__ = _KeyError.__qualname__ = "KeyError"
 # a subclass with its own constructor could not take a message).
 _REBUILT = frozenset((AssertionError, AttributeError, NameError, NotImplementedError,
                       RuntimeError, StopIteration, TypeError, UnboundLocalError, ValueError,
-                      errors.OperatorNotAllowedInGraphError))
+                      errors.OperatorNotAllowedInGraphError, errors.InaccessibleTensorError))
 
 # Functions AutoGraph generates inside a converted function (branches, loop
 # bodies, loop state). Their frames are shown as frames of the converted

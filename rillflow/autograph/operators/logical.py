@@ -61,8 +61,20 @@ def not_(a):
 
 
 def if_exp(cond, if_true, if_false, expr_repr=None):
-    """`if_true() if cond else if_false()`."""
+    """`if_true() if cond else if_false()`; a tf.cond for a graph tensor,
+    whose branch values are checked as an `if`'s ('c' is None at the end
+    of the main branch, dtypes that differ), named by the condition's text."""
     if is_graph_tensor(cond):
         from ...ops.cond import cond as tf_cond
-        return tf_cond(cond, if_true, if_false)
+        from .loop_vars import verify_single_cond_var
+        values = {}
+
+        def branch(key, fn):
+            def run():
+                values[key] = fn()
+                if len(values) == 2:
+                    verify_single_cond_var(expr_repr, values[True], values[False])
+                return values[key]
+            return run
+        return tf_cond(cond, branch(True, if_true), branch(False, if_false))
     return if_true() if cond else if_false()

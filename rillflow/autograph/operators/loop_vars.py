@@ -61,10 +61,12 @@ def verify_cond_vars(body_vars, orelse_vars, names):
                 f"'{name}' must have the same nested structure in the main and "
                 f"else branches:\n\n{e}")) from None
         for bl, ol in zip(nest.flatten(b), nest.flatten(o)):
-            _verify_single_cond_var(name, bl, ol)
+            verify_single_cond_var(name, bl, ol)
 
 
-def _verify_single_cond_var(name, body_var, orelse_var):
+def verify_single_cond_var(name, body_var, orelse_var):
+    """Raises if one branch's value is None, or the two are tensors (or
+    Python numbers) of different dtypes."""
     if body_var is None:
         raise staging(ValueError(f"'{name}' is None at the end of the main branch."))
     if orelse_var is None:
