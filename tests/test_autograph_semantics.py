@@ -387,3 +387,39 @@ def test_recursive_helper_called_by_its_own_name():
     # The converted helper finds itself through the module's globals.
     assert int(tf.function(lambda n: _fact(n) + 0)(4)) == 24
     assert _v(tf.function(lambda x: _fact(3) * x)(tf.constant(2))) == 12
+
+
+def test_nested_conditional_expression_stays_python():
+    # TensorFlow converts the outer conditional expression only: the inner
+    # one, traced with the outer branches, tests a tensor in Python.
+    def f(x, n):
+        return 1.0 if n > 5 else (x if x > 0.0 else -x)
+    for n in (9, 1):
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+            tf.function(f)(tf.constant(-2.0), tf.constant(n))
+    assert float(tf.function(f)(-2.0, 9)) == 1.0
+
+
+def test_conditional_expression_branches_of_different_dtypes():
+    def f(x):
+        return 1 if x > 0.0 else x
+    with pytest.raises(TypeError, match="'x > 0.0' has dtype int32 in the main branch, but "
+                       "dtype float32 in the else branch"):
+        tf.function(f)(tf.constant(1.0))
+
+
+def test_tensor_of_a_branch_used_after_the_if():
+    def f(x):
+        box = []
+
+        def store(v):
+            box.append(v)   # not the function's own variable: not state
+        if x > 0:
+            store(x * 2)
+        else:
+            store(x)
+        return box[0]
+    with pytest.raises(Exception) as info:
+        tf.function(f)(tf.constant(3))
+    assert type(info.value).__name__ == "InaccessibleTensorError"
+    assert "is out of scope and cannot be used here" in str(info.value)
