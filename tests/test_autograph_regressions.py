@@ -135,8 +135,9 @@ def test_minimized_property_case(case):
     tools/autograph_regressions.py): rillflow's tf.function gives Python's
     value, or raises the exception TensorFlow 2.21 (or Python) raises. A few
     programs rillflow refuses for another reason than TensorFlow, because it
-    converts a construct TensorFlow does not: lists appended to in graph
-    loops ("rillflow_refuses_otherwise" says which exception and why)."""
+    handles a construct TensorFlow gets wrong: lists appended to in graph
+    loops, an undefined argument of a call ("rillflow_refuses_otherwise"
+    says which exception and why)."""
     import autograph_programs as ap
     program = ap.Program.from_json(case["program"])
     result = ap.run_program(program, tf)

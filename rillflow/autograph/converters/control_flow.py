@@ -151,10 +151,12 @@ class _ControlFlow(Transformer):
             self._undefined_assigns(undefined, node) + call
 
     @staticmethod
-    def _list_vars(body, scope_vars):
+    def _list_vars(node, scope_vars):
         """The state variables the loop body appends to or pops from
-        (`l = ag__.list_append(l, x)`): in a graph loop they become tensor
-        lists."""
+        (`l = ag__.list_append(l, x)`) and whose value from the previous
+        iteration it reads: in a graph loop they become tensor lists. A list
+        the body makes anew each iteration stays a list of tensors."""
+        body = node.body
         out = set()
         for stmt in body:
             for sub in ast.walk(stmt):
@@ -165,7 +167,7 @@ class _ControlFlow(Transformer):
                         sub.value.func.attr in ("list_append", "list_pop") and \
                         sub.value.args and isinstance(sub.value.args[0], ast.Name):
                     out.add(sub.value.args[0].id)
-        names = sorted(out & set(scope_vars))
+        names = sorted(out & set(scope_vars) & node._body_live_in)
         if not names:
             return []
         return [("list_vars", ast.Tuple(elts=[ast.Constant(n) for n in names],
@@ -191,7 +193,7 @@ class _ControlFlow(Transformer):
             "ag__.while_stmt(loop_test, body, get_state, set_state, names, opts)",
             loc=_header(node), loop_test=test_name, body=body_name, get_state=get_s,
             set_state=set_s, names=self._names_tuple(scope_vars),
-            opts=self._opts(node, self._list_vars(node.body, scope_vars)))
+            opts=self._opts(node, self._list_vars(node, scope_vars)))
         return state_defs + [body_fn] + test_fn + \
             self._undefined_assigns(undefined, node) + call
 
@@ -221,7 +223,7 @@ class _ControlFlow(Transformer):
         else:
             extra_ref = ast.Constant(value=None)
         opts = self._opts(node, [("iterate_names", ast.Constant(ast.unparse(node.target)))] +
-                          self._list_vars(node.body, scope_vars))
+                          self._list_vars(node, scope_vars))
         call = templates.replace(
             "ag__.for_stmt(iter_, extra_test, body, get_state, set_state, names, opts)",
             loc=_header(node), iter_=self.visit(node.iter), extra_test=extra_ref,

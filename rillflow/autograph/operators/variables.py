@@ -20,14 +20,19 @@ class Undefined:
         return "<undefined %s>" % self.symbol_name
 
     def __getattr__(self, name):
-        # As TensorFlow's Undefined: an attribute or item of an undefined
-        # value is undefined too (a read through `ag__.ld` raises first).
+        # As TensorFlow's Undefined: an attribute of an undefined value is
+        # undefined too (a read through `ag__.ld` raises first). Not items:
+        # an object indexable without end would make `iter()` loop forever.
         # Private names are the framework probing for protocols: not there.
         if name.startswith("_"):
             raise AttributeError(name)
         return self
 
-    def __getitem__(self, key):
+    # As TensorFlow's: its conversion protocol is the object itself, so
+    # converting it to a tensor is TypeError "'Undefined' object is not
+    # callable" (an undefined operand of an augmented assignment, say).
+    @property
+    def __tf_tensor__(self):
         return self
 
 

@@ -10,7 +10,8 @@ become the state of a graph `cond` or `while` decides which programs are
 accepted and what their errors say:
 
 - `_live_in`, `_live_out` on each `if`/`while`/`for`: the names read before
-  being written from its start (the loop head, for loops), and after it.
+  being written from its start (the loop head, for loops), and after it;
+  `_body_live_in` on loops: those read before being written in the body.
   A `for` loop's head assigns its target, so the target is not live there.
 - `_defined_in` on the same statements: the names with at least one
   assignment that may reach the statement from before it (through a loop's
@@ -98,6 +99,7 @@ def _live_loop(s, out, head_reads, head_kills, extra_reads=frozenset()):
         body_in = _live_block(s.body, head)
         new = head_reads | ((extra_reads | body_in | out) - head_kills)
         if new == head:
+            s._body_live_in = body_in
             return head
         head = new
 
