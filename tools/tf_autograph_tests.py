@@ -17,7 +17,9 @@ goes to the JSON file. --compare lists the tests that pass in a baseline run
 (TensorFlow's) and not in this one.
 
 Only the standard library is used here, so the script also runs under the
-reference TensorFlow's interpreter.
+reference TensorFlow's interpreter. The tests themselves import absl-py
+(`absl.testing.parameterized`): install it in the environment that runs
+them (`pip install absl-py`; TensorFlow brings it already).
 """
 import argparse
 import concurrent.futures
