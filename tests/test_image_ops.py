@@ -59,11 +59,36 @@ def expect(name):
     return np.array(values, dtype=dtype)
 
 
-X = (np.arange(12, dtype=np.float32).reshape(1, 3, 4, 1) ** 1.5) / 7
+# arange(12) ** 1.5 / 7, correctly rounded to float32, written out: NumPy's float32
+# power takes a SIMD path on AVX-512 CPUs that rounds 3 ** 1.5 one unit lower, and the
+# expected values above were recorded from the correctly rounded input.
+X = np.array([0.0, 0.1428571492433548, 0.4040610194206238, 0.7423074841499329,
+              1.1428571939468384, 1.5971914529800415, 2.099562644958496, 2.6457512378692627,
+              3.2324881553649902, 3.857142925262451, 4.5175395011901855, 5.211838722229004],
+             np.float32).reshape(1, 3, 4, 1)
 RGB = np.array([[[0.1, 0.5, 0.9], [0.8, 0.2, 0.3], [0.4, 0.4, 0.4]],
                 [[0.0, 1.0, 0.25], [0.6, 0.6, 0.1], [1.0, 0.0, 0.0]]], np.float32)
 U8 = (RGB * 255).astype(np.uint8)
 IM = np.arange(2 * 4 * 5 * 1, dtype=np.float32).reshape(2, 4, 5, 1)
+
+
+# Results whose last bits TensorFlow's own kernels round differently from one CPU to another
+# (TensorFlow 2.21 gives area's [0, 4] as 1.3767887 on the machine that recorded TF above and
+# 1.3767886 on an AVX-512 one, and resize_bicubic's [1, 2] two units apart; rillflow gives the
+# latter's numbers there): compared within that many units in the last place, the others bit
+# for bit.
+ULPS = {"area": 1, "mitchellcubic": 1, "aa_bicubic": 1, "v1_bicubic": 2, "par": 2}
+
+
+def assert_tf(got, name):
+    """got equals TensorFlow's recorded value `name`, within ULPS[name] units in the last
+    place (bit for bit when the method has no entry)."""
+    want = expect(name)
+    ulps = ULPS.get(name, 0)
+    if ulps:
+        np.testing.assert_array_max_ulp(np.asarray(got), want, maxulp=ulps)
+    else:
+        np.testing.assert_array_equal(got, want)
 
 
 def both(fn, *args):
@@ -77,25 +102,24 @@ def both(fn, *args):
                                     "mitchellcubic"])
 def test_resize_methods_bit_exact(method):
     for got in both(lambda x: tf.image.resize(x, [2, 5], method), X):
-        np.testing.assert_array_equal(got[0, :, :, 0], expect(method))
+        assert_tf(got[0, :, :, 0], method)
 
 
 def test_resize_antialias_legacy_flags_and_aspect_ratio():
     np.testing.assert_array_equal(tf.image.resize(X, [2, 3], antialias=True)[0, :, :, 0],
                                   expect("aa_bilinear"))
-    np.testing.assert_array_equal(
-        tf.image.resize(X, [2, 3], "bicubic", antialias=True)[0, :, :, 0], expect("aa_bicubic"))
+    assert_tf(tf.image.resize(X, [2, 3], "bicubic", antialias=True)[0, :, :, 0], "aa_bicubic")
     v1 = tf.compat.v1.image
     np.testing.assert_array_equal(v1.resize_bilinear(X, [2, 5], align_corners=True)[0, :, :, 0],
                                   expect("v1_bilinear_ac"))
-    np.testing.assert_array_equal(v1.resize_bicubic(X, [4, 3])[0, :, :, 0], expect("v1_bicubic"))
+    assert_tf(v1.resize_bicubic(X, [4, 3])[0, :, :, 0], "v1_bicubic")
     np.testing.assert_array_equal(
         v1.resize_nearest_neighbor(X, [2, 5], align_corners=True)[0, :, :, 0], expect("v1_nn_ac"))
     np.testing.assert_array_equal(v1.resize_area(X, [2, 3], align_corners=True)[0, :, :, 0],
                                   expect("area_ac"))
     par = tf.image.resize(X, [6, 6], preserve_aspect_ratio=True)
     assert par.shape == (1, 4, 6, 1)
-    np.testing.assert_array_equal(par[0, :, :, 0], expect("par"))
+    assert_tf(par[0, :, :, 0], "par")
 
 
 def test_resize_dtypes_and_static_shapes():
