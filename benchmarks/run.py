@@ -59,7 +59,7 @@ def main(argv=None):
             import tensorflow as tf_ref  # noqa: F401
         except ImportError:
             print("(TensorFlow is not importable; skipping it)")
-    from rillflow.ops import jit_kernels
+    from rillflow.ops.kernels import jit_kernels
     jit_kernels.wait()   # the jit extra's kernels load in the background
     rows = []
     header = ("workload", "rf eager", "rf function", "numpy", "fn/numpy", "tensorflow fn",

@@ -1,4 +1,4 @@
-"""Array creation and shape ops (rillflow/ops/array_ops.py): values, dtypes,
+"""Array creation and shape ops (rillflow/ops/core/array_ops.py): values, dtypes,
 errors, graph-mode static shapes and gradients."""
 import numpy as np
 import pytest

@@ -385,7 +385,7 @@ def test_tensor_array_rnn_seed_model_with_while_loop():
 
 
 def test_pop_back_knows_the_element_shape():
-    from rillflow.ops import list_ops
+    from rillflow.ops.control_flow import list_ops
 
     @tf.function
     def f():

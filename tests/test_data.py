@@ -871,7 +871,7 @@ def test_graph_mode_shapes_for_batched_datasets():
 def _no_background_loading():
     # tracemalloc counts every thread: let a load of the jit extra's kernels
     # that an earlier test started finish before measuring.
-    from rillflow.ops import jit_kernels
+    from rillflow.ops.kernels import jit_kernels
     jit_kernels.wait(start=False)
 
 

@@ -1,4 +1,4 @@
-"""The compiled kernels of the `jit` extra (rillflow/ops/jit_kernels.py): the
+"""The compiled kernels of the `jit` extra (rillflow/ops/kernels/jit_kernels.py): the
 same bits as the NumPy kernels and TensorFlow, used by compiled graphs, and
 a clean fallback when Numba is absent or turned off."""
 import os
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.ops import jit_kernels, tanh_kernel
+from rillflow.ops.kernels import jit_kernels, tanh_kernel
 from test_unary_ops import TANH_F32_EDGES, TANH_F32_REFERENCE, TANH_F64_REFERENCE
 
 pytest.importorskip("numba")
@@ -132,7 +132,7 @@ def test_gradient_through_a_jit_tanh(jit_tanh):
 
 def test_rillflow_jit_0_turns_the_kernels_off():
     code = ("import numpy as np, rillflow as tf\n"
-            "from rillflow.ops import jit_kernels\n"
+            "from rillflow.ops.kernels import jit_kernels\n"
             "f = tf.function(lambda v: tf.tanh(v))\n"
             "x = tf.fill([2048], 0.5)\n"
             "print(jit_kernels.status())\n"

@@ -12,7 +12,7 @@ import rillflow as tf
 from rillflow.framework.execute import placeholder
 from rillflow.framework.op_registry import get
 from rillflow.framework.tensor_shape import TensorShape
-from rillflow.ops.logging_ops import summarize_v1, summarize_v2
+from rillflow.ops.debugging.logging_ops import summarize_v1, summarize_v2
 
 
 def printed(capsys, *args, **kwargs):

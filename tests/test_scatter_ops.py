@@ -1,4 +1,4 @@
-"""Scatter, split, pad, repeat, unique and roll (rillflow/ops/scatter_ops.py)."""
+"""Scatter, split, pad, repeat, unique and roll (rillflow/ops/core/scatter_ops.py)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""top_k, sort, argsort and in_top_k (rillflow/ops/sort_ops.py)."""
+"""top_k, sort, argsort and in_top_k (rillflow/ops/core/sort_ops.py)."""
 import numpy as np
 import pytest
 

@@ -238,7 +238,7 @@ def _list_set_item(op):
         return None
 
     def template(em, args):
-        from ..ops.list_ops import set_item_static
+        from ..ops.control_flow.list_ops import set_item_static
         return "%s(%s, %s, %s)" % (em.global_for(set_item_static, "list_set"), *args)
     return "expr", template, [lst, index, item]
 
@@ -249,7 +249,7 @@ def _tanh(op):
     x = op.inputs[0]
     if x.dtype not in (D.float32, D.float64):
         return None
-    from ..ops import jit_kernels
+    from ..ops.kernels import jit_kernels
     n = x.shape.num_elements()
     if n is not None and n < jit_kernels.MIN_ELEMENTS:
         return None

@@ -9,7 +9,7 @@ from ..framework import errors, nest
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
-from ..ops import op_util as U
+from ..ops.core import op_util as U
 from . import dataset_ops as DS
 from . import runtime as R
 from . import structure as S
@@ -520,7 +520,7 @@ _DenseToRagged = DS.register_dataset_op("DenseToRaggedDataset", _dense_to_ragged
 
 def ragged_batch(ds, batch_size, drop_remainder=False, row_splits_dtype=D.int64, name=None):
     """See `Dataset.ragged_batch`."""
-    from ..ops.ragged_tensor import RaggedTensorSpec
+    from ..ops.ragged.ragged_tensor import RaggedTensorSpec
     splits = D.as_dtype(row_splits_dtype)
     spec = ds.element_spec
     plan, leaves = [], []

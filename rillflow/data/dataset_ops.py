@@ -49,7 +49,7 @@ def scalar(value, dtype, name):
     """A scalar argument of a dataset op as a tensor input."""
     if isinstance(value, Tensor):
         if value.dtype is not dtype:
-            from ..ops.math_ops import cast
+            from ..ops.core.math_ops import cast
             value = cast(value, dtype)
         return value
     return convert_to_tensor(value, dtype=dtype, name=name)

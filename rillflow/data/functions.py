@@ -136,7 +136,7 @@ class DatasetFunction:
         g = _state.graph
         if g is None:
             return list(self.captures)
-        from ..ops import control_flow_util as CF
+        from ..ops.control_flow import control_flow_util as CF
         args, maps = CF.collect_inputs(g, [self.graph])
         return [args[k] for k in maps[0]]
 

@@ -113,9 +113,10 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
                               pad_to_bucket_boundary=False, no_padding=False,
                               drop_remainder=False, name=None):
     """See `Dataset.bucket_by_sequence_length`."""
-    from ..ops import array_ops, check_ops, math_ops, reduction_ops
-    from ..ops.control_ops import control_dependencies
-    from ..ops.slicing import gather
+    from ..ops.core import array_ops, math_ops, reduction_ops
+    from ..ops.debugging import check_ops
+    from ..ops.control_flow.control_ops import control_dependencies
+    from ..ops.core.slicing import gather
     if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
         raise ValueError(
             f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "

@@ -15,7 +15,7 @@ read an op's behaviour from its OpDef:
   `.outputs`, `.get_attr(name)` and `.type`. Returns one gradient (or None)
   per input.
 - `allowed`: the dtypes the op's (type-parametrised) inputs may have, or
-  None for no restriction; helpers in `rillflow.ops.op_util` enforce it.
+  None for no restriction; helpers in `rillflow.ops.core.op_util` enforce it.
 - `stateful`: the op has side effects or is not a function of its inputs
   (random, print, variable reads and writes); never pruned, folded or merged,
   and ordered by automatic control dependencies.

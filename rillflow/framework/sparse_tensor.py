@@ -8,7 +8,7 @@ three component placeholders and returns it through `CompositeOutput`.
 Unlike IndexedSlices it never converts to a dense tensor implicitly
 (`tf.sparse.to_dense` does that), as in TensorFlow.
 
-The ops on it live in rillflow/ops/sparse_ops.py; this module is
+The ops on it live in rillflow/ops/sparse/sparse_ops.py; this module is
 framework-level and imports no op module.
 """
 import collections

@@ -14,7 +14,7 @@ from ..framework.execute import EagerOp, placeholder
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..ops.backprop import backprop, is_differentiable
+from ..ops.gradients.backprop import backprop, is_differentiable
 from ..framework.func_graph import FuncGraph
 
 _state = _context.state
@@ -233,7 +233,7 @@ def graph_call_gradient(op, dys):
         for t in grad.intermediates:
             op.outputs.append(_ST(op, len(op.outputs), t.shape, t.dtype))
     inter = op.outputs[n:]
-    from ..ops.array_ops import zeros_like
+    from ..ops.core.array_ops import zeros_like
     dy_ts = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i])
              for i in grad.diff_outputs]
     out_specs = [(t.shape, t.dtype) for t in grad.backward_flat if t is not None]

@@ -22,7 +22,7 @@ from ..framework import errors
 from ..framework.execute import placeholder
 from ..framework.func_graph import FuncGraph
 from ..framework.tensor import EagerTensor, SymbolicTensor
-from ..ops.backprop import backprop
+from ..ops.gradients.backprop import backprop
 
 __all__ = ["inline", "GradientFunction"]
 

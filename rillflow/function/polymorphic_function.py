@@ -24,7 +24,7 @@ from .concrete_function import ConcreteFunction, _runtime_value
 from .fast_call import make_fast_call
 from .function_type import FunctionType, split_bound
 from ..framework.func_graph import trace_function
-from ..ops import logging_ops
+from ..ops.debugging import logging_ops
 
 __all__ = ["Function", "function"]
 

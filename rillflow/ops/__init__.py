@@ -1,15 +1,30 @@
-"""The public ops, one module per family; importing this registers them all
-and installs the Tensor operators."""
-from . import (array_ops, control_ops, creation_ops, linalg_ops, logging_ops,  # noqa: F401
-               math_ops, module, nn_ops, random_ops, reduction_ops, scatter_ops,
-               slicing, sort_ops, string_ops, unary_ops, variables, check_ops,
-               script_ops, cond, while_loop, list_ops, tensor_array, functional_ops,
-               conv_ops, bucket_ops, bitcast_ops, partition_ops, image_resize,
-               image_scale_translate,
-               image_ops, image_color, image_metrics)
-from . import fft_ops, window_ops, signal_ops  # noqa: F401
-from . import parsing_ops, io_ops  # noqa: F401
-from . import sparse_ops, sparse_array_ops, sparse_math_ops  # noqa: F401
-from . import tensor_operators
+"""The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
+strings, random, control_flow, debugging, state, io, gradients, ragged; numeric kernels
+in kernels). Importing this registers every op and installs the Tensor operators; the
+order below is the order the families register in."""
+from .core import array_ops  # noqa: F401
+from .control_flow import control_ops  # noqa: F401
+from .core import creation_ops  # noqa: F401
+from .linalg import linalg_ops  # noqa: F401
+from .debugging import logging_ops  # noqa: F401
+from .core import math_ops  # noqa: F401
+from .state import module  # noqa: F401
+from .nn import nn_ops  # noqa: F401
+from .random import random_ops  # noqa: F401
+from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
+from .strings import string_ops  # noqa: F401
+from .core import unary_ops  # noqa: F401
+from .state import variables  # noqa: F401
+from .debugging import check_ops  # noqa: F401
+from .control_flow import script_ops, cond, while_loop, list_ops, tensor_array  # noqa: F401
+from .control_flow import functional_ops  # noqa: F401
+from .nn import conv_ops  # noqa: F401
+from .core import bucket_ops, bitcast_ops, partition_ops  # noqa: F401
+from .image import image_resize, image_scale_translate, image_ops  # noqa: F401
+from .image import image_color, image_metrics  # noqa: F401
+from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
+from .io import parsing_ops, io_ops  # noqa: F401
+from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops  # noqa: F401
+from .core import tensor_operators
 
 tensor_operators.install()

@@ -22,8 +22,8 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.tensor_shape import TensorShape
-from ..ops.module import Module
-from ..ops.variables import Variable
+from ..ops.state.module import Module
+from ..ops.state.variables import Variable
 from . import checkpoint_graph as object_graph
 from . import checkpoint_io
 from .checkpoint_management import update_checkpoint_state

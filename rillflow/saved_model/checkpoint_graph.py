@@ -16,8 +16,8 @@ import collections
 import json
 
 from ..framework import errors
-from ..ops.module import Module
-from ..ops.variables import Variable
+from ..ops.state.module import Module
+from ..ops.state.variables import Variable
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 VARIABLE_VALUE = "VARIABLE_VALUE"

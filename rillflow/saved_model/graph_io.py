@@ -28,7 +28,7 @@ from ..framework.func_graph import CompositeOutput, FuncGraph
 from ..framework.graph import Operation
 from ..framework.tensor import EagerTensor, SymbolicTensor
 from ..function.concrete_function import ConcreteFunction
-from ..ops.variables import ResourceHandle
+from ..ops.state.variables import ResourceHandle
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
 from .stand_ins import (VariableArgument, composite_kind, composite_template, dataset_function,
@@ -416,7 +416,7 @@ class GraphReader:
         if kind == "variable_arg":
             if not isinstance(p, list) or len(p) != 3:
                 raise FormatError("malformed variable argument")
-            from ..ops.variables import VariableSpec
+            from ..ops.state.variables import VariableSpec
             return VariableArgument(VariableSpec(V.decode_shape(p[0]), V.decode_dtype(p[1]),
                                                   bool(p[2])))
         if kind == "composite":

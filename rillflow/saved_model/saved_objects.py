@@ -14,8 +14,8 @@ import numpy as np
 
 from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic_function import Function
-from ..ops.module import Module
-from ..ops.variables import Variable
+from ..ops.state.module import Module
+from ..ops.state.variables import Variable
 from . import values as V
 from .graph_io import FormatError
 from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature

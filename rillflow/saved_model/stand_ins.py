@@ -2,7 +2,7 @@
 data: a TensorArray returned by a function, a variable passed as an
 argument, and Python callables (which are never saved)."""
 from ..framework import errors
-from ..ops.tensor_array import TensorArray
+from ..ops.control_flow.tensor_array import TensorArray
 from . import values as V
 from .values import FormatError
 

@@ -22,8 +22,8 @@ from ..framework.execute import apply, apply_op
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import constant
-from ..ops.module import eager_name_scope
+from ..ops.core.array_ops import constant
+from ..ops.state.module import eager_name_scope
 from . import protos
 from .writer import get_step, recording_condition, state
 

@@ -12,7 +12,7 @@ from ..framework import dtypes as D
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
-from ..ops.math_ops import cast
+from ..ops.core.math_ops import cast
 from . import plugin_data
 from .ops import summary_scope, write_summary
 

@@ -18,7 +18,7 @@ from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
-from ..ops.array_ops import constant
+from ..ops.core.array_ops import constant
 from . import protos
 from .event_file import EventFile
 from .tensor_proto import make_tensor_proto

@@ -48,11 +48,11 @@ def verify_condition(cond, tag):
             raise staging(ValueError(
                 f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
                 f"to use as boolean Tensor, use `tf.cast`; {hint}"))
-        from ...ops.math_ops import not_equal
+        from ...ops.core.math_ops import not_equal
         c = not_equal(c, convert_to_tensor(0, dtype=c.dtype))
     if c.shape.rank == 0:
         return c
-    from ...ops.array_ops import reshape
+    from ...ops.core.array_ops import reshape
     if c.shape.rank is not None:
         known = [d for d in c.shape.as_list() if d is not None]
         n = 1
@@ -114,8 +114,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
             _check_convertible(names[i], fv)
             outputs.append(i)
     # The op is built even without outputs: the branches may have effects.
-    from ...ops.cond import build_branch_op
-    from ...ops.while_loop import flatten_components
+    from ...ops.control_flow.cond import build_branch_op
+    from ...ops.control_flow.while_loop import flatten_components
     _branch_outputs(tg, [tvals[i] for i in outputs])
     _branch_outputs(fg, [fvals[i] for i in outputs])
     flat = build_branch_op("If", cond, [tg, fg], "cond")
@@ -154,7 +154,7 @@ def _unify_lists(tg, tvals, fg, fvals):
 
 def _branch_outputs(g, values):
     """Makes the chosen values the outputs of a traced branch graph."""
-    from ...ops.while_loop import flatten_components
+    from ...ops.control_flow.while_loop import flatten_components
     flat = []
     with _context.graph_mode(g, hide_tapes=True):
         for v in values:
@@ -269,8 +269,8 @@ def _py_for_stmt(iter_, extra_test, body):
 
 def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
     """A graph loop over a tensor's rows (over a `tf.range` directly)."""
-    from ...ops import op_util as U
-    from ...ops.math_ops import greater, less, logical_and, logical_or
+    from ...ops.core import op_util as U
+    from ...ops.core.math_ops import greater, less, logical_and, logical_or
     t = convert_to_tensor(t)
     iterate_name = None
     if t.op.type == "Range":
@@ -287,7 +287,7 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
     else:
         if t.shape.rank == 0:
             raise staging(ValueError("len requires a non-scalar tensor, got one of shape []"))
-        from ...ops.array_ops import shape
+        from ...ops.core.array_ops import shape
         n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else \
             shape(t)[0]
         n = convert_to_tensor(n, dtype=D.int32)
@@ -326,7 +326,7 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
 def _and_extra(main, extra_test):
     if extra_test is None:
         return main
-    from ...ops.math_ops import logical_and
+    from ...ops.core.math_ops import logical_and
     e = extra_test()
     if isinstance(e, bool):
         return main if e else convert_to_tensor(False)
@@ -343,7 +343,7 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     traced trial iteration, and the loop must then run at least once. A
     Python list the body appends to becomes a tensor list.
     """
-    from ...ops.while_loop import build_while
+    from ...ops.control_flow.while_loop import build_while
     init_vars = tuple(tensor_lists(get_state(), names, opts))
     set_state(init_vars)
     orig_init = init_vars
@@ -358,8 +358,8 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
                         init_vars, invariants, require_one, check_shapes)
     if require_one:
-        from ...ops.array_ops import identity
-        from ...ops.logging_ops import Assert
+        from ...ops.core.array_ops import identity
+        from ...ops.debugging.logging_ops import Assert
         ok, final = final[0], final[1:]
         Assert(ok, [LV.zero_iterations_message(names, nulls, orig_init)])
         final = [identity(v) if isinstance(v, Tensor) else v for v in final]
@@ -395,7 +395,7 @@ def shape_invariants(opts, values):
 
 def _build_loop(build_while, test, body, get_state, set_state, names, opts, init_vars,
                 invariants, require_one, check_shapes):
-    from ...ops.while_loop import flatten_components
+    from ...ops.control_flow.while_loop import flatten_components
     traced = []   # the state after the traced body
 
     def cond_fn(*vs):
@@ -457,7 +457,7 @@ def _shape_of(c):
 
 def _component_names(loop_vars, names, require_one):
     """A name per flattened component of the loop variables (for errors)."""
-    from ...ops.while_loop import flatten_components
+    from ...ops.control_flow.while_loop import flatten_components
     out = ["<internal flag>"] if require_one else []
     for v, name in zip(loop_vars[1:] if require_one else loop_vars, names):
         out.extend([name] * len(flatten_components(v)[0]))

@@ -51,7 +51,7 @@ def _reduce(ds, extra_test, body, get_state, set_state, names, init):
                 # TensorFlow stages the test with tf.cond, which refuses a
                 # Python bool (a return flag that no graph op has set yet).
                 raise staging(TypeError("pred must not be a Python bool", go))
-            from ...ops.cond import cond
+            from ...ops.control_flow.cond import cond
             new = cond(convert_to_tensor(go), lambda: main_path(loop_vars, elem),
                        lambda: tuple(loop_vars))
             return tuple(new), (tuple(new), convert_to_tensor(go))
@@ -64,7 +64,7 @@ def _reduce(ds, extra_test, body, get_state, set_state, names, init):
 def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in it: body(x)` as a graph loop that asks the iterator
     for an optional next element at the start of each iteration."""
-    from ...ops.cond import cond
+    from ...ops.control_flow.cond import cond
     from .control_flow import shape_invariants, tf_loop
     has_next = [True]
 

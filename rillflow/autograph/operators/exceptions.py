@@ -32,7 +32,7 @@ def assert_stmt(expression1, expression2):
     when the function runs and the condition is false.
     """
     if is_graph_tensor(expression1):
-        from ...ops.logging_ops import Assert
+        from ...ops.debugging.logging_ops import Assert
         return Assert(expression1, [expression2()])
     if not expression1:
         raise AssertionError(expression2())

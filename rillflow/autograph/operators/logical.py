@@ -19,7 +19,7 @@ def and_(a, b):
     """`a() and b()`, lazily."""
     av = a()
     if is_graph_tensor(av):
-        from ...ops.cond import cond
+        from ...ops.control_flow.cond import cond
         from ...framework.convert import convert_to_tensor
         return cond(av, lambda: convert_to_tensor(b()), lambda: av)
     return av and b()
@@ -29,7 +29,7 @@ def or_(a, b):
     """`a() or b()`, lazily."""
     av = a()
     if is_graph_tensor(av):
-        from ...ops.cond import cond
+        from ...ops.control_flow.cond import cond
         from ...framework.convert import convert_to_tensor
         return cond(av, lambda: av, lambda: convert_to_tensor(b()))
     return av or b()
@@ -55,7 +55,7 @@ def compare_chain(left, ops, comparators):
 def not_(a):
     """`not a`."""
     if is_graph_tensor(a):
-        from ...ops.math_ops import logical_not
+        from ...ops.core.math_ops import logical_not
         return logical_not(a)
     return not a
 
@@ -65,7 +65,7 @@ def if_exp(cond, if_true, if_false, expr_repr=None):
     whose branch values are checked as an `if`'s ('c' is None at the end
     of the main branch, dtypes that differ), named by the condition's text."""
     if is_graph_tensor(cond):
-        from ...ops.cond import cond as tf_cond
+        from ...ops.control_flow.cond import cond as tf_cond
         from .loop_vars import verify_single_cond_var
         values = {}
 

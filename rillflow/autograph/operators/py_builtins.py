@@ -20,7 +20,7 @@ def range_(start_or_stop, stop=None, step=None):
     """`range`, or `tf.range` when an argument is a tensor."""
     args = [a for a in (start_or_stop, stop, step) if a is not None]
     if _any_tensor(*args):
-        from ...ops.creation_ops import range as tf_range
+        from ...ops.core.creation_ops import range as tf_range
         if stop is None:
             return tf_range(start_or_stop)
         return tf_range(start_or_stop, stop, 1 if step is None else step)
@@ -40,7 +40,7 @@ def len_(s):
             raise ValueError("len requires a non-scalar tensor, got one of shape []")
         if t.shape.rank is not None and t.shape[0] is not None:
             return t.shape[0]
-        from ...ops.array_ops import shape
+        from ...ops.core.array_ops import shape
         return shape(t)[0]
     return builtins.len(s)
 
@@ -48,7 +48,7 @@ def len_(s):
 def int_(x=0, base=None):
     """`int`, a cast to int32 for tensors."""
     if is_graph_tensor(x):
-        from ...ops.math_ops import cast
+        from ...ops.core.math_ops import cast
         return cast(x, D.int32)
     return builtins.int(x) if base is None else builtins.int(x, base)
 
@@ -56,7 +56,7 @@ def int_(x=0, base=None):
 def float_(x=0.0):
     """`float`, a cast to float32 for tensors."""
     if is_graph_tensor(x):
-        from ...ops.math_ops import cast
+        from ...ops.core.math_ops import cast
         return cast(x, D.float32)
     return builtins.float(x)
 
@@ -64,7 +64,7 @@ def float_(x=0.0):
 def abs_(x):
     """`abs`, `tf.abs` for tensors."""
     if is_graph_tensor(x):
-        from ...ops.unary_ops import abs as tf_abs
+        from ...ops.core.unary_ops import abs as tf_abs
         return tf_abs(x)
     return builtins.abs(x)
 
@@ -121,7 +121,7 @@ def print_(*objects, **kwargs):
         for i, v in zip(positions, values):
             out[i] = v.decode("utf-8") if isinstance(v, bytes) else v
         builtins.print(*out, **kwargs)
-    from ...ops.script_ops import numpy_function
+    from ...ops.control_flow.script_ops import numpy_function
     numpy_function(printer, [objects[i] for i in positions], [])
     return None
 

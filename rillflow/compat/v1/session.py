@@ -71,7 +71,7 @@ def placeholder(dtype, shape=None, name=None):
 @export("compat.v1.placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # noqa: A002
     """A tensor that takes `input`'s value unless it is fed."""
-    from ...ops.array_ops import identity
+    from ...ops.core.array_ops import identity
     return identity(input, name=name or "PlaceholderWithDefault")
 
 
@@ -90,7 +90,7 @@ class Session:
         self._compiled = {}
         self._closed = False
         # Each session replays the random sequences of a seeded graph, as in TF.
-        from ...ops import random_ops
+        from ...ops.random import random_ops
         restart = getattr(random_ops, "restart_random_streams", None)
         if restart is not None:
             restart(self._graph)

@@ -1,0 +1,88 @@
+"""Binning values: `tf.searchsorted` (insertion points in sorted rows) and
+`tf.histogram_fixed_width` (counts in equal-width bins)."""
+import numpy as np
+
+from ...framework import dtypes as D
+from ...framework.api_export import export
+from ...framework.convert import convert_to_tensor
+from ...framework.execute import apply
+from ...framework.op_registry import register
+from ...framework.tensor_shape import TensorShape
+from . import op_util as U
+
+__all__ = ["searchsorted", "histogram_fixed_width"]
+
+
+def _bound_kernel(side):
+    def kernel(sorted_inputs, values, out_type=D.int32):
+        rows_s = sorted_inputs.reshape(-1, sorted_inputs.shape[-1])
+        rows_v = values.reshape(-1, values.shape[-1])
+        if rows_s.shape[0] != rows_v.shape[0]:
+            raise U.op_error("LowerBound" if side == "left" else "UpperBound",
+                             "Leading dim_size of both tensors must match.")
+        out = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(rows_s, rows_v)]) \
+            if rows_s.shape[0] else np.zeros(rows_v.shape, np.int64)
+        return out.reshape(values.shape).astype(out_type.as_numpy_dtype)
+    return kernel
+
+
+def _bound_infer(inputs, attrs):
+    return [(inputs[1].shape, attrs["out_type"])]
+
+
+_LowerBound = register("LowerBound", _bound_kernel("left"), _bound_infer, allowed=U.REAL)
+_UpperBound = register("UpperBound", _bound_kernel("right"), _bound_infer, allowed=U.REAL)
+
+
+@export("searchsorted")
+def searchsorted(sorted_sequence, values, side="left", out_type=D.int32, name=None):
+    """For each value, the index where it would be inserted into its row of
+    `sorted_sequence` (the innermost dimension; leading dimensions match) to
+    keep the row sorted: before equal elements (`side="left"`) or after.
+
+    Raises:
+      ValueError: for a `side` other than "left" or "right".
+    """
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: "
+                         f"`side` = '{side}'.")
+    s = convert_to_tensor(sorted_sequence)
+    v = convert_to_tensor(values, dtype_hint=s.dtype)
+    opdef = _LowerBound if side == "left" else _UpperBound
+    return apply(opdef, [s, v], {"out_type": D.as_dtype(out_type)},
+                 name=name or ("LowerBound" if side == "left" else "UpperBound"))
+
+
+def _histogram_kernel(values, value_range, nbins, dtype=D.int32):
+    n = int(nbins)
+    if n <= 0:
+        raise U.op_error("HistogramFixedWidth", f"nbins should be a positive number, but got "
+                         f"'{n}'")
+    lo, hi = (float(v) for v in np.reshape(value_range, -1))
+    if not lo < hi:
+        raise U.op_error("HistogramFixedWidth", f"value_range should satisfy "
+                         f"value_range[0] < value_range[1], but got '[{lo}, {hi}]'")
+    v = values.astype(np.float64).reshape(-1)
+    # TensorFlow's binning: floor((v - lo) / (hi - lo) * nbins), clipped to the bins.
+    index = np.clip(np.floor((v - lo) / (hi - lo) * n), 0, n - 1).astype(np.int64)
+    return np.bincount(index, minlength=n).astype(dtype.as_numpy_dtype)
+
+
+def _histogram_infer(inputs, attrs):
+    c = U.constant_value(inputs[2])
+    return [(TensorShape([None if c is None else int(c)]), attrs["dtype"])]
+
+
+_Histogram = register("HistogramFixedWidth", _histogram_kernel, _histogram_infer,
+                      allowed=U.REAL)
+
+
+@export("histogram_fixed_width")
+def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=None):
+    """Counts of `values` in `nbins` equal-width bins spanning `value_range`;
+    values below the range count in the first bin, above it in the last."""
+    v = convert_to_tensor(values)
+    r = convert_to_tensor(value_range, dtype_hint=v.dtype)
+    n = convert_to_tensor(nbins, dtype=D.int32)
+    return apply(_Histogram, [v, r, n], {"dtype": D.as_dtype(dtype)},
+                 name=name or "HistogramFixedWidth")

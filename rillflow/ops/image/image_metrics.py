@@ -1,0 +1,166 @@
+"""Image metrics: `total_variation`, `image_gradients`, `psnr` and `ssim`,
+compositions of existing ops as in TensorFlow."""
+import numpy as np
+
+from ...framework import dtypes as D
+from ...framework.api_export import export
+from ...framework.convert import convert_to_tensor
+from ..core import array_ops as A
+from ..core import math_ops as M
+from ..core.creation_ops import name_scope
+from .image_color import convert_image_dtype
+
+__all__ = ["total_variation", "image_gradients", "psnr", "ssim"]
+
+
+@export("image.total_variation")
+def total_variation(images, name=None):
+    """Sum of absolute differences between neighbouring pixels, per image
+    for a 4-D batch, a scalar for one 3-D image.
+
+    Raises:
+      ValueError: for images of rank other than 3 or 4.
+    """
+    from ..core.reduction_ops import reduce_sum
+    from ..core.unary_ops import abs as abs_
+    with name_scope(name or "total_variation"):
+        images = convert_to_tensor(images, name="images")
+        rank = images.shape.rank
+        if rank == 3:
+            d1 = images[1:, :, :] - images[:-1, :, :]
+            d2 = images[:, 1:, :] - images[:, :-1, :]
+            axis = None
+        elif rank == 4:
+            d1 = images[:, 1:, :, :] - images[:, :-1, :, :]
+            d2 = images[:, :, 1:, :] - images[:, :, :-1, :]
+            axis = [1, 2, 3]
+        else:
+            raise ValueError("'images' must be either 3 or 4-dimensional.")
+        return reduce_sum(abs_(d1), axis=axis) + reduce_sum(abs_(d2), axis=axis)
+
+
+@export("image.image_gradients")
+def image_gradients(image):
+    """Forward differences (dy, dx) of an NHWC batch, each the image's
+    shape, zero in the last row (dy) or column (dx).
+
+    Raises:
+      ValueError: for an image that is not 4-D.
+    """
+    image = convert_to_tensor(image, name="image")
+    if image.shape.rank != 4:
+        raise ValueError("image_gradients expects a 4D tensor [batch_size, h, w, d], not "
+                         f"{image.shape}.")
+    shape = A.shape(image, out_type="int32")
+    n, h, w, d = shape[0], shape[1], shape[2], shape[3]
+    dy = image[:, 1:, :, :] - image[:, :-1, :, :]
+    dx = image[:, :, 1:, :] - image[:, :, :-1, :]
+    dy = A.reshape(A.concat([dy, A.zeros(A.stack([n, 1, w, d]), image.dtype)], 1), shape)
+    dx = A.reshape(A.concat([dx, A.zeros(A.stack([n, h, 1, d]), image.dtype)], 2), shape)
+    return dy, dx
+
+
+def _verify_compatible(a, b):
+    s1, s2 = a.shape, b.shape
+    for s in (s1, s2):
+        if s.rank is not None and s.rank < 3:
+            raise ValueError(f"Shape {s} must have rank at least 3")
+    if s1.rank is None or s2.rank is None:
+        return
+    if not _dims_compatible(list(s1)[-3:], list(s2)[-3:]):
+        raise ValueError(f"Shapes {s1} and {s2} are incompatible")
+    for d1, d2 in zip(reversed(list(s1)[:-3]), reversed(list(s2)[:-3])):
+        if not (d1 == 1 or d2 == 1 or d1 is None or d2 is None or d1 == d2):
+            raise ValueError(f"Two images are not compatible: {s1} and {s2}")
+
+
+def _dims_compatible(a, b):
+    """Whether two lists of static dims (None = unknown) can be equal."""
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+@export("image.psnr")
+def psnr(a, b, max_val, name=None):
+    """Peak signal-to-noise ratio between images `a` and `b` (over the last
+    three dimensions), with `max_val` the dynamic range of their dtype."""
+    from ..core.reduction_ops import reduce_mean
+    from ..core.unary_ops import log
+    with name_scope(name or "PSNR"):
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, name="b")
+        max_val = convert_image_dtype(M.cast(max_val, a.dtype), D.float32)
+        a = convert_image_dtype(a, D.float32)
+        b = convert_image_dtype(b, D.float32)
+        mse = reduce_mean(M.squared_difference(a, b), [-3, -2, -1])
+        # TensorFlow checks the shapes after computing (a broadcast error
+        # comes first).
+        _verify_compatible(a, b)
+        return M.subtract(20 * log(max_val) / log(10.0), np.float32(10 / np.log(10)) * log(mse))
+
+
+def _fspecial_gauss(size, sigma):
+    from ..core.creation_ops import range as range_
+    from ..nn.nn_ops import softmax
+    size = convert_to_tensor(size, D.int32)
+    sigma = convert_to_tensor(sigma)
+    coords = M.cast(range_(size), sigma.dtype)
+    coords -= M.cast(size - 1, sigma.dtype) / 2.0
+    g = coords * coords
+    g *= -0.5 / (sigma * sigma)
+    g = A.reshape(g, [1, -1]) + A.reshape(g, [-1, 1])
+    g = softmax(A.reshape(g, [1, -1]))
+    return A.reshape(g, A.stack([size, size, 1, 1]))
+
+
+def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2):
+    from ..nn.conv_ops import depthwise_conv2d
+    from ..core.reduction_ops import reduce_mean
+    size = convert_to_tensor(filter_size, D.int32)
+    sigma = convert_to_tensor(filter_sigma, img1.dtype)
+    from ..debugging.logging_ops import Assert
+    from ..core.reduction_ops import reduce_all
+    for img in (img1, img2):
+        shape = A.shape(img, out_type="int32")
+        Assert(reduce_all(M.greater_equal(shape[-3:-1], size)), [shape, size], summarize=8)
+    kernel = _fspecial_gauss(size, sigma)
+    kernel = A.tile(kernel, A.stack([1, 1, A.shape(img1, out_type="int32")[-1], 1]))
+
+    def reducer(x):
+        shape = A.shape(x, out_type="int32")
+        x = A.reshape(x, A.concat([[-1], shape[-3:]], 0))
+        y = depthwise_conv2d(x, kernel, strides=[1, 1, 1, 1], padding="VALID")
+        return A.reshape(y, A.concat([shape[:-3], A.shape(y, out_type="int32")[1:]], 0))
+
+    c1 = (k1 * max_val) ** 2
+    c2 = (k2 * max_val) ** 2
+    mean0, mean1 = reducer(img1), reducer(img2)
+    num0 = mean0 * mean1 * 2.0
+    den0 = mean0 * mean0 + mean1 * mean1
+    luminance = (num0 + c1) / (den0 + c1)
+    num1 = reducer(img1 * img2) * 2.0
+    den1 = reducer(img1 * img1 + img2 * img2)
+    cs = (num1 - num0 + c2) / (den1 - den0 + c2)
+    return reduce_mean(luminance * cs, [-3, -2])
+
+
+@export("image.ssim")
+def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03,
+         return_index_map=False):
+    """Structural similarity of two images (or batches), averaged over
+    channels: Gaussian-weighted local statistics in an 11x11 window.
+
+    Raises:
+      NotImplementedError: for `return_index_map=True`.
+    """
+    if return_index_map:
+        raise NotImplementedError("ssim(return_index_map=True) is not supported")
+    from ..core.reduction_ops import reduce_mean
+    with name_scope("SSIM"):
+        img1 = convert_to_tensor(img1, name="img1")
+        img2 = convert_to_tensor(img2, name="img2")
+        _verify_compatible(img1, img2)
+        max_val = convert_image_dtype(M.cast(max_val, img1.dtype), D.float32)
+        img1 = convert_image_dtype(img1, D.float32)
+        img2 = convert_image_dtype(img2, D.float32)
+        per_channel = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2)
+        return reduce_mean(per_channel, [-1])

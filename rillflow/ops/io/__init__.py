@@ -1,0 +1,3 @@
+"""Ops that read and write bytes: parsing tf.train.Example records (parsing_ops) and
+tensor serialization, files and base64 (io_ops). The file formats themselves
+(TFRecord, protocol buffers) are in rillflow/io/."""

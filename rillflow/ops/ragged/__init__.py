@@ -1,0 +1,1 @@
+"""`tf.RaggedTensor` and `tf.ragged`: rows of different lengths."""

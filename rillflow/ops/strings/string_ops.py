@@ -1,0 +1,868 @@
+"""String ops (`tf.strings.*`).
+
+String tensors hold NumPy object arrays of Python `bytes`; a 0-d result is
+a 0-d object array (NumPy would otherwise hand back a bare `bytes`, which
+is not an array). Text is UTF-8: ops that work on characters decode with
+`surrogateescape`, so invalid bytes survive a round trip unchanged.
+
+`tf.strings.split` of a vector has rows of different lengths, which
+TensorFlow returns as a RaggedTensor (ragged_tensor.py).
+"""
+import re
+
+import numpy as np
+
+from ...framework import context as _context
+from ...framework import dtypes as D
+from ...framework import errors
+from ...framework import errors as _errors
+from ...framework.api_export import export
+from ...framework.convert import convert_to_tensor
+from ...framework.execute import apply, apply1
+from ...framework.op_registry import register
+from ...framework.tensor import EagerTensor, Tensor
+from ...framework.tensor_shape import TensorShape, as_shape, dims_text
+from ..core import op_util as U
+from ..ragged.ragged_tensor import RaggedTensor, _row_splits_kernel
+
+_state = _context.state
+_OBJ = np.dtype(object)
+
+
+# --- helpers -------------------------------------------------------------------
+
+def _obj_array(values, shape):
+    """An object array of `shape` holding `values` (an iterable of bytes)."""
+    out = np.empty(shape, dtype=object)
+    flat = out.reshape(-1)
+    for i, v in enumerate(values):
+        flat[i] = v
+    return out
+
+
+def _map_strings(x, fn):
+    """`fn` applied to every bytes element of object array `x`, same shape."""
+    return _obj_array((fn(v) for v in x.reshape(-1)), x.shape)
+
+
+def _decode(b):
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _encode(s):
+    return s.encode("utf-8", "surrogateescape")
+
+
+def _no_grads(op, *grads):
+    return [None] * len(op.inputs)
+
+
+def _string_input(x, op_name, arg="input", name=None):
+    """`x` as a string tensor, or TensorFlow's error for another dtype."""
+    if isinstance(x, Tensor) or hasattr(x, "_dense_var_to_tensor"):
+        t = convert_to_tensor(x)
+    else:
+        t = convert_to_tensor(x, dtype=D.string, name=name)
+    if t.dtype is not D.string:
+        if _state.graph is None:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute {op_name} as input #0(zero-based) was expected to "
+                f"be a string tensor but is a {U.tf_type_name(t.dtype)} tensor [Op:{op_name}]")
+        raise TypeError(f"Input '{arg}' of '{op_name}' Op has type {t.dtype.name} that does not "
+                        "match expected type of string.")
+    return t
+
+
+def _check_string(t, op_name, arg="input"):
+    if t.dtype is not D.string:
+        raise TypeError(f"Input '{arg}' of '{op_name}' Op has type {t.dtype.name} that does not "
+                        "match expected type of string.")
+
+
+def _same_shape_infer(op_name, out_dtype=D.string):
+    def infer(inputs, attrs):
+        _check_string(inputs[0], op_name)
+        return [(inputs[0].shape, out_dtype)]
+    return infer
+
+
+def _check_unit(unit, op_name):
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise U.op_error(op_name, f"Value for attr 'unit' of \"{unit}\" is not in the list of "
+                         "allowed values: \"BYTE\", \"UTF8_CHAR\"")
+
+
+# --- join ----------------------------------------------------------------------
+
+def _join_kernel(*inputs, separator="", N=None):
+    shapes = [x.shape for x in inputs if x.ndim]
+    for s in shapes[1:]:
+        if s != shapes[0]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input shapes do not match: {list(shapes[0])} vs. {list(s)} "
+                "[Op:StringJoin]")
+    shape = shapes[0] if shapes else ()
+    sep = separator.encode("utf-8") if isinstance(separator, str) else separator
+    if not inputs:
+        return _obj_array([b""], ())
+    cols = [np.broadcast_to(x, shape).reshape(-1) for x in inputs]
+    n = int(np.prod(shape)) if shape else 1
+    return _obj_array((sep.join(c[i] for c in cols) for i in range(n)), shape)
+
+
+def _join_infer(inputs, attrs):
+    out = TensorShape([])
+    for t in inputs:
+        _check_string(t, "StringJoin", "inputs")
+        s = t.shape
+        if s.rank == 0:
+            continue
+        if out.rank == 0:
+            out = s
+            continue
+        if not out.is_compatible_with(s):
+            raise ValueError(f"Input shapes do not match: {out} vs. {s}")
+        out = out.merge_with(s)
+    if any(t.shape.rank is None for t in inputs) and out.rank == 0:
+        out = TensorShape(None)
+    return [(out, D.string)]
+
+
+_StringJoin = register("StringJoin", _join_kernel, _join_infer, _no_grads)
+
+
+@export("strings.join")
+def join(inputs, separator="", name=None):
+    """Joins string tensors elementwise with `separator` (`tf.strings.join`).
+
+    Scalars broadcast; the other inputs must all have the same shape.
+    """
+    ts = [_string_input(x, "StringJoin", "inputs") for x in inputs]
+    return apply(_StringJoin, ts, {"separator": separator, "N": len(ts)},
+                 name=name or "StringJoin")
+
+
+# --- length, case, strip -----------------------------------------------------------
+
+def _utf8_len(b):
+    return sum(1 for c in b if c & 0xC0 != 0x80)
+
+
+def _length_kernel(x, unit="BYTE"):
+    _check_unit(unit, "StringLength")
+    f = len if unit == "BYTE" else _utf8_len
+    flat = x.reshape(-1)
+    return np.array([f(v) for v in flat], dtype=np.int32).reshape(x.shape)
+
+
+_StringLength = register("StringLength", _length_kernel,
+                         _same_shape_infer("StringLength", D.int32), _no_grads)
+
+
+@export("strings.length")
+def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's argument name
+    """The length of each string (int32), in bytes or in UTF-8 characters."""
+    x = _string_input(input, "StringLength")
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        if _state.graph is None:
+            _check_unit(unit, "StringLength")
+        raise ValueError(f"Attr 'unit' of 'StringLength' Op passed string '{unit}' not in: "
+                         "'BYTE', 'UTF8_CHAR'.")
+    return apply1(_StringLength, x, {"unit": unit}, name=name or "StringLength")
+
+
+def _case_kernel(upper):
+    def kernel(x, encoding=""):
+        if encoding:
+            if upper:
+                return _map_strings(x, lambda b: _encode(_decode(b).upper()))
+            return _map_strings(x, lambda b: _encode(_decode(b).lower()))
+        # Without an encoding only ASCII letters change, as bytes methods do.
+        return _map_strings(x, bytes.upper if upper else bytes.lower)
+    return kernel
+
+
+_StringUpper = register("StringUpper", _case_kernel(True), _same_shape_infer("StringUpper"),
+                        _no_grads)
+_StringLower = register("StringLower", _case_kernel(False), _same_shape_infer("StringLower"),
+                        _no_grads)
+
+
+def _check_encoding(encoding):
+    if encoding not in ("", "utf-8", "UTF-8", "utf8"):
+        raise ValueError(f"Encoding must be '' or 'utf-8', got {encoding!r}")
+
+
+@export("strings.upper")
+def upper(input, encoding="", name=None):  # noqa: A002
+    """Upper-cases each string: ASCII letters only, or all of Unicode with `encoding='utf-8'`."""
+    _check_encoding(encoding)
+    x = _string_input(input, "StringUpper")
+    return apply1(_StringUpper, x, {"encoding": encoding}, name=name or "StringUpper")
+
+
+@export("strings.lower")
+def lower(input, encoding="", name=None):  # noqa: A002
+    """Lower-cases each string: ASCII letters only, or all of Unicode with `encoding='utf-8'`."""
+    _check_encoding(encoding)
+    x = _string_input(input, "StringLower")
+    return apply1(_StringLower, x, {"encoding": encoding}, name=name or "StringLower")
+
+
+def _strip_kernel(x):
+    return _map_strings(x, bytes.strip)
+
+
+_StringStrip = register("StringStrip", _strip_kernel, _same_shape_infer("StringStrip"),
+                        _no_grads)
+
+
+@export("strings.strip")
+def strip(input, name=None):  # noqa: A002
+    """Removes leading and trailing ASCII whitespace from each string."""
+    x = _string_input(input, "StringStrip")
+    return apply1(_StringStrip, x, name=name or "StringStrip")
+
+
+# --- as_string -------------------------------------------------------------------
+
+_TINY = {np.dtype(np.float32): float(np.finfo(np.float32).tiny),
+         np.dtype(np.float64): float(np.finfo(np.float64).tiny)}
+_AS_STRING_TYPES = U.NUMERIC + (D.bool_, D.string)
+
+
+def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
+    kind = x.dtype.kind
+    tname = U.tf_type_name(D.NP_TO_DTYPE[x.dtype])
+    if len(fill) > 1:
+        raise errors.InvalidArgumentError(None, None,
+                                          "Fill string must be one or fewer characters")
+    if scientific and shortest:
+        raise errors.InvalidArgumentError(None, None,
+                                          "Cannot select both scientific and shortest notation")
+    if fill not in ("", " ", "0"):
+        raise errors.InvalidArgumentError(None, None, f'Fill argument not supported: "{fill}"')
+    if kind not in "fc":
+        if scientific or shortest:
+            raise errors.InvalidArgumentError(
+                None, None, f"scientific and shortest format not supported for datatype {tname}")
+        if precision > -1:
+            raise errors.InvalidArgumentError(
+                None, None, f"precision not supported for datatype {tname}")
+    spec = "%"
+    if fill == "0":
+        spec += "0"
+    if width > -1:
+        spec += str(width)
+    if kind in "fc":
+        if precision > -1:
+            spec += "." + str(precision)
+        spec += "g" if shortest else "e" if scientific else "f"
+    flat = x.reshape(-1)
+    if kind == "f":
+        tiny = _TINY.get(x.dtype, 0.0)
+
+        def fmt(v):
+            v = float(v)
+            if v != 0.0 and abs(v) < tiny:
+                v = -0.0 if v < 0 else 0.0  # subnormals are flushed to zero
+            return (spec % v).encode("ascii")
+    elif kind == "c":
+        def fmt(v):
+            return ("(" + spec % v.real + "," + spec % v.imag + ")").encode("ascii")
+    elif kind in "iu":
+        spec += "d"
+
+        def fmt(v):
+            return (spec % int(v)).encode("ascii")
+    elif kind == "b":
+        def fmt(v):
+            return b"true" if v else b"false"  # width does not apply to bools
+    else:
+        def fmt(v):
+            return v.rjust(width) if width > -1 else v
+    return _obj_array((fmt(v) for v in flat), x.shape)
+
+
+def _as_string_infer(inputs, attrs):
+    x = inputs[0]
+    U.check_graph_dtype(x, _AS_STRING_TYPES, "input")
+    return [(x.shape, D.string)]
+
+
+_AsString = register("AsString", _as_string_kernel, _as_string_infer, _no_grads,
+                     allowed=_AS_STRING_TYPES)
+
+
+@export("strings.as_string", "as_string")
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  # noqa: A002
+              fill="", name=None):
+    """Each element as text (`tf.strings.as_string`), as C's printf would write it.
+
+    Floats use `%f` (`%e` with `scientific`, `%g` with `shortest`) with
+    `precision` digits (6 when -1); `width` pads on the left with `fill`
+    (' ' or '0'); bools are 'true'/'false'.
+    """
+    x = convert_to_tensor(input)
+    return apply1(_AsString, x, {"precision": int(precision), "scientific": bool(scientific),
+                                 "shortest": bool(shortest), "width": int(width),
+                                 "fill": fill}, name=name or "AsString")
+
+
+# --- to_number ---------------------------------------------------------------------
+
+_TO_NUMBER_TYPES = (D.float32, D.float64, D.int32, D.int64, D.uint32, D.uint64)
+_INT_TEXT = re.compile(r"^\s*[+-]?[0-9]+\s*$")
+_HEX_FLOAT = re.compile(r"^[+-]?0[xX]")
+
+
+def _parse_float(text):
+    s = text.strip()
+    if "_" in s or not s:
+        raise ValueError(text)
+    if _HEX_FLOAT.match(s):
+        return float.fromhex(s)
+    return float(s)
+
+
+def _to_number_kernel(x, out_type=D.float32):
+    np_type = out_type._np
+    flat = x.reshape(-1)
+    out = np.empty(flat.shape, dtype=np_type)
+    info = np.iinfo(np_type) if out_type.is_integer else None
+    for i, b in enumerate(flat):
+        try:
+            text = b.decode("ascii")
+            if info is not None:
+                if not _INT_TEXT.match(text):
+                    raise ValueError(text)
+                v = int(text)
+                if not info.min <= v <= info.max:
+                    raise ValueError(text)
+                out[i] = v
+            else:
+                with np.errstate(over="ignore"):
+                    out[i] = np_type.type(_parse_float(text))
+        except (ValueError, UnicodeDecodeError, OverflowError):
+            raise errors.InvalidArgumentError(
+                None, None, "StringToNumberOp could not correctly convert string: "
+                + _decode(b)) from None
+    return out.reshape(x.shape)
+
+
+def _to_number_infer(inputs, attrs):
+    _check_string(inputs[0], "StringToNumber", "string_tensor")
+    return [(inputs[0].shape, attrs["out_type"])]
+
+
+_StringToNumber = register("StringToNumber", _to_number_kernel, _to_number_infer, _no_grads)
+
+
+@export("strings.to_number")
+def to_number(input, out_type=D.float32, name=None):  # noqa: A002
+    """Parses each string as a number of `out_type` (`tf.strings.to_number`).
+
+    Raises:
+      InvalidArgumentError: for text that is not a number of that type.
+    """
+    out_type = D.as_dtype(out_type)
+    x = _string_input(input, "StringToNumber", "string_tensor")
+    if out_type not in _TO_NUMBER_TYPES:
+        msg = (f"Value for attr 'out_type' of {out_type.name} is not in the list of allowed "
+               "values: float, double, int32, int64, uint32, uint64")
+        if _state.graph is None:
+            raise U.op_error("StringToNumber", msg)
+        raise TypeError(msg)
+    return apply1(_StringToNumber, x, {"out_type": out_type}, name=name or "StringToNumber")
+
+
+# --- substr ------------------------------------------------------------------------
+
+def _utf8_offsets(b):
+    """Byte offsets of the characters of UTF-8 `b`, plus len(b)."""
+    offs = [i for i, c in enumerate(b) if c & 0xC0 != 0x80]
+    offs.append(len(b))
+    return offs
+
+
+def _substr_kernel(x, pos, len, unit="BYTE"):  # noqa: A002 - TensorFlow's input name
+    _check_unit(unit, "Substr")
+    if pos.shape != len.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"pos and len should have the same shape, got: {dims_text(pos.shape)} vs. "
+            f"{dims_text(len.shape)} [Op:Substr]")
+    try:
+        xs, ps, ls = np.broadcast_arrays(x, pos, len)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: {dims_text(x.shape)} vs. {dims_text(pos.shape)} "
+            "[Op:Substr]") from None
+    out = []
+    for i, (s, p, n) in enumerate(zip(xs.reshape(-1), ps.reshape(-1), ls.reshape(-1))):
+        p, n = int(p), int(n)
+        if unit == "BYTE":
+            size = s.__len__()
+            offs = None
+        else:
+            offs = _utf8_offsets(s)
+            size = offs.__len__() - 1
+        if p > size or p < -size:
+            where = f" {s!r}" if unit == "BYTE" else ""
+            raise errors.InvalidArgumentError(
+                None, None, f"pos {p} out of range for string{where} at index {i}")
+        if p < 0:
+            p += size
+        end = size if n < 0 else min(size, p + n)
+        out.append(s[p:end] if offs is None else s[offs[p]:offs[end]])
+    return _obj_array(out, xs.shape)
+
+
+def _substr_infer(inputs, attrs):
+    x, pos, n = inputs
+    _check_string(x, "Substr")
+    if not pos.shape.is_compatible_with(n.shape):
+        raise ValueError(f"Shapes must be equal rank, but are {pos.shape.rank} and "
+                         f"{n.shape.rank}")
+    return [(U.broadcast_shapes(x.shape, pos.shape), D.string)]
+
+
+_Substr = register("Substr", _substr_kernel, _substr_infer, _no_grads)
+
+
+@export("strings.substr")
+def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
+    """The substrings of `len` bytes (or UTF-8 characters) starting at `pos`.
+
+    A negative `pos` counts from the end; `pos` and `len` broadcast against
+    the input (they must have the same shape as each other).
+
+    Raises:
+      InvalidArgumentError: when `pos` is outside a string.
+    """
+    x = _string_input(input, "Substr")
+    p = convert_to_tensor(pos, dtype_hint=D.int32)
+    n = convert_to_tensor(len, dtype=p.dtype)
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        if _state.graph is None:
+            _check_unit(unit, "Substr")
+        raise ValueError(f"Attr 'unit' of 'Substr' Op passed string '{unit}' not in: "
+                         "'BYTE', 'UTF8_CHAR'.")
+    return apply(_Substr, [x, p, n], {"unit": unit}, name=name or "Substr")
+
+
+# --- regular expressions ---------------------------------------------------------------
+
+def _compile(pattern, op_name):
+    if isinstance(pattern, bytes):
+        pattern = _decode(pattern)
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        raise errors.InvalidArgumentError(
+            None, None, f"Invalid pattern: {pattern}, error: {e}") from None
+
+
+def _full_match_kernel(x, pattern):
+    rx = _compile(pattern, "StaticRegexFullMatch")
+    flat = x.reshape(-1)
+    return np.array([rx.fullmatch(_decode(v)) is not None for v in flat],
+                    dtype=bool).reshape(x.shape)
+
+
+def _dynamic_full_match_kernel(x, pattern):
+    return _full_match_kernel(x, pattern[()] if isinstance(pattern, np.ndarray) else pattern)
+
+
+_StaticRegexFullMatch = register("StaticRegexFullMatch", _full_match_kernel,
+                                 _same_shape_infer("StaticRegexFullMatch", D.bool_), _no_grads)
+_RegexFullMatch = register("RegexFullMatch", _dynamic_full_match_kernel,
+                           _same_shape_infer("RegexFullMatch", D.bool_), _no_grads)
+
+
+@export("strings.regex_full_match")
+def regex_full_match(input, pattern, name=None):  # noqa: A002
+    """Whether each whole string matches the regular expression `pattern` (bool)."""
+    x = _string_input(input, "RegexFullMatch")
+    if isinstance(pattern, (str, bytes)):
+        pattern = pattern if isinstance(pattern, str) else _decode(pattern)
+        return apply1(_StaticRegexFullMatch, x, {"pattern": pattern},
+                      name=name or "StaticRegexFullMatch")
+    p = _string_input(pattern, "RegexFullMatch", "pattern")
+    return apply(_RegexFullMatch, [x, p], name=name or "RegexFullMatch")
+
+
+_REWRITE_TOKEN = re.compile(r"\\(\d)|\\\\")
+
+
+def _rewriter(rewrite, groups):
+    """A re.sub callback for an RE2 rewrite: \\0-\\9 insert groups, \\\\ a backslash."""
+    pieces = []
+    pos = 0
+    for m in _REWRITE_TOKEN.finditer(rewrite):
+        pieces.append(rewrite[pos:m.start()])
+        if m.group(1) is not None:
+            g = int(m.group(1))
+            if g > groups:
+                return None  # RE2 rejects the rewrite and leaves the input alone
+            pieces.append(g)
+        else:
+            pieces.append("\\")
+        pos = m.end()
+    pieces.append(rewrite[pos:])
+
+    def expand(m):
+        return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
+    return expand
+
+
+def _replace_kernel(x, pattern, rewrite, replace_global=True):
+    rx = _compile(pattern, "StaticRegexReplace")
+    if isinstance(rewrite, bytes):
+        rewrite = _decode(rewrite)
+    expand = _rewriter(rewrite, rx.groups)
+    if expand is None:
+        return x.copy()
+    count = 0 if replace_global else 1
+    return _map_strings(x, lambda b: _encode(rx.sub(expand, _decode(b), count=count)))
+
+
+def _dynamic_replace_kernel(x, pattern, rewrite, replace_global=True):
+    return _replace_kernel(x, pattern[()], rewrite[()], replace_global)
+
+
+_StaticRegexReplace = register("StaticRegexReplace", _replace_kernel,
+                               _same_shape_infer("StaticRegexReplace"), _no_grads)
+_RegexReplace = register("RegexReplace", _dynamic_replace_kernel,
+                         _same_shape_infer("RegexReplace"), _no_grads)
+
+
+@export("strings.regex_replace")
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+    """Replaces matches of `pattern` by `rewrite` (`\\1` inserts group 1).
+
+    Only the first match of each string is replaced unless `replace_global`.
+    """
+    x = _string_input(input, "RegexReplace")
+    if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+        attrs = {"pattern": pattern if isinstance(pattern, str) else _decode(pattern),
+                 "rewrite": rewrite if isinstance(rewrite, str) else _decode(rewrite),
+                 "replace_global": bool(replace_global)}
+        return apply1(_StaticRegexReplace, x, attrs, name=name or "StaticRegexReplace")
+    p = _string_input(pattern, "RegexReplace", "pattern")
+    r = _string_input(rewrite, "RegexReplace", "rewrite")
+    return apply(_RegexReplace, [x, p, r], {"replace_global": bool(replace_global)},
+                 name=name or "RegexReplace")
+
+
+# --- reduce_join -------------------------------------------------------------------------
+
+def _reduce_join_kernel(x, reduction_indices, keep_dims=False, separator=""):
+    r = x.ndim
+    axes = []
+    for a in np.reshape(reduction_indices, -1):
+        a = int(a)
+        if not -r <= a < r:
+            raise errors.OutOfRangeError(
+                None, None, f"Invalid reduction dimension {a} for input with {r} dimension(s)")
+        a %= r
+        if a in axes:
+            raise errors.InvalidArgumentError(None, None,
+                                              f"Duplicate reduction dimension {a}")
+        axes.append(a)
+    kept = [d for d in range(r) if d not in axes]
+    # The first listed axis varies fastest in the joined text.
+    order = kept + axes[::-1]
+    t = np.transpose(x, order) if r else x
+    kept_shape = tuple(x.shape[d] for d in kept)
+    n = int(np.prod(kept_shape)) if kept_shape else 1
+    rows = t.reshape(n, -1) if t.size else np.empty((n, 0), dtype=object)
+    sep = separator.encode("utf-8")
+    out = _obj_array((sep.join(row) for row in rows), kept_shape)
+    if keep_dims:
+        out = out.reshape(tuple(1 if d in axes else x.shape[d] for d in range(r)))
+    return out
+
+
+def _reduce_join_infer(inputs, attrs):
+    x, axes = inputs
+    _check_string(x, "ReduceJoin", "inputs")
+    a = U.constant_value(axes)
+    s = x.shape
+    keep = attrs.get("keep_dims", False)
+    if s.rank is None:
+        return [(TensorShape(None), D.string)]
+    if a is None:
+        if keep:
+            return [(TensorShape([None] * s.rank), D.string)]
+        return [(TensorShape(None), D.string)]
+    r = s.rank
+    red = set()
+    for v in np.reshape(a, -1):
+        v = int(v)
+        if not -r <= v < r:
+            raise ValueError(f"Invalid reduction dimension {v} for input with {r} dimensions.")
+        red.add(v % r)
+    if keep:
+        return [(TensorShape([1 if i in red else d for i, d in enumerate(s)]), D.string)]
+    return [(TensorShape([d for i, d in enumerate(s) if i not in red]), D.string)]
+
+
+_ReduceJoin = register("ReduceJoin", _reduce_join_kernel, _reduce_join_infer, _no_grads)
+
+
+@export("strings.reduce_join")
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """Joins the strings along `axis` (all axes if None) with `separator`."""
+    if not isinstance(inputs, Tensor):
+        # A Python value converts on its own dtype first ([] is float32, as in TensorFlow).
+        try:
+            inputs = convert_to_tensor(inputs)
+        except (TypeError, ValueError):
+            pass
+    x = _string_input(inputs, "ReduceJoin", "inputs")
+    if axis is None:
+        r = x.shape.rank
+        if r is None:
+            from ..core.array_ops import rank
+            from ..core.math_ops import subtract
+            from ..core.creation_ops import range as range_
+            axes = range_(subtract(rank(x), 1), -1, -1)
+        else:
+            axes = convert_to_tensor(np.arange(r - 1, -1, -1, dtype=np.int32))
+    else:
+        axes = convert_to_tensor(axis, dtype_hint=D.int32)
+    return apply(_ReduceJoin, [x, axes], {"keep_dims": bool(keepdims),
+                                          "separator": separator}, name=name or "ReduceJoin")
+
+
+# --- split -------------------------------------------------------------------------------
+
+def _split_one(b, sep, maxsplit):
+    if sep:
+        return b.split(sep, maxsplit) if maxsplit >= 0 else b.split(sep)
+    return b.split(None, maxsplit) if maxsplit >= 0 else b.split()
+
+
+def _split_kernel(x, sep, maxsplit=-1):
+    sep = sep[()] if isinstance(sep, np.ndarray) else sep
+    flat = x.reshape(-1)
+    indices, values = [], []
+    width = 0
+    for i, b in enumerate(flat):
+        parts = _split_one(b, sep, maxsplit)
+        width = max(width, parts.__len__())
+        for j, p in enumerate(parts):
+            indices.append((i, j))
+            values.append(p)
+    idx = np.array(indices, dtype=np.int64).reshape(-1, 2)
+    return [idx, _obj_array(values, (values.__len__(),)),
+            np.array([flat.size, width], dtype=np.int64)]
+
+
+def _split_infer(inputs, attrs):
+    x, sep = inputs
+    _check_string(x, "StringSplitV2")
+    if x.shape.rank is not None and x.shape.rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {x.shape.rank} for StringSplitV2")
+    return [(TensorShape([None, 2]), D.int64), (TensorShape([None]), D.string),
+            (TensorShape([2]), D.int64)]
+
+
+_StringSplitV2 = register("StringSplitV2", _split_kernel, _split_infer, _no_grads)
+
+
+@export("strings.split")
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """Splits each string at `sep` (runs of whitespace if None or '').
+
+    A scalar gives a 1-D string tensor of the pieces; a tensor of rank N
+    gives a RaggedTensor of rank N + 1 (one row of pieces per string).
+    """
+    x = _string_input(input, "StringSplitV2")
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("Rank of input must be known for tf.strings.split")
+    s = convert_to_tensor(sep if sep is not None else "", dtype=D.string)
+    if rank == 0:
+        from ..core.array_ops import reshape
+        _, values, _ = apply(_StringSplitV2, [reshape(x, [1]), s], {"maxsplit": int(maxsplit)},
+                             name=name or "StringSplit", multi=True)
+        return values
+    flat = x
+    if rank > 1:
+        from ..core.array_ops import reshape
+        flat = reshape(x, [-1])
+    indices, values, shape = apply(_StringSplitV2, [flat, s], {"maxsplit": int(maxsplit)},
+                                   name=name or "StringSplit", multi=True)
+    out = RaggedTensor._from_value_rowids(values, indices, shape)
+    if rank > 1:
+        out = _nest_uniform(out, x)
+    return out
+
+
+def _nest_uniform(ragged, x):
+    """Regroups the rows of `ragged` (one per element of `x`) by `x`'s leading dims."""
+    if _state.graph is not None:
+        raise NotImplementedError("tf.strings.split of rank > 1 inputs is only supported "
+                                  "eagerly")
+    dims = list(x.shape)
+    out = ragged
+    for d in reversed(dims[1:]):
+        n = out.nrows_value() // d
+        splits = np.arange(0, n * d + 1, d, dtype=np.int64)
+        out = RaggedTensor(out, EagerTensor(splits))
+    return out
+
+
+# --- unicode ------------------------------------------------------------------------------
+
+def _codepoints(b, errors_mode, replacement):
+    """The code points of UTF-8 `b`; invalid bytes become `replacement`
+    ('replace'), are dropped ('ignore') or raise ('strict')."""
+    text = b.decode("utf-8", "surrogateescape")
+    out = []
+    for ch in text:
+        c = ord(ch)
+        if 0xDC80 <= c <= 0xDCFF:
+            if errors_mode == "strict":
+                raise errors.InvalidArgumentError(None, None,
+                                                  f"Invalid formatting on input string: {b!r}")
+            if errors_mode == "ignore":
+                continue
+            c = replacement
+        out.append(c)
+    return out
+
+
+def _check_utf8(encoding):
+    if encoding.upper().replace("_", "-") not in ("UTF-8", "UTF8"):
+        raise ValueError(f"Unsupported encoding {encoding!r}: only UTF-8 is supported")
+
+
+def _unicode_decode_kernel(x, input_encoding="UTF-8", errors="replace",
+                           replacement_char=0xFFFD, replace_control_characters=False,
+                           Tsplits=None):
+    splits = [0]
+    chars = []
+    for b in x.reshape(-1):
+        cps = _codepoints(b, errors, replacement_char)
+        chars.extend(cps)
+        splits.append(chars.__len__())
+    return [np.array(splits, dtype=np.int64), np.array(chars, dtype=np.int32)]
+
+
+def _unicode_decode_infer(inputs, attrs):
+    _check_string(inputs[0], "UnicodeDecode")
+    n = inputs[0].shape.num_elements()
+    return [(TensorShape([None if n is None else n + 1]), D.int64),
+            (TensorShape([None]), D.int32)]
+
+
+_UnicodeDecode = register("UnicodeDecode", _unicode_decode_kernel, _unicode_decode_infer,
+                          _no_grads)
+
+
+def _unicode_encode_kernel(input_values, input_splits, output_encoding="UTF-8",
+                           errors="replace", replacement_char=0xFFFD):
+    out = []
+    for a, b in zip(input_splits[:-1], input_splits[1:]):
+        chars = []
+        for c in input_values[int(a):int(b)]:
+            c = int(c)
+            if not (0 <= c <= 0x10FFFF) or 0xD800 <= c <= 0xDFFF:
+                if errors == "strict":
+                    raise _errors.InvalidArgumentError(
+                        None, None, f"Invalid code point {c}")
+                if errors == "ignore":
+                    continue
+                c = replacement_char
+            chars.append(chr(c))
+        out.append("".join(chars).encode("utf-8"))
+    return _obj_array(out, (out.__len__(),))
+
+
+def _unicode_encode_infer(inputs, attrs):
+    n = inputs[1].shape[0] if inputs[1].shape.rank == 1 else None
+    return [(TensorShape([None if n is None else n - 1]), D.string)]
+
+
+_UnicodeEncode = register("UnicodeEncode", _unicode_encode_kernel, _unicode_encode_infer,
+                          _no_grads)
+
+
+@export("strings.unicode_decode")
+def unicode_decode(input, input_encoding, errors="replace",  # noqa: A002
+                   replacement_char=65533, replace_control_characters=False, name=None):
+    """The Unicode code points (int32) of each string: a 1-D tensor for a
+    scalar input, a RaggedTensor for a vector."""
+    _check_utf8(input_encoding)
+    x = _string_input(input, "UnicodeDecode")
+    rank = x.shape.rank
+    if rank not in (0, 1):
+        raise ValueError("tf.strings.unicode_decode supports scalar and 1-D inputs here")
+    attrs = {"input_encoding": "UTF-8", "errors": errors,
+             "replacement_char": int(replacement_char),
+             "replace_control_characters": bool(replace_control_characters),
+             "Tsplits": D.int64}
+    splits, chars = apply(_UnicodeDecode, [x], attrs, name=name or "UnicodeDecode", multi=True)
+    if rank == 0:
+        return chars
+    return RaggedTensor(chars, splits)
+
+
+@export("strings.unicode_encode")
+def unicode_encode(input, output_encoding, errors="replace",  # noqa: A002
+                   replacement_char=65533, name=None):
+    """Encodes code points as UTF-8 strings: a 1-D int tensor gives a scalar,
+    a RaggedTensor (or 2-D tensor) one string per row."""
+    _check_utf8(output_encoding)
+    attrs = {"output_encoding": "UTF-8", "errors": errors,
+             "replacement_char": int(replacement_char)}
+    if isinstance(input, RaggedTensor):
+        return apply(_UnicodeEncode, [convert_to_tensor(input.values, dtype=D.int32),
+                                      input.row_splits], attrs, name=name or "UnicodeEncode")
+    x = convert_to_tensor(input, dtype=D.int32)
+    if x.shape.rank == 1:
+        n = x.shape[0]
+        if n is None:
+            raise ValueError("unicode_encode needs a static length here")
+        splits = convert_to_tensor(np.array([0, n], dtype=np.int64))
+        out = apply(_UnicodeEncode, [x, splits], attrs, name=name or "UnicodeEncode")
+        from ..core.array_ops import reshape
+        return reshape(out, [])
+    if x.shape.rank == 2 and x.shape.is_fully_defined():
+        rows, cols = x.shape.as_list()
+        from ..core.array_ops import reshape
+        splits = convert_to_tensor(np.arange(0, rows * cols + 1, max(cols, 1),
+                                             dtype=np.int64)[:rows + 1])
+        return apply(_UnicodeEncode, [reshape(x, [-1]), splits], attrs,
+                     name=name or "UnicodeEncode")
+    raise ValueError("unicode_encode supports 1-D tensors, fully defined 2-D tensors and "
+                     "RaggedTensors here")
+
+
+@export("strings.unicode_split")
+def unicode_split(input, input_encoding, errors="replace",  # noqa: A002
+                  replacement_char=65533, name=None):
+    """Splits each string into its UTF-8 characters (one string per character)."""
+    _check_utf8(input_encoding)
+    x = _string_input(input, "UnicodeDecode")
+    rank = x.shape.rank
+    if rank not in (0, 1):
+        raise ValueError("tf.strings.unicode_split supports scalar and 1-D inputs here")
+    attrs = {"input_encoding": "UTF-8", "errors": errors,
+             "replacement_char": int(replacement_char),
+             "replace_control_characters": False, "Tsplits": D.int64}
+    splits, chars = apply(_UnicodeDecode, [x], attrs, name=name or "UnicodeDecode",
+                          multi=True)
+    from ..core.array_ops import size as size_
+    from ..core.creation_ops import range as range_
+    from ..core.math_ops import cast
+    n = size_(chars)
+    one_each = cast(range_(0, n + 1), D.int64)
+    pieces = apply(_UnicodeEncode, [chars, one_each],
+                   {"output_encoding": "UTF-8", "errors": errors,
+                    "replacement_char": int(replacement_char)}, name="UnicodeEncode")
+    if rank == 0:
+        return pieces
+    return RaggedTensor(pieces, splits)
