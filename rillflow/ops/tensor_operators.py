@@ -9,13 +9,13 @@ import operator
 
 import numpy as np
 
-from ...framework import context as _context
-from ...framework import dtypes as D
-from ...framework.convert import constant_value_tensor
-from ...framework.execute import apply2
-from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from . import math_ops as M
-from . import op_util as U
+from ..framework import context as _context
+from ..framework import dtypes as D
+from ..framework.convert import constant_value_tensor
+from ..framework.execute import apply2
+from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from .core import math_ops as M
+from .core import op_util as U
 
 _state = _context.state
 _I32 = np.dtype(np.int32)
@@ -82,7 +82,7 @@ def _logical_or_bitwise(logical, bitwise, name):
 
 
 def _matmul(x, y, name=None):
-    from ..linalg.linalg_ops import matmul
+    from .linalg.linalg_ops import matmul
     return matmul(x, y, name=name)
 
 
@@ -144,7 +144,7 @@ def _invert(self):
 
 
 def _abs(self):
-    from .unary_ops import abs as abs_
+    from .core.unary_ops import abs as abs_
     return abs_(self)
 
 
@@ -194,9 +194,9 @@ def install():
     Tensor.__abs__ = _abs
     Tensor.__invert__ = _invert
     global _slicing_getitem
-    from .slicing import getitem
+    from .core.slicing import getitem
     _slicing_getitem = getitem
     Tensor.__getitem__ = getitem
-    from ..state import variable_slicing, variables
+    from .state import variable_slicing, variables
     variables._install_operators()
     variable_slicing.install()
