@@ -206,3 +206,26 @@ def test_import_graph_sees_function_level_and_relative_imports():
                                          ("rillflow.data.dataset_ops", 9)])
 def test_layer_of(module, rank):
     assert layer(module) == rank
+
+
+# --- rillflow/ops/late.py: the one place the core ops reach each other at run time -----
+
+def test_late_names_resolve_to_the_modules_its_table_names():
+    import importlib
+    from rillflow.ops import late
+    for module, names in late.WHERE.items():
+        mod = importlib.import_module("rillflow.ops." + module)
+        for name in names:
+            assert getattr(late, name) is getattr(mod, name), name
+    with pytest.raises(AttributeError, match="lends no 'no_such_op'"):
+        late.no_such_op
+
+
+def test_late_is_used_by_the_core_and_the_backprop_engine_only():
+    users = {m for m, deps in import_graph().items() if "rillflow.ops.late" in deps}
+    assert users and all(m.startswith(("rillflow.ops.core.", "rillflow.ops.gradients."))
+                         for m in users), sorted(users)
+    from rillflow.ops import late
+    assert all(m.startswith(("core.", "gradients.", "control_flow.list_ops"))
+               for m in late.WHERE), sorted(late.WHERE)
+    assert not import_graph()["rillflow.ops.late"]

@@ -19,6 +19,7 @@ from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape, dims_text, shape_text
 from . import op_util as U
+from .. import late
 
 _state = _context.state
 _INDEX_TYPES = U.INDEX
@@ -410,8 +411,7 @@ def shape(input, out_type=None, name=None):  # noqa: A002
     out_type = _out_type(out_type, "Shape")
     if input.__class__ is SparseTensor:
         # As TensorFlow: the dense_shape, cast.
-        from .math_ops import cast
-        return cast(input.dense_shape, out_type, name=name)
+        return late.cast(input.dense_shape, out_type, name=name)
     x = input if isinstance(input, Tensor) else convert_to_tensor(input)
     s = x.shape
     if s.is_fully_defined():
@@ -441,9 +441,7 @@ def size(input, out_type=None, name=None):  # noqa: A002
     """The number of elements of a tensor (a scalar of `out_type`, int32 by default)."""
     if input.__class__ is SparseTensor:
         # As TensorFlow: the product of the dense shape.
-        from .math_ops import cast
-        from .reduction_ops import reduce_prod
-        return cast(reduce_prod(input.dense_shape), _out_type(out_type, "Size"), name=name)
+        return late.cast(late.reduce_prod(input.dense_shape), _out_type(out_type, "Size"), name=name)
     x = convert_to_tensor(input)
     n = x.shape.num_elements()
     if n is not None and out_type is not None and D.as_dtype(out_type) in U.NUMERIC:
@@ -635,8 +633,7 @@ def _fill_infer(inputs, attrs):
 
 
 def _fill_grad(op, g):
-    from .reduction_ops import reduce_sum
-    return [None, reduce_sum(g)]
+    return [None, late.reduce_sum(g)]
 
 
 _Fill = register("Fill", _fill_kernel, _fill_infer, _fill_grad)
@@ -1005,26 +1002,21 @@ def _axis_sizes(xs, axis):
         mask[a] = 1
         mask = convert_to_tensor(mask)
     else:
-        from .math_ops import floormod
         axis = convert_to_tensor(axis)
         r = rank(xs[0])
-        mask = one_hot_axis(floormod(axis, r), r)
-    from .reduction_ops import reduce_sum
-    return stack([reduce_sum(shape(x) * mask) for x in xs])
+        mask = one_hot_axis(late.floormod(axis, r), r)
+    return stack([late.reduce_sum(shape(x) * mask) for x in xs])
 
 
 def _concat_grad(op, g):
     *xs, axis = op.inputs
-    from .scatter_ops import split
     sizes = _axis_sizes(xs, axis)
-    return list(split(g, sizes, axis=axis, num=len(xs))) + [None]
+    return list(late.split(g, sizes, axis=axis, num=len(xs))) + [None]
 
 
 def one_hot_axis(axis, r):
     """A 1-D int32 vector of length `r` with a 1 at `axis` (dynamic helper)."""
-    from .math_ops import cast, equal
-    from .creation_ops import range as range_
-    return cast(equal(range_(r), axis), D.int32)
+    return late.cast(late.equal(late.range(r), axis), D.int32)
 
 
 _ConcatV2 = register("ConcatV2", _concat_kernel, _concat_infer, _concat_grad)
@@ -1211,8 +1203,7 @@ def _inverse_permutation(perm):
         p = np.reshape(p, -1).astype(np.int64)
         p = p % max(len(p), 1)
         return convert_to_tensor(np.argsort(p).astype(np.int32))
-    from .creation_ops import invert_permutation
-    return invert_permutation(perm)
+    return late.invert_permutation(perm)
 
 
 def _transpose_grad(op, g):
@@ -1233,8 +1224,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     if perm is None:
         r = x.shape.rank
         if r is None:
-            from .creation_ops import range as range_
-            perm = range_(rank(x) - 1, -1, -1)
+            perm = late.range(rank(x) - 1, -1, -1)
         else:
             perm = np.arange(r - 1, -1, -1, dtype=np.int32)
     p = _index_input(perm, "Transpose", "perm", "Tperm")
@@ -1281,18 +1271,16 @@ def _tile_infer(inputs, attrs):
 
 def _tile_grad(op, g):
     x, m = op.inputs
-    from .reduction_ops import reduce_sum
     # Split each axis i into (multiples[i], dim[i]) and sum over the repeats.
     split_shape = reshape(stack([m, shape(x, out_type=m.dtype)], axis=1), [-1])
     r = x.shape.rank
     if r is not None:
         axes = list(range(0, 2 * r, 2))
     else:
-        from .creation_ops import range as range_
-        axes = range_(0, size(split_shape), 2)
+        axes = late.range(0, size(split_shape), 2)
     if r == 0:
         return [g, None]
-    return [_like_shape(reduce_sum(reshape(g, split_shape), axis=axes), x), None]
+    return [_like_shape(late.reduce_sum(reshape(g, split_shape), axis=axes), x), None]
 
 
 _Tile = register("Tile", _tile_kernel, _tile_infer, _tile_grad)
@@ -1350,8 +1338,7 @@ def _broadcast_to_infer(inputs, attrs):
 
 
 def _broadcast_to_grad(op, g):
-    from .math_ops import _sum_to
-    return [_sum_to(g, op.inputs[0]), None]
+    return [late._sum_to(g, op.inputs[0]), None]
 
 
 _BroadcastTo = register("BroadcastTo", _broadcast_to_kernel, _broadcast_to_infer,
@@ -1491,10 +1478,9 @@ def _select_infer(inputs, attrs):
 
 
 def _select_grad(op, g):
-    from .math_ops import _sum_to
     c, x, y = op.inputs
     z = zeros_like(g)
-    return [None, _sum_to(where(c, g, z), x), _sum_to(where(c, z, g), y)]
+    return [None, late._sum_to(where(c, g, z), x), late._sum_to(where(c, z, g), y)]
 
 
 _SelectV2 = register("SelectV2", _select_kernel, _select_infer, _select_grad)

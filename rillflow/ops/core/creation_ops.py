@@ -20,6 +20,7 @@ from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
+from .. import late
 
 _state = _context.state
 _INT = builtins.int
@@ -152,8 +153,7 @@ _Range = register("Range", _range_kernel, _range_infer, lambda op, g: [None, Non
 def _range_arg(v, dtype, name):
     if isinstance(v, Tensor):
         if dtype is not None and v.dtype is not dtype:
-            from .math_ops import cast
-            return cast(v, dtype)
+            return late.cast(v, dtype)
         return v
     return convert_to_tensor(v, dtype=dtype, name=name)
 
@@ -251,23 +251,20 @@ def _linspace_infer(inputs, attrs):
 
 
 def _linspace_grad(op, g):
-    from .array_ops import reshape
-    from .math_ops import _sum_to, cast, maximum
-    from .reduction_ops import reduce_sum
     start, stop, num = op.inputs
     out = op.outputs[0]
     axis = op.get_attr("axis") % out.shape.rank if out.shape.rank is not None else None
     if axis is None:
         return [None, None, None]
     # out = start + w * (stop - start) with w = i / (num - 1) along `axis`.
-    n = cast(num, D.int32)
-    w = cast(range(n), g.dtype) / cast(maximum(n - 1, 1), g.dtype)
+    n = late.cast(num, D.int32)
+    w = late.cast(range(n), g.dtype) / late.cast(late.maximum(n - 1, 1), g.dtype)
     wshape = [1] * out.shape.rank
     wshape[axis] = -1
-    w = reshape(w, wshape)
-    g_stop = reduce_sum(g * w, axis=axis)
-    g_start = reduce_sum(g, axis=axis) - g_stop
-    return [_sum_to(g_start, start), _sum_to(g_stop, stop), None]
+    w = late.reshape(w, wshape)
+    g_stop = late.reduce_sum(g * w, axis=axis)
+    g_start = late.reduce_sum(g, axis=axis) - g_stop
+    return [late._sum_to(g_start, start), late._sum_to(g_stop, stop), None]
 
 
 _LINSPACE_TYPES = U.FLOATS + U.COMPLEX
@@ -299,8 +296,7 @@ def linspace(start, stop, num, name=None, axis=0):
                         f"`tensor` = {U.np_value(num) if not isinstance(num, Tensor) else num} "
                         f"of dtype: {n.dtype}")
     if x0.dtype.is_integer:
-        from .math_ops import cast
-        x0, x1 = cast(x0, D.float64), cast(x1, D.float64)
+        x0, x1 = late.cast(x0, D.float64), late.cast(x1, D.float64)
     U.check_dtype("LinSpace", x0, _LINSPACE_TYPES, "T", "start")
     U.check_dtype("LinSpace", n, _INDEX, "Tidx", "num")
     return apply_named(_LinSpace, [x0, x1, n], {"axis": _INT(axis)}, base, "linspace")
@@ -361,19 +357,17 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=D.float32, name=None
             return EagerTensor(arr)
         with name_scope(name or "eye"):
             return constant_value_tensor(arr, "diag")
-    from .array_ops import broadcast_to, concat, expand_dims, reshape, shape
-    from .math_ops import cast, equal
     def positions(size):
         t = size if isinstance(size, Tensor) else convert_to_tensor(size, dtype=D.int32)
-        return range(t if t.dtype is D.int32 else cast(t, D.int32))
+        return range(t if t.dtype is D.int32 else late.cast(t, D.int32))
 
     with name_scope(name or "eye"):
         rows = positions(num_rows)
-        out = cast(equal(expand_dims(rows, 1), positions(cols)), dtype)
+        out = late.cast(late.equal(late.expand_dims(rows, 1), positions(cols)), dtype)
         if batch_shape is not None:
             bs = convert_to_tensor(batch_shape, dtype=D.int32) if not isinstance(
                 batch_shape, Tensor) else batch_shape
-            out = broadcast_to(out, concat([reshape(bs, [-1]), shape(out)], 0))
+            out = late.broadcast_to(out, late.concat([late.reshape(bs, [-1]), late.shape(out)], 0))
         return out
 
 
@@ -519,7 +513,6 @@ def meshgrid(*args, **kwargs):
     if indexing not in ("xy", "ij"):
         raise ValueError("Argument `indexing` parameter must be either 'xy' or 'ij', got "
                          f"'{indexing}'")
-    from .array_ops import ones, reshape, size, stack
     with name_scope(name):
         n = len(args)
         xs = [convert_to_tensor(a) for a in args]
@@ -531,16 +524,16 @@ def meshgrid(*args, **kwargs):
         for i, x in enumerate(xs):
             shp = [1] * n
             shp[1 - i if swap and i < 2 else i] = -1
-            out.append(reshape(x, shp))
+            out.append(late.reshape(x, shp))
         sizes = [x.shape.num_elements() for x in xs]
         if any(s is None for s in sizes):
-            sizes = [size(x) for x in xs]
+            sizes = [late.size(x) for x in xs]
         if swap:
             sizes[0], sizes[1] = sizes[1], sizes[0]
         if all(isinstance(s, _INT) for s in sizes):
-            mult = ones(sizes, xs[0].dtype)
+            mult = late.ones(sizes, xs[0].dtype)
         else:
-            mult = ones(stack([convert_to_tensor(s) for s in sizes]), xs[0].dtype)
+            mult = late.ones(late.stack([convert_to_tensor(s) for s in sizes]), xs[0].dtype)
         return [o * mult for o in out]
 
 
@@ -603,8 +596,6 @@ def sequence_mask(lengths, maxlen=None, dtype=D.bool_, name=None):
     Raises:
       ValueError: if `maxlen` is not a scalar.
     """
-    from .array_ops import expand_dims
-    from .math_ops import cast, less
     dtype = D.as_dtype(dtype)
     with name_scope(name or "SequenceMask"):
         lens = convert_to_tensor(lengths)
@@ -615,8 +606,7 @@ def sequence_mask(lengths, maxlen=None, dtype=D.bool_, name=None):
                 m = convert_to_tensor(np.asarray(top, dtype=known.dtype if np.size(known)
                                                  else lens.dtype._np))
             else:
-                from .reduction_ops import reduce_max
-                m = reduce_max(lens)
+                m = late.reduce_max(lens)
         else:
             m = convert_to_tensor(maxlen)
             if m.shape.rank is not None and m.shape.rank != 0:
@@ -626,8 +616,8 @@ def sequence_mask(lengths, maxlen=None, dtype=D.bool_, name=None):
                                  "instead")
         row = apply(_Range, [convert_to_tensor(0, dtype=m.dtype), m,
                              convert_to_tensor(1, dtype=m.dtype)], {"Tidx": m.dtype}, name="Range")
-        col = cast(expand_dims(lens, -1), m.dtype)
-        mask = less(row, col)
+        col = late.cast(late.expand_dims(lens, -1), m.dtype)
+        mask = late.less(row, col)
         if dtype is D.bool_:
             return mask
-        return cast(mask, dtype)
+        return late.cast(mask, dtype)

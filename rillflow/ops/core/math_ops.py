@@ -18,6 +18,7 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
 from . import op_util as U
 from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
+from .. import late
 
 _BOOL = (D.bool_,)
 _INTS_BOOL = INTS + _BOOL
@@ -115,8 +116,6 @@ def _squared_difference_kernel(x, y):
 
 def _sum_to(grad, x):
     """Reduces a broadcast gradient back to the shape of input `x`."""
-    from .array_ops import reshape, shape
-    from .reduction_ops import reduce_sum
     xs, gs = x.shape, grad.shape
     if xs.is_fully_defined() and gs.is_fully_defined():
         xs_t, gs_t = tuple(xs.as_list()), tuple(gs.as_list())
@@ -126,11 +125,10 @@ def _sum_to(grad, x):
         axes = list(range(lead)) + [i + lead for i, d in enumerate(xs_t)
                                      if d == 1 and gs_t[i + lead] != 1]
         if axes:
-            grad = reduce_sum(grad, axis=axes)
-        return reshape(grad, xs_t)
-    from .array_ops import broadcast_gradient_args
-    rx, _ = broadcast_gradient_args(shape(x), shape(grad))
-    return reshape(reduce_sum(grad, axis=rx), shape(x))
+            grad = late.reduce_sum(grad, axis=axes)
+        return late.reshape(grad, xs_t)
+    rx, _ = late.broadcast_gradient_args(late.shape(x), late.shape(grad))
+    return late.reshape(late.reduce_sum(grad, axis=rx), late.shape(x))
 
 
 def _add_grad(op, g):
@@ -173,25 +171,21 @@ def ones_like_scalar(t):
 
 def where_positive_log(x):
     """log(x) where x > 0, else 0 (the y-gradient of pow is defined there)."""
-    from .array_ops import where, zeros_like, ones_like
-    pos = greater(x, zeros_like(x))
-    safe = where(pos, x, ones_like(x))
-    from .unary_ops import log
-    return where(pos, log(safe), zeros_like(x))
+    pos = greater(x, late.zeros_like(x))
+    safe = late.where(pos, x, late.ones_like(x))
+    return late.where(pos, late.log(safe), late.zeros_like(x))
 
 
 def log_safe(x):
     """log(x) for complex x."""
-    from .unary_ops import log
-    return log(x)
+    return late.log(x)
 
 
 def _maxmin_grad(op, g):
-    from .array_ops import where, zeros_like
     x, y = op.inputs
     xmask = greater_equal(x, y) if op.type == "Maximum" else less_equal(x, y)
-    zeros = zeros_like(g)
-    return _sum_to(where(xmask, g, zeros), x), _sum_to(where(xmask, zeros, g), y)
+    zeros = late.zeros_like(g)
+    return _sum_to(late.where(xmask, g, zeros), x), _sum_to(late.where(xmask, zeros, g), y)
 
 
 def _squared_difference_grad(op, g):
@@ -668,7 +662,6 @@ def _exact(v):
 @export("saturate_cast", "dtypes.saturate_cast")
 def saturate_cast(value, dtype, name=None):
     """Casts, clipping values to the range of `dtype` first."""
-    from .unary_ops import clip_by_value
     dtype = D.as_dtype(dtype)
     value = convert_to_tensor(value)
     if dtype.is_integer or dtype.is_floating:
@@ -683,6 +676,6 @@ def saturate_cast(value, dtype, name=None):
             hi = np_in(min(value.dtype.max, dtype.max))
             if _exact(hi) > dtype.max:
                 hi = np.nextafter(hi, np_in(0))
-            value = clip_by_value(value, convert_to_tensor(lo, value.dtype),
+            value = late.clip_by_value(value, convert_to_tensor(lo, value.dtype),
                                   convert_to_tensor(hi, value.dtype))
     return cast(value, dtype, name=name)

@@ -23,6 +23,7 @@ from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text, shape_text
 from . import op_util as U
+from .. import late
 
 _state = _context.state
 _BOOL = (D.bool_,)
@@ -182,9 +183,7 @@ def reduction_infer(op_name, out_dtype=None, allowed=None):
 
 def _all_axes(x):
     """[0, 1, ..., rank(x) - 1] as a tensor, for an input of unknown rank."""
-    from .array_ops import rank
-    from .creation_ops import range as range_
-    return range_(0, rank(x))
+    return late.range(0, late.rank(x))
 
 
 def _axis_tensor(x, axis, op_name=None, op_type="Sum"):
@@ -344,7 +343,6 @@ def _euclidean_norm_kernel(x, axis, keep_dims=False):
 def _reduced_shape_keepdims(x, axis):
     """The shape of `x` with the reduced axes set to 1, as a list when known
     while building, else as an int32 tensor computed at run time."""
-    from .array_ops import ones_like, shape, where
     s = x.shape
     a = U.constant_value(axis)
     r = s.rank
@@ -353,49 +351,42 @@ def _reduced_shape_keepdims(x, axis):
         if s.is_fully_defined():
             return [1 if i in ax else d for i, d in enumerate(s.as_list())]
         mask = np.array([i in ax for i in range(r)], dtype=bool)
-        xs = shape(x)
-        return where(convert_to_tensor(mask), ones_like(xs), xs)
+        xs = late.shape(x)
+        return late.where(convert_to_tensor(mask), late.ones_like(xs), xs)
     # Fully dynamic: mark the reduced positions of shape(x) with a
     # comparison of [0 .. rank-1] against the (wrapped) axes.
-    from .array_ops import expand_dims, reshape, size
-    from .math_ops import cast, equal, floormod
-    xs = shape(x)
-    n = size(xs)
-    positions = cumsum(ones_like(xs), exclusive=True)
-    axes = floormod(reshape(cast(axis, D.int32), [-1]), n)
-    hit = reduce_any(equal(expand_dims(positions, 1), expand_dims(axes, 0)), axis=1)
-    return where(hit, ones_like(xs), xs)
+    xs = late.shape(x)
+    n = late.size(xs)
+    positions = cumsum(late.ones_like(xs), exclusive=True)
+    axes = late.floormod(late.reshape(late.cast(axis, D.int32), [-1]), n)
+    hit = reduce_any(late.equal(late.expand_dims(positions, 1), late.expand_dims(axes, 0)), axis=1)
+    return late.where(hit, late.ones_like(xs), xs)
 
 
 def U_reshape(t, s):
     """reshape, imported lazily (array_ops imports this module)."""
-    from .array_ops import reshape
-    return reshape(t, s)
+    return late.reshape(t, s)
 
 
 def _keepdims_grad(op, g, y=None):
     """(g, y) reshaped so that they broadcast against the op's input."""
     if op.get_attr("keep_dims"):
         return g, y
-    from .array_ops import reshape
     x, axis = op.inputs
     shp = _reduced_shape_keepdims(x, axis)
-    g = reshape(g, shp)
+    g = late.reshape(g, shp)
     if y is not None:
-        y = reshape(y, shp)
+        y = late.reshape(y, shp)
     return g, y
 
 
 def _sum_grad(op, g):
-    from .array_ops import broadcast_to, shape
     x = op.inputs[0]
     g, _ = _keepdims_grad(op, g)
-    return [broadcast_to(g, shape(x)), None]
+    return [late.broadcast_to(g, late.shape(x)), None]
 
 
 def _mean_grad(op, g):
-    from .array_ops import size
-    from .math_ops import cast, floordiv, maximum, truediv
     x = op.inputs[0]
     y = op.outputs[0]
     sum_grad = _sum_grad(op, g)[0]
@@ -403,43 +394,39 @@ def _mean_grad(op, g):
     if nx is not None and ny is not None:
         factor = convert_to_tensor(nx // max(ny, 1), dtype=sum_grad.dtype)
     else:
-        factor = cast(floordiv(size(x), maximum(size(y), 1)), sum_grad.dtype)
-    return [truediv(sum_grad, factor), None]
+        factor = late.cast(late.floordiv(late.size(x), late.maximum(late.size(y), 1)), sum_grad.dtype)
+    return [late.truediv(sum_grad, factor), None]
 
 
 def _min_or_max_grad(op, g):
     """Ties share the gradient equally, as in TensorFlow."""
-    from .math_ops import cast, equal, multiply, truediv
     x, axis = op.inputs
     g, y = _keepdims_grad(op, g, op.outputs[0])
-    indicators = cast(equal(y, x), g.dtype)
+    indicators = late.cast(late.equal(y, x), g.dtype)
     num_selected = reduce_sum(indicators, axis, keepdims=True)
-    return [multiply(truediv(indicators, num_selected), g), None]
+    return [late.multiply(late.truediv(indicators, num_selected), g), None]
 
 
 def _prod_grad(op, g):
     """d prod / dx_i is the product of the other elements; zeros are handled
     by counting them instead of dividing by them."""
-    from .array_ops import broadcast_to, ones_like, shape, where, zeros_like
-    from .math_ops import cast, conj, equal, logical_and, multiply, truediv
     x, axis = op.inputs
     g, _ = _keepdims_grad(op, g)
-    zero = zeros_like(x)
-    is_zero = equal(x, zero)
-    num_zeros = reduce_sum(cast(is_zero, D.int32), axis, keepdims=True)
-    safe = where(is_zero, ones_like(x), x)
+    zero = late.zeros_like(x)
+    is_zero = late.equal(x, zero)
+    num_zeros = reduce_sum(late.cast(is_zero, D.int32), axis, keepdims=True)
+    safe = late.where(is_zero, late.ones_like(x), x)
     prod_nonzero = reduce_prod(safe, axis, keepdims=True)
-    others = where(equal(num_zeros, 0), truediv(prod_nonzero, safe),
-                   where(logical_and(equal(num_zeros, 1), is_zero),
-                         broadcast_to(prod_nonzero, shape(x)), zero))
-    return [multiply(g, conj(others)), None]
+    others = late.where(late.equal(num_zeros, 0), late.truediv(prod_nonzero, safe),
+                   late.where(late.logical_and(late.equal(num_zeros, 1), is_zero),
+                         late.broadcast_to(prod_nonzero, late.shape(x)), zero))
+    return [late.multiply(g, late.conj(others)), None]
 
 
 def _euclidean_norm_grad(op, g):
-    from .math_ops import conj, multiply, truediv
     x = op.inputs[0]
     g, y = _keepdims_grad(op, g, op.outputs[0])
-    return [multiply(g, conj(truediv(x, y))), None]
+    return [late.multiply(g, late.conj(late.truediv(x, y))), None]
 
 
 def _no_grad(op, *grads):
@@ -554,16 +541,13 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
             return EagerTensor(_lse_value(x._v, a._v, bool(keepdims)))
         except errors.InvalidArgumentError as e:
             raise _invalid(e.message + " [Op:Max]") from None
-    from .array_ops import reshape, shape, stop_gradient, where
-    from .math_ops import add, subtract
-    from .unary_ops import exp, is_finite, log
     with _scope(name or "ReduceLogSumExp"):
         raw_max = reduce_max(x, axis, keepdims=True)
-        my_max = stop_gradient(where(is_finite(raw_max), raw_max, 0))
-        result = log(reduce_sum(exp(subtract(x, my_max)), axis, keepdims=keepdims))
+        my_max = late.stop_gradient(late.where(late.is_finite(raw_max), raw_max, 0))
+        result = late.log(reduce_sum(late.exp(late.subtract(x, my_max)), axis, keepdims=keepdims))
         if not keepdims:
-            my_max = reshape(my_max, shape(result))
-        return add(result, my_max)
+            my_max = late.reshape(my_max, late.shape(result))
+        return late.add(result, my_max)
 
 
 def _variance_check(x):
@@ -581,15 +565,12 @@ def _variance_value(xv, axis, keepdims):
 
 
 def _variance(x, axis, keepdims):
-    from .math_ops import conj, multiply, subtract
     means = reduce_mean(x, axis, keepdims=True)
-    d = subtract(x, means, name="sub")
+    d = late.subtract(x, means, name="sub")
     if x.dtype.is_complex:
-        from .unary_ops import real
-        sq = real(multiply(d, conj(d)))
+        sq = late.real(late.multiply(d, late.conj(d)))
     else:
-        from .unary_ops import square
-        sq = square(d)
+        sq = late.square(d)
     return reduce_mean(sq, axis, keepdims=keepdims)
 
 
@@ -629,11 +610,10 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
             return EagerTensor(np.sqrt(_variance_value(x._v, a._v, bool(keepdims))))
         except errors.InvalidArgumentError as e:
             raise _invalid(e.message + " [Op:Mean]") from None
-    from .unary_ops import sqrt
     with _scope(name or "reduce_std"):
         with _scope("reduce_variance"):
             var = _variance(x, axis, keepdims)
-        return sqrt(var)
+        return late.sqrt(var)
 
 
 # --- argmax / argmin -----------------------------------------------------------
@@ -789,21 +769,17 @@ def _cumsum_grad(op, g):
 def _cumprod_grad(op, g):
     # The sum over later outputs of g * y / x. Like TensorFlow, inputs equal
     # to 0 get a 0 gradient (division without NaN).
-    from .math_ops import conj, div_no_nan, multiply
     x, axis = op.inputs
     y = op.outputs[0]
     exclusive, reverse = op.get_attr("exclusive"), op.get_attr("reverse")
-    out = cumsum(multiply(conj(y), g), axis, exclusive=exclusive, reverse=not reverse)
-    return [div_no_nan(out, conj(x)), None]
+    out = cumsum(late.multiply(late.conj(y), g), axis, exclusive=exclusive, reverse=not reverse)
+    return [late.div_no_nan(out, late.conj(x)), None]
 
 
 def _cumulative_logsumexp_grad(op, g):
     # dL/dx_k = exp(x_k) * sum_j g_j exp(-y_j) over the outputs y_j that
     # include x_k; positive and negative g are accumulated separately in
     # log space so that nothing overflows.
-    from .array_ops import where
-    from .math_ops import add, greater, less, negative, subtract
-    from .unary_ops import exp, log
     x, axis = op.inputs
     y = op.outputs[0]
     exclusive, reverse = op.get_attr("exclusive"), op.get_attr("reverse")
@@ -812,12 +788,12 @@ def _cumulative_logsumexp_grad(op, g):
     zero = convert_to_tensor(0, dtype=g.dtype)
 
     def part(mask, mag):
-        log_g = where(mask, log(where(mask, mag, one)), minus_inf)
-        acc = cumulative_logsumexp(subtract(log_g, y), axis, exclusive=exclusive,
+        log_g = late.where(mask, late.log(late.where(mask, mag, one)), minus_inf)
+        acc = cumulative_logsumexp(late.subtract(log_g, y), axis, exclusive=exclusive,
                                    reverse=not reverse)
-        return exp(add(acc, x))
+        return late.exp(late.add(acc, x))
 
-    return [subtract(part(greater(g, zero), g), part(less(g, zero), negative(g))), None]
+    return [late.subtract(part(late.greater(g, zero), g), part(late.less(g, zero), late.negative(g))), None]
 
 
 def _cumsum_acc(x, a):
@@ -885,14 +861,12 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 def count_nonzero(input, axis=None, keepdims=None, dtype=D.int64, name=None):  # noqa: A002
     """The number of non-zero elements across `axis` (non-empty strings,
     True values, NaNs count), as `dtype` (int64 by default)."""
-    from .array_ops import zeros
-    from .math_ops import cast, not_equal
     dtype = D.as_dtype(dtype)
     with _scope(name or "count_nonzero"):
         x = convert_to_tensor(input)
-        zero = zeros([], dtype=x.dtype)
-        nonzero = cast(not_equal(x, zero), D.int64)
-        return cast(reduce_sum(nonzero, axis=axis, keepdims=bool(keepdims)), dtype)
+        zero = late.zeros([], dtype=x.dtype)
+        nonzero = late.cast(late.not_equal(x, zero), D.int64)
+        return late.cast(reduce_sum(nonzero, axis=axis, keepdims=bool(keepdims)), dtype)
 
 
 # --- segment reductions (sorted segment ids) -----------------------------------
@@ -963,19 +937,17 @@ def _segment_infer(op_name, allowed):
 
 
 def _gather(params, indices):
-    from .slicing import gather
-    return gather(params, indices)
+    return late.gather(params, indices)
 
 
 def _rows_like(t, like):
     """A 1-D `t` of one value per segment reshaped to broadcast against `like`
     (whose first dimension is the segments)."""
-    from .array_ops import concat, fill, rank, reshape
     r = like.shape.rank
     if r is not None:
-        return reshape(t, [-1] + [1] * (r - 1))
-    ones = fill(reshape(rank(like) - 1, [1]), 1)
-    return reshape(t, concat([convert_to_tensor([-1]), ones], 0))
+        return late.reshape(t, [-1] + [1] * (r - 1))
+    ones = late.fill(late.reshape(late.rank(like) - 1, [1]), 1)
+    return late.reshape(t, late.concat([convert_to_tensor([-1]), ones], 0))
 
 
 def _segment_sum_grad(op, g):
@@ -983,45 +955,37 @@ def _segment_sum_grad(op, g):
 
 
 def _segment_mean_grad(op, g):
-    from .array_ops import ones_like
-    from .math_ops import cast, maximum, truediv
     data, ids = op.inputs
-    counts = segment_sum(cast(ones_like(ids), g.dtype), ids)
-    counts = maximum(counts, convert_to_tensor(1, dtype=g.dtype))
-    return [_gather(truediv(g, _rows_like(counts, g)), ids), None]
+    counts = segment_sum(late.cast(late.ones_like(ids), g.dtype), ids)
+    counts = late.maximum(counts, convert_to_tensor(1, dtype=g.dtype))
+    return [_gather(late.truediv(g, _rows_like(counts, g)), ids), None]
 
 
 def _segment_min_or_max_grad(op, g):
     """Ties within a segment share its gradient equally."""
-    from .array_ops import where, zeros_like
-    from .math_ops import cast, equal, truediv
     data, ids = op.inputs
-    is_selected = equal(data, _gather(op.outputs[0], ids))
-    num_selected = segment_sum(cast(is_selected, g.dtype), ids)
-    weighted = truediv(g, num_selected)
-    return [where(is_selected, _gather(weighted, ids), zeros_like(data)), None]
+    is_selected = late.equal(data, _gather(op.outputs[0], ids))
+    num_selected = segment_sum(late.cast(is_selected, g.dtype), ids)
+    weighted = late.truediv(g, num_selected)
+    return [late.where(is_selected, _gather(weighted, ids), late.zeros_like(data)), None]
 
 
 def _prod_without_self(data, gathered_prod, gathered_prod_nonzero, gathered_num_zeros,
                        is_zero, safe):
     """The product of the other elements of each element's segment."""
-    from .array_ops import where, zeros_like
-    from .math_ops import equal, truediv
-    at_zero = where(equal(gathered_num_zeros, 1), gathered_prod_nonzero, zeros_like(data))
-    return where(is_zero, at_zero, truediv(gathered_prod, safe))
+    at_zero = late.where(late.equal(gathered_num_zeros, 1), gathered_prod_nonzero, late.zeros_like(data))
+    return late.where(is_zero, at_zero, late.truediv(gathered_prod, safe))
 
 
 def _segment_prod_grad(op, g):
-    from .array_ops import ones_like, where, zeros_like
-    from .math_ops import cast, conj, equal, multiply
     data, ids = op.inputs
-    is_zero = equal(data, zeros_like(data))
-    num_zeros = segment_sum(cast(is_zero, D.int32), ids)
-    safe = where(is_zero, ones_like(data), data)
+    is_zero = late.equal(data, late.zeros_like(data))
+    num_zeros = segment_sum(late.cast(is_zero, D.int32), ids)
+    safe = late.where(is_zero, late.ones_like(data), data)
     prod_nonzero = segment_prod(safe, ids)
     others = _prod_without_self(data, _gather(op.outputs[0], ids), _gather(prod_nonzero, ids),
                                 _gather(num_zeros, ids), is_zero, safe)
-    return [multiply(_gather(g, ids), conj(others)), None]
+    return [late.multiply(_gather(g, ids), late.conj(others)), None]
 
 
 _SegmentSum = register("SegmentSum", _segment_kernel(np.add, 0),
@@ -1153,26 +1117,23 @@ def _seg_highest(dtype):
 def _mask_like(mask, like):
     """A bool mask over the segment ids broadcast to `like` (ids' shape plus
     the trailing dimensions of the data)."""
-    from .array_ops import concat, expand_dims, fill, rank, reshape, shape
     rm, rl = mask.shape.rank, like.shape.rank
     if rm is not None and rl is not None:
         for _ in range(rl - rm):
-            mask = expand_dims(mask, -1)
+            mask = late.expand_dims(mask, -1)
         return mask
-    ones = fill(reshape(rank(like) - rank(mask), [1]), 1)
-    return reshape(mask, concat([shape(mask), ones], 0))
+    ones = late.fill(late.reshape(late.rank(like) - late.rank(mask), [1]), 1)
+    return late.reshape(mask, late.concat([late.shape(mask), ones], 0))
 
 
 def _gather_drop_negatives(params, ids, clipped=None, is_positive=None):
     """gather(params, ids) with zeros where an id is negative (dropped rows)."""
-    from .array_ops import where, zeros_like
-    from .math_ops import greater_equal, maximum
     if clipped is None:
-        clipped = maximum(ids, zeros_like(ids))
+        clipped = late.maximum(ids, late.zeros_like(ids))
     gathered = _gather(params, clipped)
     if is_positive is None:
-        is_positive = _mask_like(greater_equal(ids, zeros_like(ids)), gathered)
-    return where(is_positive, gathered, zeros_like(gathered)), clipped, is_positive
+        is_positive = _mask_like(late.greater_equal(ids, late.zeros_like(ids)), gathered)
+    return late.where(is_positive, gathered, late.zeros_like(gathered)), clipped, is_positive
 
 
 def _unsorted_sum_grad(op, g):
@@ -1180,24 +1141,20 @@ def _unsorted_sum_grad(op, g):
 
 
 def _unsorted_min_or_max_grad(op, g):
-    from .array_ops import where, zeros_like
-    from .math_ops import cast, equal, logical_and, truediv
     data, ids, num = op.inputs
     gathered_y, clipped, is_positive = _gather_drop_negatives(op.outputs[0], ids)
-    is_selected = logical_and(equal(data, gathered_y), is_positive)
-    num_selected = unsorted_segment_sum(cast(is_selected, g.dtype), ids, num)
-    weighted = truediv(g, num_selected)
+    is_selected = late.logical_and(late.equal(data, gathered_y), is_positive)
+    num_selected = unsorted_segment_sum(late.cast(is_selected, g.dtype), ids, num)
+    weighted = late.truediv(g, num_selected)
     gathered_g, _, _ = _gather_drop_negatives(weighted, ids, clipped, is_positive)
-    return [where(is_selected, gathered_g, zeros_like(gathered_g)), None, None]
+    return [late.where(is_selected, gathered_g, late.zeros_like(gathered_g)), None, None]
 
 
 def _unsorted_prod_grad(op, g):
-    from .array_ops import ones_like, where, zeros_like
-    from .math_ops import cast, conj, equal, multiply
     data, ids, num = op.inputs
-    is_zero = equal(data, zeros_like(data))
-    num_zeros = unsorted_segment_sum(cast(is_zero, D.int32), ids, num)
-    safe = where(is_zero, ones_like(data), data)
+    is_zero = late.equal(data, late.zeros_like(data))
+    num_zeros = unsorted_segment_sum(late.cast(is_zero, D.int32), ids, num)
+    safe = late.where(is_zero, late.ones_like(data), data)
     prod_nonzero = unsorted_segment_prod(safe, ids, num)
     gathered_prod, clipped, is_positive = _gather_drop_negatives(op.outputs[0], ids)
     gathered_nonzero = _gather_drop_negatives(prod_nonzero, ids, clipped, is_positive)[0]
@@ -1205,7 +1162,7 @@ def _unsorted_prod_grad(op, g):
     others = _prod_without_self(data, gathered_prod, gathered_nonzero, gathered_zeros,
                                 is_zero, safe)
     gathered_g = _gather_drop_negatives(g, ids, clipped, is_positive)[0]
-    return [multiply(gathered_g, conj(others)), None, None]
+    return [late.multiply(gathered_g, late.conj(others)), None, None]
 
 
 def _register_unsorted(name, ufunc, init, grad, allowed):
@@ -1268,20 +1225,18 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 def _segment_counts(data, ids, num_segments):
     """How many rows each segment has (at least 1), shaped to broadcast
     against the segment reduction of `data`."""
-    from .array_ops import concat, fill, ones, rank, reshape, shape
-    from .math_ops import maximum
     if ids.shape.is_fully_defined():
-        ones_ = ones(ids.shape, dtype=data.dtype)
+        ones_ = late.ones(ids.shape, dtype=data.dtype)
     else:
-        ones_ = fill(shape(ids), convert_to_tensor(1, dtype=data.dtype))
+        ones_ = late.fill(late.shape(ids), convert_to_tensor(1, dtype=data.dtype))
     n = unsorted_segment_sum(ones_, ids, num_segments)
     rd, ri = data.shape.rank, ids.shape.rank
     if rd is not None and ri is not None:
-        n = reshape(n, [-1] + [1] * (rd - ri))
+        n = late.reshape(n, [-1] + [1] * (rd - ri))
     else:
-        extra = fill(reshape(rank(data) - rank(ids), [1]), 1)
-        n = reshape(n, concat([convert_to_tensor([-1]), extra], 0))
-    return maximum(n, convert_to_tensor(1, dtype=data.dtype))
+        extra = late.fill(late.reshape(late.rank(data) - late.rank(ids), [1]), 1)
+        n = late.reshape(n, late.concat([convert_to_tensor([-1]), extra], 0))
+    return late.maximum(n, convert_to_tensor(1, dtype=data.dtype))
 
 
 @export("math.unsorted_segment_mean")
@@ -1290,24 +1245,21 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
     Integer data gives a floating mean (true division), as in TensorFlow.
     """
-    from .math_ops import truediv
     with _scope(name or "UnsortedSegmentMean"):
         data = convert_to_tensor(data)
         ids = _index_tensor(segment_ids)
         n = _segment_counts(data, ids, num_segments)
-        return truediv(unsorted_segment_sum(data, ids, num_segments), n)
+        return late.truediv(unsorted_segment_sum(data, ids, num_segments), n)
 
 
 @export("math.unsorted_segment_sqrt_n")
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     """The sum of the slices of each segment divided by sqrt(segment size)."""
-    from .math_ops import truediv
-    from .unary_ops import sqrt
     with _scope(name or "UnsortedSegmentSqrtN"):
         data = convert_to_tensor(data)
         ids = _index_tensor(segment_ids)
         n = _segment_counts(data, ids, num_segments)
-        return truediv(unsorted_segment_sum(data, ids, num_segments), sqrt(n))
+        return late.truediv(unsorted_segment_sum(data, ids, num_segments), late.sqrt(n))
 
 
 # --- bincount --------------------------------------------------------------------
@@ -1390,15 +1342,12 @@ def _bincount_size(arr, minlength, maxlength):
             return convert_to_tensor(n, dtype=arr.dtype)
         size = convert_to_tensor(n, dtype=arr.dtype)
     else:
-        from .array_ops import size as size_
-        from .math_ops import cast, greater, multiply
-        nonempty = cast(greater(size_(arr), 0), arr.dtype)
-        size = multiply(nonempty, reduce_max(arr) + convert_to_tensor(1, dtype=arr.dtype))
-    from .math_ops import cast, maximum, minimum
+        nonempty = late.cast(late.greater(late.size(arr), 0), arr.dtype)
+        size = late.multiply(nonempty, reduce_max(arr) + convert_to_tensor(1, dtype=arr.dtype))
     if minlength is not None:
-        size = maximum(cast(convert_to_tensor(minlength), arr.dtype), size)
+        size = late.maximum(late.cast(convert_to_tensor(minlength), arr.dtype), size)
     if maxlength is not None:
-        size = minimum(cast(convert_to_tensor(maxlength), arr.dtype), size)
+        size = late.minimum(late.cast(convert_to_tensor(maxlength), arr.dtype), size)
     return size
 
 
@@ -1417,8 +1366,6 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, n
       ValueError: for another `axis`, or `weights` with `binary_output`.
       InvalidArgumentError: for negative values.
     """
-    from .array_ops import reshape
-    from .math_ops import cast
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
                          "Please specify only one.")
@@ -1430,16 +1377,16 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, n
     with _scope(name or "bincount"):
         arr = convert_to_tensor(arr)
         if arr.dtype not in _IDX:
-            arr = cast(arr, D.int32)
+            arr = late.cast(arr, D.int32)
         if weights is not None:
             weights = convert_to_tensor(weights)
         else:
             weights = constant_value_tensor(np.zeros(0, dtype=D.as_dtype(dtype)._np))
         U.check_dtype("DenseBincount", weights, _BINCOUNT_T, param="weights")
         if axis == 0:
-            arr = reshape(arr, [-1])
+            arr = late.reshape(arr, [-1])
             if weights.shape.num_elements() != 0:
-                weights = reshape(weights, [-1])
+                weights = late.reshape(weights, [-1])
         size = _bincount_size(arr, minlength, maxlength)
         return apply(_DenseBincount, [arr, size, weights],
                      {"binary_output": bool(binary_output)}, name="DenseBincount")

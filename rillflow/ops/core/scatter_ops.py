@@ -22,6 +22,7 @@ from ...framework.tensor_shape import TensorShape, dims_text, shape_text
 from . import array_ops as A
 from . import op_util as U
 from .array_ops import _convert_same_dtype, _partial_values
+from .. import late
 
 _INDEX_TYPES = U.INDEX
 
@@ -52,8 +53,7 @@ def _iota(n, dtype=D.int32):
     v = U.constant_value(n)
     if v is not None:
         return constant_value_tensor(np.arange(int(v), dtype=dtype._np))
-    from .creation_ops import range as range_
-    return range_(n, dtype=dtype)
+    return late.range(n, dtype=dtype)
 
 
 def _dim(x, axis):
@@ -61,13 +61,12 @@ def _dim(x, axis):
     else a scalar int32 tensor."""
     if x.shape.rank is not None and x.shape[axis] is not None:
         return x.shape[axis]
-    from .reduction_ops import reduce_sum
     r = x.shape.rank
     if r is not None:
         mask = np.zeros(r, np.int32)
         mask[axis] = 1
-        return reduce_sum(A.shape(x) * convert_to_tensor(mask))
-    return reduce_sum(A.shape(x) * A.one_hot_axis(axis, A.rank(x)))
+        return late.reduce_sum(A.shape(x) * convert_to_tensor(mask))
+    return late.reduce_sum(A.shape(x) * A.one_hot_axis(axis, A.rank(x)))
 
 
 # --- scatter_nd and tensor_scatter_nd_* ---------------------------------------
@@ -217,8 +216,7 @@ def _scatter_nd_infer(inputs, attrs):
 
 
 def _gather_nd(params, indices):
-    from .slicing import gather_nd
-    return gather_nd(params, indices)
+    return late.gather_nd(params, indices)
 
 
 def _scatter_nd_grad(op, g):
@@ -322,18 +320,16 @@ def _tsa_grad(op, g):
 
 
 def _tss_grad(op, g):
-    from .math_ops import negative
-    return [g, None, negative(_gather_nd(g, op.inputs[1]))]
+    return [g, None, late.negative(_gather_nd(g, op.inputs[1]))]
 
 
 def _ts_minmax_grad(op, g):
-    from .math_ops import cast, equal
     tensor, indices, updates = op.inputs
     out = op.outputs[0]
     # The gradient goes to every value equal to the result, shared equally
     # between ties (the kept tensor value and the winning updates).
-    kept = cast(equal(tensor, out), g.dtype)
-    won = cast(equal(updates, _gather_nd(out, indices)), g.dtype)
+    kept = late.cast(late.equal(tensor, out), g.dtype)
+    won = late.cast(late.equal(updates, _gather_nd(out, indices)), g.dtype)
     count = kept + scatter_nd(indices, won, A.shape(tensor, out_type=indices.dtype))
     share = g / count
     return [share * kept, None, _gather_nd(share, indices) * won]
@@ -712,13 +708,11 @@ def _crop(g, begin, x):
             g = split(g, [start, n, -1], axis=axis, num=3)[1]
         return g
     if r is None:
-        from .slicing import slice as slice_
-        return slice_(g, begin, A.shape(x, out_type=begin.dtype))
-    from .math_ops import cast
+        return late.slice(g, begin, A.shape(x, out_type=begin.dtype))
     starts = A.unstack(begin, num=r)
     for axis in range(r):
-        n = cast(_dim(x, axis), begin.dtype)
-        g = split(g, A.stack([starts[axis], n, cast(-1, begin.dtype)]), axis=axis, num=3)[1]
+        n = late.cast(_dim(x, axis), begin.dtype)
+        g = split(g, A.stack([starts[axis], n, late.cast(-1, begin.dtype)]), axis=axis, num=3)[1]
     return g
 
 
@@ -726,9 +720,7 @@ def _pad_grad(op, g):
     x, p = op.inputs[0], op.inputs[1]
     grads = [_crop(g, _paddings_begin(p), x), None]
     if len(op.inputs) == 3:
-        from .reduction_ops import reduce_sum
-        from .math_ops import subtract
-        grads.append(subtract(reduce_sum(g), reduce_sum(grads[0])))
+        grads.append(late.subtract(late.reduce_sum(g), late.reduce_sum(grads[0])))
     return grads
 
 
@@ -873,7 +865,6 @@ def _repeat_infer(inputs, attrs):
 def _repeat_grad(op, g):
     x, repeats = op.inputs
     axis = op.get_attr("axis")
-    from .reduction_ops import reduce_sum
     r = U.constant_value(repeats)
     if r is not None and np.size(r) == 1:
         # Each element became `r` consecutive copies: sum them.
@@ -884,7 +875,7 @@ def _repeat_grad(op, g):
         else:
             before, mid, after = split(A.shape(x), [axis, 1, -1], num=3)
             inner = A.concat([before, mid, [r], after], 0)
-        return [A._like_shape(reduce_sum(A.reshape(g, inner), axis=axis + 1), x), None]
+        return [A._like_shape(late.reduce_sum(A.reshape(g, inner), axis=axis + 1), x), None]
     # Per-element repeats: scatter-add the copies back onto their source.
     rank = x.shape.rank
     if rank is None:
@@ -1069,9 +1060,8 @@ def _roll_infer(inputs, attrs):
 
 
 def _roll_grad(op, g):
-    from .math_ops import negative
     _, shift, axis = op.inputs
-    return [roll(g, negative(shift), axis), None, None]
+    return [roll(g, late.negative(shift), axis), None, None]
 
 
 _Roll = register("Roll", _roll_kernel, _roll_infer, _roll_grad)

@@ -22,6 +22,7 @@ from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .creation_ops import apply_named, arg_name, name_scope, op_base_name
+from .. import late
 
 _state = _context.state
 _IAE = errors.InvalidArgumentError
@@ -236,10 +237,9 @@ def _strided_slice_infer(inputs, attrs):
 
 
 def _strided_slice_grad(op, g):
-    from .array_ops import shape
     x, b, e, s = op.inputs
     attrs = {m: op.get_attr(m) for m in _MASKS}
-    dx = _strided_slice_grad_op(shape(x, out_type=b.dtype if b.dtype is D.int64 else D.int32),
+    dx = _strided_slice_grad_op(late.shape(x, out_type=b.dtype if b.dtype is D.int64 else D.int32),
                                 b, e, s, g, attrs)
     return [dx, None, None, None]
 
@@ -450,13 +450,11 @@ def _index_dtype(values):
 def _spec_tensor(values, dtype, name, dynamic):
     if not dynamic or not any(isinstance(v, Tensor) for v in values):
         return constant_value_tensor(np.array(values, dtype=dtype._np).reshape(-1), name)
-    from .array_ops import stack
-    from .math_ops import cast
     name = name or "stack"
-    items = [(cast(v, dtype) if v.dtype is not dtype else v) if isinstance(v, Tensor)
+    items = [(late.cast(v, dtype) if v.dtype is not dtype else v) if isinstance(v, Tensor)
              else convert_to_tensor(v, dtype=dtype, name=f"{name}/{j}")
              for j, v in enumerate(values)]
-    return stack(items, name=name)
+    return late.stack(items, name=name)
 
 
 def _apply_strided_slice(x, begin, end, strides, masks, default, names, dynamic):
@@ -500,8 +498,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         if known is not None:
             strides = np.ones_like(known)
         else:
-            from .array_ops import ones_like
-            strides = ones_like(b)
+            strides = late.ones_like(b)
     s = _index_vector(strides, arg_name(base, "strides"), b.dtype)
     for t, arg in ((b, "begin"), (e, "end"), (s, "strides")):
         U.check_dtype("StridedSlice", t, _SLICE_INDEX, "Index", arg)
@@ -581,11 +578,10 @@ def _slice_infer(inputs, attrs):
 
 
 def _slice_grad(op, g):
-    from .array_ops import ones_like, shape
     x, b, s = op.inputs
     out_type = b.dtype
-    end = b + shape(op.outputs[0], out_type=out_type)
-    dx = _strided_slice_grad_op(shape(x, out_type=out_type), b, end, ones_like(b), g,
+    end = b + late.shape(op.outputs[0], out_type=out_type)
+    dx = _strided_slice_grad_op(late.shape(x, out_type=out_type), b, end, late.ones_like(b), g,
                                 dict(zip(_MASKS, (0,) * 5)))
     return [dx, None, None]
 
@@ -706,15 +702,13 @@ def _gather_infer(inputs, attrs):
 
 
 def _gather_grad(op, g):
-    from .array_ops import shape
     p, i, a = op.inputs
     av = U.constant_value(a)
     if av is not None and np.size(av) == 1 and _INT(_scalar(av)) == 0:
         # As in TensorFlow: along a constant axis 0 the gradient is sparse,
         # the gathered rows of the gradient (an IndexedSlices).
-        from ..gradients.sparse_gradients import sparse_gather_gradient
-        return [sparse_gather_gradient(p, i, g), None, None]
-    dp = apply(_GatherV2Grad, [shape(p), i, g, a], {"batch_dims": op.get_attr("batch_dims")},
+        return [late.sparse_gather_gradient(p, i, g), None, None]
+    dp = apply(_GatherV2Grad, [late.shape(p), i, g, a], {"batch_dims": op.get_attr("batch_dims")},
                name="GatherV2Grad")
     return [dp, None, None]
 
@@ -878,9 +872,8 @@ def _gather_nd_infer(inputs, attrs):
 
 
 def _gather_nd_grad(op, g):
-    from .array_ops import shape
     p, i = op.inputs
-    dp = apply(_GatherNdGrad, [shape(p), i, g], {"batch_dims": op.get_attr("batch_dims")},
+    dp = apply(_GatherNdGrad, [late.shape(p), i, g], {"batch_dims": op.get_attr("batch_dims")},
                name="GatherNdGrad")
     return [dp, None]
 
@@ -966,7 +959,6 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
       ValueError: for a scalar mask, a mask of unknown rank, or shapes
         that do not match.
     """
-    from .array_ops import concat, reshape, shape, squeeze, where
     with name_scope(name):
         x = convert_to_tensor(tensor)
         m = convert_to_tensor(mask)
@@ -997,15 +989,14 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
             return EagerTensor(np.take(flat, picks, axis=a))
         lead = xshape[a:a + k].num_elements() if static else None
         if lead is None:
-            from .reduction_ops import reduce_prod
-            lead_t = reduce_prod(shape(x)[a:a + k], [0])
+            lead_t = late.reduce_prod(late.shape(x)[a:a + k], [0])
         else:
             lead_t = lead
-        xs = shape(x)
-        x = reshape(x, concat([xs[:a], [lead_t], xs[a + k:]], 0))
+        xs = late.shape(x)
+        x = late.reshape(x, late.concat([xs[:a], [lead_t], xs[a + k:]], 0))
         if static and xshape.rank is not None:
             x.set_shape(xshape[:a].concatenate([lead]).concatenate(xshape[a + k:]))
-        idx = squeeze(where(reshape(m, [-1])), axis=[1])
+        idx = late.squeeze(late.where(late.reshape(m, [-1])), axis=[1])
         return gather(x, idx, axis=a)
 
 

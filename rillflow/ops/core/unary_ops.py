@@ -30,6 +30,7 @@ from . import op_util as U
 from .math_ops import _sum_to, cast, conj, div_no_nan, maximum, minimum, negative, not_equal
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, binary, unary
 from ..kernels.tanh_kernel import tanh_kernel
+from .. import late
 
 _state = _context.state
 
@@ -368,13 +369,11 @@ def _clip_kernel(t, clip_value_min, clip_value_max):
 # --- gradients -----------------------------------------------------------------
 
 def _zeros(t):
-    from .array_ops import zeros_like
-    return zeros_like(t)
+    return late.zeros_like(t)
 
 
 def _where(c, x, y):
-    from .array_ops import where
-    return where(c, x, y)
+    return late.where(c, x, y)
 
 
 def _abs_grad(op, g):
@@ -561,15 +560,14 @@ def _xdivy_grad(op, g):
 
 
 def _clip_grad(op, g):
-    from .math_ops import greater_equal, less_equal, logical_and, logical_not
     t, lo, hi = op.inputs
     # The gradient of maximum(minimum(t, hi), lo): ties go to `t`.
-    below_hi = less_equal(t, hi)
-    above_lo = greater_equal(minimum(t, hi), lo)
+    below_hi = late.less_equal(t, hi)
+    above_lo = late.greater_equal(minimum(t, hi), lo)
     zeros = _zeros(g)
-    g_t = _where(logical_and(below_hi, above_lo), g, zeros)
-    g_lo = _where(logical_not(above_lo), g, zeros)
-    g_hi = _where(logical_and(logical_not(below_hi), above_lo), g, zeros)
+    g_t = _where(late.logical_and(below_hi, above_lo), g, zeros)
+    g_lo = _where(late.logical_not(above_lo), g, zeros)
+    g_hi = _where(late.logical_and(late.logical_not(below_hi), above_lo), g, zeros)
     return [g_t, _sum_to(g_lo, lo), _sum_to(g_hi, hi)]
 
 
@@ -942,9 +940,7 @@ def angle(input, name=None):  # noqa: A002
         return apply1(_Angle, x, {"Tout": d.real_dtype}, name or "Angle")
     if not d.is_floating:
         raise TypeError(f"Cannot convert {math.pi!r} to EagerTensor of dtype {d.name}")
-    from .array_ops import ones_like
-    from .math_ops import less
-    return _where(less(x, 0), math.pi * ones_like(x), _zeros(x))
+    return _where(late.less(x, 0), math.pi * late.ones_like(x), _zeros(x))
 
 
 # --- public functions: two inputs --------------------------------------------
@@ -1083,25 +1079,21 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     if t.__class__ is IndexedSlices:
         return IndexedSlices(clip_by_norm(t.values, clip_norm, axes, name), t.indices,
                              t.dense_shape)
-    from .array_ops import identity, ones_like
-    from .reduction_ops import reduce_sum
     with _scope(name, "clip_by_norm"):
         t = convert_to_tensor(t)
-        l2sum = reduce_sum(t * t, axes, keepdims=True)
+        l2sum = late.reduce_sum(t * t, axes, keepdims=True)
         nonzero = l2sum > 0
         # sqrt only of positive sums, so the gradient at 0 is finite.
-        safe = _where(nonzero, l2sum, ones_like(l2sum))
+        safe = _where(nonzero, l2sum, late.ones_like(l2sum))
         l2norm = _where(nonzero, sqrt(safe), l2sum)
         scaled = t * clip_norm
         t.shape.assert_is_compatible_with(scaled.shape)
-        return identity(scaled / maximum(l2norm, clip_norm))
+        return late.identity(scaled / maximum(l2norm, clip_norm))
 
 
 def _global_norm(ts):
-    from .array_ops import stack
-    from .reduction_ops import reduce_sum
-    sums = [reduce_sum(v * v) for v in ts if v is not None]
-    return sqrt(reduce_sum(stack(sums)))
+    sums = [late.reduce_sum(v * v) for v in ts if v is not None]
+    return sqrt(late.reduce_sum(late.stack(sums)))
 
 
 @export("linalg.global_norm", "global_norm")
@@ -1137,7 +1129,6 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """
     if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, (str, bytes)):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    from .array_ops import identity
     with _scope(name, "clip_by_global_norm"):
         values = [None if v is None else convert_to_tensor(_values(v)) for v in t_list]
         if use_norm is None:
@@ -1148,7 +1139,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         scale = clip_norm * minimum(1.0 / use_norm, one / clip_norm)
         # (use_norm - use_norm) is nan exactly when the norm is not finite.
         scale = scale + (use_norm - use_norm)
-        clipped = [None if v is None else identity(v * scale) for v in values]
+        clipped = [None if v is None else late.identity(v * scale) for v in values]
     # IndexedSlices stay sparse: their values clipped.
     clipped = [IndexedSlices(c, t.indices, t.dense_shape) if t.__class__ is IndexedSlices
                else c for c, t in zip(clipped, t_list)]

@@ -10,6 +10,7 @@ import collections
 
 from ...framework import dtypes as D
 from ...framework.indexed_slices import IndexedSlices
+from .. import late
 
 __all__ = ["backprop", "is_differentiable"]
 
@@ -22,10 +23,8 @@ def is_differentiable(dtype):
 def zeros_like_any(t):
     """The zero gradient for `t`: zeros, or an all-None list for tensor lists."""
     if t.dtype is D.variant:
-        from ..control_flow.list_ops import zeros_like_list
-        return zeros_like_list(t)
-    from ..core.array_ops import zeros_like
-    return zeros_like(t)
+        return late.zeros_like_list(t)
+    return late.zeros_like(t)
 
 
 def _grad_fn(op):
@@ -40,13 +39,10 @@ def _aggregate(grads):
         return grads[0]
     for g in grads:
         if g.__class__ is IndexedSlices:
-            from .sparse_gradients import aggregate
-            return aggregate(grads)
+            return late.aggregate(grads)
     if grads[0].dtype is D.variant:
-        from ..control_flow.list_ops import add_n_lists
-        return add_n_lists(grads)
-    from ..core.reduction_ops import add_n
-    return add_n(grads)
+        return late.add_n_lists(grads)
+    return late.add_n(grads)
 
 
 # Ops whose gradient can be an IndexedSlices.
@@ -162,8 +158,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
                 dys.append(d)
         if sparse:
             # Only a few gradient functions keep an IndexedSlices sparse.
-            from .sparse_gradients import call_gradient
-            in_grads = call_gradient(op, fn, dys)
+            in_grads = late.call_gradient(op, fn, dys)
         else:
             in_grads = fn(op, *dys)
         if not isinstance(in_grads, (list, tuple)):
@@ -179,8 +174,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
         g = grads.get(id(s))
         if g is None:
             if unconnected_zero:
-                from ..core.array_ops import zeros_like
-                out.append(zeros_like(s) if s.dtype is not D.resource else None)
+                out.append(late.zeros_like(s) if s.dtype is not D.resource else None)
             else:
                 out.append(None)
         else:

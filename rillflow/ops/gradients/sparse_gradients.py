@@ -19,6 +19,7 @@ from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.indexed_slices import IndexedSlices, densify
 from ...framework.tensor import EagerTensor
+from .. import late
 
 __all__ = ["aggregate", "call_gradient", "densify_all", "sparse_gather_gradient"]
 
@@ -49,21 +50,18 @@ def aggregate(grads):
     """The sum of several gradients of one tensor, some IndexedSlices: their
     rows concatenated when all are IndexedSlices (int32 indices become
     int64 when mixed with int64 ones), else the dense sum."""
-    from ..core.reduction_ops import add_n
     grads = [g for g in grads if g is not None]
     if len(grads) == 1:
         return grads[0]
     if any(g.__class__ is not IndexedSlices for g in grads):
-        return add_n([_dense(g) for g in grads])
-    from ..core.array_ops import concat
-    from ..core.math_ops import cast
+        return late.add_n([_dense(g) for g in grads])
     wide = any(convert_to_tensor(g.indices).dtype is D.int64 for g in grads)
     values, indices = [], []
     for g in grads:
         v, i = _flat(g)
         values.append(v)
-        indices.append(cast(i, D.int64) if wide and i.dtype is not D.int64 else i)
-    return IndexedSlices(concat(values, 0), concat(indices, 0), grads[0].dense_shape)
+        indices.append(late.cast(i, D.int64) if wide and i.dtype is not D.int64 else i)
+    return IndexedSlices(late.concat(values, 0), late.concat(indices, 0), grads[0].dense_shape)
 
 
 def _flat(g):
@@ -73,11 +71,10 @@ def _flat(g):
     i = convert_to_tensor(g.indices)
     if i.shape.rank == 1:
         return v, i
-    from ..core.array_ops import concat, reshape, shape
     vs = v.shape
     if i.shape.rank is not None and vs.rank is not None and vs[i.shape.rank:].is_fully_defined():
-        return reshape(v, [-1] + vs[i.shape.rank:].as_list()), reshape(i, [-1])
-    return reshape(v, concat([[-1], shape(v)[i.shape.rank:]], 0)), reshape(i, [-1])
+        return late.reshape(v, [-1] + vs[i.shape.rank:].as_list()), late.reshape(i, [-1])
+    return late.reshape(v, late.concat([[-1], late.shape(v)[i.shape.rank:]], 0)), late.reshape(i, [-1])
 
 
 # --- gradient functions that take an IndexedSlices ---------------------------
@@ -103,10 +100,9 @@ def _neg(op, fn, g):
 
 
 def _cast(op, fn, g):
-    from ..core.math_ops import cast
     src = op.inputs[0].dtype
     if (src.is_floating or src.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
-        return [IndexedSlices(cast(g.values, src), g.indices, g.dense_shape)]
+        return [IndexedSlices(late.cast(g.values, src), g.indices, g.dense_shape)]
     return [None]
 
 
@@ -147,13 +143,10 @@ def _concat(op, fn, g):
     if a is None or (int(a) < 0 and rank is None):
         return NotImplemented
     a = int(a) % rank if int(a) < 0 else int(a)
-    from ..core.array_ops import shape
     if a > 0:
-        from ..core.array_ops import _axis_sizes
-        from ..core.scatter_ops import split
         v = convert_to_tensor(g.values)
-        parts = split(v, _axis_sizes(xs, axis), axis=a, num=len(xs))
-        return [IndexedSlices(p, g.indices, shape(x)) for p, x in zip(parts, xs)] + [None]
+        parts = late.split(v, late._axis_sizes(xs, axis), axis=a, num=len(xs))
+        return [IndexedSlices(p, g.indices, late.shape(x)) for p, x in zip(parts, xs)] + [None]
     v, i = _flat(g)
     out = []
     if _state.graph is None and not _state.tapes and isinstance(v, EagerTensor):
@@ -167,15 +160,13 @@ def _concat(op, fn, g):
                                      EagerTensor(np.array(x._v.shape, np.int32))))
             start = end
         return out + [None]
-    from ..core.array_ops import gather, squeeze, where
-    from ..core.math_ops import cast, logical_and
     start = convert_to_tensor(0, dtype=i.dtype)
     for x in xs:
-        size = shape(x)
-        rows = size[0] if i.dtype is D.int32 else cast(size[0], i.dtype)
+        size = late.shape(x)
+        rows = size[0] if i.dtype is D.int32 else late.cast(size[0], i.dtype)
         end = start + rows
-        sel = squeeze(where(logical_and(i >= start, i < end)), axis=[1])
-        out.append(IndexedSlices(gather(v, sel), gather(i, sel) - start, size))
+        sel = late.squeeze(late.where(late.logical_and(i >= start, i < end)), axis=[1])
+        out.append(IndexedSlices(late.gather(v, sel), late.gather(i, sel) - start, size))
         start = end
     return out + [None]
 
@@ -210,20 +201,19 @@ def sparse_gather_gradient(params, indices, grad):
         return IndexedSlices(EagerTensor(grad._v.reshape((n,) + pshape[1:])),
                              EagerTensor(iv.reshape(n)),
                              EagerTensor(np.array(pshape, np.int32)))
-    from ..core.array_ops import concat, reshape, shape, size
     ps, ishape = params.shape, indices.shape
     if ps.is_fully_defined():
         dense_shape = convert_to_tensor(np.array(ps.as_list(), np.int32))
         tail = ps.as_list()[1:]
     else:
-        dense_shape = shape(params)
+        dense_shape = late.shape(params)
         tail = dense_shape[1:]
     if ishape.is_fully_defined():
         n = [int(np.prod(ishape.as_list(), dtype=np.int64))]
     else:
-        n = reshape(size(indices), [1])
+        n = late.reshape(late.size(indices), [1])
     if isinstance(n, list) and isinstance(tail, list):
-        values = reshape(grad, n + tail)
+        values = late.reshape(grad, n + tail)
     else:
-        values = reshape(grad, concat([n, tail], 0))
-    return IndexedSlices(values, reshape(indices, n), dense_shape)
+        values = late.reshape(grad, late.concat([n, tail], 0))
+    return IndexedSlices(values, late.reshape(indices, n), dense_shape)
