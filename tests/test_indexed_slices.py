@@ -217,6 +217,25 @@ def test_concat_splits_sparse_gradient():
     assert g.indices.numpy().tolist() == [1, 1] and g.values.numpy().tolist() == [[1., 1.]] * 2
 
 
+def test_concat_splits_sparse_gradient_in_a_graph():
+    # The graph path of the split (a regression: it imported gather from a module
+    # without it, an ImportError in every tf.function). TensorFlow 2.21 gives the same.
+    a = tf.Variable([[1., 2.], [3., 4.]])
+    b = tf.Variable([[5., 6.]])
+
+    @tf.function
+    def f():
+        with tf.GradientTape() as t:
+            y = tf.gather(tf.concat([a, b], 0), [0, 2, 2])
+        ga, gb = t.gradient(y, [a, b])
+        return ga.indices, ga.values, gb.indices, gb.values, tf.convert_to_tensor(gb)
+
+    ia, va, ib, vb, dense_b = f()
+    assert ia.numpy().tolist() == [0] and va.numpy().tolist() == [[1., 1.]]
+    assert ib.numpy().tolist() == [0, 0] and vb.numpy().tolist() == [[1., 1.], [1., 1.]]
+    assert dense_b.numpy().tolist() == [[2., 2.]]
+
+
 def test_persistent_tape_inside_its_context():
     a = tf.Variable([[1., 2.], [3., 4.]])
     with tf.GradientTape(persistent=True) as t:
