@@ -927,7 +927,7 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
             from ..core.array_ops import shape as shape_
             from ..core.math_ops import cast
             from ..core.reduction_ops import reduce_prod
-            from ..core.slicing import gather
+            from ..core.gather_ops import gather
             count = cast(reduce_prod(gather(shape_(x), axes)), x.dtype, name="count")
         if shift is not None:
             shift = convert_to_tensor(shift, dtype=x.dtype, name="shift")
@@ -1128,7 +1128,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     concatenation. With `max_norm`, each looked-up embedding whose L2 norm
     exceeds it is scaled down to that norm.
     """
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     with _scope(name or "embedding_lookup"):
         if isinstance(params, (list, tuple)):
             if not params:

@@ -393,7 +393,7 @@ _IRFFT_FN = {1: irfft, 2: irfft2d}
 def _shift(x, axes, sign, name):
     from ..core import array_ops as A
     from ..core.scatter_ops import roll
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     x = convert_to_tensor(x)
     static = x.shape.rank is not None and x.shape.is_fully_defined()
     if axes is None:
