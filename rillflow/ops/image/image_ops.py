@@ -328,7 +328,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
     from ..core.array_ops import reshape, stack
-    from ..core.scatter_ops import pad
+    from ..core.split_pad_ops import pad
     with name_scope("pad_to_bounding_box"):
         image, is_batch = _as_batch(image)
         _check_at_least_3d(image)

@@ -20,7 +20,7 @@ from ..core.creation_ops import linspace, range as _range
 from .fft_ops import irfft, rfft
 from ..core.math_ops import cast, maximum, minimum
 from ..core.reduction_ops import reduce_sum
-from ..core.scatter_ops import pad, split
+from ..core.split_pad_ops import pad, split
 from ..core.gather_ops import gather
 from ..core.unary_ops import exp, log, real, rsqrt, sqrt, square
 from .window_ops import hann_window
