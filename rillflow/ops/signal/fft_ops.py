@@ -178,7 +178,8 @@ def _rfft_grad(rank):
         from ..core import math_ops as M
         from ..core.creation_ops import range as _range
         from ..linalg.linalg_ops import matmul
-        from ..core.unary_ops import exp, real
+        from ..core.special_math_ops import real
+        from ..core.unary_ops import exp
         fft_length = op.inputs[1]
         cdt = g.dtype
         in_shape = A.shape(op.inputs[0])
