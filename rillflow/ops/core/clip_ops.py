@@ -31,9 +31,11 @@ _CLIP = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64, D.int8, D
                           D.int16, D.uint16, D.int32, D.uint32, D.int64, D.uint64)
               if d is not None)
 
+
 def _clip_kernel(t, clip_value_min, clip_value_max):
     # min then max, as TensorFlow composes it: an inverted range gives the min.
     return np.maximum(np.minimum(t, clip_value_max), clip_value_min)
+
 
 def _clip_grad(op, g):
     t, lo, hi = op.inputs
@@ -45,6 +47,7 @@ def _clip_grad(op, g):
     g_lo = _where(late.logical_not(above_lo), g, zeros)
     g_hi = _where(late.logical_and(late.logical_not(below_hi), above_lo), g, zeros)
     return [g_t, _sum_to(g_lo, lo), _sum_to(g_hi, hi)]
+
 
 def _clip_infer(inputs, attrs):
     t, lo, hi = inputs
@@ -61,6 +64,7 @@ def _clip_infer(inputs, attrs):
 
 
 _ClipByValue = _register("ClipByValue", _clip_kernel, _clip_infer, _clip_grad, _CLIP)
+
 
 # --- clipping --------------------------------------------------------------------
 

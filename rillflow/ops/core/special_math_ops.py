@@ -38,6 +38,7 @@ _XLOGY = _SOFT + COMPLEX
 _F32_F64 = (D.float32, D.float64)
 _F16 = np.dtype(np.float16)
 
+
 def _binary_infer(op_name, xname, yname):
     """Broadcasting shape function naming TensorFlow's parameters in errors."""
     def infer(inputs, attrs):
@@ -48,6 +49,7 @@ def _binary_infer(op_name, xname, yname):
         U.check_allowed(_OPS[op_name], x, xname)
         return [(U.broadcast_shapes(x.shape, y.shape), x.dtype)]
     return infer
+
 
 # --- kernels -----------------------------------------------------------------
 
@@ -215,6 +217,7 @@ def _softplus_kernel(features):
 def _softsign_kernel(features):
     return features / (1 + np.abs(features))
 
+
 def _complex_kernel(real, imag, Tout=None):
     shape = real.shape
     if imag.shape != shape:
@@ -239,6 +242,7 @@ def _xlogy_kernel(x, y):
 def _xdivy_kernel(x, y):
     out = np.true_divide(x, y)
     return np.where(x == 0, np.zeros((), out.dtype), out)
+
 
 # --- gradients ---------------------------------------------------------------
 
@@ -319,6 +323,7 @@ def _xdivy_grad(op, g):
     nonzero = cast(not_equal(x, 0), x.dtype)
     return [_sum_to(g * xdivy(nonzero, y), x), _sum_to(g * xdivy(negative(x), square(y)), y)]
 
+
 # --- registry entries --------------------------------------------------------
 
 _Erf = _simple("Erf", _via_float64(_erf64), _erf_grad, FLOATS)
@@ -354,6 +359,7 @@ _Xdivy = _register("Xdivy", _xdivy_kernel, _binary_infer("Xdivy", "x", "y"), _xd
 _Polygamma = _register("Polygamma", _polygamma_kernel, _binary_infer("Polygamma", "a", "x"),
                        _polygamma_grad, _F32_F64)
 _Zeta = _register("Zeta", _zeta_kernel, _binary_infer("Zeta", "x", "q"), _zeta_grad, _F32_F64)
+
 
 # --- public functions: one input ---------------------------------------------
 

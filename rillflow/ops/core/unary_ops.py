@@ -82,6 +82,9 @@ def _to_real_infer(op_name, arg):
         return [(x.shape, attrs.get("Tout") or x.dtype.real_dtype)]
     return infer
 
+
+# The OpDefs of this module, special_math_ops and clip_ops by name (all register
+# through `_register`), for the shape functions to check dtypes against.
 _OPS = {}
 
 
@@ -93,6 +96,7 @@ def _register(name, kernel, infer, grad, allowed):
 
 def _simple(name, kernel, grad, allowed, arg="x"):
     return _register(name, kernel, _unary_infer(name, arg), grad, allowed)
+
 
 # --- kernels -------------------------------------------------------------------
 
@@ -143,10 +147,12 @@ def _rint_kernel(x):
         raise _not_found("Rint", x)
     return np.rint(x)
 
+
 def _to_real_kernel(fn):
     def kernel(x, Tout=None):
         return fn(x)
     return kernel
+
 
 # --- gradients -----------------------------------------------------------------
 
@@ -263,6 +269,7 @@ def _reciprocal_grad(op, g):
 def _no_grad(op, *grads):
     return [None] * len(op.inputs)
 
+
 # --- registry entries ----------------------------------------------------------
 
 _Abs = _simple("Abs", np.abs, _abs_grad, _ABS)
@@ -303,6 +310,7 @@ _IsFinite = _register("IsFinite", np.isfinite, _unary_infer("IsFinite", out_dtyp
                       _no_grad, FLOATS)
 _IsInf = _register("IsInf", np.isinf, _unary_infer("IsInf", out_dtype=D.bool_), _no_grad,
                    FLOATS)
+
 
 # --- public functions: one input ---------------------------------------------
 
