@@ -380,7 +380,7 @@ def test_dropout_errors():
 
 # --- embedding lookup and extras ------------------------------------------------
 
-@pytest.mark.skipif(not _has("core.slicing", "gather"), reason="gather is not available yet")
+@pytest.mark.skipif(not _has("core.gather_ops", "gather"), reason="gather is not available yet")
 def test_embedding_lookup():
     params = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
     r = tf.nn.embedding_lookup(params, [2, 0, 2])

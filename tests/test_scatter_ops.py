@@ -1,4 +1,5 @@
-"""Scatter, split, pad, repeat, unique and roll (rillflow/ops/core/scatter_ops.py)."""
+"""Scatter, split, pad, repeat, unique and roll (rillflow/ops/core/scatter_ops.py,
+split_pad_ops.py, repeat_unique_roll_ops.py)."""
 import numpy as np
 import pytest
 

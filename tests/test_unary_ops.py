@@ -413,7 +413,7 @@ def test_graph_construction_errors():
         with pytest.raises(TypeError, match="parameter 'features' has DataType int32"):
             tf.nn.softplus(i)
         with pytest.raises(TypeError, match="parameter 'input' has DataType float32"):
-            from rillflow.ops.core.unary_ops import _Real
+            from rillflow.ops.core.special_math_ops import _Real
             from rillflow.framework.execute import apply1
             apply1(_Real, x)
         with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 2"):

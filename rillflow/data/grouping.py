@@ -116,7 +116,7 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
     from ..ops.core import array_ops, math_ops, reduction_ops
     from ..ops.debugging import check_ops
     from ..ops.control_flow.control_ops import control_dependencies
-    from ..ops.core.slicing import gather
+    from ..ops.core.gather_ops import gather
     if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
         raise ValueError(
             f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "

@@ -11,9 +11,10 @@ from .core import math_ops  # noqa: F401
 from .state import module  # noqa: F401
 from .nn import nn_ops  # noqa: F401
 from .random import random_ops  # noqa: F401
-from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
+from .core import reduction_ops, scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
+from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
-from .core import unary_ops  # noqa: F401
+from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, tensor_array  # noqa: F401

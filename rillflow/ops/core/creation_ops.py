@@ -27,7 +27,7 @@ _INT = builtins.int
 _IAE = errors.InvalidArgumentError
 
 
-# --- naming and dtype checks shared with slicing.py ---------------------------
+# --- naming and dtype checks shared with slicing.py and gather_ops.py -------
 
 def op_base_name(name):
     """The name TensorFlow gives an op created inside its own name scope.

@@ -1,6 +1,6 @@
-"""Elementwise math of one tensor (abs, exp, log, trigonometry, sigmoid,
-rounding, special functions, complex parts), clipping, and the few binary
-functions of the same family (atan2, complex, xlogy, xdivy, polygamma, zeta).
+"""Elementwise math of one tensor: abs, sign, exp and log, trigonometric and
+hyperbolic functions, sigmoid, square roots, squares and reciprocals,
+rounding (round, floor, ceil, rint) and the is_nan/is_finite/is_inf tests.
 
 Each op is one registry entry (NumPy kernel, shape inference, gradient) plus
 its public function. Single-input ops go through `op_util.unary`, the
@@ -8,11 +8,14 @@ shortest eager path. Gradients are written with the public ops so they work
 on the eager tape and in graphs; where TensorFlow differentiates through an
 op's output (sigmoid, tanh, sqrt, rsqrt, exp, reciprocal) so do we, for the
 same numerical stability.
+
+The registry-entry helpers here (`_register`, `_simple`, the shape
+functions, `_scope`, `_zeros`, `_where`) are shared with the rest of the
+family: special_math_ops.py (special functions, complex parts, the binary
+functions) and clip_ops.py (clipping).
 """
-import collections.abc
+
 import contextlib
-import math
-from fractions import Fraction
 
 import numpy as np
 
@@ -21,14 +24,12 @@ from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.execute import apply, apply1, apply2
-from ...framework.indexed_slices import IndexedSlices
+from ...framework.execute import apply1
 from ...framework.op_registry import register
-from ...framework.tensor import EagerTensor, Tensor
-from ...framework.tensor_shape import TensorShape, dims_text
+from ...framework.tensor import EagerTensor
 from . import op_util as U
-from .math_ops import _sum_to, cast, conj, div_no_nan, maximum, minimum, negative, not_equal
-from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, binary, unary
+from .math_ops import conj, div_no_nan
+from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
 from ..kernels.tanh_kernel import tanh_kernel
 from .. import late
 
@@ -39,13 +40,6 @@ _FC = FLOAT_COMPLEX
 _ABS = FLOATS + SIGNED_INTS
 _SIGN = FLOATS + SIGNED_INTS + COMPLEX
 _SQUARE = FLOATS + INTS + COMPLEX
-_SOFT = tuple(d for d in (D.float16, D.bfloat16, D.float32, D.float64) if d is not None)
-_XLOGY = _SOFT + COMPLEX
-_F32_F64 = (D.float32, D.float64)
-# ClipByValue is checked like TensorFlow's Minimum/Maximum, which implement it.
-_CLIP = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64, D.int8, D.uint8,
-                          D.int16, D.uint16, D.int32, D.uint32, D.int64, D.uint64)
-              if d is not None)
 
 _F16 = np.dtype(np.float16)
 # 0-d arrays, not NumPy scalars: ufuncs take them several times faster.
@@ -89,18 +83,8 @@ def _to_real_infer(op_name, arg):
     return infer
 
 
-def _binary_infer(op_name, xname, yname):
-    """Broadcasting shape function naming TensorFlow's parameters in errors."""
-    def infer(inputs, attrs):
-        x, y = inputs
-        if x.dtype is not y.dtype:
-            raise TypeError(f"Input '{yname}' of '{op_name}' Op has type {y.dtype.name} that "
-                            f"does not match type {x.dtype.name} of argument '{xname}'.")
-        U.check_allowed(_OPS[op_name], x, xname)
-        return [(U.broadcast_shapes(x.shape, y.shape), x.dtype)]
-    return infer
-
-
+# The OpDefs of this module, special_math_ops and clip_ops by name (all register
+# through `_register`), for the shape functions to check dtypes against.
 _OPS = {}
 
 
@@ -164,206 +148,10 @@ def _rint_kernel(x):
     return np.rint(x)
 
 
-def _via_float64(fn):
-    """A kernel computing `fn` on float64 values and casting back."""
-    def kernel(x):
-        return np.asarray(fn(np.asarray(x, dtype=np.float64)), dtype=np.float64).astype(x.dtype)
-    return kernel
-
-
-_erf_obj = np.frompyfunc(math.erf, 1, 1)
-_erfc_obj = np.frompyfunc(math.erfc, 1, 1)
-
-
-def _erf64(x):
-    return _erf_obj(x).astype(np.float64) if x.ndim else math.erf(x)
-
-
-def _erfc64(x):
-    return _erfc_obj(x).astype(np.float64) if x.ndim else math.erfc(x)
-
-
-def _lgamma_scalar(v):
-    try:
-        return math.lgamma(v)
-    except (ValueError, OverflowError):  # poles at 0, -1, -2, ... and huge x
-        return math.inf
-
-
-_lgamma_obj = np.frompyfunc(_lgamma_scalar, 1, 1)
-
-
-def _lgamma64(x):
-    return _lgamma_obj(x).astype(np.float64) if x.ndim else _lgamma_scalar(float(x))
-
-
-# B_2k for k = 1..12, the coefficients of the digamma and zeta expansions.
-_BERNOULLI = [Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30),
-              Fraction(5, 66), Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510),
-              Fraction(43867, 798), Fraction(-174611, 330), Fraction(854513, 138),
-              Fraction(-236364091, 2730)]
-_DIGAMMA_COEF = [float(b / (2 * k)) for k, b in enumerate(_BERNOULLI[:6], 1)]
-_ZETA_COEF = [float(b / math.factorial(2 * k)) for k, b in enumerate(_BERNOULLI, 1)]
-
-
-_SHIFT = np.arange(20, dtype=np.float64)
-
-
-def _digamma64(x):
-    """psi(x) for a float64 array: reflection for negative x, the recurrence
-    psi(x) = psi(x + 20) - sum_k<20 1/(x + k), then the asymptotic series,
-    accurate to double precision from 20 on."""
-    x = np.array(x, dtype=np.float64)
-    shape = x.shape
-    x = x.reshape(-1)
-    acc = None
-    pole = None
-    if (x <= 0).any():
-        pole = (x <= 0) & (x == np.floor(x))  # includes -inf
-        neg = (x < 0) & ~pole
-        xn = x[neg]
-        acc = np.zeros_like(x)
-        # pi / tan(pi x) has period 1: reduce x to [-1/2, 1/2] (exactly)
-        # first, so tiny and near-integer x keep their precision.
-        acc[neg] = -np.pi / np.tan(np.pi * (xn - np.round(xn)))
-        x[neg] = 1 - xn
-        x[pole] = 1.0
-    if x.size <= 4096:
-        shift = (1 / (x[:, None] + _SHIFT)).sum(axis=1)
-    else:  # bound the temporary memory
-        shift = np.zeros_like(x)
-        for k in _SHIFT:
-            shift += 1 / (x + k)
-    acc = -shift if acc is None else acc - shift
-    x = x + 20
-    inv2 = 1 / (x * x)
-    series = _DIGAMMA_COEF[-1] * inv2
-    for c in _DIGAMMA_COEF[-2::-1]:
-        series = (series + c) * inv2
-    out = np.log(x) - 0.5 / x - series + acc
-    if pole is not None:
-        out[pole] = np.nan
-    return out.reshape(shape)
-
-
-def _zeta64(s, q):
-    """The Hurwitz zeta function sum_k (q + k)^-s for float64 arrays, by
-    Euler-Maclaurin summation after shifting q to at least 10 (so a very
-    negative q costs one pass per unit of shift, as in Cephes)."""
-    s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
-    out = np.full(s.shape, np.nan)
-    q_int = q == np.floor(q)
-    q_pole = (q <= 0) & q_int
-    out[(s == 1) | ((s > 1) & q_pole)] = np.inf
-    out[(s > 1) & (q == np.inf)] = 0.0
-    s_int = s == np.floor(s)
-    # For q < 0, (q + k)^-s is real only for integer s.
-    calc = (s > 1) & (s < np.inf) & np.isfinite(q) & ~q_pole & ((q > 0) | s_int)
-    if not calc.any():
-        return out
-    sv, qv = s[calc], q[calc]
-    n = np.maximum(0.0, np.ceil(10.0 - qv)).astype(np.int64)
-    total = np.zeros_like(qv)
-    idx = np.nonzero(n > 0)[0]
-    k = 0
-    while idx.size:
-        total[idx] += np.power(qv[idx] + k, -sv[idx])
-        k += 1
-        idx = idx[n[idx] > k]
-    a = qv + n
-    a_s = np.power(a, -sv)
-    tail = a * a_s / (sv - 1) + 0.5 * a_s
-    term = sv * a_s / a
-    inv_a2 = 1 / (a * a)
-    for j, c in enumerate(_ZETA_COEF, 1):
-        tail += c * term
-        term = term * (sv + 2 * j - 1) * (sv + 2 * j) * inv_a2
-    out[calc] = total + tail
-    return out
-
-
-def _gamma_int_plus_one(n):
-    return math.gamma(n + 1) if n < 171 else math.inf
-
-
-_factorial_obj = np.frompyfunc(_gamma_int_plus_one, 1, 1)
-
-
-def _polygamma64(a, x):
-    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
-    out = np.full(a.shape, np.nan)
-    order_ok = np.isfinite(a) & (a >= 0) & (a == np.floor(a))
-    zero = order_ok & (a == 0)
-    if zero.any():
-        out[zero] = _digamma64(x[zero])
-    pos = order_ok & (a > 0)
-    if pos.any():
-        n = a[pos]
-        sign = np.where(n % 2 == 1, 1.0, -1.0)
-        fact = _factorial_obj(n).astype(np.float64)
-        out[pos] = sign * fact * _zeta64(n + 1, x[pos])
-    return out
-
-
-def _polygamma_kernel(a, x):
-    return _polygamma64(a, x).astype(x.dtype)
-
-
-def _zeta_kernel(x, q):
-    return _zeta64(x, q).astype(x.dtype)
-
-
-def _digamma_kernel(x):
-    return _digamma64(x).astype(x.dtype)
-
-
-def _softplus_kernel(features):
-    x = features
-    if x.dtype is _F16:
-        return _softplus_kernel(x.astype(np.float32)).astype(np.float16)
-    # max(x, 0) + log1p(exp(-|x|)): no overflow, exact for large |x|.
-    return np.logaddexp(x.dtype.type(0), x)
-
-
-def _softsign_kernel(features):
-    return features / (1 + np.abs(features))
-
-
 def _to_real_kernel(fn):
     def kernel(x, Tout=None):
         return fn(x)
     return kernel
-
-
-def _complex_kernel(real, imag, Tout=None):
-    shape = real.shape
-    if imag.shape != shape:
-        try:
-            shape = np.broadcast_shapes(shape, imag.shape)
-        except ValueError:
-            raise errors.InvalidArgumentError(
-                None, None, f"Incompatible shapes: {dims_text(real.shape)} vs. "
-                f"{dims_text(imag.shape)}") from None
-    out = np.empty(shape, dtype=np.complex64 if real.dtype == np.float32 else np.complex128)
-    # Assigning the parts keeps inf and nan exactly (real + 1j * imag would not).
-    out.real = real
-    out.imag = imag
-    return out
-
-
-def _xlogy_kernel(x, y):
-    out = x * np.log(y)
-    return np.where(x == 0, np.zeros((), out.dtype), out)
-
-
-def _xdivy_kernel(x, y):
-    out = np.true_divide(x, y)
-    return np.where(x == 0, np.zeros((), out.dtype), out)
-
-
-def _clip_kernel(t, clip_value_min, clip_value_max):
-    # min then max, as TensorFlow composes it: an inverted range gives the min.
-    return np.maximum(np.minimum(t, clip_value_max), clip_value_min)
 
 
 # --- gradients -----------------------------------------------------------------
@@ -382,7 +170,8 @@ def _abs_grad(op, g):
 
 def _complex_abs_grad(op, g):
     x, y = op.inputs[0], op.outputs[0]
-    return [div_no_nan(complex(g, _zeros(g)) * x, complex(y, _zeros(y)))]
+    # `complex` is built on this module (special_math_ops), so it is reached late.
+    return [div_no_nan(late.complex(g, _zeros(g)) * x, late.complex(y, _zeros(y)))]
 
 
 def _sign_grad(op, g):
@@ -481,96 +270,6 @@ def _no_grad(op, *grads):
     return [None] * len(op.inputs)
 
 
-_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
-
-
-def _erf_grad(op, g):
-    x = op.inputs[0]
-    return [g * _TWO_OVER_SQRT_PI * exp(-square(x))]
-
-
-def _erfc_grad(op, g):
-    x = op.inputs[0]
-    return [-g * _TWO_OVER_SQRT_PI * exp(-square(x))]
-
-
-def _lgamma_grad(op, g):
-    return [g * digamma(op.inputs[0])]
-
-
-def _digamma_grad(op, g):
-    x = op.inputs[0]
-    return [g * polygamma(convert_to_tensor(1, dtype=x.dtype), x)]
-
-
-def _polygamma_grad(op, g):
-    a, x = op.inputs
-    return [None, _sum_to(g * polygamma(a + 1, x), x)]
-
-
-def _zeta_grad(op, g):
-    s, q = op.inputs
-    return [None, _sum_to(-g * s * zeta(s + 1, q), q)]
-
-
-def _softplus_grad(op, g):
-    return [g * sigmoid(op.inputs[0])]
-
-
-def _softsign_grad(op, g):
-    return [g / square(1 + abs(op.inputs[0]))]
-
-
-def _real_grad(op, g):
-    return [complex(g, _zeros(g))]
-
-
-def _imag_grad(op, g):
-    return [complex(_zeros(g), g)]
-
-
-def _angle_grad(op, g):
-    x = op.inputs[0]
-    # d angle / dx, in TensorFlow's conjugate convention: -1 / (imag + i real).
-    z = reciprocal(complex(imag(x), real(x)))
-    return [-(complex(g, _zeros(g)) * z)]
-
-
-def _complex_grad(op, g):
-    x, y = op.inputs
-    return [_sum_to(real(g), x), _sum_to(imag(g), y)]
-
-
-def _atan2_grad(op, g):
-    y, x = op.inputs
-    inv = reciprocal(square(x) + square(y))
-    return [_sum_to(g * x * inv, y), _sum_to(-g * y * inv, x)]
-
-
-def _xlogy_grad(op, g):
-    x, y = op.inputs
-    nonzero = cast(not_equal(x, 0), x.dtype)
-    return [_sum_to(g * xlogy(nonzero, y), x), _sum_to(g * xdivy(x, y), y)]
-
-
-def _xdivy_grad(op, g):
-    x, y = op.inputs
-    nonzero = cast(not_equal(x, 0), x.dtype)
-    return [_sum_to(g * xdivy(nonzero, y), x), _sum_to(g * xdivy(negative(x), square(y)), y)]
-
-
-def _clip_grad(op, g):
-    t, lo, hi = op.inputs
-    # The gradient of maximum(minimum(t, hi), lo): ties go to `t`.
-    below_hi = late.less_equal(t, hi)
-    above_lo = late.greater_equal(minimum(t, hi), lo)
-    zeros = _zeros(g)
-    g_t = _where(late.logical_and(below_hi, above_lo), g, zeros)
-    g_lo = _where(late.logical_not(above_lo), g, zeros)
-    g_hi = _where(late.logical_and(late.logical_not(below_hi), above_lo), g, zeros)
-    return [g_t, _sum_to(g_lo, lo), _sum_to(g_hi, hi)]
-
-
 # --- registry entries ----------------------------------------------------------
 
 _Abs = _simple("Abs", np.abs, _abs_grad, _ABS)
@@ -611,56 +310,6 @@ _IsFinite = _register("IsFinite", np.isfinite, _unary_infer("IsFinite", out_dtyp
                       _no_grad, FLOATS)
 _IsInf = _register("IsInf", np.isinf, _unary_infer("IsInf", out_dtype=D.bool_), _no_grad,
                    FLOATS)
-_Erf = _simple("Erf", _via_float64(_erf64), _erf_grad, FLOATS)
-_Erfc = _simple("Erfc", _via_float64(_erfc64), _erfc_grad, FLOATS)
-_Lgamma = _simple("Lgamma", _via_float64(_lgamma64), _lgamma_grad, FLOATS)
-_Digamma = _simple("Digamma", _digamma_kernel, _digamma_grad, FLOATS)
-_Softplus = _simple("Softplus", _softplus_kernel, _softplus_grad, _SOFT, arg="features")
-_Softsign = _simple("Softsign", _softsign_kernel, _softsign_grad, _SOFT, arg="features")
-_Real = _register("Real", _to_real_kernel(np.real), _to_real_infer("Real", "input"),
-                  _real_grad, COMPLEX)
-_Imag = _register("Imag", _to_real_kernel(np.imag), _to_real_infer("Imag", "input"),
-                  _imag_grad, COMPLEX)
-_Angle = _register("Angle", _to_real_kernel(np.angle), _to_real_infer("Angle", "input"),
-                   _angle_grad, COMPLEX)
-
-
-def _complex_infer(inputs, attrs):
-    re, im = inputs
-    if re.dtype is not im.dtype:
-        raise TypeError(f"Input 'imag' of 'Complex' Op has type {im.dtype.name} that does not "
-                        f"match type {re.dtype.name} of argument 'real'.")
-    U.check_allowed(_OPS["Complex"], re, "real")
-    tout = attrs.get("Tout") or (D.complex64 if re.dtype is D.float32 else D.complex128)
-    return [(U.broadcast_shapes(re.shape, im.shape), tout)]
-
-
-_Complex = _register("Complex", _complex_kernel, _complex_infer, _complex_grad, _F32_F64)
-_Atan2 = _register("Atan2", np.arctan2, _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
-_Xlogy = _register("Xlogy", _xlogy_kernel, _binary_infer("Xlogy", "x", "y"), _xlogy_grad,
-                   _XLOGY)
-_Xdivy = _register("Xdivy", _xdivy_kernel, _binary_infer("Xdivy", "x", "y"), _xdivy_grad,
-                   _XLOGY)
-_Polygamma = _register("Polygamma", _polygamma_kernel, _binary_infer("Polygamma", "a", "x"),
-                       _polygamma_grad, _F32_F64)
-_Zeta = _register("Zeta", _zeta_kernel, _binary_infer("Zeta", "x", "q"), _zeta_grad, _F32_F64)
-
-
-def _clip_infer(inputs, attrs):
-    t, lo, hi = inputs
-    for arg, v in (("clip_value_min", lo), ("clip_value_max", hi)):
-        if v.dtype is not t.dtype:
-            raise TypeError(f"Input '{arg}' of 'ClipByValue' Op has type {v.dtype.name} that "
-                            f"does not match type {t.dtype.name} of argument 't'.")
-    U.check_allowed(_ClipByValue, t, "t")
-    s = U.broadcast_shapes(U.broadcast_shapes(t.shape, hi.shape), lo.shape)
-    # TensorFlow refuses bounds that would broadcast `t` to a larger shape.
-    if not s.is_compatible_with(t.shape):
-        raise ValueError(f"Shapes {t.shape} and {s} are incompatible")
-    return [(t.shape.merge_with(s) if s.rank is not None else t.shape, t.dtype)]
-
-
-_ClipByValue = _register("ClipByValue", _clip_kernel, _clip_infer, _clip_grad, _CLIP)
 
 
 # --- public functions: one input ---------------------------------------------
@@ -858,289 +507,3 @@ def is_finite(x, name=None):
 def is_inf(x, name=None):
     """Whether each element is +inf or -inf (bool; float inputs only)."""
     return unary(_IsInf, x, name or "IsInf")
-
-
-@export("math.erf")
-def erf(x, name=None):
-    """The Gauss error function elementwise."""
-    return unary(_Erf, x, name or "Erf")
-
-
-@export("math.erfc")
-def erfc(x, name=None):
-    """The complementary error function 1 - erf(x), accurate for large x."""
-    return unary(_Erfc, x, name or "Erfc")
-
-
-@export("math.lgamma")
-def lgamma(x, name=None):
-    """log |Gamma(x)| elementwise (inf at 0, -1, -2, ...)."""
-    return unary(_Lgamma, x, name or "Lgamma")
-
-
-@export("math.digamma")
-def digamma(x, name=None):
-    """psi(x), the derivative of lgamma (nan at 0, -1, -2, ...)."""
-    return unary(_Digamma, x, name or "Digamma")
-
-
-@export("math.softplus", "nn.softplus")
-def softplus(features, name=None):
-    """log(exp(features) + 1), computed without overflow."""
-    return unary(_Softplus, features, name or "Softplus")
-
-
-@export("math.softsign", "nn.softsign")
-def softsign(features, name=None):
-    """features / (abs(features) + 1)."""
-    return unary(_Softsign, features, name or "Softsign")
-
-
-@export("math.log_sigmoid")
-def log_sigmoid(x, name=None):
-    """log(sigmoid(x)), computed stably as -softplus(-x)."""
-    with _scope(name, "LogSigmoid"):
-        x = convert_to_tensor(x)
-        return negative(softplus(negative(x)))
-
-
-def _check_numeric(x):
-    d = x.dtype
-    if not (d.is_floating or d.is_integer or d.is_complex):
-        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype {d!r}")
-
-
-@export("math.real")
-def real(input, name=None):  # noqa: A002 - TensorFlow's argument name
-    """The real part of a complex tensor; a real tensor is returned unchanged."""
-    x = convert_to_tensor(input)
-    d = x.dtype
-    if d.is_complex:
-        return apply1(_Real, x, {"Tout": d.real_dtype}, name or "Real")
-    _check_numeric(x)
-    return x
-
-
-@export("math.imag")
-def imag(input, name=None):  # noqa: A002
-    """The imaginary part of a complex tensor; zeros for a real tensor."""
-    x = convert_to_tensor(input)
-    d = x.dtype
-    if d.is_complex:
-        return apply1(_Imag, x, {"Tout": d.real_dtype}, name or "Imag")
-    return _zeros(x)
-
-
-@export("math.angle")
-def angle(input, name=None):  # noqa: A002
-    """The argument of a complex tensor; for a real tensor pi where x < 0, else 0."""
-    x = convert_to_tensor(input)
-    d = x.dtype
-    if d.is_complex:
-        return apply1(_Angle, x, {"Tout": d.real_dtype}, name or "Angle")
-    if not d.is_floating:
-        raise TypeError(f"Cannot convert {math.pi!r} to EagerTensor of dtype {d.name}")
-    return _where(late.less(x, 0), math.pi * late.ones_like(x), _zeros(x))
-
-
-# --- public functions: two inputs --------------------------------------------
-
-@export("complex", "dtypes.complex")
-def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
-    """real + imag * 1j: float32 parts give complex64, float64 parts complex128.
-
-    Raises:
-      TypeError: if the parts differ in dtype or are not float32/float64.
-    """
-    re = convert_to_tensor(real)
-    im = convert_to_tensor(imag)
-    rd, idt = re.dtype, im.dtype
-    if rd is not idt or (rd is not D.float32 and rd is not D.float64):
-        raise TypeError(f"The `real` and `imag` components have incorrect types: {rd.name} "
-                        f"{idt.name}. They must be consistent, and one of "
-                        "[tf.float32, tf.float64]")
-    tout = D.complex64 if rd is D.float32 else D.complex128
-    return apply2(_Complex, re, im, {"Tout": tout}, name or "Complex")
-
-
-@export("math.atan2", "atan2")
-def atan2(y, x, name=None):
-    """The angle of the point (x, y) in radians, in [-pi, pi] (broadcasting)."""
-    return binary(_Atan2, y, x, name or "Atan2")
-
-
-@export("math.xlogy")
-def xlogy(x, y, name=None):
-    """x * log(y), but 0 wherever x is 0 (broadcasting)."""
-    return binary(_Xlogy, x, y, name or "Xlogy")
-
-
-@export("math.xdivy")
-def xdivy(x, y, name=None):
-    """x / y, but 0 wherever x is 0 (broadcasting)."""
-    with _scope(name, "xdivy"):
-        return binary(_Xdivy, x, y, "Xdivy")
-
-
-@export("math.polygamma")
-def polygamma(a, x, name=None):
-    """The a-th derivative of digamma at x (a a non-negative integer value;
-    nan otherwise)."""
-    return binary(_Polygamma, a, x, name or "Polygamma")
-
-
-@export("math.zeta")
-def zeta(x, q, name=None):
-    """The Hurwitz zeta function sum over k >= 0 of (q + k) ** -x."""
-    return binary(_Zeta, x, q, name or "Zeta")
-
-
-# --- clipping --------------------------------------------------------------------
-
-def _bound(v, t):
-    if isinstance(v, Tensor):
-        return convert_to_tensor(v)
-    return convert_to_tensor(v, dtype=t.dtype)
-
-
-def _eager_bound(v, t):
-    # A Python number becomes a NumPy scalar of a float tensor's dtype
-    # directly; everything else takes the general conversion.
-    c = v.__class__
-    if c is EagerTensor:
-        return v
-    if (c is float or c is int) and t._v.dtype.kind == "f":
-        return EagerTensor(np.array(v, t._v.dtype))
-    return _bound(v, t)
-
-
-def _check_clip_shapes(t, lo, hi):
-    """Eager form of TensorFlow's checks: bounds must broadcast to `t`'s shape."""
-    ts = t._v.shape
-    for b in (hi, lo):
-        bs = b._v.shape
-        if bs == ts:
-            continue
-        try:
-            s = np.broadcast_shapes(ts, bs)
-        except ValueError:
-            raise errors.InvalidArgumentError(
-                None, None, f"Incompatible shapes: {dims_text(ts)} vs. {dims_text(bs)} "
-                "[Op:ClipByValue]") from None
-        if s != ts:
-            raise ValueError(f"Shapes {t.shape} and {TensorShape(list(s))} are incompatible")
-
-
-@export("clip_by_value")
-def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    """Clips `t` elementwise to [clip_value_min, clip_value_max].
-
-    The bounds broadcast against `t` but may not enlarge it. The gradient
-    passes to `t` where it is not clipped, and to the bound that clipped it.
-
-    Raises:
-      ValueError: if a bound would broadcast `t` to a larger shape.
-      InvalidArgumentError: (eager) if the shapes do not broadcast or the
-        dtypes differ.
-    """
-    if t.__class__ is not EagerTensor:
-        t = convert_to_tensor(t)
-    # The upper bound first: TensorFlow applies it first, and reports its errors.
-    if t.__class__ is EagerTensor:
-        hi = _eager_bound(clip_value_max, t)
-        lo = _eager_bound(clip_value_min, t)
-    else:
-        hi = _bound(clip_value_max, t)
-        lo = _bound(clip_value_min, t)
-    if _state.graph is None:
-        dt = t._v.dtype
-        for i, b in ((1, lo), (2, hi)):
-            if b._v.dtype != dt:
-                raise errors.InvalidArgumentError(
-                    None, None, f"cannot compute ClipByValue as input #{i}(zero-based) was "
-                    f"expected to be a {U.tf_type_name(t.dtype)} tensor but is a "
-                    f"{U.tf_type_name(b.dtype)} tensor [Op:ClipByValue]")
-        if dt not in _ClipByValue.allowed_np:
-            raise U._eager_disallowed(_ClipByValue, t)
-        if lo._v.ndim or hi._v.ndim:
-            _check_clip_shapes(t, lo, hi)
-    return apply(_ClipByValue, (t, lo, hi), name=name or "clip_by_value")
-
-
-@export("clip_by_norm")
-def clip_by_norm(t, clip_norm, axes=None, name=None):
-    """Rescales `t` so its L2 norm over `axes` (all axes when None) is at most
-    `clip_norm`; an all-zero `t` is returned unchanged (with gradient 1).
-    For an IndexedSlices, its values are clipped (as TensorFlow does).
-
-    Raises:
-      ValueError: if `clip_norm` would broadcast `t` to a larger shape.
-    """
-    if t.__class__ is IndexedSlices:
-        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes, name), t.indices,
-                             t.dense_shape)
-    with _scope(name, "clip_by_norm"):
-        t = convert_to_tensor(t)
-        l2sum = late.reduce_sum(t * t, axes, keepdims=True)
-        nonzero = l2sum > 0
-        # sqrt only of positive sums, so the gradient at 0 is finite.
-        safe = _where(nonzero, l2sum, late.ones_like(l2sum))
-        l2norm = _where(nonzero, sqrt(safe), l2sum)
-        scaled = t * clip_norm
-        t.shape.assert_is_compatible_with(scaled.shape)
-        return late.identity(scaled / maximum(l2norm, clip_norm))
-
-
-def _global_norm(ts):
-    sums = [late.reduce_sum(v * v) for v in ts if v is not None]
-    return sqrt(late.reduce_sum(late.stack(sums)))
-
-
-@export("linalg.global_norm", "global_norm")
-def global_norm(t_list, name=None):
-    """The L2 norm of all the tensors of `t_list` together (None entries
-    skipped; an IndexedSlices counts its values, as in TensorFlow).
-
-    Raises:
-      TypeError: if `t_list` is not a sequence.
-    """
-    if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__"):
-        raise TypeError("`t_list` should be a sequence of tensors.")
-    with _scope(name, "global_norm"):
-        return _global_norm([convert_to_tensor(_values(t)) for t in t_list if t is not None])
-
-
-def _values(t):
-    """What norms see of `t`: an IndexedSlices' values, else `t`."""
-    return t.values if t.__class__ is IndexedSlices else t
-
-
-@export("clip_by_global_norm")
-def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
-    """Scales every tensor of `t_list` by clip_norm / max(global_norm, clip_norm),
-    where global_norm is the L2 norm of all of them together.
-
-    Returns:
-      (list of clipped tensors, with None kept in place, global_norm). If the
-      global norm is inf or nan, every clipped value is nan.
-
-    Raises:
-      TypeError: if `t_list` is not a sequence.
-    """
-    if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, (str, bytes)):
-        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    with _scope(name, "clip_by_global_norm"):
-        values = [None if v is None else convert_to_tensor(_values(v)) for v in t_list]
-        if use_norm is None:
-            use_norm = _global_norm(values)
-        else:
-            use_norm = convert_to_tensor(use_norm)
-        one = convert_to_tensor(1.0, dtype=use_norm.dtype)
-        scale = clip_norm * minimum(1.0 / use_norm, one / clip_norm)
-        # (use_norm - use_norm) is nan exactly when the norm is not finite.
-        scale = scale + (use_norm - use_norm)
-        clipped = [None if v is None else late.identity(v * scale) for v in values]
-    # IndexedSlices stay sparse: their values clipped.
-    clipped = [IndexedSlices(c, t.indices, t.dense_shape) if t.__class__ is IndexedSlices
-               else c for c, t in zip(clipped, t_list)]
-    return clipped, use_norm

@@ -1,6 +1,6 @@
 """Sparse (IndexedSlices) gradients in the backprop engine.
 
-The gradient of a gather along axis 0 is an IndexedSlices (slicing.py).
+The gradient of a gather along axis 0 is an IndexedSlices (gather_ops.py).
 TensorFlow keeps it sparse on its way back to the gathered tensor or
 variable only through the ops whose gradient is a plain pass-through or
 acts row by row (identity, variable reads, casts, additions that need no

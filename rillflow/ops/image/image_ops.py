@@ -106,7 +106,7 @@ def _flip(image, axis, scope):
     with name_scope(scope):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
-        from ..core.slicing import reverse
+        from ..core.gather_ops import reverse
         rank = image.shape.rank
         if rank == 3:
             return reverse(image, [axis])
@@ -134,7 +134,7 @@ def rot90(image, k=1, name=None):
     Raises:
       ValueError: for an image of rank other than 3 or 4.
     """
-    from ..core.slicing import reverse
+    from ..core.gather_ops import reverse
     with name_scope(name or "rot90"):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
@@ -175,7 +175,7 @@ def transpose(image, name=None):
 
 
 def _random_flip(image, axis, uniform, scope):
-    from ..core.slicing import reverse
+    from ..core.gather_ops import reverse
     from ..core.unary_ops import round as round_
     with name_scope(scope):
         image = convert_to_tensor(image, name="image")
@@ -328,7 +328,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
     from ..core.array_ops import reshape, stack
-    from ..core.scatter_ops import pad
+    from ..core.split_pad_ops import pad
     with name_scope("pad_to_bounding_box"):
         image, is_batch = _as_batch(image)
         _check_at_least_3d(image)

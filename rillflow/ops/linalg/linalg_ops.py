@@ -948,7 +948,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         axis = dim
     from ..core.math_ops import maximum, multiply
     from ..core.reduction_ops import reduce_sum
-    from ..core.unary_ops import complex as complex_, imag, real, rsqrt, square
+    from ..core.special_math_ops import complex as complex_, imag, real
+    from ..core.unary_ops import rsqrt, square
     with _scope(name or "l2_normalize"):
         x = convert_to_tensor(x)
         if x.dtype.is_complex:
@@ -1518,7 +1519,8 @@ def slogdet(input, name=None):  # noqa: A002
 def logdet(matrix, name=None):
     """log(det(matrix)) of Hermitian positive definite matrices, via Cholesky."""
     from ..core.reduction_ops import reduce_sum
-    from ..core.unary_ops import log, real
+    from ..core.special_math_ops import real
+    from ..core.unary_ops import log
     with _scope(name or "logdet"):
         chol = cholesky(matrix)
         two = convert_to_tensor(2, dtype=chol.dtype)

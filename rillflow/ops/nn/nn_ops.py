@@ -277,7 +277,8 @@ def gelu(features, approximate=False, name=None):
       ValueError: if `features` is not floating point.
     """
     from ..core.math_ops import add, multiply, pow as pow_
-    from ..core.unary_ops import erfc, tanh
+    from ..core.special_math_ops import erfc
+    from ..core.unary_ops import tanh
     with _scope(name or "Gelu"):
         x = convert_to_tensor(features, name="features")
         _require_float(x)
@@ -927,7 +928,7 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
             from ..core.array_ops import shape as shape_
             from ..core.math_ops import cast
             from ..core.reduction_ops import reduce_prod
-            from ..core.slicing import gather
+            from ..core.gather_ops import gather
             count = cast(reduce_prod(gather(shape_(x), axes)), x.dtype, name="count")
         if shift is not None:
             shift = convert_to_tensor(shift, dtype=x.dtype, name="shift")
@@ -1128,7 +1129,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     concatenation. With `max_norm`, each looked-up embedding whose L2 norm
     exceeds it is scaled down to that norm.
     """
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     with _scope(name or "embedding_lookup"):
         if isinstance(params, (list, tuple)):
             if not params:
@@ -1145,7 +1146,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         ids_t = convert_to_tensor(ids, name="ids")
         result = gather(table, ids_t)
         if max_norm is not None:
-            from ..core.unary_ops import clip_by_norm
+            from ..core.clip_ops import clip_by_norm
             r_rank = result.shape.rank
             i_rank = ids_t.shape.rank
             if r_rank is None or i_rank is None:

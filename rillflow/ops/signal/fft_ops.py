@@ -178,7 +178,8 @@ def _rfft_grad(rank):
         from ..core import math_ops as M
         from ..core.creation_ops import range as _range
         from ..linalg.linalg_ops import matmul
-        from ..core.unary_ops import exp, real
+        from ..core.special_math_ops import real
+        from ..core.unary_ops import exp
         fft_length = op.inputs[1]
         cdt = g.dtype
         in_shape = A.shape(op.inputs[0])
@@ -320,7 +321,7 @@ def _pad_to(x, rank, fft_length, inverse):
     an inverse transform); longer inputs are cropped by the op itself."""
     from ..core import array_ops as A
     from ..core import math_ops as M
-    from ..core.scatter_ops import pad
+    from ..core.split_pad_ops import pad
     if x.shape.rank is not None and 0 in x.shape.as_list():
         return x  # TensorFlow leaves empty inputs alone
     c = U.constant_value(fft_length)
@@ -392,8 +393,8 @@ _IRFFT_FN = {1: irfft, 2: irfft2d}
 
 def _shift(x, axes, sign, name):
     from ..core import array_ops as A
-    from ..core.scatter_ops import roll
-    from ..core.slicing import gather
+    from ..core.repeat_unique_roll_ops import roll
+    from ..core.gather_ops import gather
     x = convert_to_tensor(x)
     static = x.shape.rank is not None and x.shape.is_fully_defined()
     if axes is None:

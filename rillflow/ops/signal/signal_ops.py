@@ -20,9 +20,10 @@ from ..core.creation_ops import linspace, range as _range
 from .fft_ops import irfft, rfft
 from ..core.math_ops import cast, maximum, minimum
 from ..core.reduction_ops import reduce_sum
-from ..core.scatter_ops import pad, split
-from ..core.slicing import gather
-from ..core.unary_ops import exp, log, real, rsqrt, sqrt, square
+from ..core.split_pad_ops import pad, split
+from ..core.gather_ops import gather
+from ..core.special_math_ops import real
+from ..core.unary_ops import exp, log, rsqrt, sqrt, square
 from .window_ops import hann_window
 
 __all__ = ["frame", "overlap_and_add", "stft", "inverse_stft", "inverse_stft_window_fn",
@@ -313,7 +314,7 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """The discrete cosine transform (types I-IV) of the innermost axis,
     computed with RFFTs; `n` crops or zero-pads the input, `norm='ortho'`
     makes types II-IV orthonormal."""
-    from ..core.unary_ops import complex as _complex
+    from ..core.special_math_ops import complex as _complex
     _check_dct(input, type, n, axis, norm)
     x = convert_to_tensor(input)
     zero = convert_to_tensor(0.0, dtype=x.dtype)

@@ -60,7 +60,7 @@ def _fill_infer(inputs, attrs):
 
 def _fill_grad(op, g_indices, g_values, g_empty, g_map):
     from ..core.reduction_ops import reduce_sum
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     values_grad = gather(g_values, op.outputs[3])
     return [None, values_grad, None, reduce_sum(g_values) - reduce_sum(values_grad)]
 
@@ -76,7 +76,7 @@ _SparseFillEmptyRows = register("SparseFillEmptyRows", K.fill_empty_rows, _fill_
 def retain(sp_input, to_retain):
     """The entries of `sp_input` where the 1-D bool `to_retain` is True."""
     from ..core.array_ops import reshape as dense_reshape, where
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     sp = to_sparse_tensor(sp_input)
     keep = dense_reshape(where(convert_to_tensor(to_retain, dtype=D.bool_)), [-1])
     # (TensorFlow passes the dense shape through an identity: no static shape.)
@@ -133,7 +133,7 @@ def transpose(sp_input, perm=None, name=None):
     reordered."""
     from ..core.array_ops import size, transpose as dense_transpose
     from ..core.creation_ops import range as range_
-    from ..core.slicing import gather, reverse
+    from ..core.gather_ops import gather, reverse
     sp = to_sparse_tensor(sp_input)
     with _scope(name or "SparseTranspose"):
         if perm is None:

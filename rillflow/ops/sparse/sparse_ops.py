@@ -48,7 +48,7 @@ def _to_dense_infer(inputs, attrs):
 
 def _to_dense_grad(op, grad):
     from ..core.reduction_ops import reduce_sum
-    from ..core.slicing import gather_nd
+    from ..core.gather_ops import gather_nd
     indices = op.inputs[0]
     values_grad = gather_nd(grad, indices)
     return [None, None, values_grad, reduce_sum(grad) - reduce_sum(values_grad)]
@@ -62,7 +62,7 @@ def _reorder_infer(inputs, attrs):
 
 
 def _reorder_grad(op, g_indices, g_values):
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     inverse = apply(_SparseReorderPerm, [op.inputs[0], op.inputs[2]])
     return [None, gather(g_values, inverse), None]
 
@@ -102,7 +102,7 @@ _SparseAddGrad = register(
 
 
 def _dense_add_grad(op, grad):
-    from ..core.slicing import gather_nd
+    from ..core.gather_ops import gather_nd
     return [None, gather_nd(grad, op.inputs[0]), None, grad]
 
 
@@ -118,7 +118,7 @@ def _reduce_infer(inputs, attrs):
 
 def _reduce_grad(op, grad):
     from ..core.array_ops import reshape
-    from ..core.slicing import gather_nd
+    from ..core.gather_ops import gather_nd
     indices, _, shape, axes = op.inputs
     kept = apply(_ReducedShape, [shape, axes])
     g = reshape(grad, kept)
@@ -148,7 +148,7 @@ def _matmul_infer(inputs, attrs):
 def _matmul_grad(op, grad):
     from ..core.array_ops import transpose as dense_transpose
     from ..core.reduction_ops import reduce_sum
-    from ..core.slicing import gather
+    from ..core.gather_ops import gather
     indices, values, shape, b = op.inputs
     adj_a, adj_b = op.get_attr("adjoint_a"), op.get_attr("adjoint_b")
     b_grad = apply(_SparseDenseMatMul, [indices, values, shape, grad],
@@ -170,7 +170,7 @@ def _cwise_grad(is_mul):
     def grad(op, g):
         from ..core.array_ops import shape as shape_of
         from ..core.scatter_ops import scatter_nd
-        from ..core.slicing import gather_nd
+        from ..core.gather_ops import gather_nd
         indices, values, _, y = op.inputs
         y_shape = shape_of(y, out_type=_I64)
         scaled = apply(_ScaledIndices, [indices, op.inputs[2], y_shape])
@@ -208,7 +208,7 @@ def from_dense(tensor, name=None):
     """The SparseTensor of the nonzero (non-empty) entries of `tensor`."""
     from ..core.array_ops import shape, where, zeros_like
     from ..core.math_ops import not_equal
-    from ..core.slicing import gather_nd
+    from ..core.gather_ops import gather_nd
     with _scope(name or "dense_to_sparse"):
         tensor = convert_to_tensor(tensor)
         indices = where(not_equal(tensor, zeros_like(tensor)))

@@ -517,12 +517,12 @@ class Variable:
     # --- sparse reads and updates ---------------------------------------------
     def sparse_read(self, indices, name=None):
         """The rows `indices` of the value (`tf.gather` along axis 0)."""
-        from ..core.slicing import gather
+        from ..core.gather_ops import gather
         return gather(self._read(None), indices, name=name)
 
     def gather_nd(self, indices, name=None):
         """`tf.gather_nd` of the value."""
-        from ..core.slicing import gather_nd
+        from ..core.gather_ops import gather_nd
         return gather_nd(self._read(None), indices, name=name)
 
     def _scatter_nd(self, fn_name, indices, updates, name):
