@@ -5,7 +5,8 @@ order below is the order the families register in."""
 from .core import array_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
-from .linalg import linalg_ops  # noqa: F401
+from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
+from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
 from .state import module  # noqa: F401
