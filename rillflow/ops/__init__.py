@@ -17,7 +17,8 @@ from .strings import string_ops  # noqa: F401
 from .core import unary_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
-from .control_flow import script_ops, cond, while_loop, list_ops, tensor_array  # noqa: F401
+from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
+from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops  # noqa: F401
