@@ -9,7 +9,7 @@ from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
 from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
-from .state import module  # noqa: F401
+from .state import module, scatter_variable_ops  # noqa: F401
 from .nn import nn_ops  # noqa: F401
 from .random import random_ops  # noqa: F401
 from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
