@@ -5,10 +5,11 @@ order below is the order the families register in."""
 from .core import array_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
-from .linalg import linalg_ops  # noqa: F401
+from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
+from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
-from .state import module  # noqa: F401
+from .state import module, scatter_variable_ops  # noqa: F401
 from .nn import nn_ops  # noqa: F401
 from .random import random_ops  # noqa: F401
 from .core import reduction_ops, scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
@@ -17,11 +18,12 @@ from .strings import string_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
-from .control_flow import script_ops, cond, while_loop, list_ops, tensor_array  # noqa: F401
+from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
+from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops  # noqa: F401
-from .image import image_resize, image_scale_translate, image_ops  # noqa: F401
+from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
 from .image import image_color, image_metrics  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
 from .io import parsing_ops, io_ops  # noqa: F401

@@ -82,7 +82,7 @@ def _logical_or_bitwise(logical, bitwise, name):
 
 
 def _matmul(x, y, name=None):
-    from .linalg.linalg_ops import matmul
+    from .linalg.matmul_ops import matmul
     return matmul(x, y, name=name)
 
 

@@ -10,10 +10,10 @@ without it rillflow imports fine and `create_file_writer` raises an
 ImportError saying how to install it.
 """
 from . import experimental
-from .ops import flush, write
+from .ops import write
 from .summaries import audio, histogram, image, scalar, text
 from .trace import graph, trace_export, trace_off, trace_on
-from .writer import (SummaryWriter, create_file_writer, create_noop_writer, record_if,
+from .writer import (SummaryWriter, create_file_writer, create_noop_writer, flush, record_if,
                      should_record_summaries)
 
 __all__ = ["SummaryWriter", "audio", "create_file_writer", "create_noop_writer",

@@ -18,7 +18,7 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.execute import apply, apply_op
+from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape
@@ -27,7 +27,7 @@ from ..ops.state.module import eager_name_scope
 from . import protos
 from .writer import get_step, recording_condition, state
 
-__all__ = ["write_summary", "summary_scope", "write", "write_raw_pb", "flush"]
+__all__ = ["write_summary", "summary_scope", "write", "write_raw_pb"]
 
 _state = _context.state
 _INVALID_SCOPE_CHARACTERS = re.compile(r"[^-_/.A-Za-z0-9]")
@@ -49,14 +49,6 @@ def _write_infer(inputs, attrs):
 
 _WriteSummary = register("WriteSummary", _write_kernel, _write_infer, stateful=True,
                          default_name="write_summary")
-
-
-def _flush_kernel(*, _writer):
-    _writer._flush_now()
-
-
-_FlushSummaryWriter = register("FlushSummaryWriter", _flush_kernel, lambda i, a: [],
-                               stateful=True)
 
 
 def _bool(value):
@@ -223,19 +215,3 @@ def _write_raw(step, value, *condition, _writer):
 
 _WriteRawProtoSummary = register("WriteRawProtoSummary", _write_raw, _write_infer,
                                  stateful=True)
-
-
-@export("summary.flush")
-def flush(writer=None, name=None):
-    """Flushes `writer`, or the default writer when None (`tf.summary.flush`).
-
-    Inside a function, the flush happens on every call.
-    """
-    if writer is None:
-        writer = state.writer
-    if writer is None or writer._noop:
-        return None
-    if _state.graph is None:
-        writer._flush_now()
-        return None
-    return apply_op(_FlushSummaryWriter, [], {"_writer": writer}, name=name or "Flush")

@@ -1,5 +1,6 @@
 """Summary writers and the default-writer state (`tf.summary.create_file_writer`,
-`SummaryWriter.as_default`, `record_if`, the default step).
+`SummaryWriter.as_default`, `record_if`, the default step), and flushing a writer
+(`tf.summary.flush`, the FlushSummaryWriter op a traced function runs).
 
 The default writer, step and recording condition are per thread, as in
 TensorFlow. A summary inside a `tf.function` uses the default writer of
@@ -17,6 +18,8 @@ from ..framework import context as _context
 from ..framework import errors
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
+from ..framework.execute import apply_op
+from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..ops.core.array_ops import constant
 from . import protos
@@ -24,7 +27,7 @@ from .event_file import EventFile
 from .tensor_proto import make_tensor_proto
 
 __all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "record_if",
-           "should_record_summaries", "get_step", "set_step", "state"]
+           "should_record_summaries", "get_step", "set_step", "state", "flush"]
 
 
 class _SummaryState(threading.local):
@@ -136,7 +139,6 @@ class _FileSummaryWriter(SummaryWriter):
         Inside a function being traced, the flush happens on every call.
         """
         if _context.state.graph is not None:
-            from .ops import flush  # ops builds on this module
             flush(self)
         else:
             self._flush_now()
@@ -281,3 +283,29 @@ def set_step(step):
 def get_step():
     """The default step, or None when none is set."""
     return state.step
+
+
+# --- flushing ---------------------------------------------------------------------------
+
+def _flush_kernel(*, _writer):
+    _writer._flush_now()
+
+
+_FlushSummaryWriter = register("FlushSummaryWriter", _flush_kernel, lambda i, a: [],
+                               stateful=True)
+
+
+@export("summary.flush")
+def flush(writer=None, name=None):
+    """Flushes `writer`, or the default writer when None (`tf.summary.flush`).
+
+    Inside a function, the flush happens on every call.
+    """
+    if writer is None:
+        writer = state.writer
+    if writer is None or writer._noop:
+        return None
+    if _context.state.graph is None:
+        writer._flush_now()
+        return None
+    return apply_op(_FlushSummaryWriter, [], {"_writer": writer}, name=name or "Flush")

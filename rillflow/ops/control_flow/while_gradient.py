@@ -11,12 +11,14 @@ from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework.execute import placeholder
 from ...framework.func_graph import FuncGraph, trace_function
+from ...framework.op_registry import set_gradient
 from ...framework.tensor import SymbolicTensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.tensor_spec import TensorSpec
 from . import control_flow_util as CF
 from ..gradients.backprop import backprop, is_differentiable, zeros_like_any
 from .list_ops import add_n_lists, fill_zeros, set_item, zeros_like_list
+from .while_loop import make_while_op
 
 _state = _context.state
 
@@ -193,7 +195,6 @@ def while_gradient(op, dys):
         inits.append(zeros_like_list(caps[k]))
     inits = [CF.in_graph(g, t) for t in inits]
     # Fetch entries index the backward body inputs: placeholder, accumulator, counter.
-    from .while_loop import make_while_op
     bop = make_while_op(g, cgb, gbb, inits, op.name + "_grad", extra_attrs={
         "_fetch": [(pi, ai, 0) for pi, ai, _ in fetch]})
     res = bop.outputs
@@ -207,3 +208,13 @@ def while_gradient(op, dys):
     for (_, k, _), r in zip(diff_fetched, res[start:start + len(diff_fetched)]):
         out[n + k] = r if out[n + k] is None else add_n_lists([out[n + k], r])
     return out
+
+
+def _while_grad(op, *dys):
+    return while_gradient(op, dys)
+
+
+# while_loop registers the While ops without a gradient (this module needs its
+# `make_while_op`); importing this module gives them theirs.
+set_gradient("While", _while_grad)
+set_gradient("StatelessWhile", _while_grad)

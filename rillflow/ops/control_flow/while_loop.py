@@ -343,9 +343,7 @@ def _while_codegen(em, op):
     em.indent -= 1
 
 
-def _while_grad(op, *dys):
-    from .while_gradient import while_gradient
-    return while_gradient(op, dys)
-
-
-_WHILE_OPS = CF.register_pair("While", _while_grad, _while_codegen)
+# Registered without a gradient: the gradient of a While op is another While op (built
+# with `make_while_op` above), so it lives in while_gradient, which imports this module
+# and attaches itself to both ops when it is imported (rillflow.ops imports it).
+_WHILE_OPS = CF.register_pair("While", None, _while_codegen)

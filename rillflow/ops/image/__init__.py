@@ -1,3 +1,4 @@
 """Image ops (`tf.image`): resizing (image_resize; the kernel-sampling
-ScaleAndTranslate op in image_scale_translate), geometry - flips, rotations, crops, pads,
+ScaleAndTranslate op in image_scale_translate, below it; what both share in
+resize_common), geometry - flips, rotations, crops, pads,
 patches (image_ops), dtypes and colour (image_color) and metrics (image_metrics)."""

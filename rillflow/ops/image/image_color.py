@@ -318,7 +318,7 @@ def adjust_hue(image, delta, name=None):
 # --- other colour spaces -------------------------------------------------------------
 
 def _last_axis_product(images, kernel):
-    from ..linalg.linalg_ops import tensordot
+    from ..linalg.einsum_ops import tensordot
     k = convert_to_tensor(kernel, dtype=images.dtype, name="kernel")
     return tensordot(images, k, axes=[[images.shape.rank - 1], [0]])
 
@@ -327,7 +327,7 @@ def _last_axis_product(images, kernel):
 def rgb_to_grayscale(images, name=None):
     """Luma (0.2989 R + 0.587 G + 0.114 B) of RGB images, keeping a last
     dimension of size 1 and the input dtype."""
-    from ..linalg.linalg_ops import tensordot
+    from ..linalg.einsum_ops import tensordot
     with name_scope(name or "rgb_to_grayscale"):
         images = convert_to_tensor(images, name="images")
         orig = images.dtype

@@ -19,14 +19,12 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
+from .image_scale_translate import scale_and_translate
+from .resize_common import _F32, _RESIZE_TYPES, _dims, _like_infer, _resize_infer, _sizes
 
 __all__ = ["resize", "ResizeMethod", "resize_bilinear", "resize_nearest_neighbor",
            "resize_bicubic", "resize_area"]
 
-_F32 = np.float32
-# TensorFlow lists bfloat16 twice in these ops' allowed types.
-_RESIZE_TYPES = (D.int8, D.uint8, D.int16, D.uint16, D.int32, D.int64, D.bfloat16, D.float16,
-                 D.float32, D.float64, D.bfloat16)
 _RESIZE_GRAD_TYPES = (D.float32, D.bfloat16, D.float16, D.float64)
 
 
@@ -49,19 +47,6 @@ def _source(out_size, scale, half_pixel, offset=True):
     return src - _F32(0.5) if offset else src
 
 
-def _sizes(op, size):
-    size = np.asarray(size)
-    if size.ndim != 1:
-        raise U.op_error(op, f"shape_t must be 1-dimensional{_dims(size.shape)}")
-    if size.shape[0] != 2:
-        raise U.op_error(op, f"shape_t must have two elements{_dims(size.shape)}")
-    return int(size[0]), int(size[1])
-
-
-def _dims(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _validate(op, images, size, align_corners, half_pixel_centers):
     """The checks of TensorFlow's resize kernels; returns (out_h, out_w)."""
     if half_pixel_centers and align_corners:
@@ -74,26 +59,6 @@ def _validate(op, images, size, align_corners, half_pixel_centers):
     if images.shape[1] <= 0 or images.shape[2] <= 0:
         raise U.op_error(op, "input image must be of non-zero size")
     return oh, ow
-
-
-def _resize_infer(out_dtype=None):
-    def infer(inputs, attrs):
-        x, size = inputs[0], inputs[1]
-        if x.shape.rank is not None and x.shape.rank != 4:
-            raise ValueError(f"Shape must be rank 4 but is rank {x.shape.rank}")
-        c = U.constant_value(size)
-        hw = [int(v) for v in np.reshape(c, -1)] if c is not None and np.size(c) == 2 \
-            else [None, None]
-        dims = [None] * 4 if x.shape.rank is None else list(x.shape)
-        return [(TensorShape([dims[0]] + hw + [dims[3]]), out_dtype or x.dtype)]
-    return infer
-
-
-def _like_infer(index):
-    """Shape function of a gradient op whose output looks like input `index`."""
-    def infer(inputs, attrs):
-        return [(inputs[index].shape, inputs[index].dtype)]
-    return infer
 
 
 def _add_at(shape, dtype, ys, xs, values):
@@ -452,7 +417,6 @@ def _resize_fn(method, antialias):
         from ..core.slicing import strided_slice
         hw = strided_slice(shape(images, out_type="int32"), [1], [3], [1])
         scale = truediv(cast(size, D.float32), cast(hw, D.float32))
-        from .image_scale_translate import scale_and_translate
         return scale_and_translate(images, size, scale, zeros([2]), kernel_type=kernel,
                                    antialias=antialias)
 

@@ -11,7 +11,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
 from ..core import op_util as U
-from .image_resize import _F32, _RESIZE_TYPES, _dims, _like_infer, _resize_infer, _sizes
+from .resize_common import _F32, _RESIZE_TYPES, _dims, _like_infer, _resize_infer, _sizes
 
 __all__ = ["scale_and_translate"]
 

@@ -1,2 +1,14 @@
 """Linear algebra (`tf.linalg`, `tf.matmul`, `tf.einsum`, `tf.tensordot`, norms):
-matrix products, decompositions, solvers and their gradients."""
+matrix products, decompositions, solvers and their gradients.
+
+Modules, each importing only those listed before it:
+
+- `linalg_util`: the dtype sets and helpers the others share (registers no op).
+- `matmul_ops`: `matmul`, `matvec` and `cross`, the products with a kernel of their own.
+- `structure_ops`: diagonals (`diag`, `diag_part`, `set_diag`), `trace`, `band_part`,
+  `matrix_transpose`, `adjoint`.
+- `einsum_ops`: `einsum` and `tensordot`.
+- `solve_ops`: `inv`, `det`, `slogdet`, `solve`, `triangular_solve`.
+- `decomposition_ops`: `cholesky`, `logdet`, `qr`, `svd`.
+- `norm_ops`: `norm` and `l2_normalize`.
+"""

@@ -177,7 +177,7 @@ def _rfft_grad(rank):
         from ..core import array_ops as A
         from ..core import math_ops as M
         from ..core.creation_ops import range as _range
-        from ..linalg.linalg_ops import matmul
+        from ..linalg.matmul_ops import matmul
         from ..core.special_math_ops import real
         from ..core.unary_ops import exp
         fft_length = op.inputs[1]

@@ -26,6 +26,7 @@ from ...framework.op_registry import register
 from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
 from ..core.scatter_ops import _scatter_into
+from .variables import _ROW_UPDATES, _UnreadVariable, _uninitialized
 
 __all__ = ["scatter", "resource_scatter", "batch_scatter_update"]
 
@@ -74,7 +75,6 @@ def _trunc_div_at(out, idx, upd):
 def _scatter_kernel(mode, op_name):
     def kernel(h, indices, updates, dtype=None, Tindices=None):
         if h.value is None:
-            from .variables import _uninitialized
             raise _uninitialized(h)
         shape = h.value.shape
         _check_shapes(shape, indices, updates, op_name)
@@ -147,7 +147,6 @@ def resource_scatter(var, mode, indices, updates, name=None):
         shapes, a dtype the op does not take, or a zero divisor.
       TypeError/ValueError: (graph) for wrong dtypes or static shapes.
     """
-    from .variables import _UnreadVariable
     opdef = _OPS[mode]
     u = convert_to_tensor(updates, dtype=var.dtype)
     i = convert_to_tensor(indices)
@@ -243,3 +242,7 @@ scatter_nd_sub_v1 = _v1_nd("sub")
 def batch_scatter_update_v1(ref, indices, updates, use_locking=True, name=None):
     """`ref.batch_scatter_update` with separate indices and updates."""
     return batch_scatter_update(ref, indices, updates, name)
+
+
+# Variable.scatter_* and Variable.batch_scatter_update call these (see variables._ROW_UPDATES).
+_ROW_UPDATES.update(scatter=scatter, batch_scatter_update=batch_scatter_update)

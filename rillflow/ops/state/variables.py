@@ -67,6 +67,12 @@ class HandleTensor(EagerTensor):
 ResourceHandle._eager_tensor_class = HandleTensor
 
 
+# The row updates of `Variable.scatter_*` ("scatter", "batch_scatter_update"): ops of
+# scatter_variable_ops, which returns this module's _UnreadVariable and so imports this
+# module; it fills the table when imported (rillflow.ops imports it after this module).
+_ROW_UPDATES = {}
+
+
 def _uninitialized(handle):
     return errors.FailedPreconditionError(
         None, None, f"Could not find variable {handle.name}. This could mean that the variable "
@@ -553,8 +559,7 @@ class Variable:
 
     # --- row updates from IndexedSlices (scatter_variable_ops.py) --------------
     def _scatter(self, mode, sparse_delta, name):
-        from .scatter_variable_ops import scatter
-        return scatter(self, mode, sparse_delta, name)
+        return _ROW_UPDATES["scatter"](self, mode, sparse_delta, name)
 
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
         """Adds the IndexedSlices `sparse_delta` to the rows it names; returns
@@ -599,11 +604,11 @@ class Variable:
           TypeError: if `sparse_delta` is not an IndexedSlices.
         """
         from ...framework.indexed_slices import IndexedSlices
-        from .scatter_variable_ops import batch_scatter_update
         if not isinstance(sparse_delta, IndexedSlices):
             raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
                             f"arg: {sparse_delta}")
-        return batch_scatter_update(self, sparse_delta.indices, sparse_delta.values, name)
+        return _ROW_UPDATES["batch_scatter_update"](self, sparse_delta.indices,
+                                                    sparse_delta.values, name)
 
     def set_shape(self, shape):
         """Refines the static shape."""
@@ -723,5 +728,3 @@ def variables_initializer(var_list, name="init"):
     from ..control_flow.control_ops import group
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
 
-
-from . import scatter_variable_ops  # noqa: E402,F401  (tf.compat.v1.scatter_*)

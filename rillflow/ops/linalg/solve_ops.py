@@ -1,0 +1,312 @@
+"""Inverses, determinants and linear solvers: `inv` (MatrixInverse), `det`
+(MatrixDeterminant), `slogdet` (LogMatrixDeterminant), `solve` (MatrixSolve) and
+`triangular_solve` (MatrixTriangularSolve), with their gradients."""
+import collections
+
+import numpy as np
+
+from ...framework.api_export import export
+from ...framework.convert import convert_to_tensor
+from ...framework.execute import apply, apply2
+from ...framework.op_registry import register
+from ...framework.tensor_shape import TensorShape, dims_text
+from ..core import op_util as U
+from .linalg_util import (
+    _state, _LINALG_T, _scope, _invalid, _same_dtype, _adjoint_last2, _square_check, _compute_dtype,
+    _square_infer, _linalg_unary)
+from .matmul_ops import matmul
+from .structure_ops import band_part
+
+
+# =============================================================================
+# inverse and determinants
+# =============================================================================
+
+def _batch_shape(s):
+    return TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-2])
+
+
+def _inv_kernel(x, adjoint=False):
+    _square_check(x)
+    a = _compute_dtype(x)
+    if adjoint:
+        a = _adjoint_last2(a)
+    if a.size == 0:
+        return np.array(x, copy=True)
+    try:
+        out = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise _invalid("Input is not invertible.") from None
+    if not np.all(np.isfinite(out)) and np.all(np.isfinite(a)):
+        raise _invalid("Input is not invertible.")
+    return out.astype(x.dtype, copy=False)
+
+
+def _inv_grad(op, g):
+    y = op.outputs[0]
+    if op.get_attr("adjoint"):
+        return [-matmul(y, matmul(g, y, adjoint_a=True))]
+    return [-matmul(y, matmul(g, y, adjoint_b=True), adjoint_a=True)]
+
+
+_MatrixInverse = register("MatrixInverse", _inv_kernel, _square_infer("MatrixInverse"),
+                          _inv_grad, allowed=_LINALG_T)
+
+
+@export("linalg.inv", "compat.v1.matrix_inverse", "compat.v1.linalg.inv")
+def inv(input, adjoint=False, name=None):  # noqa: A002
+    """The inverse of each innermost square matrix (of its adjoint if asked).
+
+    Raises:
+      InvalidArgumentError: (eager) a matrix is not square or not invertible.
+    """
+    return _linalg_unary(_MatrixInverse, input, {"adjoint": bool(adjoint)},
+                         name or "MatrixInverse")
+
+
+def _det_kernel(x):
+    _square_check(x)
+    return np.asarray(np.linalg.det(_compute_dtype(x))).astype(x.dtype)
+
+
+def _det_grad(op, g):
+    from ..core.array_ops import expand_dims
+    from ..core.math_ops import conj
+    x = op.inputs[0]
+    scale = expand_dims(expand_dims(g * conj(op.outputs[0]), -1), -1)
+    return [scale * inv(x, adjoint=True)]
+
+
+_MatrixDeterminant = register(
+    "MatrixDeterminant", _det_kernel,
+    _square_infer("MatrixDeterminant", lambda s, d: [(_batch_shape(s), d)]), _det_grad,
+    allowed=_LINALG_T)
+
+
+@export("linalg.det", "compat.v1.matrix_determinant", "compat.v1.linalg.det")
+def det(input, name=None):  # noqa: A002
+    """The determinant of each innermost square matrix."""
+    return _linalg_unary(_MatrixDeterminant, input, {}, name or "MatrixDeterminant")
+
+
+def _slogdet_kernel(x):
+    _square_check(x)
+    sign, logabs = np.linalg.slogdet(_compute_dtype(x))
+    return [np.asarray(sign).astype(x.dtype), np.asarray(logabs).astype(x.dtype)]
+
+
+def _slogdet_grad(op, g_sign, g_logabs):
+    from ..core.array_ops import expand_dims
+    x = op.inputs[0]
+    scale = expand_dims(expand_dims(g_logabs, -1), -1)
+    return [scale * inv(x, adjoint=True)]
+
+
+_LogMatrixDeterminant = register(
+    "LogMatrixDeterminant", _slogdet_kernel,
+    _square_infer("LogMatrixDeterminant",
+                  lambda s, d: [(_batch_shape(s), d), (_batch_shape(s), d)]),
+    _slogdet_grad, allowed=_LINALG_T)
+
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
+                                              ["sign", "log_abs_determinant"])
+
+
+@export("linalg.slogdet")
+def slogdet(input, name=None):  # noqa: A002
+    """(sign, log|det|) of each innermost square matrix, as a namedtuple.
+
+    Stable where `det` over- or underflows; a singular matrix gives sign 0
+    and log|det| = -inf.
+    """
+    x = convert_to_tensor(input)
+    if _state.graph is None and x._v.dtype not in _LogMatrixDeterminant.allowed_np:
+        raise U._eager_disallowed(_LogMatrixDeterminant, x)
+    sign, logabs = apply(_LogMatrixDeterminant, [x], name=name or "LogMatrixDeterminant",
+                         multi=True)
+    return LogMatrixDeterminant(sign, logabs)
+
+
+# =============================================================================
+# solvers
+# =============================================================================
+
+def _solve_kernel(matrix, rhs, adjoint=False):
+    if matrix.ndim < 2:
+        raise _invalid(f"Input tensor 0 must have rank >= 2, got {matrix.ndim}")
+    if rhs.ndim != matrix.ndim:
+        raise _invalid("All input tensors must have the same rank.")
+    if matrix.shape[-1] != matrix.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if matrix.shape[:-2] != rhs.shape[:-2]:
+        raise _invalid("All input tensors must have the same outer dimensions.")
+    if rhs.shape[-2] != matrix.shape[-1]:
+        raise _invalid("Input matrix and rhs are incompatible.")
+    a = _compute_dtype(matrix)
+    b = _compute_dtype(rhs)
+    if adjoint:
+        a = _adjoint_last2(a)
+    if a.size == 0 or b.size == 0:
+        return np.zeros(rhs.shape, dtype=rhs.dtype)
+    try:
+        out = np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise _invalid("Input matrix is not invertible.") from None
+    return out.astype(rhs.dtype, copy=False)
+
+
+def _solve_infer(inputs, attrs):
+    m, r = inputs
+    _same_dtype("MatrixSolve", inputs, "matrix", "rhs")
+    U.check_allowed(_MatrixSolve, m, "matrix")
+    sm, sr = m.shape, r.shape
+    for s in (sm, sr):
+        if s.rank is not None and s.rank < 2:
+            raise ValueError(f"Shape must be at least rank 2 but is rank {s.rank}")
+    if sm.rank is not None and sr.rank is not None:
+        if sm.rank != sr.rank:
+            raise ValueError(f"Shape must be rank {sm.rank} but is rank {sr.rank}")
+        if sm[-1] is not None and sm[-2] is not None and sm[-1] != sm[-2]:
+            raise ValueError(f"Dimensions must be equal, but are {sm[-2]} and {sm[-1]}")
+        n = sm[-1] if sm[-1] is not None else sm[-2]
+        if n is not None and sr[-2] is not None and n != sr[-2]:
+            raise ValueError(f"Dimensions must be equal, but are {n} and {sr[-2]}")
+        batch = TensorShape(sm.as_list()[:-2]).merge_with(TensorShape(sr.as_list()[:-2]))
+        return [(TensorShape(batch.as_list() + [n if n is not None else sr[-2], sr[-1]]),
+                 m.dtype)]
+    if sr.rank is not None:
+        return [(sr, m.dtype)]
+    return [(TensorShape(None), m.dtype)]
+
+
+def _solve_grad(op, g):
+    a, _ = op.inputs
+    c = op.outputs[0]
+    adj = op.get_attr("adjoint")
+    gb = solve(a, g, adjoint=not adj)
+    if adj:
+        ga = -matmul(c, gb, adjoint_b=True)
+    else:
+        ga = -matmul(gb, c, adjoint_b=True)
+    return [ga, gb]
+
+
+_MatrixSolve = register("MatrixSolve", _solve_kernel, _solve_infer, _solve_grad,
+                        allowed=_LINALG_T)
+
+
+def _binary_linalg(opdef, matrix, rhs, attrs, name):
+    m = convert_to_tensor(matrix)
+    r = convert_to_tensor(rhs, dtype_hint=m.dtype)
+    if _state.graph is None:
+        if m.dtype is not r.dtype:
+            raise U._mismatch(opdef, m, r)
+        if m._v.dtype not in opdef.allowed_np:
+            raise U._eager_disallowed(opdef, m)
+    return apply2(opdef, m, r, attrs, name=name)
+
+
+@export("linalg.solve", "compat.v1.matrix_solve", "compat.v1.linalg.solve")
+def solve(matrix, rhs, adjoint=False, name=None):
+    """Solves matrix @ X = rhs (or adjoint(matrix) @ X = rhs) for X.
+
+    Raises:
+      InvalidArgumentError: (eager) shapes do not fit or a matrix is singular.
+    """
+    return _binary_linalg(_MatrixSolve, matrix, rhs, {"adjoint": bool(adjoint)},
+                          name or "MatrixSolve")
+
+
+def _tri_solve_kernel(matrix, rhs, lower=True, adjoint=False):
+    for i, t in enumerate((matrix, rhs)):
+        if t.ndim < 2:
+            raise _invalid(f"Input tensor {i} must have rank >= 2, got {t.ndim}")
+    if matrix.shape[-1] != matrix.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if rhs.shape[-2] != matrix.shape[-1]:
+        raise _invalid("Input matrix and rhs are incompatible.")
+    try:
+        batch = np.broadcast_shapes(matrix.shape[:-2], rhs.shape[:-2])
+    except ValueError:
+        raise _invalid(f"Incompatible shapes: {dims_text(matrix.shape)} vs. "
+                       f"{dims_text(rhs.shape)}", "MatrixTriangularSolve") from None
+    a = _compute_dtype(matrix)
+    b = _compute_dtype(rhs)
+    a = np.tril(a) if lower else np.triu(a)
+    if adjoint:
+        a = _adjoint_last2(a)
+        lower = not lower
+    n = a.shape[-1]
+    a = np.broadcast_to(a, batch + (n, n))
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    if a.size == 0 or b.size == 0:
+        return np.zeros(batch + rhs.shape[-2:], dtype=rhs.dtype)
+    diag = np.diagonal(a, axis1=-2, axis2=-1)
+    if np.all(diag != 0):
+        out = np.linalg.solve(a, b)
+    else:
+        out = _substitute(a, b, lower)
+    return out.astype(rhs.dtype, copy=False)
+
+
+def _substitute(a, b, lower):
+    """Forward/back substitution; zero pivots give inf/nan as in TensorFlow."""
+    n = a.shape[-1]
+    out = np.zeros(np.broadcast_shapes(b.shape, b.shape), dtype=np.result_type(a, b))
+    order = range(n) if lower else range(n - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for i in order:
+            acc = b[..., i, :] - np.einsum("...j,...jk->...k", a[..., i, :], out)
+            out[..., i, :] = acc / a[..., i, i][..., None]
+    return out
+
+
+def _tri_solve_infer(inputs, attrs):
+    m, r = inputs
+    _same_dtype("MatrixTriangularSolve", inputs, "matrix", "rhs")
+    U.check_allowed(_MatrixTriangularSolve, m, "matrix")
+    sm, sr = m.shape, r.shape
+    for s in (sm, sr):
+        if s.rank is not None and s.rank < 2:
+            raise ValueError(f"Shape must be at least rank 2 but is rank {s.rank}")
+    if sm.rank is None or sr.rank is None:
+        return [(TensorShape(None), m.dtype)]
+    if sm[-1] is not None and sm[-2] is not None and sm[-1] != sm[-2]:
+        raise ValueError(f"Dimensions must be equal, but are {sm[-2]} and {sm[-1]}")
+    n = sm[-1] if sm[-1] is not None else sm[-2]
+    if n is not None and sr[-2] is not None and n != sr[-2]:
+        raise ValueError(f"Dimensions must be equal, but are {n} and {sr[-2]}")
+    batch = U.broadcast_shapes(TensorShape(sm.as_list()[:-2]), TensorShape(sr.as_list()[:-2]))
+    return [(TensorShape(batch.as_list() + [n if n is not None else sr[-2], sr[-1]]), m.dtype)]
+
+
+def _tri_solve_grad(op, g):
+    from ..core.math_ops import _sum_to
+    a, b = op.inputs
+    c = op.outputs[0]
+    lower, adj = op.get_attr("lower"), op.get_attr("adjoint")
+    gb = triangular_solve(a, g, lower=lower, adjoint=not adj)
+    if adj:
+        ga = -matmul(c, gb, adjoint_b=True)
+    else:
+        ga = -matmul(gb, c, adjoint_b=True)
+    ga = band_part(ga, -1, 0) if lower else band_part(ga, 0, -1)
+    return [_sum_to(ga, a), _sum_to(gb, b)]
+
+
+_MatrixTriangularSolve = register("MatrixTriangularSolve", _tri_solve_kernel, _tri_solve_infer,
+                                  _tri_solve_grad, allowed=_LINALG_T)
+
+
+@export("linalg.triangular_solve", "compat.v1.matrix_triangular_solve",
+        "compat.v1.linalg.triangular_solve")
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Solves matrix @ X = rhs for a (batch of) triangular matrix.
+
+    Only the lower (or, with lower=False, upper) triangle is read; batch
+    dimensions broadcast. A zero on the diagonal gives inf/nan.
+    """
+    with _scope(name or "triangular_solve"):
+        return _binary_linalg(_MatrixTriangularSolve, matrix, rhs,
+                              {"lower": bool(lower), "adjoint": bool(adjoint)},
+                              "MatrixTriangularSolve")
