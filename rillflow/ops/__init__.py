@@ -9,7 +9,8 @@ from .linalg import linalg_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
 from .state import module  # noqa: F401
-from .nn import nn_ops  # noqa: F401
+from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
+from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import random_ops  # noqa: F401
 from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
