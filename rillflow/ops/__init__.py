@@ -11,7 +11,7 @@ from .core import math_ops  # noqa: F401
 from .state import module  # noqa: F401
 from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
-from .random import random_ops  # noqa: F401
+from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
 from .core import unary_ops  # noqa: F401

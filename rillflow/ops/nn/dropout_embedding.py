@@ -47,7 +47,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """
     from ..core.array_ops import where
     from ..core.math_ops import divide, greater_equal, multiply, subtract
-    from ..random.random_ops import uniform
+    from ..random.stateful_ops import uniform
     with _scope(name or "dropout"):
         x = convert_to_tensor(x, name="x")
         if not x.dtype.is_floating:
