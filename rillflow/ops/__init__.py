@@ -13,7 +13,7 @@ from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .core import reduction_ops, scatter_ops, slicing, sort_ops  # noqa: F401
-from .strings import string_ops  # noqa: F401
+from .strings import string_util, string_ops, unicode_ops  # noqa: F401
 from .core import unary_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
