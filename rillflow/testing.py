@@ -127,7 +127,7 @@ class TestCase(unittest.TestCase):
         random.seed(_DEFAULT_SEED)
         np.random.seed(_DEFAULT_SEED)
         try:
-            from .ops.random.random_ops import set_seed
+            from .ops.random.seeding import set_seed
         except ImportError:
             return
         set_seed(_DEFAULT_SEED)

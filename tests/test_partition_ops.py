@@ -74,3 +74,18 @@ def test_no_nan_products_scalar_mul_and_global_norm():
     assert tf.math.reciprocal_no_nan(tf.constant([0.0, 4.0])).numpy().tolist() == [0.0, 0.25]
     assert tf.math.scalar_mul(2.0, X).numpy().tolist() == [[2, 4], [6, 8]]
     assert float(tf.linalg.global_norm([tf.constant([3.0]), None, tf.constant([4.0])])) == 5.0
+
+
+def test_dynamic_stitch_gradient_through_partition():
+    # The gradient of DynamicStitch gathers g at each indices input (a regression: it
+    # imported gather from a module without it). TensorFlow 2.21 gives the same values.
+    x = tf.constant([1., 2., 3., 4.])
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        def grad():
+            with tf.GradientTape() as t:
+                t.watch(x)
+                parts = tf.dynamic_partition(x, [0, 1, 0, 1], 2)
+                y = tf.dynamic_stitch([[0, 2], [1, 3]], [parts[0] * 2., parts[1] * 3.])
+                loss = tf.reduce_sum(y * tf.constant([1., 10., 100., 1000.]))
+            return t.gradient(loss, x)
+        assert run(grad).numpy().tolist() == [2.0, 30.0, 200.0, 3000.0]

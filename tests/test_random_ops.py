@@ -521,7 +521,7 @@ def test_generator_errors_and_global_generator():
 
 
 def test_v1_sessions_replay_a_seeded_graph():
-    from rillflow.ops.random.random_ops import restart_random_streams
+    from rillflow.ops.random.seeding import restart_random_streams
     g = tf.Graph()
     with g.as_default():
         tf.random.set_seed(1234)

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors, nest
+from ..framework.component_batching import slice_iter, stack_components
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
@@ -14,7 +15,7 @@ from . import dataset_ops as DS
 from . import runtime as R
 from . import structure as S
 from .functional import MapNode
-from .sources import ListNode, slice_iter
+from .sources import ListNode
 
 
 def _static_int(v):
@@ -329,7 +330,7 @@ class RebatchNode(R.Node):
             if batcher is not None:
                 yield batcher(batch)
             else:
-                yield tuple(R.stack_components(batch, i) for i in range(len(batch[0])))
+                yield tuple(stack_components(batch, i) for i in range(len(batch[0])))
             if len(batch) < size:
                 return
 

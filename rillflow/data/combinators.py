@@ -361,7 +361,7 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
         w = np.asarray(weights, dtype=np.float64)
     if len(datasets) == 1:
         return datasets[0]
-    from ..ops.random.random_ops import get_seed
+    from ..ops.random.seeding import get_seed
     s1, s2 = get_seed(seed)
     rng_seed = None if s1 is None else [s1, s2]
     selector = DS.make_dataset("_RandomIndex", _random_index(w, rng_seed),

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors, nest
+from ..framework.component_batching import slice_iter
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor_spec import TensorSpec
@@ -16,7 +17,6 @@ from . import dataset_ops as DS
 from . import functions as F
 from . import runtime as R
 from . import structure as S
-from .sources import slice_iter
 
 
 # --- map -------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ _Shuffle = DS.register_dataset_op("ShuffleDatasetV3", _shuffle_kernel)
 
 def shuffle(ds, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
     """See `Dataset.shuffle`."""
-    from ..ops.random.random_ops import get_seed
+    from ..ops.random.seeding import get_seed
     s1, s2 = get_seed(seed)
     if s1 is None:
         s1 = s2 = 0

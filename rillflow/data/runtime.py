@@ -12,11 +12,10 @@ around as values.
 """
 import itertools
 
-import numpy as np
-
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import errors
+from ..framework.component_batching import stack_components
 
 INFINITE = -1
 UNKNOWN = -2
@@ -133,50 +132,6 @@ def stacked_batches(node, size, drop_remainder, fused=False):
             return
 
 
-def slice_iter(arr):
-    """An iterator over the slices of `arr` along its first dimension, each a
-    NumPy value (strings stay 0-d object arrays, as eager tensors hold them)."""
-    if isinstance(arr, np.ndarray) and arr.dtype.kind == "O" and arr.ndim == 1:
-        return (arr[i, ...] for i in range(arr.shape[0]))
-    return iter(arr)
-
-
-def stack_components(rows, index, fused=False, label=None):
-    """Stacks the `index`-th component of each element of `rows` into one array.
-    `label` is the component number errors name (TensorFlow counts a
-    composite as one component), `index` by default.
-
-    Raises:
-      InvalidArgumentError: if the components' shapes differ.
-    """
-    vals = [r[index] for r in rows]
-    if label is not None:
-        index = label
-    first = vals[0]
-    if first.__class__ is np.ndarray and first.ndim:
-        shape = first.shape
-        for k, v in enumerate(vals):
-            if np.shape(v) != shape:
-                raise _batch_error(vals, index, k, fused)
-        return np.stack(vals)
-    dtype = getattr(first, "dtype", None)
-    if dtype is not None and dtype.kind == "O":
-        out = np.empty(len(vals), dtype=object)
-        for k, v in enumerate(vals):
-            if np.ndim(v):
-                raise _batch_error(vals, index, k, fused)
-            out[k] = v[()] if isinstance(v, np.ndarray) else v
-        return out
-    try:
-        out = np.array(vals, dtype=dtype)
-    except ValueError:
-        out = None
-    if out is None or out.ndim != 1:
-        k = next(k for k, v in enumerate(vals) if np.ndim(v))
-        raise _batch_error(vals, index, k, fused)
-    return out
-
-
 def batch_size_error(sizes):
     """The error unbatching an element whose components (`sizes`: their
     lengths, TensorFlow's component order) have different lengths."""
@@ -184,19 +139,3 @@ def batch_size_error(sizes):
     return errors.InvalidArgumentError(
         None, None, "Input element must have the same batch size in each component. "
         f"Component 0 had size {sizes[0]} but component {k} had size, {sizes[k]}.")
-
-
-def _dims(value):
-    # TensorShape::DebugString, as TensorFlow's messages print shapes
-    return "[%s]" % ",".join(str(d) for d in np.shape(value))
-
-
-def _batch_error(vals, index, k, fused):
-    if fused:
-        return errors.InvalidArgumentError(
-            None, None, "Cannot add tensor to the batch: number of elements does not match. "
-            f"Shapes are: [tensor]: {_dims(vals[k])}, [batch]: {_dims(vals[0])}")
-    return errors.InvalidArgumentError(
-        None, None, f"Cannot batch tensors with different shapes in component {index}. "
-        f"First element had shape {_dims(vals[0])} and element {k} had shape "
-        f"{_dims(vals[k])}.")

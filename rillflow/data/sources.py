@@ -8,6 +8,7 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors, nest
+from ..framework.component_batching import slice_iter
 from ..framework.convert import convert_to_tensor, to_numpy
 from ..framework.execute import apply
 from ..framework.op_registry import register
@@ -112,9 +113,6 @@ class ListNode(R.Node):
 
     def cardinality(self):
         return len(self.elements)
-
-
-slice_iter = R.slice_iter
 
 
 class SliceNode(R.Node):

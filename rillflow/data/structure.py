@@ -16,6 +16,7 @@ import numpy as np
 
 from ..framework import dtypes as D
 from ..framework import errors, nest
+from ..framework.component_batching import slice_iter, stack_components
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
@@ -359,7 +360,7 @@ def batcher(spec):
         out = []
         for k, fn, a, b in plan:
             if fn is None:
-                out.append(R.stack_components(rows, a, fused, label=k))
+                out.append(stack_components(rows, a, fused, label=k))
             else:
                 out.extend(fn([r[a:b] for r in rows]))
         return tuple(out)
@@ -388,7 +389,7 @@ def unbatcher(spec):
                 if not np.ndim(v):
                     raise errors.InvalidArgumentError(
                         None, None, "Cannot unbatch an input with scalar components.")
-                columns.append([(x,) for x in R.slice_iter(v)])
+                columns.append([(x,) for x in slice_iter(v)])
             else:
                 columns.append([tuple(c) for c in fn(list(element[a:b]))])
         if len({len(c) for c in columns}) > 1:

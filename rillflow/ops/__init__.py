@@ -10,11 +10,12 @@ from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
 from .state import module, scatter_variable_ops  # noqa: F401
-from .nn import nn_ops  # noqa: F401
-from .random import random_ops  # noqa: F401
+from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
+from .nn import normalization, dropout_embedding  # noqa: F401
+from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .core import reduction_ops, scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
-from .strings import string_ops  # noqa: F401
+from .strings import string_util, string_ops, unicode_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401

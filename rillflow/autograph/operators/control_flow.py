@@ -15,6 +15,8 @@ from ...framework.convert import convert_to_tensor
 from ...framework.errors import OperatorNotAllowedInGraphError
 from ...framework.func_graph import FuncGraph
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ...ops.core.creation_ops import range as tf_range
+from ...ops.ragged.ragged_tensor import RaggedTensor
 from . import data_structures as DS
 from . import loop_vars as LV
 from .exceptions import staging
@@ -228,6 +230,9 @@ def _as_tensors(v):
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """`for x in iter_: body(x)`, stopping when `extra_test()` is false."""
+    if isinstance(iter_, RaggedTensor):
+        _ragged_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        return
     custom = getattr(iter_, "_autograph_for_loop", None)
     if custom is not None:
         custom(extra_test, body, get_state, set_state, symbol_names, opts)
@@ -250,6 +255,19 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if isinstance(iter_, EagerTensor):
         set_state(tuple(_as_tensors(v) for v in get_state()))
     _py_for_stmt(iter_, extra_test, body)
+
+
+def _ragged_for(rt, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for row in ragged:`: a tensor loop over the row indices in a graph, a
+    Python loop eagerly (as TensorFlow's `for_stmt` does for RaggedTensors)."""
+    if isinstance(rt._row_splits, EagerTensor) and _state.graph is None:
+        for row in rt:
+            if extra_test is not None and not extra_test():
+                break
+            body(row)
+        return
+    for_stmt(tf_range(rt.nrows()), extra_test, lambda i: body(rt[i]), get_state, set_state,
+             symbol_names, opts)
 
 
 def _py_for_stmt(iter_, extra_test, body):

@@ -90,8 +90,8 @@ class Session:
         self._compiled = {}
         self._closed = False
         # Each session replays the random sequences of a seeded graph, as in TF.
-        from ...ops.random import random_ops
-        restart = getattr(random_ops, "restart_random_streams", None)
+        from ...ops.random import seeding
+        restart = getattr(seeding, "restart_random_streams", None)
         if restart is not None:
             restart(self._graph)
 

@@ -10,6 +10,7 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, as_shape
 from . import op_util as U
+from .gather_ops import gather
 
 __all__ = ["dynamic_partition", "dynamic_stitch", "unravel_index", "ensure_shape",
            "confusion_matrix"]
@@ -73,7 +74,6 @@ def _stitch_infer(inputs, attrs):
 
 
 def _stitch_grad(op, g):
-    from .array_ops import gather
     n = op.attrs["N"]
     indices = op.inputs[:n]
     return [None] * n + [gather(g, i) for i in indices]

@@ -401,7 +401,7 @@ def per_image_standardization(image):
 
 
 def _random_delta(lo, hi, seed):
-    from ..random.random_ops import uniform
+    from ..random.stateful_ops import uniform
     return uniform([], lo, hi, seed=seed)
 
 

@@ -100,7 +100,7 @@ def psnr(a, b, max_val, name=None):
 
 def _fspecial_gauss(size, sigma):
     from ..core.creation_ops import range as range_
-    from ..nn.nn_ops import softmax
+    from ..nn.softmax_losses import softmax
     size = convert_to_tensor(size, D.int32)
     sigma = convert_to_tensor(sigma)
     coords = M.cast(range_(size), sigma.dtype)

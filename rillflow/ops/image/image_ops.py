@@ -194,12 +194,12 @@ def _random_flip(image, axis, uniform, scope):
 
 
 def _stateful_uniform(seed):
-    from ..random.random_ops import uniform
+    from ..random.stateful_ops import uniform
     return lambda shape: uniform(shape, 0, 1.0, seed=seed)
 
 
 def _stateless_uniform(seed):
-    from ..random.random_ops import stateless_uniform
+    from ..random.stateless_ops import stateless_uniform
     return lambda shape: stateless_uniform(shape, seed, 0, 1.0)
 
 
@@ -414,7 +414,7 @@ def random_crop(value, size, seed=None, name=None):
       InvalidArgumentError: (when it runs) if `size` exceeds `value`'s shape.
     """
     from ..debugging.logging_ops import Assert
-    from ..random.random_ops import uniform
+    from ..random.stateful_ops import uniform
     from ..core.reduction_ops import reduce_all
     from ..core.slicing import slice as slice_
     with name_scope(name or "random_crop"):

@@ -1,3 +1,5 @@
-"""Neural-network ops (`tf.nn`): activations, softmax and cross entropies,
-normalization, dropout and embeddings (nn_ops), convolution and pooling with their
-gradient ops (conv_ops)."""
+"""Neural-network ops (`tf.nn`): activations (activations), softmax and the cross-entropy
+losses (softmax_losses), bias_add and l2_loss (layer_ops), moments and batch normalization
+(normalization), dropout, embedding lookup, crelu and zero_fraction (dropout_embedding),
+convolution and pooling with their gradient ops (conv_ops); nn_util holds what the modules
+share."""

@@ -4,10 +4,11 @@ A RaggedTensor is `values` cut into rows at `row_splits` (int64 or int32);
 `values` may itself be a RaggedTensor (more ragged dimensions). It is a
 composite tensor: a traced function takes it as its components (the flat
 values, then the row splits outermost first, as TensorFlow orders them) and
-keys its traces by RaggedTensorSpec; AutoGraph iterates its rows with a
-tensor loop. Only part of TensorFlow's ragged op library is here:
-construction, row access, `to_list` / `numpy` / `to_tensor`, and what
-`tf.strings.split` results need.
+keys its traces by RaggedTensorSpec. AutoGraph (which iterates its rows
+with a tensor loop) and tf.data (which batches it through its spec) know
+about RaggedTensor, not the other way round. Only part of TensorFlow's
+ragged op library is here: construction, row access, `to_list` / `numpy` /
+`to_tensor`, and what `tf.strings.split` results need.
 """
 import numpy as np
 
@@ -15,6 +16,7 @@ from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
+from ...framework.component_batching import slice_iter, stack_components
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
@@ -316,21 +318,6 @@ class RaggedTensor:
         for i in range(self._row_splits._v.size - 1):
             yield self[i]
 
-    def _autograph_for_loop(self, extra_test, body, get_state, set_state, symbol_names, opts):
-        """`for row in ragged:` under AutoGraph: a tensor loop over the row
-        indices in a graph, a Python loop eagerly (as TensorFlow's
-        `for_stmt` does for RaggedTensors)."""
-        if isinstance(self._row_splits, EagerTensor) and _state.graph is None:
-            for row in self:
-                if extra_test is not None and not extra_test():
-                    break
-                body(row)
-            return
-        from ...autograph.operators.control_flow import for_stmt
-        from ..core.creation_ops import range as tf_range
-        for_stmt(tf_range(self.nrows()), extra_test, lambda i: body(self[i]), get_state,
-                 set_state, symbol_names, opts)
-
     # --- composite protocol (tf.nest, tf.function arguments and results) -------
     @property
     def _type_spec(self):
@@ -511,7 +498,6 @@ class RaggedTensorSpec:
         """
         k = self._ragged_rank
         if k < 0:
-            from ...data.runtime import stack_components
             return [stack_components(rows, 0)]
         splits_np = self._row_splits_dtype._np
         flat = [np.asarray(r[0]) for r in rows]
@@ -547,7 +533,6 @@ class RaggedTensorSpec:
             if np.ndim(flat) == 0:
                 raise errors.InvalidArgumentError(
                     None, None, "Cannot unbatch an input with scalar components.")
-            from ...data.runtime import slice_iter
             return [[v] for v in slice_iter(flat)]
         out = []
         outer = components[1]

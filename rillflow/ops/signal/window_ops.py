@@ -19,7 +19,7 @@ from ..core.array_ops import concat, ones
 from ..core.creation_ops import range as _range
 from ..core.math_ops import cast, floormod, multiply, pow as _pow, truediv
 from ..core.reduction_ops import cumsum
-from ..nn.nn_ops import relu
+from ..nn.activations import relu
 from ..core.unary_ops import cos, exp, sin, sqrt, square
 
 __all__ = ["hann_window", "hamming_window", "kaiser_window", "kaiser_bessel_derived_window",

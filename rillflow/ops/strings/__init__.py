@@ -1,1 +1,3 @@
-"""String ops (`tf.strings`) on tensors of Python bytes."""
+"""String ops (`tf.strings`) on tensors of Python bytes: join, case, conversions, substr,
+regular expressions and split (string_ops), the Unicode ops (unicode_ops); string_util holds
+what they share."""

@@ -1,0 +1,246 @@
+"""Activations (`tf.nn.relu`, relu6, leaky_relu, elu, selu, gelu, silu).
+
+Relu, Relu6, LeakyRelu, Elu and Selu are registry entries as in TensorFlow,
+each with its gradient kernel (ReluGrad, EluGrad, ...) as an entry of its
+own so that second derivatives work; gelu and silu are composed from other
+ops, as TensorFlow composes them, imported lazily inside the functions.
+"""
+import numpy as np
+
+from ...framework import context as _context
+from ...framework import dtypes as D
+from ...framework import errors
+from ...framework.api_export import export
+from ...framework.convert import convert_to_tensor
+from ...framework.execute import apply2
+from ...framework.op_registry import register
+from ...framework.tensor import Tensor
+from ..core import op_util as U
+from ..core.op_util import FLOATS, REAL, unary
+from .nn_util import _compute_dtype, _same_shape_infer, _scope, _zero
+
+_state = _context.state
+
+# SELU's constants (Klambauer et al., 2017), as TensorFlow's kernel uses them.
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# --- relu, relu6, leaky_relu ------------------------------------------------
+
+def _relu_kernel(features):
+    return np.maximum(features, _zero(features))
+
+
+def _relu_grad_kernel(gradients, features):
+    return np.where(features > 0, gradients, _zero(gradients))
+
+
+def _relu_grad(op, g):
+    return [apply2(_ReluGrad, g, op.outputs[0])]
+
+
+def _relu_grad_grad(op, gg):
+    from ..core.array_ops import zeros_like
+    features = op.inputs[1]
+    return [apply2(_ReluGrad, gg, features), zeros_like(features)]
+
+
+def _relu6_kernel(features):
+    return np.minimum(np.maximum(features, _zero(features)), np.asarray(6, features.dtype))
+
+
+def _relu6_grad_kernel(gradients, features):
+    return np.where((features > 0) & (features < 6), gradients, _zero(gradients))
+
+
+def _relu6_grad(op, g):
+    return [apply2(_Relu6Grad, g, op.inputs[0])]
+
+
+def _relu6_grad_grad(op, gg):
+    from ..core.array_ops import zeros_like
+    features = op.inputs[1]
+    return [apply2(_Relu6Grad, gg, features), zeros_like(features)]
+
+
+def _leaky_relu_kernel(features, alpha=0.2):
+    return np.where(features > 0, features,
+                    features * np.asarray(alpha, features.dtype)).astype(features.dtype)
+
+
+def _leaky_relu_grad_kernel(gradients, features, alpha=0.2):
+    return np.where(features > 0, gradients,
+                    gradients * np.asarray(alpha, gradients.dtype)).astype(gradients.dtype)
+
+
+def _leaky_relu_grad(op, g):
+    return [apply2(_LeakyReluGrad, g, op.inputs[0], {"alpha": op.get_attr("alpha")})]
+
+
+def _leaky_relu_grad_grad(op, gg):
+    from ..core.array_ops import zeros_like
+    features = op.inputs[1]
+    return [apply2(_LeakyReluGrad, gg, features, {"alpha": op.get_attr("alpha")}),
+            zeros_like(features)]
+
+
+_Relu = register("Relu", _relu_kernel, U.unary_infer("Relu"), _relu_grad, allowed=REAL)
+_ReluGrad = register("ReluGrad", _relu_grad_kernel, _same_shape_infer("ReluGrad"),
+                     _relu_grad_grad, allowed=REAL)
+_Relu6 = register("Relu6", _relu6_kernel, U.unary_infer("Relu6"), _relu6_grad, allowed=REAL)
+_Relu6Grad = register("Relu6Grad", _relu6_grad_kernel, _same_shape_infer("Relu6Grad"),
+                      _relu6_grad_grad, allowed=REAL)
+_LeakyRelu = register("LeakyRelu", _leaky_relu_kernel, U.unary_infer("LeakyRelu"),
+                      _leaky_relu_grad, allowed=FLOATS)
+_LeakyReluGrad = register("LeakyReluGrad", _leaky_relu_grad_kernel,
+                          _same_shape_infer("LeakyReluGrad"), _leaky_relu_grad_grad,
+                          allowed=FLOATS)
+
+
+@export("nn.relu")
+def relu(features, name=None):
+    """Rectified linear unit: max(features, 0)."""
+    return unary(_Relu, features, name or "Relu")
+
+
+@export("nn.relu6")
+def relu6(features, name=None):
+    """Rectified linear 6: min(max(features, 0), 6)."""
+    return unary(_Relu6, features, name or "Relu6")
+
+
+@export("nn.leaky_relu")
+def leaky_relu(features, alpha=0.2, name=None):
+    """Leaky ReLU: `features` where positive, else `alpha * features`.
+
+    Integer inputs are computed as float32, as in TensorFlow.
+    """
+    x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        from ..core.math_ops import cast
+        x = cast(x, D.float32)
+    if isinstance(alpha, np.ndarray):
+        alpha = alpha.item()
+    return unary(_LeakyRelu, x, name or "LeakyRelu", {"alpha": float(alpha)})
+
+
+# --- elu, selu ----------------------------------------------------------------
+
+def _elu_kernel(features):
+    x = features.astype(_compute_dtype(features), copy=False)
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(features.dtype)
+
+
+def _elu_grad_kernel(gradients, outputs):
+    return np.where(outputs < 0, gradients * (outputs + np.asarray(1, outputs.dtype)),
+                    gradients).astype(gradients.dtype)
+
+
+def _elu_grad(op, g):
+    return [apply2(_EluGrad, g, op.outputs[0])]
+
+
+def _elu_grad_grad(op, gg):
+    from ..core.array_ops import where, zeros_like
+    from ..core.math_ops import less, multiply
+    y = op.inputs[1]
+    return [apply2(_EluGrad, gg, y),
+            where(less(y, zeros_like(y)), multiply(gg, op.inputs[0]), zeros_like(y))]
+
+
+def _selu_kernel(features):
+    x = features.astype(_compute_dtype(features), copy=False)
+    neg = _SELU_SCALE * _SELU_ALPHA * np.expm1(np.minimum(x, 0))
+    return np.where(x > 0, _SELU_SCALE * x, neg).astype(features.dtype)
+
+
+def _selu_grad_kernel(gradients, outputs):
+    g = gradients.astype(_compute_dtype(gradients), copy=False)
+    y = outputs.astype(g.dtype, copy=False)
+    return np.where(y > 0, g * _SELU_SCALE,
+                    g * (y + _SELU_SCALE * _SELU_ALPHA)).astype(gradients.dtype)
+
+
+def _selu_grad(op, g):
+    return [apply2(_SeluGrad, g, op.outputs[0])]
+
+
+def _selu_grad_grad(op, gg):
+    from ..core.array_ops import where, zeros_like
+    from ..core.math_ops import less, multiply
+    y = op.inputs[1]
+    return [apply2(_SeluGrad, gg, y),
+            where(less(y, zeros_like(y)), multiply(gg, op.inputs[0]), zeros_like(y))]
+
+
+_Elu = register("Elu", _elu_kernel, U.unary_infer("Elu"), _elu_grad, allowed=FLOATS)
+_EluGrad = register("EluGrad", _elu_grad_kernel, _same_shape_infer("EluGrad"), _elu_grad_grad,
+                    allowed=FLOATS)
+_Selu = register("Selu", _selu_kernel, U.unary_infer("Selu"), _selu_grad, allowed=FLOATS)
+_SeluGrad = register("SeluGrad", _selu_grad_kernel, _same_shape_infer("SeluGrad"),
+                     _selu_grad_grad, allowed=FLOATS)
+
+
+@export("nn.elu")
+def elu(features, name=None):
+    """Exponential linear unit: features if > 0, else exp(features) - 1."""
+    return unary(_Elu, features, name or "Elu")
+
+
+@export("nn.selu")
+def selu(features, name=None):
+    """Scaled exponential linear unit: scale * elu with alpha (self-normalizing)."""
+    return unary(_Selu, features, name or "Selu")
+
+
+# --- gelu, silu (composites) --------------------------------------------------
+
+def _require_float(x, what="features"):
+    if not x.dtype.is_floating:
+        raise ValueError(f"`{what}.dtype` must be a floating point tensor."
+                         f"Received:{what}.dtype={x.dtype!r}")
+
+
+@export("nn.gelu")
+def gelu(features, approximate=False, name=None):
+    """Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1).
+
+    `approximate=True` uses the tanh approximation
+    0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))); otherwise the exact form
+    0.5x * erfc(-x/sqrt(2)).
+
+    Raises:
+      ValueError: if `features` is not floating point.
+    """
+    from ..core.math_ops import add, multiply, pow as pow_
+    from ..core.special_math_ops import erfc
+    from ..core.unary_ops import tanh
+    with _scope(name or "Gelu"):
+        x = convert_to_tensor(features, name="features")
+        _require_float(x)
+        half = convert_to_tensor(0.5, dtype=x.dtype)
+        if approximate:
+            coeff = convert_to_tensor(0.044715, dtype=x.dtype)
+            inner = add(x, multiply(coeff, pow_(x, convert_to_tensor(3, dtype=x.dtype))))
+            t = tanh(multiply(convert_to_tensor(0.7978845608028654, dtype=x.dtype), inner))
+            return multiply(multiply(half, x), add(convert_to_tensor(1, dtype=x.dtype), t))
+        from ..core.math_ops import negative
+        arg = multiply(negative(x), convert_to_tensor(0.7071067811865476, dtype=x.dtype))
+        return multiply(multiply(half, x), erfc(arg))
+
+
+@export("nn.silu", "nn.swish")
+def silu(features, beta=1.0):
+    """Sigmoid linear unit (swish): features * sigmoid(beta * features)."""
+    from ..core.math_ops import multiply
+    from ..core.unary_ops import sigmoid
+    x = convert_to_tensor(features, name="features")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        msg = (f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: "
+               f"{', '.join(d.name for d in FLOATS + U.COMPLEX)}")
+        if _state.graph is None:
+            raise errors.InvalidArgumentError(None, None, msg + " [Op:Sigmoid]")
+        raise TypeError(msg)
+    b = beta if isinstance(beta, Tensor) else convert_to_tensor(beta, dtype=x.dtype, name="beta")
+    return multiply(x, sigmoid(multiply(b, x)))
