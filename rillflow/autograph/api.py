@@ -14,8 +14,8 @@ import threading
 
 from ..framework.api_export import export, export_value
 from . import conversion
-from .operators import control_flow as _cf
 from .operators import data_structures as _ds
+from .operators.graph_loop import LoopOptions
 from .operators import py_builtins
 from .operators.variables import Undefined as _Undefined
 from .pyct.parser import ConversionError
@@ -246,7 +246,7 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
 def set_loop_shape_widening(enabled=True):
     """Lets loop variables whose shape changes across iterations take a partial
     shape automatically, instead of TensorFlow's ValueError (off by default)."""
-    _cf.LoopOptions.widen_shapes = bool(enabled)
+    LoopOptions.widen_shapes = bool(enabled)
 
 
 @export("autograph.trace")
