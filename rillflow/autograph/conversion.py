@@ -127,8 +127,9 @@ def _beyond_tensorflow(node):
     return None
 
 
-def convert_function(fn, strict=False):
-    """The converted version of a plain Python function.
+def convert_function(fn, namespace, strict=False):
+    """The converted version of a plain Python function, whose code calls
+    `namespace` (the `ag__` module) as `ag__`.
 
     With `strict` (AUTOGRAPH_STRICT_CONVERSION), the constructs that only
     rillflow converts (for/else, while/else) are refused as TensorFlow
@@ -141,12 +142,11 @@ def convert_function(fn, strict=False):
     fn_code, _, beyond = _compile(fn)
     if beyond and strict:
         raise UnsupportedLanguageElementError(beyond)
-    from . import ag__ as ag_namespace
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = []
     for name in fn_code.co_freevars:
         if name == "ag__":
-            closure.append(types.CellType(ag_namespace))
+            closure.append(types.CellType(namespace))
         elif name in cells:
             closure.append(cells[name])
         elif name == fn_code.co_name:

@@ -21,7 +21,8 @@ import re
 
 import numpy as np
 
-from . import fusion, in_place, specialize
+from . import fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
+from .plan import Plan
 from ..framework import dtypes as D
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
@@ -110,21 +111,6 @@ def _kernel_params(kernel):
     except TypeError:
         pass
     return names
-
-
-class Plan:
-    """How one op is emitted: its kind, and the tensors the code reads."""
-
-    __slots__ = ("op", "kind", "template", "inputs", "outputs")
-
-    def __init__(self, op, kind, template=None, inputs=()):
-        self.op = op
-        # "const", "hook", "expr", "stmt", "kernel", "alias", or "fused"
-        # (then `template` is the list of fused plans).
-        self.kind = kind
-        self.template = template
-        self.inputs = list(inputs)
-        self.outputs = op.outputs
 
 
 class _Options:
@@ -264,6 +250,17 @@ class Emitter:
         self.safe_readers = set()
         self.protected = set()
 
+    def sharing(self, name):
+        """A new Emitter for a function of its own (a fused kernel, fusion.py)
+        that shares this one's globals, names and substitutions: kernels and
+        constants are bound once, and no name is used twice."""
+        inner = Emitter(name)
+        inner.globals = self.globals
+        inner._used = self._used
+        inner._global_ids = self._global_ids
+        inner.subst = self.subst
+        return inner
+
     def new_name(self, base):
         """A fresh identifier derived from `base`."""
         base = _IDENT.sub("_", base) or "t"
@@ -355,7 +352,6 @@ class Emitter:
         plans = self.block_plans(graph, input_exprs, outs, keep)
         if not options.optimize:
             return plans, None
-        from . import loop_batch, loop_invariant, loop_lists
         plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
         plans = loop_lists.write_lists_in_place(self, graph, plans, keep, loop, input_exprs)
         invariant, plans = loop_invariant.split_invariant(graph, plans, loop)

@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 
+from .plan import Plan
 
 # Chains whose outputs have fewer elements than this are not worth it.
 FUSE_MIN_ELEMENTS = 1 << 16
@@ -95,7 +96,6 @@ def fuse(plans, protected):
 
     `protected` are ids of tensors that must be materialized (outputs).
     """
-    from .codegen import Plan
     group_of = {}
     groups = []
     for p in plans:
@@ -156,13 +156,8 @@ def fuse(plans, protected):
 
 def emit_fused(em, plan):
     """Emits a call of a generated chunked kernel for a fused plan."""
-    from .codegen import Emitter
     members = plan.template
-    inner = Emitter(em.name + "_fused")
-    inner.globals = em.globals  # shares kernels and constants
-    inner._used = em._used
-    inner._global_ids = em._global_ids
-    inner.subst = em.subst
+    inner = em.sharing(em.name + "_fused")
     inner.indent = 2
     params = []
     for i, t in enumerate(plan.inputs):

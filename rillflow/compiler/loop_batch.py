@@ -29,6 +29,7 @@ import numpy as np
 
 from . import fusion
 from .loop_invariant import invariant_inputs
+from .plan import Plan
 
 __all__ = ["batch_induction_ops", "MAX_ELEMENTS"]
 
@@ -67,7 +68,6 @@ def batch_induction_ops(em, graph, plans, outs, keep, loop):
             names[id(out)] = _emit_stacked(em, p, stacked[id(out)], names, start, limit, delta)
     index = _row_index(start, delta)
     rewritten = []
-    from .codegen import Plan
     for p in plans:
         out = p.op.outputs[0] if p.op.outputs else None
         if out is not None and id(out) in names:

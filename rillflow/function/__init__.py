@@ -1,2 +1,5 @@
 """tf.function: tracing Python functions into graphs, compiled and cached."""
 from . import polymorphic_function  # noqa: F401
+# Installs the differentiation of calls into concrete_function.py, which
+# cannot import it (function_gradients.py builds on it).
+from . import function_gradients  # noqa: F401

@@ -29,6 +29,22 @@ __all__ = ["ConcreteFunction"]
 _state = _context.state
 _ids = itertools.count(1)
 
+# Differentiating calls (function_gradients.py) builds on this module: the
+# gradient of a function is itself a ConcreteFunction. So that this module
+# need not import it, it installs its entry points here when imported (the
+# package's __init__ imports it), with the gradient of the call ops below.
+_function_gradient = None   # cf -> its FunctionGradient
+_call_with_tape = None      # (cf, flat args) -> outputs recorded on the tapes, or None
+
+
+def install_gradients(function_gradient, call_with_tape):
+    """Installs the differentiation of calls: `function_gradient(cf)` builds
+    the FunctionGradient of `cf`, and `call_with_tape(cf, flat_args)` runs an
+    eager call recorded on the active tapes (None when no tape records it)."""
+    global _function_gradient, _call_with_tape
+    _function_gradient = function_gradient
+    _call_with_tape = call_with_tape
+
 
 def _wrap(v):
     if v is None:
@@ -383,14 +399,12 @@ class ConcreteFunction(core_types.ConcreteFunction):
     def _gradient(self):
         """The FunctionGradient of this function (built on first use)."""
         if self._grad is None:
-            from .function_gradients import FunctionGradient
             self._ensure_compiled()
-            self._grad = FunctionGradient(self)
+            self._grad = _function_gradient(self)
         return self._grad
 
     def _call_recorded(self, flat_args):
-        from .function_gradients import call_with_tape
-        return call_with_tape(self, flat_args)
+        return _call_with_tape(self, flat_args)
 
     def _call_in_graph(self, flat_args):
         g = _state.graph
@@ -503,11 +517,7 @@ def _call_infer(inputs, attrs):
     return specs
 
 
-def _call_grad(op, *dys):
-    from .function_gradients import graph_call_gradient
-    return graph_call_gradient(op, dys)
-
-
-_Call = register("PartitionedCall", _call_kernel, _call_infer, _call_grad, no_fold=True)
-_StatefulCall = register("StatefulPartitionedCall", _call_kernel, _call_infer, _call_grad,
+# Their gradient is set by function_gradients.py (see install_gradients).
+_Call = register("PartitionedCall", _call_kernel, _call_infer, no_fold=True)
+_StatefulCall = register("StatefulPartitionedCall", _call_kernel, _call_infer,
                          stateful=True)

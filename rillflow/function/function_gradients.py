@@ -7,15 +7,27 @@ forward tensors are F's *intermediates*; a forward variant of F returns
 them as extra outputs, and B takes them (with the output gradients) as
 inputs. So a differentiated call runs F's forward code once and B once,
 with no recomputation.
+
+This module builds on concrete_function.py (a gradient function is itself a
+ConcreteFunction, higher_order.py) and installs itself there when imported:
+the gradient of the call ops, and the entry points ConcreteFunction uses
+when it is differentiated (`install_gradients`).
 """
+import numpy as np
+
+from ..compiler import runtime_errors
 from ..compiler.codegen import compile_graph
 from ..framework import context as _context
+from ..framework import errors
 from ..framework.execute import EagerOp, placeholder
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_registry import register
+from ..framework.op_registry import register, set_gradient
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from ..ops.core.array_ops import zeros_like
 from ..ops.gradients.backprop import backprop, is_differentiable
 from ..framework.func_graph import FuncGraph
+from .concrete_function import _Call, _runtime_value, _wrap, install_gradients
+from .higher_order import GradientFunction, saved_stateful_outputs
 
 _state = _context.state
 
@@ -45,7 +57,6 @@ class FunctionGradient:
         bg.inputs = list(dys) + [internal for _, internal in caps]
         # The forward also returns the outputs of its stateful ops (random
         # numbers), which a gradient of this gradient reuses (higher_order.py).
-        from .higher_order import saved_stateful_outputs
         self.saved = saved_stateful_outputs(fg)
         self.intermediates = [ext for ext, _ in caps if isinstance(ext, SymbolicTensor)] + \
             self.saved
@@ -64,7 +75,6 @@ class FunctionGradient:
     def gradient_function(self):
         """The differentiable form of the backward code (higher_order.py)."""
         if self._gradient_function is None:
-            from .higher_order import GradientFunction
             self._gradient_function = GradientFunction(self._cf, self.diff_outputs, self.saved)
         return self._gradient_function
 
@@ -133,8 +143,6 @@ def call_with_tape(cf, flat_args):
     tapes = [t for t in _state.tapes if t._should_record(inputs)]
     if not tapes:
         return None
-    from .concrete_function import _runtime_value, _wrap
-    from ..compiler import runtime_errors
     grad = cf._gradient()
     vals = [_runtime_value(a) for a in flat_args] + list(cf._capture_values)
     try:
@@ -156,7 +164,6 @@ def call_with_tape(cf, flat_args):
         gs = grad.backward_values(dy_vals, inter)
         return regroup(grad.backward_outputs, gs, _wrap)
 
-    from .concrete_function import _Call
     rec = EagerOp(_Call, tuple(inputs), out_tensors, {"f": cf, "_grad_fn": grad_fn})
     for t in tapes:
         t._record(rec)
@@ -171,7 +178,6 @@ def _gradient_is_watched(op, dys):
 
 
 def _zeros(t):
-    import numpy as np
     return np.zeros(t._v.shape, t._v.dtype)
 
 
@@ -200,7 +206,6 @@ def _backward_grad(op, *ddys):
     for i, t in enumerate(grad.backward_outputs):
         if t.__class__ is IndexedSlices:
             if any(next(it) is not None for _ in t._to_components()):
-                from ..framework import errors
                 raise errors.UnimplementedError(
                     None, None, f"A gradient of the sparse (IndexedSlices) gradient of "
                     f"{cf.name}() is not supported; densify it first (tf.convert_to_tensor).")
@@ -224,16 +229,14 @@ _SymbolicGradient = register("SymbolicGradient", _backward_kernel, None, _backwa
 def graph_call_gradient(op, dys):
     """Gradient of a call op while building a graph: adds the intermediates as
     extra outputs of the call and a backward call op consuming them."""
-    from ..framework.tensor import SymbolicTensor as _ST
     cf = op.get_attr("f")
     grad = cf._gradient()
     n = grad.num_outputs
     if not op.attrs.get("_with_intermediates"):
         op.attrs = dict(op.attrs, _with_intermediates=True)
         for t in grad.intermediates:
-            op.outputs.append(_ST(op, len(op.outputs), t.shape, t.dtype))
+            op.outputs.append(SymbolicTensor(op, len(op.outputs), t.shape, t.dtype))
     inter = op.outputs[n:]
-    from ..ops.core.array_ops import zeros_like
     dy_ts = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i])
              for i in grad.diff_outputs]
     out_specs = [(t.shape, t.dtype) for t in grad.backward_flat if t is not None]
@@ -245,10 +248,20 @@ def graph_call_gradient(op, dys):
     g = _state.graph
     saved = inter[len(inter) - len(grad.saved):]
     ins = dy_ts + caps + list(op.inputs) + list(saved)
-    res = g.create_op(_SymbolicGradient, [g.capture(t) if not (isinstance(t, _ST) and t.graph is g)
+    res = g.create_op(_SymbolicGradient, [g.capture(t) if not (isinstance(t, SymbolicTensor)
+                                                               and t.graph is g)
                                           else t for t in ins],
                       {"f": cf}, name="SymbolicGradient",
                       output_specs=out_specs, multi=True).outputs
     it = iter(res)
     flat = [None if t is None else next(it) for t in grad.backward_flat]
     return regroup(grad.backward_outputs, flat, lambda t: t)
+
+
+def _call_grad(op, *dys):
+    return graph_call_gradient(op, dys)
+
+
+set_gradient("PartitionedCall", _call_grad)
+set_gradient("StatefulPartitionedCall", _call_grad)
+install_gradients(FunctionGradient, call_with_tape)

@@ -22,6 +22,7 @@ from ..framework import errors
 from ..framework.execute import placeholder
 from ..framework.func_graph import FuncGraph
 from ..framework.tensor import EagerTensor, SymbolicTensor
+from .concrete_function import ConcreteFunction
 from ..ops.gradients.backprop import backprop
 
 __all__ = ["inline", "GradientFunction"]
@@ -97,7 +98,6 @@ class GradientFunction:
     gradients that are not None, for the input positions in `positions`."""
 
     def __init__(self, cf, diff_outputs, saved):
-        from .concrete_function import ConcreteFunction
         fg = cf.graph
         gh = FuncGraph(fg.name + "_gradient")
         with _context.graph_mode(gh, hide_tapes=True):

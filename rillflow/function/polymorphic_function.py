@@ -12,6 +12,7 @@ import threading
 import weakref
 
 
+from ..autograph import api as _autograph
 from ..compiler.codegen import compile_graph, needed_ops
 from ..framework import context as _context
 from ..framework import core_types, nest, user_frames
@@ -167,6 +168,8 @@ class _FunctionSpec:
         return names + ["%s_%d" % (var, i) for i in range(n - len(names))]
 
 
+# Converted code calls a Function as it is: it converts its own code when it traces.
+@_autograph.register_self_converting
 class Function(core_types.PolymorphicFunction):
     """A callable that traces `python_function` into graphs (`tf.function`).
 
@@ -473,11 +476,8 @@ class Function(core_types.PolymorphicFunction):
     # --- tracing ------------------------------------------------------------------
     def _python_callable(self):
         if self._autograph:
-            try:
-                from ..autograph import api as _ag
-            except ImportError:
-                return self._python_function
-            return _ag.convert_for_function(self._python_function, self._autograph_options)
+            return _autograph.convert_for_function(self._python_function,
+                                                   self._autograph_options)
         return self._python_function
 
     def _trace(self, pos, kw):

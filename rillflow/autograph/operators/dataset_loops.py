@@ -11,11 +11,11 @@ from ...framework.convert import convert_to_tensor
 from . import data_structures as DS
 from . import loop_vars as LV
 from .exceptions import staging
+from .graph_loop import shape_invariants, tensor_lists, tf_loop
 
 
 def dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in ds: body(x)` as a dataset reduction."""
-    from .control_flow import tensor_lists
     init = tuple(get_state())
     LV.verify_loop_init_vars(init, names)
     init = tuple(tensor_lists(init, names, opts))
@@ -65,7 +65,6 @@ def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in it: body(x)` as a graph loop that asks the iterator
     for an optional next element at the start of each iteration."""
     from ...ops.control_flow.cond import cond
-    from .control_flow import shape_invariants, tf_loop
     has_next = [True]
 
     def aug_get_state():

@@ -9,7 +9,7 @@ not give.
 """
 import sys
 
-from .logical import is_graph_tensor
+from .dispatch import is_graph_tensor
 
 
 def staging(error):

@@ -2,17 +2,8 @@
 ops (lazy through tf.cond) for graph tensors."""
 import operator
 
-from ...framework import context as _context
-from ...framework.tensor import SymbolicTensor
-
-_state = _context.state
-
-
-def is_graph_tensor(x):
-    """Whether `x` must be handled by graph control flow (a symbolic tensor,
-    or a variable while building a graph)."""
-    return isinstance(x, SymbolicTensor) or (
-        _state.graph is not None and hasattr(x, "_dense_var_to_tensor"))
+from .dispatch import is_graph_tensor
+from .loop_vars import verify_single_cond_var
 
 
 def and_(a, b):
@@ -66,7 +57,6 @@ def if_exp(cond, if_true, if_false, expr_repr=None):
     of the main branch, dtypes that differ), named by the condition's text."""
     if is_graph_tensor(cond):
         from ...ops.control_flow.cond import cond as tf_cond
-        from .loop_vars import verify_single_cond_var
         values = {}
 
         def branch(key, fn):

@@ -8,7 +8,7 @@ import builtins
 
 from ...framework import dtypes as D
 from ...framework.tensor import Tensor
-from .logical import is_graph_tensor
+from .dispatch import is_graph_tensor
 from . import data_structures as DS
 
 
