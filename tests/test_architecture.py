@@ -201,7 +201,7 @@ def test_import_graph_sees_function_level_and_relative_imports():
 
 @pytest.mark.parametrize("module,rank", [("rillflow.framework.tensor", 0),
                                          ("rillflow.ops.core.math_ops", 3),
-                                         ("rillflow.ops.nn.nn_ops", 5),
+                                         ("rillflow.ops.nn.activations", 5),
                                          ("rillflow.ops", 6),
                                          ("rillflow.data.dataset_ops", 9)])
 def test_layer_of(module, rank):
