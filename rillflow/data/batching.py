@@ -12,6 +12,7 @@ from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
 from ..ops.core import op_util as U
 from . import dataset_ops as DS
+from . import registry
 from . import runtime as R
 from . import structure as S
 from .functional import MapNode
@@ -109,6 +110,7 @@ def _batch_dim(batch_size, drop_remainder):
     return size if drop and size is not None and size > 0 else None
 
 
+@registry.implements("Dataset.batch")
 def batch(ds, batch_size, drop_remainder=False, name=None, parallel=False):
     """See `Dataset.batch` (`parallel`: `num_parallel_calls` was given)."""
     spec = S.batch_spec(ds.element_spec, _batch_dim(batch_size, drop_remainder))
@@ -207,6 +209,7 @@ def _padded_shape(shape, leaf, i):
     return static, t
 
 
+@registry.implements("Dataset.padded_batch")
 def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
                  name=None):
     """See `Dataset.padded_batch`."""
@@ -304,6 +307,7 @@ def _unbatcher(spec):
     return None if spec is None else S.unbatcher(spec)
 
 
+@registry.implements("Dataset.unbatch")
 def unbatch(ds, name=None):
     """See `Dataset.unbatch`."""
     spec = S.unbatch_spec(ds.element_spec)
@@ -345,6 +349,7 @@ def _rebatch_kernel(inp, batch_sizes, drop_remainder, _spec=None, **_):
 _Rebatch = DS.register_dataset_op("RebatchDatasetV2", _rebatch_kernel)
 
 
+@registry.implements("Dataset.rebatch")
 def rebatch(ds, batch_size, drop_remainder=False, name=None):
     """See `Dataset.rebatch`."""
     from ..framework.convert import convert_to_tensor
@@ -448,6 +453,7 @@ def _window_kernel(inp, size, shift, stride, drop_remainder, output_types=(), _s
 _Window = DS.register_dataset_op("WindowDataset", _window_kernel)
 
 
+@registry.implements("Dataset.window")
 def window(ds, size, shift=None, stride=1, drop_remainder=False, name=None):
     """See `Dataset.window`."""
     spec = ds.element_spec
@@ -519,6 +525,7 @@ def _dense_to_ragged_kernel(inp, _plan=(), **_):
 _DenseToRagged = DS.register_dataset_op("DenseToRaggedDataset", _dense_to_ragged_kernel)
 
 
+@registry.implements("Dataset.ragged_batch")
 def ragged_batch(ds, batch_size, drop_remainder=False, row_splits_dtype=D.int64, name=None):
     """See `Dataset.ragged_batch`."""
     from ..ops.ragged.ragged_tensor import RaggedTensorSpec
@@ -593,6 +600,7 @@ def _sparse_batch_kernel(inp, batch_size, row_shape, **_):
 _SparseBatch = DS.register_dataset_op("DenseToSparseBatchDataset", _sparse_batch_kernel)
 
 
+@registry.implements("Dataset.sparse_batch")
 def sparse_batch(ds, batch_size, row_shape, name=None):
     """See `Dataset.sparse_batch`."""
     from ..framework.convert import convert_to_tensor

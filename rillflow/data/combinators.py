@@ -11,8 +11,10 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
 from . import functions as F
+from . import registry
 from . import runtime as R
 from . import structure as S
+from .sources import range_
 
 
 # --- zip -------------------------------------------------------------------------------
@@ -63,6 +65,7 @@ def _zip_kernel(*inputs, **_):
 _Zip = DS.register_dataset_op("ZipDataset", _zip_kernel)
 
 
+@registry.implements("Dataset.zip")
 def zip_(*args, datasets=None, name=None):
     """See `Dataset.zip`."""
     if datasets is not None:
@@ -115,6 +118,7 @@ _Concatenate = DS.register_dataset_op("ConcatenateDataset",
                                       lambda a, b, **_: ConcatenateNode(a, b))
 
 
+@registry.implements("Dataset.concatenate")
 def concatenate(ds, other, name=None):
     """See `Dataset.concatenate`."""
     DS._check_dataset(other, "concatenate")
@@ -126,9 +130,9 @@ def concatenate(ds, other, name=None):
                     [ds._variant_tensor, other._variant_tensor], {}, spec, name)
 
 
+@registry.implements("Dataset.enumerate")
 def enumerate_(ds, start=0, name=None):
     """See `Dataset.enumerate`."""
-    from .sources import range_
     counter = range_(start, np.iinfo(np.int64).max)
     return zip_((counter, ds), name=name)
 
@@ -161,6 +165,7 @@ _FlatMap = DS.register_dataset_op(
     "FlatMapDataset", lambda inp, *caps, f, **_: FlatMapNode(inp, f, caps))
 
 
+@registry.implements("Dataset.flat_map")
 def flat_map(ds, map_func, name=None):
     """See `Dataset.flat_map`."""
     f = _dataset_function(map_func, ds.element_spec, "Dataset_flat_map")
@@ -232,6 +237,7 @@ _ParallelInterleave = DS.register_dataset_op("ParallelInterleaveDatasetV4",
                                              _interleave_kernel)
 
 
+@registry.implements("Dataset.interleave")
 def interleave(ds, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
                name=None):
     """See `Dataset.interleave`."""
@@ -311,6 +317,7 @@ _Choose = DS.register_dataset_op(
         ChooseNode(selector, inputs, stop_on_empty_dataset))
 
 
+@registry.implements("Dataset.choose_from_datasets")
 def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
     """See `Dataset.choose_from_datasets`."""
     datasets = list(datasets)
@@ -336,6 +343,7 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
                     {"stop_on_empty_dataset": bool(stop_on_empty_dataset)}, spec, None)
 
 
+@registry.implements("Dataset.sample_from_datasets")
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
     """See `Dataset.sample_from_datasets`."""
     datasets = list(datasets)

@@ -7,6 +7,11 @@ inputs; so the same code runs eagerly (the kernel runs at once) and while
 tracing a function (the op is added to the graph, and its kernel runs each
 time the compiled function runs). A dataset passed to a `tf.function` is a
 composite value of that one tensor, traced by its element_spec alone.
+
+This module holds the `Dataset` class and the helpers for building dataset
+ops. The sources and transformations behind its methods (`range`, `map`,
+`batch`, ...) live in the modules built on it, which register them in
+registry.py; each method looks its implementation up there.
 """
 from ..framework import context as _context
 from ..framework import dtypes as D
@@ -17,8 +22,10 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from . import registry
 from . import runtime as R
 from . import structure as S
+from .options import Options
 
 _state = _context.state
 
@@ -63,6 +70,7 @@ def build(kind, opdef, inputs, attrs, element_spec, name=None):
     return make_dataset(kind, variant, element_spec)
 
 
+@registry.implements("make_dataset")
 def make_dataset(kind, variant, element_spec):
     """A Dataset over the variant tensor `variant` (`kind` names it in repr)."""
     ds = Dataset.__new__(Dataset)
@@ -97,7 +105,15 @@ def _check_dataset(ds, what):
     return ds
 
 
+def _impl(method):
+    """The function implementing `Dataset.<method>`: sources and transformations
+    live in the modules built on this one (sources.py, functional.py, ...),
+    which register them (see registry.py)."""
+    return registry.lookup("Dataset." + method)
+
+
 @export("data.Dataset")
+@registry.implements("Dataset")
 class Dataset:
     """A sequence of elements flowing through a pipeline (`tf.data.Dataset`).
 
@@ -136,8 +152,7 @@ class Dataset:
         if g is not None and not getattr(g, "is_function_graph", False):
             raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
                                "eager mode or within tf.function.")
-        from .iterator_ops import OwnedIterator
-        return OwnedIterator(self)
+        return _impl("__iter__")(self)
 
     def __len__(self):
         """The number of elements (eager only).
@@ -163,8 +178,7 @@ class Dataset:
 
     def as_numpy_iterator(self):
         """An iterator yielding the elements as NumPy values (eager only)."""
-        from .iterator_ops import NumpyIterator
-        return NumpyIterator(self)
+        return _impl("as_numpy_iterator")(self)
 
     # --- composite protocol (tf.function arguments and results) ---------------------
     def _component_specs(self):
@@ -195,67 +209,57 @@ class Dataset:
     def range(*args, **kwargs):
         """`range(stop)`, `range(start, stop[, step])`: int64 elements (or
         `output_type`), like Python's range."""
-        from . import sources
-        return sources.range_(*args, **kwargs)
+        return _impl("range")(*args, **kwargs)
 
     @staticmethod
     def from_tensors(tensors, name=None):
         """A dataset of one element, `tensors`."""
-        from . import sources
-        return sources.from_tensors(tensors, name)
+        return _impl("from_tensors")(tensors, name)
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         """A dataset of the slices of `tensors` along their first dimension."""
-        from . import sources
-        return sources.from_tensor_slices(tensors, name)
+        return _impl("from_tensor_slices")(tensors, name)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
         """A dataset of the elements a Python generator yields; `generator` is
         called anew for each iteration."""
-        from . import sources
-        return sources.from_generator(generator, output_types, output_shapes, args,
-                                      output_signature, name)
+        return _impl("from_generator")(generator, output_types, output_shapes, args,
+                                       output_signature, name)
 
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
         """A dataset of the file names matching `file_pattern` (shuffled by default)."""
-        from . import sources
-        return sources.list_files(file_pattern, shuffle, seed, name)
+        return _impl("list_files")(file_pattern, shuffle, seed, name)
 
     @staticmethod
     def zip(*args, datasets=None, name=None):
         """A dataset of tuples (or dicts) of elements of `datasets`, stopping
         with the shortest."""
-        from . import combinators
-        return combinators.zip_(*args, datasets=datasets, name=name)
+        return _impl("zip")(*args, datasets=datasets, name=name)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
         """Elements of `datasets[i]` for each `i` of `choice_dataset`."""
-        from . import combinators
-        return combinators.choose_from_datasets(datasets, choice_dataset,
-                                                stop_on_empty_dataset)
+        return _impl("choose_from_datasets")(datasets, choice_dataset,
+                                             stop_on_empty_dataset)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
         """Elements drawn at random from `datasets` with probabilities `weights`."""
-        from . import combinators
-        return combinators.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+        return _impl("sample_from_datasets")(datasets, weights, seed, stop_on_empty_dataset)
 
     # --- transformations ---------------------------------------------------------------
     def concatenate(self, dataset, name=None):
         """This dataset's elements followed by `dataset`'s."""
-        from . import combinators
-        return combinators.concatenate(self, dataset, name)
+        return _impl("concatenate")(self, dataset, name)
 
     def enumerate(self, start=0, name=None):
         """Pairs `(index, element)`, indices counting from `start` (int64)."""
-        from . import combinators
-        return combinators.enumerate_(self, start, name)
+        return _impl("enumerate")(self, start, name)
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, synchronous=None,
             use_unbounded_threadpool=False, name=None):
@@ -264,49 +268,41 @@ class Dataset:
         Tuple elements are passed as separate arguments. `num_parallel_calls`
         is accepted; results keep the input order.
         """
-        from . import functional
-        return functional.map_(self, map_func, num_parallel_calls, name)
+        return _impl("map")(self, map_func, num_parallel_calls, name)
 
     def filter(self, predicate, name=None):
         """The elements for which `predicate` returns True (a bool scalar)."""
-        from . import functional
-        return functional.filter_(self, predicate, name)
+        return _impl("filter")(self, predicate, name)
 
     def flat_map(self, map_func, name=None):
         """Concatenates the datasets `map_func` returns for each element."""
-        from . import combinators
-        return combinators.flat_map(self, map_func, name)
+        return _impl("flat_map")(self, map_func, name)
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
         """Interleaves the datasets `map_func` returns: `cycle_length` of them
         at a time, `block_length` consecutive elements from each."""
-        from . import combinators
-        return combinators.interleave(self, map_func, cycle_length, block_length,
-                                      num_parallel_calls, name)
+        return _impl("interleave")(self, map_func, cycle_length, block_length,
+                                   num_parallel_calls, name)
 
     def reduce(self, initial_state, reduce_func, name=None):
         """Folds `reduce_func(state, element)` over the dataset; returns the
         final state. Inside a function this is one `ReduceDataset` op."""
-        from . import functional
-        return functional.reduce_(self, initial_state, reduce_func, name)
+        return _impl("reduce")(self, initial_state, reduce_func, name)
 
     def scan(self, initial_state, scan_func, name=None):
         """Like `map` with a state: `scan_func(state, element)` returns
         `(new_state, output_element)`."""
-        from . import functional
-        return functional.scan(self, initial_state, scan_func, name)
+        return _impl("scan")(self, initial_state, scan_func, name)
 
     def take_while(self, predicate, name=None):
         """The elements up to (not including) the first for which `predicate`
         is False; no element is pulled after that."""
-        from . import functional
-        return functional.take_while(self, predicate, name)
+        return _impl("take_while")(self, predicate, name)
 
     def unique(self, name=None):
         """The elements of a dataset of scalars without repetitions."""
-        from . import functional
-        return functional.unique(self, name)
+        return _impl("unique")(self, name)
 
     def get_single_element(self, name=None):
         """The only element of the dataset.
@@ -314,55 +310,47 @@ class Dataset:
         Raises:
           InvalidArgumentError: if the dataset does not have exactly one element.
         """
-        from . import functional
-        return functional.get_single_element(self, name)
+        return _impl("get_single_element")(self, name)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
         """Stacks `batch_size` consecutive elements; the static batch dimension
         is None unless `drop_remainder`."""
-        from . import batching
-        return batching.batch(self, batch_size, drop_remainder, name,
+        return _impl("batch")(self, batch_size, drop_remainder, name,
                               num_parallel_calls is not None)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
         """Like `batch`, padding components to a common shape."""
-        from . import batching
-        return batching.padded_batch(self, batch_size, padded_shapes, padding_values,
+        return _impl("padded_batch")(self, batch_size, padded_shapes, padding_values,
                                      drop_remainder, name)
 
     def unbatch(self, name=None):
         """Splits each element into its slices along the first dimension."""
-        from . import batching
-        return batching.unbatch(self, name)
+        return _impl("unbatch")(self, name)
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=D.int64,
                      name=None):
         """Like `batch`, for elements of different shapes: each tensor whose
         static shape is not fully known is batched as a RaggedTensor (ragged
         up to its last dimension of unknown size)."""
-        from . import batching
-        return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
+        return _impl("ragged_batch")(self, batch_size, drop_remainder, row_splits_dtype, name)
 
     def sparse_batch(self, batch_size, row_shape, name=None):
         """Batches tensor elements of different shapes (within `row_shape`)
         into SparseTensors of dense shape `[batch, *row_shape]`."""
-        from . import batching
-        return batching.sparse_batch(self, batch_size, row_shape, name)
+        return _impl("sparse_batch")(self, batch_size, row_shape, name)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None):
         """Re-batches a batched dataset into batches of `batch_size`."""
-        from . import batching
-        return batching.rebatch(self, batch_size, drop_remainder, name)
+        return _impl("rebatch")(self, batch_size, drop_remainder, name)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
                         name=None):
         """Groups elements by the int64 key `key_func` gives; each group of
         `window_size` elements (or `window_size_func(key)`) is passed as a
         dataset to `reduce_func(key, dataset)`, whose datasets are concatenated."""
-        from . import grouping
-        return grouping.group_by_window(self, key_func, reduce_func, window_size,
+        return _impl("group_by_window")(self, key_func, reduce_func, window_size,
                                         window_size_func, name)
 
     def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
@@ -372,55 +360,45 @@ class Dataset:
         """Batches elements of similar length together: each element goes to the
         bucket of its `element_length_func` length among `bucket_boundaries`,
         and each bucket is (padded-)batched with its `bucket_batch_sizes` entry."""
-        from . import grouping
-        return grouping.bucket_by_sequence_length(
+        return _impl("bucket_by_sequence_length")(
             self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
             padding_values, pad_to_bucket_boundary, no_padding, drop_remainder, name)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
         """A dataset of windows, each a dataset of up to `size` elements."""
-        from . import batching
-        return batching.window(self, size, shift, stride, drop_remainder, name)
+        return _impl("window")(self, size, shift, stride, drop_remainder, name)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         """Shuffles with a buffer of `buffer_size` elements."""
-        from . import ordering
-        return ordering.shuffle(self, buffer_size, seed, reshuffle_each_iteration, name)
+        return _impl("shuffle")(self, buffer_size, seed, reshuffle_each_iteration, name)
 
     def repeat(self, count=None, name=None):
         """Repeats the dataset `count` times (forever when None or -1)."""
-        from . import ordering
-        return ordering.repeat(self, count, name)
+        return _impl("repeat")(self, count, name)
 
     def take(self, count, name=None):
         """At most the first `count` elements (all when -1)."""
-        from . import ordering
-        return ordering.take(self, count, name)
+        return _impl("take")(self, count, name)
 
     def skip(self, count, name=None):
         """All but the first `count` elements (none when -1)."""
-        from . import ordering
-        return ordering.skip(self, count, name)
+        return _impl("skip")(self, count, name)
 
     def shard(self, num_shards, index, name=None):
         """Every `num_shards`-th element, starting at `index`."""
-        from . import ordering
-        return ordering.shard(self, num_shards, index, name)
+        return _impl("shard")(self, num_shards, index, name)
 
     def prefetch(self, buffer_size, name=None):
         """Produces elements ahead in a background thread, up to `buffer_size`."""
-        from . import ordering
-        return ordering.prefetch(self, buffer_size, name)
+        return _impl("prefetch")(self, buffer_size, name)
 
     def cache(self, filename="", name=None):
         """Keeps the elements in memory after the first full iteration."""
-        from . import ordering
-        return ordering.cache(self, filename, name)
+        return _impl("cache")(self, filename, name)
 
     def ignore_errors(self, log_warning=False, name=None):
         """Drops elements whose production raised an InvalidArgumentError."""
-        from . import functional
-        return functional.ignore_errors(self, log_warning, name)
+        return _impl("ignore_errors")(self, log_warning, name)
 
     def apply(self, transformation_func):
         """`transformation_func(self)`, which must return a Dataset."""
@@ -438,7 +416,6 @@ class Dataset:
 
     def options(self):
         """The options set with `with_options`."""
-        from .options import Options
         return getattr(self, "_options", None) or Options()
 
 

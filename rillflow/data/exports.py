@@ -2,6 +2,7 @@
 aliases of Dataset methods."""
 from ..framework.api_export import export, export_value
 from . import dataset_ops as DS
+from .ordering import assert_cardinality as _assert_cardinality
 
 export_value(DS.AUTOTUNE, "data.AUTOTUNE", "data.experimental.AUTOTUNE")
 export_value(DS.INFINITE_CARDINALITY, "data.INFINITE_CARDINALITY",
@@ -81,8 +82,7 @@ def assert_cardinality(expected_cardinality):
     """A function for `Dataset.apply` asserting the dataset's number of
     elements: iterating raises FailedPreconditionError when it differs, and
     `cardinality()` reports `expected_cardinality`."""
-    from .ordering import assert_cardinality as _assert
-    return lambda ds: _assert(ds, expected_cardinality)
+    return lambda ds: _assert_cardinality(ds, expected_cardinality)
 
 
 @export("data.experimental.group_by_window")

@@ -15,6 +15,7 @@ from ..framework.op_registry import register
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
 from . import functions as F
+from . import registry
 from . import runtime as R
 from . import structure as S
 
@@ -96,6 +97,7 @@ _ParallelMap = DS.register_dataset_op(
     "ParallelMapDatasetV2", lambda inp, num_parallel_calls, *caps, f, **_: MapNode(inp, f, caps))
 
 
+@registry.implements("Dataset.map")
 def map_(ds, map_func, num_parallel_calls=None, name=None):
     """See `Dataset.map`."""
     f = F.trace(map_func, ds.element_spec, "Dataset_map")
@@ -158,6 +160,7 @@ _TakeWhile = DS.register_dataset_op("TakeWhileDataset",
                                     TakeWhileNode(inp, predicate, caps))
 
 
+@registry.implements("Dataset.filter")
 def filter_(ds, predicate, name=None):
     """See `Dataset.filter`."""
     f = _predicate(predicate, ds.element_spec, "Dataset_filter")
@@ -165,6 +168,7 @@ def filter_(ds, predicate, name=None):
                     {"predicate": f}, ds.element_spec, name)
 
 
+@registry.implements("Dataset.take_while")
 def take_while(ds, predicate, name=None):
     """See `Dataset.take_while`."""
     f = _predicate(predicate, ds.element_spec, "Dataset_take_while")
@@ -215,6 +219,7 @@ def _scan_output(spec):
     return spec[0]
 
 
+@registry.implements("Dataset.scan")
 def scan(ds, initial_state, scan_func, name=None):
     """See `Dataset.scan`."""
     state, state_spec = _initial_state(initial_state)
@@ -244,6 +249,7 @@ def _typed_infer(inputs, attrs):
 _Reduce = register("ReduceDataset", _reduce_kernel, _typed_infer, stateful=True)
 
 
+@registry.implements("Dataset.reduce")
 def reduce_(ds, initial_state, reduce_func, name=None):
     """See `Dataset.reduce`."""
     state, state_spec = _initial_state(initial_state)
@@ -271,6 +277,7 @@ def _single_kernel(inp, **_):
 _Single = register("DatasetToSingleElement", _single_kernel, _typed_infer, stateful=True)
 
 
+@registry.implements("Dataset.get_single_element")
 def get_single_element(ds, name=None):
     """See `Dataset.get_single_element`."""
     outs = apply(_Single, [ds._variant_tensor], DS.type_attrs(ds.element_spec),
@@ -303,6 +310,7 @@ class UniqueNode(R.Node):
 _Unique = DS.register_dataset_op("UniqueDataset", lambda inp, **_: UniqueNode(inp))
 
 
+@registry.implements("Dataset.unique")
 def unique(ds, name=None):
     """See `Dataset.unique`."""
     spec = ds.element_spec
@@ -347,6 +355,7 @@ _IgnoreErrors = DS.register_dataset_op("IgnoreErrorsDataset",
                                        lambda inp, **_: IgnoreErrorsNode(inp))
 
 
+@registry.implements("Dataset.ignore_errors")
 def ignore_errors(ds, log_warning=False, name=None):
     """See `Dataset.ignore_errors`."""
     return DS.build("_IgnoreErrorsDataset", _IgnoreErrors, [ds._variant_tensor], {},

@@ -9,6 +9,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
 from . import functions as F
+from . import registry
 from . import runtime as R
 from . import structure as S
 from .sources import ListNode
@@ -77,6 +78,7 @@ def _check_key(f, what):
                          f"tensor but its return type is {out}.")
 
 
+@registry.implements("Dataset.group_by_window")
 def group_by_window(ds, key_func, reduce_func, window_size=None, window_size_func=None,
                     name=None):
     """See `Dataset.group_by_window`."""
@@ -108,6 +110,7 @@ def group_by_window(ds, key_func, reduce_func, window_size=None, window_size_fun
                     reduce_f.output_spec.element_spec, name)
 
 
+@registry.implements("Dataset.bucket_by_sequence_length")
 def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket_batch_sizes,
                               padded_shapes=None, padding_values=None,
                               pad_to_bucket_boundary=False, no_padding=False,

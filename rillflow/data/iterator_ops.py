@@ -20,6 +20,7 @@ from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
+from . import registry
 from . import runtime as R
 from . import structure as S
 
@@ -74,6 +75,7 @@ class Iterator:
         raise NotImplementedError
 
 
+@registry.implements("Dataset.__iter__")
 class OwnedIterator(Iterator):
     """The iterator `iter(dataset)` returns.
 
@@ -186,6 +188,7 @@ class IteratorSpec:
         return hash(S.spec_key(self.element_spec))
 
 
+@registry.implements("Dataset.as_numpy_iterator")
 class NumpyIterator:
     """The iterator `Dataset.as_numpy_iterator()` returns: elements as NumPy
     values (scalars as NumPy scalars, strings as bytes)."""

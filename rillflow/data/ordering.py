@@ -9,6 +9,7 @@ import numpy as np
 from ..framework import dtypes as D
 from ..framework import errors
 from . import dataset_ops as DS
+from . import registry
 from . import runtime as R
 
 
@@ -79,6 +80,7 @@ def _shuffle_kernel(inp, buffer_size, seed, seed2, reshuffle_each_iteration=True
 _Shuffle = DS.register_dataset_op("ShuffleDatasetV3", _shuffle_kernel)
 
 
+@registry.implements("Dataset.shuffle")
 def shuffle(ds, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
     """See `Dataset.shuffle`."""
     from ..ops.random.seeding import get_seed
@@ -203,6 +205,7 @@ def _shard_kernel(inp, num_shards, index, **_):
 _Shard = DS.register_dataset_op("ShardDataset", _shard_kernel)
 
 
+@registry.implements("Dataset.repeat")
 def repeat(ds, count=None, name=None):
     """See `Dataset.repeat`."""
     return DS.build("_RepeatDataset", _Repeat,
@@ -210,6 +213,7 @@ def repeat(ds, count=None, name=None):
                                                    "count")], {}, ds.element_spec, name)
 
 
+@registry.implements("Dataset.take")
 def take(ds, count, name=None):
     """See `Dataset.take`."""
     return DS.build("_TakeDataset", _Take,
@@ -217,6 +221,7 @@ def take(ds, count, name=None):
                     ds.element_spec, name)
 
 
+@registry.implements("Dataset.skip")
 def skip(ds, count, name=None):
     """See `Dataset.skip`."""
     return DS.build("_SkipDataset", _Skip,
@@ -224,6 +229,7 @@ def skip(ds, count, name=None):
                     ds.element_spec, name)
 
 
+@registry.implements("Dataset.shard")
 def shard(ds, num_shards, index, name=None):
     """See `Dataset.shard`."""
     ins = [ds._variant_tensor, DS.scalar(num_shards, D.int64, "num_shards"),
@@ -315,6 +321,7 @@ def _prefetch_kernel(inp, buffer_size, **_):
 _Prefetch = DS.register_dataset_op("PrefetchDataset", _prefetch_kernel)
 
 
+@registry.implements("Dataset.prefetch")
 def prefetch(ds, buffer_size, name=None):
     """See `Dataset.prefetch`."""
     return DS.build("_PrefetchDataset", _Prefetch,
@@ -351,6 +358,7 @@ class CacheNode(R.Node):
 _Cache = DS.register_dataset_op("CacheDatasetV2", lambda inp, filename, **_: CacheNode(inp))
 
 
+@registry.implements("Dataset.cache")
 def cache(ds, filename="", name=None):
     """See `Dataset.cache`. Elements are cached in memory (also when a
     `filename` is given)."""

@@ -426,8 +426,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
                           select_cols=idx if select_columns is not None else None)
     ds = ds.interleave(read, cycle_length=num_parallel_reads or 1, block_length=1)
     if ignore_errors:
-        from .functional import ignore_errors as _ignore
-        ds = _ignore(ds)
+        ds = ds.ignore_errors()
     if num_epochs != 1:
         ds = ds.repeat(num_epochs)
     if shuffle:

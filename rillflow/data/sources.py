@@ -16,6 +16,7 @@ from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
+from . import registry
 from . import runtime as R
 from . import structure as S
 
@@ -63,6 +64,7 @@ def _range_kernel(start, stop, step, output_types=None, **_):
 _Range = DS.register_dataset_op("RangeDataset", _range_kernel)
 
 
+@registry.implements("Dataset.range")
 def range_(*args, **kwargs):
     """See `Dataset.range`."""
     output_type = D.as_dtype(kwargs.pop("output_type", D.int64))
@@ -160,6 +162,7 @@ _Tensor = DS.register_dataset_op("TensorDataset", _tensor_kernel)
 _Slice = DS.register_dataset_op("TensorSliceDataset", _slice_kernel)
 
 
+@registry.implements("Dataset.from_tensors")
 def from_tensors(tensors, name=None):
     """See `Dataset.from_tensors`."""
     element = S.normalize_element(tensors)
@@ -167,6 +170,7 @@ def from_tensors(tensors, name=None):
     return DS.build("_TensorDataset", _Tensor, S.flat_tensors(element), {}, spec, name)
 
 
+@registry.implements("Dataset.from_tensor_slices")
 def from_tensor_slices(tensors, name=None):
     """See `Dataset.from_tensor_slices`."""
     element = S.normalize_element(tensors)
@@ -467,6 +471,7 @@ def _signature(output_types, output_shapes, output_signature):
                                          zip(shapes, nest.flatten(types))])
 
 
+@registry.implements("Dataset.from_generator")
 def from_generator(generator, output_types=None, output_shapes=None, args=None,
                    output_signature=None, name=None):
     """See `Dataset.from_generator`."""
@@ -509,6 +514,7 @@ def matching_files(pattern):
                  name="MatchingFiles")
 
 
+@registry.implements("Dataset.list_files")
 def list_files(file_pattern, shuffle=None, seed=None, name=None):
     """See `Dataset.list_files`."""
     files = matching_files(file_pattern)

@@ -22,6 +22,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
+from . import registry
 from . import runtime as R
 
 _VARIANT_SPEC = TensorSpec([], D.variant)
@@ -52,8 +53,8 @@ class DatasetSpec:
     @property
     def value_type(self):
         """The Python type of values of this spec."""
-        from .dataset_ops import Dataset
-        return Dataset
+        # `Dataset` is defined above this module (its `_type_spec` is a DatasetSpec).
+        return registry.lookup("Dataset")
 
     @staticmethod
     def from_value(value):
@@ -82,8 +83,7 @@ class DatasetSpec:
         return [_VARIANT_SPEC]
 
     def _from_components(self, tensors):
-        from .dataset_ops import make_dataset
-        return make_dataset("_VariantDataset", tensors[0], self._element_spec)
+        return registry.lookup("make_dataset")("_VariantDataset", tensors[0], self._element_spec)
 
     def _trace_key(self):
         return ("Dataset", spec_key(self._element_spec))
@@ -504,7 +504,7 @@ def _wrapper(leaf):
     if isinstance(leaf, TensorSpec):
         return to_eager
     if isinstance(leaf, DatasetSpec):
-        from .dataset_ops import make_dataset
+        make_dataset = registry.lookup("make_dataset")
         inner = leaf.element_spec
         return lambda node: make_dataset("_VariantDataset", EagerTensor(node), inner)
     if len(component_specs(leaf)) == 1:
@@ -514,7 +514,7 @@ def _wrapper(leaf):
 
 def pack_tensors(spec, tensors):
     """The element of `spec` whose components are `tensors` (any context)."""
-    from .dataset_ops import make_dataset
+    make_dataset = registry.lookup("make_dataset")
     out = []
     for s, a, b in leaf_plan(spec):
         if isinstance(s, DatasetSpec):
