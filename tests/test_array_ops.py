@@ -1,5 +1,6 @@
-"""Array creation and shape ops (rillflow/ops/core/array_ops.py): values, dtypes,
-errors, graph-mode static shapes and gradients."""
+"""Array creation and shape ops (rillflow/ops/core/shape_ops.py, constant_ops.py,
+join_ops.py, dim_ops.py, broadcast_ops.py): values, dtypes, errors, graph-mode static
+shapes and gradients."""
 import numpy as np
 import pytest
 

@@ -116,7 +116,7 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
                               pad_to_bucket_boundary=False, no_padding=False,
                               drop_remainder=False, name=None):
     """See `Dataset.bucket_by_sequence_length`."""
-    from ..ops.core import array_ops, math_ops, reduction_ops
+    from ..ops.core import broadcast_ops, join_ops, math_ops, reduction_ops
     from ..ops.debugging import check_ops
     from ..ops.control_flow.control_ops import control_dependencies
     from ..ops.core.gather_ops import gather
@@ -134,7 +134,7 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
         buckets_max = boundaries + [np.iinfo(np.int32).max]
         conditions = math_ops.logical_and(math_ops.less_equal(buckets_min, seq_length),
                                           math_ops.less(seq_length, buckets_max))
-        return reduction_ops.reduce_min(array_ops.where(conditions))
+        return reduction_ops.reduce_min(broadcast_ops.where(conditions))
 
     def window_size_fn(bucket_id):
         return gather(batch_sizes, bucket_id)
@@ -146,7 +146,7 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
         for shape in (nest.flatten_up_to(spec, shapes) if nested else [shapes]):
             dims = [none_filler if d is None else d for d in TensorShape(shape).as_list()]
             if none_filler is not None and dims:
-                dims = array_ops.stack([math_ops.cast(d, D.int64) for d in dims])
+                dims = join_ops.stack([math_ops.cast(d, D.int64) for d in dims])
             padded.append(dims)
         return nest.pack_sequence_as(spec, padded) if nested else padded[0]
 

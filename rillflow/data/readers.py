@@ -297,7 +297,7 @@ class CsvDataset(DS.Dataset, metaclass=_ReaderMeta):
                                      "one-element tensor.")
                 dt = t.dtype
                 if t.shape.rank not in (0, None):
-                    from ..ops.core.array_ops import reshape
+                    from ..ops.core.shape_ops import reshape
                     t = reshape(t, [])
                 defaults.append(t)
                 required.append(False)

@@ -169,7 +169,7 @@ class Strategy:
         op = reduce_op if isinstance(reduce_op, ReduceOp) else ReduceOp(reduce_op)
         if axis is None:
             return value
-        from ..ops.core.array_ops import shape
+        from ..ops.core.shape_ops import shape
         from ..ops.core.math_ops import cast, truediv
         from ..ops.core.reduction_ops import reduce_sum
         value = convert_to_tensor(value)

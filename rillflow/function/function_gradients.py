@@ -23,7 +23,7 @@ from ..framework.execute import EagerOp, placeholder
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_registry import register, set_gradient
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
-from ..ops.core.array_ops import zeros_like
+from ..ops.core.constant_ops import zeros_like
 from ..ops.gradients.backprop import backprop, is_differentiable
 from ..framework.func_graph import FuncGraph
 from .concrete_function import _Call, _runtime_value, _wrap, install_gradients

@@ -2,7 +2,7 @@
 strings, random, control_flow, debugging, state, io, gradients, ragged; numeric kernels
 in kernels). Importing this registers every op and installs the Tensor operators; the
 order below is the order the families register in."""
-from .core import array_ops  # noqa: F401
+from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
 from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
@@ -13,7 +13,8 @@ from .state import module, scatter_variable_ops  # noqa: F401
 from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
-from .core import reduction_ops, scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
+from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
+from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401

@@ -1,7 +1,7 @@
 """Late-bound names: the ops the core families and the backprop engine use from each other.
 
 The core ops are built from one another, in both directions: a reduction's gradient
-reshapes (array_ops), `broadcast_to`'s gradient sums (reduction_ops), `tf.eye` casts
+reshapes (shape_ops), `broadcast_to`'s gradient sums (reduction_ops), `tf.eye` casts
 (math_ops), `range` is reshaped... The backprop engine (gradients/backprop.py), which every
 op's gradient runs in, needs zeros_like and add_n (and list_ops' versions for tensor
 lists), and the gradient of a gather needs the engine's sparse-gradient rules
@@ -20,17 +20,21 @@ import importlib
 # {module under rillflow.ops: the names it lends}
 WHERE = {
     "control_flow.list_ops": ("add_n_lists", "zeros_like_list",),
-    "core.array_ops": ("_axis_sizes", "broadcast_gradient_args", "broadcast_to", "concat",
-        "expand_dims", "fill", "identity", "ones", "ones_like", "rank", "reshape", "shape",
-        "size", "squeeze", "stack", "stop_gradient", "where", "zeros", "zeros_like"),
+    "core.add_n_ops": ("add_n",),
+    "core.broadcast_ops": ("broadcast_gradient_args", "broadcast_to", "where",),
     "core.clip_ops": ("clip_by_value",),
+    "core.constant_ops": ("fill", "ones", "ones_like", "zeros", "zeros_like",),
     "core.creation_ops": ("invert_permutation", "range",),
+    "core.dim_ops": ("expand_dims", "squeeze",),
     "core.gather_ops": ("boolean_mask", "gather", "gather_nd"),
+    "core.join_ops": ("_axis_sizes", "concat", "stack",),
     "core.math_ops": ("_sum_to", "add", "cast", "conj", "div_no_nan", "equal", "floordiv",
         "floormod", "greater", "greater_equal", "less", "less_equal", "logical_and",
         "logical_not", "maximum", "minimum", "multiply", "negative", "not_equal",
         "subtract", "truediv"),
-    "core.reduction_ops": ("add_n", "reduce_max", "reduce_prod", "reduce_sum"),
+    "core.reduction_ops": ("reduce_max", "reduce_prod", "reduce_sum"),
+    "core.scan_ops": ("cumsum",),
+    "core.shape_ops": ("identity", "rank", "reshape", "shape", "size", "stop_gradient",),
     "core.slicing": ("slice",),
     "core.special_math_ops": ("complex", "real"),
     "core.split_pad_ops": ("split",),

@@ -63,7 +63,7 @@ class SavedGradient:
             self._graph = self._load_graph()
         gg = self._graph
         g = _state.graph
-        from ..ops.core.array_ops import zeros_like
+        from ..ops.core.constant_ops import zeros_like
         values = {}
         n = len(op.outputs)
         for ph, dy, out in zip(gg.inputs[:n], dys, op.outputs):

@@ -22,7 +22,7 @@ from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.core.array_ops import constant
+from ..ops.core.constant_ops import constant
 from ..ops.state.module import eager_name_scope
 from . import protos
 from .writer import get_step, recording_condition, state

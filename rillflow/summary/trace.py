@@ -13,7 +13,7 @@ from ..framework import context as _context
 from ..framework.api_export import export
 from ..framework.graph import Graph
 from ..framework.graph_def import GraphDef
-from ..ops.core.array_ops import constant
+from ..ops.core.constant_ops import constant
 from ..ops.debugging.logging_ops import get_logger
 from . import graph_export, protos
 from .ops import _bool, _constant, summary_scope, write_summary

@@ -21,7 +21,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply_op
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
-from ..ops.core.array_ops import constant
+from ..ops.core.constant_ops import constant
 from . import protos
 from .event_file import EventFile
 from .tensor_proto import make_tensor_proto

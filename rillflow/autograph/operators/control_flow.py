@@ -269,7 +269,7 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
     else:
         if t.shape.rank == 0:
             raise staging(ValueError("len requires a non-scalar tensor, got one of shape []"))
-        from ...ops.core.array_ops import shape
+        from ...ops.core.shape_ops import shape
         n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else \
             shape(t)[0]
         n = convert_to_tensor(n, dtype=D.int32)

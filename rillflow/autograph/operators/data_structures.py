@@ -139,7 +139,7 @@ class TensorListLoopVar:
             if i < 0:
                 i = L.length(self._handle) + i
         elif isinstance(i, Tensor):
-            from ...ops.core.array_ops import where
+            from ...ops.core.broadcast_ops import where
             from ...ops.core.math_ops import less
             i = where(less(i, 0), i + L.length(self._handle), i)
         return L.get_item(self._handle, i, self._dtype(), self.element_shape)
@@ -176,7 +176,8 @@ def stack(list_or_tensor, element_dtype=None, strict=True):
         return list_or_tensor.stack()
     if isinstance(list_or_tensor, Tensor):
         return list_or_tensor
-    from ...ops.core.array_ops import stack as tf_stack, zeros
+    from ...ops.core.constant_ops import zeros
+    from ...ops.core.join_ops import stack as tf_stack
     if isinstance(list_or_tensor, list) and not list_or_tensor:
         dtype = element_dtype or getattr(list_or_tensor, "element_dtype", None) or D.float32
         return zeros([0], dtype)

@@ -43,7 +43,7 @@ def verify_condition(cond, tag):
         c = not_equal(c, convert_to_tensor(0, dtype=c.dtype))
     if c.shape.rank == 0:
         return c
-    from ...ops.core.array_ops import reshape
+    from ...ops.core.shape_ops import reshape
     if c.shape.rank is not None:
         known = [d for d in c.shape.as_list() if d is not None]
         n = 1
@@ -79,7 +79,7 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
                         init_vars, invariants, require_one, check_shapes)
     if require_one:
-        from ...ops.core.array_ops import identity
+        from ...ops.core.shape_ops import identity
         from ...ops.debugging.logging_ops import Assert
         ok, final = final[0], final[1:]
         Assert(ok, [LV.zero_iterations_message(names, nulls, orig_init)])

@@ -178,7 +178,7 @@ def placeholder_value(like, invariant, original):
     if isinstance(like, (int, float)):
         return type(like)(0), None
     if _is_tensor_like(like):
-        from ...ops.core.array_ops import zeros
+        from ...ops.core.constant_ops import zeros
         shape = TensorShape(invariant) if invariant is not None else like.shape
         if shape.rank is None:
             return zeros([], like.dtype), shape
@@ -193,7 +193,7 @@ def placeholder_value(like, invariant, original):
             from ...ops.control_flow.list_ops import reserve
             return reserve(0, D.float32), None
         if like.dtype is D.string:
-            from ...ops.core.array_ops import fill
+            from ...ops.core.constant_ops import fill
             return fill(dims, b""), (shape if dynamic else None)
         return zeros(dims, like.dtype), (shape if dynamic else None)
     comps = getattr(like, "_to_components", None)

@@ -40,7 +40,7 @@ def len_(s):
             raise ValueError("len requires a non-scalar tensor, got one of shape []")
         if t.shape.rank is not None and t.shape[0] is not None:
             return t.shape[0]
-        from ...ops.core.array_ops import shape
+        from ...ops.core.shape_ops import shape
         return shape(t)[0]
     return builtins.len(s)
 

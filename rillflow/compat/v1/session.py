@@ -71,7 +71,7 @@ def placeholder(dtype, shape=None, name=None):
 @export("compat.v1.placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # noqa: A002
     """A tensor that takes `input`'s value unless it is fed."""
-    from ...ops.core.array_ops import identity
+    from ...ops.core.shape_ops import identity
     return identity(input, name=name or "PlaceholderWithDefault")
 
 

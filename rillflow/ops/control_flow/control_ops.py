@@ -56,7 +56,7 @@ def group(*inputs, name=None):
 def tuple_(tensors, control_inputs=None, name=None):
     """The tensors, each available only after all of them (and
     `control_inputs`) are computed."""
-    from ..core.array_ops import identity
+    from ..core.shape_ops import identity
     g = _state.graph
     if g is None:
         return list(tensors)

@@ -28,7 +28,7 @@ def _elements(elems, what):
             raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
     n = flat[0].shape[0]
     if n is None:
-        from ..core.array_ops import shape
+        from ..core.shape_ops import shape
         return flat, None, shape(flat[0], out_type=D.int32)[0]
     for t in flat[1:]:
         if t.shape[0] is not None and t.shape[0] != n:

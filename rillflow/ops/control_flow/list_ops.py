@@ -258,7 +258,7 @@ def _set_item_grad(op, dlist):
 
 
 def _zeros_like_tensor(t):
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     return zeros_like(t)
 
 

@@ -173,7 +173,7 @@ def while_gradient(op, dys):
     cgb = trace_function("while_grad_cond", lambda c, *rest: c > 0, specs, {},
                          arg_names=[s.name for s in specs], outer_graph=g,
                          add_identities=False)
-    from ..core.array_ops import zeros, zeros_like
+    from ..core.constant_ops import zeros, zeros_like
     inits = [_count_output(op)]
     for i in diff_vars:
         d = dys[i]

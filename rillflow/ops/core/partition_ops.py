@@ -40,7 +40,8 @@ def _partition_infer(inputs, attrs):
 
 
 def _partition_grad(op, *grads):
-    from .array_ops import reshape, shape, size, zeros_like
+    from .shape_ops import reshape, shape, size
+    from .constant_ops import zeros_like
     from .creation_ops import range as range_
     data, parts = op.inputs
     # Where each element of `data` went: partition the positions the same way.
@@ -189,7 +190,7 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     """counts[i, j]: how many elements have label i and prediction j (summing
     `weights` instead of ones when given); `num_classes` defaults to one more
     than the largest label or prediction."""
-    from .array_ops import stack
+    from .join_ops import stack
     from .math_ops import cast, maximum
     from .reduction_ops import reduce_max
     from .scatter_ops import scatter_nd

@@ -17,8 +17,9 @@ from ...framework.execute import apply, apply2
 from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
-from . import array_ops as A
+from . import shape_ops, join_ops, dim_ops
 from . import op_util as U
+from .array_util import _like_shape
 from .scatter_ops import _dim, _index_tensor, _iota, scatter_nd
 from .split_pad_ops import split
 from .. import late
@@ -78,9 +79,9 @@ def _repeat_grad(op, g):
             dims = x.shape.as_list()
             inner = dims[:axis] + [dims[axis], r] + dims[axis + 1:]
         else:
-            before, mid, after = split(A.shape(x), [axis, 1, -1], num=3)
-            inner = A.concat([before, mid, [r], after], 0)
-        return [A._like_shape(late.reduce_sum(A.reshape(g, inner), axis=axis + 1), x), None]
+            before, mid, after = split(shape_ops.shape(x), [axis, 1, -1], num=3)
+            inner = join_ops.concat([before, mid, [r], after], 0)
+        return [_like_shape(late.reduce_sum(shape_ops.reshape(g, inner), axis=axis + 1), x), None]
     # Per-element repeats: scatter-add the copies back onto their source.
     rank = x.shape.rank
     if rank is None:
@@ -89,9 +90,10 @@ def _repeat_grad(op, g):
     src = apply2(_Repeat, _iota(_dim(x, axis)), repeats, {"axis": 0}, name="Repeat")
     perm = [axis] + [i for i in range(rank) if i != axis]
     inverse = np.argsort(perm).tolist()
-    moved = A.transpose(g, perm)
-    summed = scatter_nd(A.expand_dims(src, 1), moved, A.shape(A.transpose(x, perm)))
-    return [A._like_shape(A.transpose(summed, inverse), x), None]
+    moved = dim_ops.transpose(g, perm)
+    summed = scatter_nd(dim_ops.expand_dims(src, 1), moved,
+                        shape_ops.shape(dim_ops.transpose(x, perm)))
+    return [_like_shape(dim_ops.transpose(summed, inverse), x), None]
 
 
 _Repeat = register("Repeat", _repeat_kernel, _repeat_infer, _repeat_grad)
@@ -118,10 +120,10 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     if rep.shape.rank is not None and rep.shape.rank > 1:
         raise ValueError(f"Shape {rep.shape} must have rank at most 1")
     if axis is None:
-        x = A.reshape(x, [-1])
+        x = shape_ops.reshape(x, [-1])
         axis = 0
     elif x.shape.rank == 0:
-        x = A.reshape(x, [1])
+        x = shape_ops.reshape(x, [1])
     r = x.shape.rank
     if r is not None:
         if not -r <= axis < r:

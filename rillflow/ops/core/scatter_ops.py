@@ -17,9 +17,9 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text, shape_text
-from . import array_ops as A
+from . import shape_ops, constant_ops, join_ops
 from . import op_util as U
-from .array_ops import _convert_same_dtype
+from .array_util import _convert_same_dtype, _int_list_tensor, _shape_from_tensor
 from .. import late
 
 _INDEX_TYPES = U.INDEX
@@ -36,7 +36,7 @@ def _index_tensor(value, op_name, param, attr):
     elif isinstance(value, (list, tuple)) and not value:
         t = constant_value_tensor(np.zeros(0, np.int32))
     else:
-        t = A._int_list_tensor(value)
+        t = _int_list_tensor(value)
         if t is None:
             t = convert_to_tensor(value)
     if t.dtype not in _INDEX_TYPES:
@@ -63,8 +63,8 @@ def _dim(x, axis):
     if r is not None:
         mask = np.zeros(r, np.int32)
         mask[axis] = 1
-        return late.reduce_sum(A.shape(x) * convert_to_tensor(mask))
-    return late.reduce_sum(A.shape(x) * A.one_hot_axis(axis, A.rank(x)))
+        return late.reduce_sum(shape_ops.shape(x) * convert_to_tensor(mask))
+    return late.reduce_sum(shape_ops.shape(x) * join_ops.one_hot_axis(axis, shape_ops.rank(x)))
 
 
 # --- scatter_nd and tensor_scatter_nd_* ---------------------------------------
@@ -208,7 +208,7 @@ def _scatter_nd_infer(inputs, attrs):
     indices, updates, shape = inputs
     if shape.shape.rank is not None and shape.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {shape.shape.rank}")
-    out = A._shape_from_tensor(shape)
+    out = _shape_from_tensor(shape)
     _scatter_shapes(indices, updates, out)
     return [(out, updates.dtype)]
 
@@ -309,7 +309,7 @@ def _tensor_scatter_infer(op_name):
 
 def _tsu_grad(op, g):
     _, indices, updates = op.inputs
-    return [tensor_scatter_nd_update(g, indices, A.zeros_like(updates)), None,
+    return [tensor_scatter_nd_update(g, indices, constant_ops.zeros_like(updates)), None,
             _gather_nd(g, indices)]
 
 
@@ -328,7 +328,7 @@ def _ts_minmax_grad(op, g):
     # between ties (the kept tensor value and the winning updates).
     kept = late.cast(late.equal(tensor, out), g.dtype)
     won = late.cast(late.equal(updates, _gather_nd(out, indices)), g.dtype)
-    count = kept + scatter_nd(indices, won, A.shape(tensor, out_type=indices.dtype))
+    count = kept + scatter_nd(indices, won, shape_ops.shape(tensor, out_type=indices.dtype))
     share = g / count
     return [share * kept, None, _gather_nd(share, indices) * won]
 

@@ -19,9 +19,9 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
-from . import array_ops as A
+from . import shape_ops, join_ops, dim_ops
 from . import op_util as U
-from .array_ops import _convert_same_dtype
+from .array_util import _convert_same_dtype
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -96,8 +96,9 @@ def _last_dim(x):
     if r is not None:
         mask = np.zeros(r, np.int32)
         mask[-1] = 1
-        return reduce_sum(A.shape(x) * convert_to_tensor(mask))
-    return reduce_sum(A.shape(x) * A.one_hot_axis(subtract(A.rank(x), 1), A.rank(x)))
+        return reduce_sum(shape_ops.shape(x) * convert_to_tensor(mask))
+    return reduce_sum(shape_ops.shape(x) * join_ops.one_hot_axis(subtract(shape_ops.rank(x), 1),
+                                                                 shape_ops.rank(x)))
 
 
 def _top_k_grad(op, gv, gi):
@@ -107,20 +108,20 @@ def _top_k_grad(op, gv, gi):
     x, idx = op.inputs[0], op.outputs[1]
     itype = idx.dtype
     n, k = _last_dim(x), _last_dim(idx)
-    total = A.size(x, out_type=itype)
+    total = shape_ops.size(x, out_type=itype)
     if isinstance(n, int) and isinstance(k, int) and x.shape.is_fully_defined():
         rows = x.shape.num_elements() // n if n else 0
         offsets = constant_value_tensor(np.arange(rows, dtype=itype._np)[:, None] * n)
         rows_k = [-1, k]
     else:
         n, k = cast(n, itype), cast(k, itype)
-        rows = floordiv(total, A.reshape(n, []))
-        offsets = A.expand_dims(_iota(rows, itype) * n, 1)
-        rows_k = A.stack([cast(-1, itype), k])
+        rows = floordiv(total, shape_ops.reshape(n, []))
+        offsets = dim_ops.expand_dims(_iota(rows, itype) * n, 1)
+        rows_k = join_ops.stack([cast(-1, itype), k])
     # Row r's index i is element r * n + i of the flattened input.
-    flat = A.reshape(A.reshape(idx, rows_k) + offsets, [-1, 1])
-    out = scatter_nd(flat, A.reshape(gv, [-1]), A.reshape(total, [1]))
-    return [A.reshape(out, A.shape(x)), None]
+    flat = shape_ops.reshape(shape_ops.reshape(idx, rows_k) + offsets, [-1, 1])
+    out = scatter_nd(flat, shape_ops.reshape(gv, [-1]), shape_ops.reshape(total, [1]))
+    return [shape_ops.reshape(out, shape_ops.shape(x)), None]
 
 
 _TopKV2 = register("TopKV2", _top_k_kernel, _top_k_infer, _top_k_grad, allowed=_TOPK_TYPES)
@@ -197,7 +198,7 @@ def _sort_impl(values, axis, direction, want_indices, name):
     if r is not None and axis != r - 1:
         perm = list(range(r))
         perm[axis], perm[-1] = perm[-1], perm[axis]
-        x = A.transpose(x, perm)
+        x = dim_ops.transpose(x, perm)
     k = _last_dim(x)
     if direction == "DESCENDING":
         vals, idx = _top_k(x, k, name=name)
@@ -208,7 +209,7 @@ def _sort_impl(values, axis, direction, want_indices, name):
             vals = flip(vals)
     out = idx if want_indices else vals
     if perm is not None:
-        out = A.transpose(out, perm)
+        out = dim_ops.transpose(out, perm)
     return out
 
 

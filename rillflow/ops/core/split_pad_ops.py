@@ -15,9 +15,10 @@ from ...framework.execute import apply, apply2
 from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
-from . import array_ops as A
+from . import shape_ops, constant_ops, join_ops
 from . import op_util as U
-from .array_ops import _convert_same_dtype, _partial_values
+from .array_util import (_convert_same_dtype, _index_input, _int_list_tensor,
+                         _partial_values)
 from .scatter_ops import _dim, _index_tensor
 from .. import late
 
@@ -89,8 +90,8 @@ def _split_infer(inputs, attrs):
 
 def _split_grad(op, *grads):
     split_dim, value = op.inputs
-    gs = [g if g is not None else A.zeros_like(o) for g, o in zip(grads, op.outputs)]
-    return [None, A.concat(gs, split_dim)]
+    gs = [g if g is not None else constant_ops.zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return [None, join_ops.concat(gs, split_dim)]
 
 
 _Split = register("Split", _split_kernel, _split_infer, _split_grad)
@@ -164,8 +165,8 @@ def _splitv_infer(inputs, attrs):
 
 def _splitv_grad(op, *grads):
     value, _, split_dim = op.inputs
-    gs = [g if g is not None else A.zeros_like(o) for g, o in zip(grads, op.outputs)]
-    return [A.concat(gs, split_dim), None, None]
+    gs = [g if g is not None else constant_ops.zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return [join_ops.concat(gs, split_dim), None, None]
 
 
 _SplitV = register("SplitV", _splitv_kernel, _splitv_infer, _splitv_grad)
@@ -184,7 +185,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     x = convert_to_tensor(value)
     if isinstance(axis, float):
         convert_to_tensor(axis, dtype=D.int32)  # raises TypeError, as TensorFlow does
-    a = A._index_input(axis, "Split", "split_dim", "Tidx")
+    a = _index_input(axis, "Split", "split_dim", "Tidx")
     if isinstance(num_or_size_splits, (int, np.integer)) and \
             not isinstance(num_or_size_splits, bool):
         n = int(num_or_size_splits)
@@ -196,7 +197,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         return apply(_Split, [a, x], {"num_split": n}, name=name, multi=True)
     sizes = num_or_size_splits
     if sizes.__class__ is list or sizes.__class__ is tuple:
-        fast = A._int_list_tensor(sizes)
+        fast = _int_list_tensor(sizes)
         if fast is not None:
             sizes = fast
     if not isinstance(sizes, Tensor):
@@ -313,7 +314,7 @@ def _pad_infer(op_name):
 
 def _paddings_begin(p):
     """The before-paddings (column 0 of the [rank, 2] paddings)."""
-    return A.unstack(p, num=2, axis=1)[0]
+    return join_ops.unstack(p, num=2, axis=1)[0]
 
 
 def _crop(g, begin, x):
@@ -329,11 +330,12 @@ def _crop(g, begin, x):
             g = split(g, [start, n, -1], axis=axis, num=3)[1]
         return g
     if r is None:
-        return late.slice(g, begin, A.shape(x, out_type=begin.dtype))
-    starts = A.unstack(begin, num=r)
+        return late.slice(g, begin, shape_ops.shape(x, out_type=begin.dtype))
+    starts = join_ops.unstack(begin, num=r)
     for axis in range(r):
         n = late.cast(_dim(x, axis), begin.dtype)
-        g = split(g, A.stack([starts[axis], n, late.cast(-1, begin.dtype)]), axis=axis, num=3)[1]
+        g = split(g, join_ops.stack([starts[axis], n, late.cast(-1, begin.dtype)]), axis=axis,
+                  num=3)[1]
     return g
 
 

@@ -325,8 +325,8 @@ def _rank_assert(x, rank, message, name, opname, static_ok, describe, dynamic_co
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have "
                                  f"{describe(int(rv))}.  Received rank {xr}, shape {x.shape}")
             return None if executing_eagerly() else _static_ok_op()
-        from ..core.array_ops import rank as rank_op
-        from ..core.array_ops import shape as shape_op
+        from ..core.shape_ops import rank as rank_op
+        from ..core.shape_ops import shape as shape_op
         if data is None:
             data = [_prefix(message), f"Tensor {_x_name(x)} must have {describe(None)}", r,
                     "Received shape: ", shape_op(x)]
@@ -401,11 +401,11 @@ def _rank_in(x, ranks, message, name, data=None):
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have rank in "
                                  f"{allowed}.  Received rank {xr}, shape {x.shape}")
             return None if executing_eagerly() else _static_ok_op()
-        from ..core.array_ops import rank as rank_op
-        from ..core.array_ops import shape as shape_op
+        from ..core.shape_ops import rank as rank_op
+        from ..core.shape_ops import shape as shape_op
         from ..core.math_ops import equal
         from ..core.reduction_ops import reduce_any
-        from ..core.array_ops import stack
+        from ..core.join_ops import stack
         cond = reduce_any(stack([equal(rank_op(x), r) for r in rs]))
         if data is None:
             data = [_prefix(message), f"Tensor {_x_name(x)} must have rank in"] + rs + \
@@ -582,7 +582,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     Raises:
       ValueError: when the static shapes already violate the specs.
     """
-    from ..core.array_ops import shape as shape_op
+    from ..core.shape_ops import shape as shape_op
     from ..core.math_ops import equal
     from ..core.slicing import getitem
     items = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)

@@ -16,7 +16,7 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
-from ..core import array_ops as A
+from ..core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops
 from ..core import math_ops as M
 from ..core import op_util as U
 from ..core.creation_ops import name_scope
@@ -51,7 +51,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     if not image.dtype.is_floating and not image.dtype.is_integer:
         raise AttributeError("image dtype must be either floating point or integer")
     if dtype == image.dtype:
-        return A.identity(image, name=name)
+        return shape_ops.identity(image, name=name)
     cast = M.saturate_cast if saturate else M.cast
     with name_scope(name or "convert_image"):
         src = image.dtype
@@ -334,7 +334,7 @@ def rgb_to_grayscale(images, name=None):
         flt = convert_image_dtype(images, D.float32)
         gray = tensordot(flt, convert_to_tensor([0.2989, 0.5870, 0.1140], D.float32),
                          [-1, -1])
-        return convert_image_dtype(A.expand_dims(gray, -1), orig)
+        return convert_image_dtype(dim_ops.expand_dims(gray, -1), orig)
 
 
 @export("image.grayscale_to_rgb")
@@ -353,10 +353,10 @@ def grayscale_to_rgb(images, name=None):
                                  "two-dimensional.")
             if shape[-1] is not None and shape[-1] != 1:
                 raise ValueError("Last dimension of a grayscale image should be size 1.")
-        rank = A.rank(images)
-        multiples = A.concat([A.ones(A.expand_dims(rank - 1, 0), D.int32),
-                              A.expand_dims(3, 0)], 0)
-        return A.tile(images, multiples)
+        rank = shape_ops.rank(images)
+        multiples = join_ops.concat([constant_ops.ones(dim_ops.expand_dims(rank - 1, 0), D.int32),
+                              dim_ops.expand_dims(3, 0)], 0)
+        return broadcast_ops.tile(images, multiples)
 
 
 _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
@@ -393,7 +393,7 @@ def per_image_standardization(image):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
         image = M.cast(image, D.float32)
-        num_pixels = reduce_prod(A.shape(image, out_type="int32")[-3:])
+        num_pixels = reduce_prod(shape_ops.shape(image, out_type="int32")[-3:])
         mean = reduce_mean(image, axis=[-1, -2, -3], keepdims=True)
         std = reduce_std(image, axis=[-1, -2, -3], keepdims=True)
         adjusted = M.maximum(std, rsqrt(M.cast(num_pixels, D.float32)))

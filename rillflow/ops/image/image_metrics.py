@@ -5,7 +5,7 @@ import numpy as np
 from ...framework import dtypes as D
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ..core import array_ops as A
+from ..core import shape_ops, constant_ops, join_ops, broadcast_ops
 from ..core import math_ops as M
 from ..core.creation_ops import name_scope
 from .image_color import convert_image_dtype
@@ -51,12 +51,14 @@ def image_gradients(image):
     if image.shape.rank != 4:
         raise ValueError("image_gradients expects a 4D tensor [batch_size, h, w, d], not "
                          f"{image.shape}.")
-    shape = A.shape(image, out_type="int32")
+    shape = shape_ops.shape(image, out_type="int32")
     n, h, w, d = shape[0], shape[1], shape[2], shape[3]
     dy = image[:, 1:, :, :] - image[:, :-1, :, :]
     dx = image[:, :, 1:, :] - image[:, :, :-1, :]
-    dy = A.reshape(A.concat([dy, A.zeros(A.stack([n, 1, w, d]), image.dtype)], 1), shape)
-    dx = A.reshape(A.concat([dx, A.zeros(A.stack([n, h, 1, d]), image.dtype)], 2), shape)
+    dy = shape_ops.reshape(join_ops.concat(
+        [dy, constant_ops.zeros(join_ops.stack([n, 1, w, d]), image.dtype)], 1), shape)
+    dx = shape_ops.reshape(join_ops.concat(
+        [dx, constant_ops.zeros(join_ops.stack([n, h, 1, d]), image.dtype)], 2), shape)
     return dy, dx
 
 
@@ -107,9 +109,9 @@ def _fspecial_gauss(size, sigma):
     coords -= M.cast(size - 1, sigma.dtype) / 2.0
     g = coords * coords
     g *= -0.5 / (sigma * sigma)
-    g = A.reshape(g, [1, -1]) + A.reshape(g, [-1, 1])
-    g = softmax(A.reshape(g, [1, -1]))
-    return A.reshape(g, A.stack([size, size, 1, 1]))
+    g = shape_ops.reshape(g, [1, -1]) + shape_ops.reshape(g, [-1, 1])
+    g = softmax(shape_ops.reshape(g, [1, -1]))
+    return shape_ops.reshape(g, join_ops.stack([size, size, 1, 1]))
 
 
 def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2):
@@ -120,16 +122,18 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2):
     from ..debugging.logging_ops import Assert
     from ..core.reduction_ops import reduce_all
     for img in (img1, img2):
-        shape = A.shape(img, out_type="int32")
+        shape = shape_ops.shape(img, out_type="int32")
         Assert(reduce_all(M.greater_equal(shape[-3:-1], size)), [shape, size], summarize=8)
     kernel = _fspecial_gauss(size, sigma)
-    kernel = A.tile(kernel, A.stack([1, 1, A.shape(img1, out_type="int32")[-1], 1]))
+    kernel = broadcast_ops.tile(
+        kernel, join_ops.stack([1, 1, shape_ops.shape(img1, out_type="int32")[-1], 1]))
 
     def reducer(x):
-        shape = A.shape(x, out_type="int32")
-        x = A.reshape(x, A.concat([[-1], shape[-3:]], 0))
+        shape = shape_ops.shape(x, out_type="int32")
+        x = shape_ops.reshape(x, join_ops.concat([[-1], shape[-3:]], 0))
         y = depthwise_conv2d(x, kernel, strides=[1, 1, 1, 1], padding="VALID")
-        return A.reshape(y, A.concat([shape[:-3], A.shape(y, out_type="int32")[1:]], 0))
+        return shape_ops.reshape(
+            y, join_ops.concat([shape[:-3], shape_ops.shape(y, out_type="int32")[1:]], 0))
 
     c1 = (k1 * max_val) ** 2
     c2 = (k2 * max_val) ** 2

@@ -17,7 +17,7 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
-from ..core import array_ops as A
+from ..core import shape_ops, join_ops, dim_ops
 from ..core import math_ops as M
 from ..core import op_util as U
 from ..nn.conv_ops import _geometry, _scatter_windows, _windows
@@ -60,9 +60,9 @@ def _as_batch(image):
     image = convert_to_tensor(image, name="image")
     rank = image.shape.rank
     if rank == 3:
-        return A.expand_dims(image, 0), False
+        return dim_ops.expand_dims(image, 0), False
     if rank is None:
-        return _set_shape(A.expand_dims(image, 0), [None] * 4), False
+        return _set_shape(dim_ops.expand_dims(image, 0), [None] * 4), False
     if rank != 4:
         raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
     return image, True
@@ -82,7 +82,7 @@ def _dims4(image):
     for a in range(4):
         d = image.shape[a] if image.shape.rank is not None else None
         if d is None:
-            dyn = A.shape(image, out_type="int32") if dyn is None else dyn
+            dyn = shape_ops.shape(image, out_type="int32") if dyn is None else dyn
             d = dyn[a]
         out.append(d)
     return out
@@ -97,7 +97,7 @@ def _min(x, y):
 
 
 def _unbatch(image, is_batch):
-    return image if is_batch else A.squeeze(image, axis=[0])
+    return image if is_batch else dim_ops.squeeze(image, axis=[0])
 
 
 # --- flips and rotations -------------------------------------------------------------
@@ -145,9 +145,9 @@ def rot90(image, k=1, name=None):
         o = rank - 3
         perm = list(range(o)) + [o + 1, o, o + 2]
         turns = [lambda: image,
-                 lambda: A.transpose(reverse(image, [o + 1]), perm),
+                 lambda: dim_ops.transpose(reverse(image, [o + 1]), perm),
                  lambda: reverse(image, [o, o + 1]),
-                 lambda: reverse(A.transpose(image, perm), [o + 1])]
+                 lambda: reverse(dim_ops.transpose(image, perm), [o + 1])]
         if not _is_tensor(k):
             return turns[int(k) % 4]()
         from ..control_flow.cond import case
@@ -168,9 +168,9 @@ def transpose(image, name=None):
         _check_at_least_3d(image)
         rank = image.shape.rank
         if rank == 3:
-            return A.transpose(image, [1, 0, 2])
+            return dim_ops.transpose(image, [1, 0, 2])
         if rank == 4:
-            return A.transpose(image, [0, 2, 1, 3])
+            return dim_ops.transpose(image, [0, 2, 1, 3])
         raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
 
 
@@ -186,8 +186,9 @@ def _random_flip(image, axis, uniform, scope):
             flip = M.less(uniform([]), 0.5)
             return cond(flip, lambda: reverse(image, [axis]), lambda: image)
         if rank == 4:
-            batch = A.shape(image, out_type="int32")[0]
-            flips = M.cast(round_(A.reshape(uniform(A.reshape(batch, [1])), [-1, 1, 1, 1])),
+            batch = shape_ops.shape(image, out_type="int32")[0]
+            flips = M.cast(round_(shape_ops.reshape(uniform(shape_ops.reshape(batch, [1])),
+                                                    [-1, 1, 1, 1])),
                            image.dtype)
             return flips * reverse(image, [axis + 1]) + (1 - flips) * image
         raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
@@ -238,7 +239,7 @@ def central_crop(image, central_fraction):
     Raises:
       ValueError: for a fraction outside (0, 1] or an image of another rank.
     """
-    from ..core.array_ops import stack
+    from ..core.join_ops import stack
     from ..core.slicing import slice as slice_
     with name_scope("central_crop"):
         image = convert_to_tensor(image, name="image")
@@ -256,7 +257,7 @@ def central_crop(image, central_fraction):
         for a in (o, o + 1):
             d = image.shape[a]
             if d is None:
-                d = A.shape(image, out_type="int32")[a]
+                d = shape_ops.shape(image, out_type="int32")[a]
                 fd = M.cast(d, D.float64)
                 start = M.cast((fd - fd * central_fraction) / 2, D.int32)
             else:
@@ -280,7 +281,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
       ValueError: (static shapes) for a window outside the image.
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
-    from ..core.array_ops import stack
+    from ..core.join_ops import stack
     from ..core.slicing import slice as slice_
     with name_scope("crop_to_bounding_box"):
         image, is_batch = _as_batch(image)
@@ -294,7 +295,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
                  "width must be >= target + offset.")
         _require(_ge(height, _add(target_height, offset_height)),
                  "height must be >= target + offset.")
-        dyn = A.shape(image, out_type="int32")
+        dyn = shape_ops.shape(image, out_type="int32")
         cropped = slice_(image, stack([0, offset_height, offset_width, 0]),
                          stack([dyn[0], target_height, target_width, dyn[3]]))
         cropped = _set_shape(cropped, [None if _is_tensor(v) else v for v in
@@ -327,7 +328,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
       ValueError: (static shapes) for an image that does not fit.
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
-    from ..core.array_ops import reshape, stack
+    from ..core.shape_ops import reshape
+    from ..core.join_ops import stack
     from ..core.split_pad_ops import pad
     with name_scope("pad_to_bounding_box"):
         image, is_batch = _as_batch(image)
@@ -401,7 +403,7 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
         new_h, new_w = M.cast(floor(rh), D.int32), M.cast(floor(rw), D.int32)
         pad_h = M.maximum(0, M.cast(floor((fth - rh) / 2), D.int32))
         pad_w = M.maximum(0, M.cast(floor((ftw - rw) / 2), D.int32))
-        resized = resize(image, A.stack([new_h, new_w]), method, antialias=antialias)
+        resized = resize(image, join_ops.stack([new_h, new_w]), method, antialias=antialias)
         padded = pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width)
         return _unbatch(padded, is_batch)
 
@@ -420,11 +422,11 @@ def random_crop(value, size, seed=None, name=None):
     with name_scope(name or "random_crop"):
         value = convert_to_tensor(value, name="value")
         size = convert_to_tensor(size, dtype=D.int32, name="size")
-        shape = A.shape(value, out_type="int32")
+        shape = shape_ops.shape(value, out_type="int32")
         Assert(reduce_all(M.greater_equal(shape, size)),
                ["Need value.shape >= size, got ", shape, size], summarize=1000)
         limit = shape - size + 1
-        offset = M.floormod(uniform(A.shape(shape, out_type="int32"), dtype=D.int32,
+        offset = M.floormod(uniform(shape_ops.shape(shape, out_type="int32"), dtype=D.int32,
                                     maxval=D.int32.max, seed=seed), limit)
         return slice_(value, offset, size)
 
@@ -471,7 +473,7 @@ def _patches_infer(inputs, attrs):
 
 def _patches_grad(op, grad):
     attrs = {k: op.get_attr(k) for k in ("ksizes", "strides", "rates", "padding")}
-    return [apply(_ExtractImagePatchesGrad, [grad, A.shape(op.inputs[0], out_type="int32")],
+    return [apply(_ExtractImagePatchesGrad, [grad, shape_ops.shape(op.inputs[0], out_type="int32")],
                   attrs)]
 
 

@@ -296,7 +296,7 @@ def _bilinear_grad(op, grad):
 
 
 def _nearest_grad(op, grad):
-    from ..core.array_ops import shape
+    from ..core.shape_ops import shape
     from ..core.slicing import strided_slice
     image = op.inputs[0]
     hw = image.shape[1:3]
@@ -412,7 +412,8 @@ _SCALE_AND_TRANSLATE = (ResizeMethod.LANCZOS3, ResizeMethod.LANCZOS5, ResizeMeth
 
 def _resize_fn(method, antialias):
     def with_kernel(images, size, kernel):
-        from ..core.array_ops import shape, zeros
+        from ..core.shape_ops import shape
+        from ..core.constant_ops import zeros
         from ..core.math_ops import cast, truediv
         from ..core.slicing import strided_slice
         hw = strided_slice(shape(images, out_type="int32"), [1], [3], [1])
@@ -461,7 +462,8 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 
 
 def _resize_common(images, resize_fn, size, preserve_aspect_ratio):
-    from ..core.array_ops import expand_dims, squeeze, stack
+    from ..core.join_ops import stack
+    from ..core.dim_ops import expand_dims, squeeze
     from ..core.math_ops import cast, minimum, truediv, multiply
     from ..core.unary_ops import round as round_
     images = convert_to_tensor(images, name="images")
@@ -491,7 +493,7 @@ def _resize_common(images, resize_fn, size, preserve_aspect_ratio):
 
 def _spatial_dims(images):
     """Height and width of NHWC `images`: ints when static, else tensors."""
-    from ..core.array_ops import shape
+    from ..core.shape_ops import shape
     dyn = None
     dims = []
     for a in (1, 2):

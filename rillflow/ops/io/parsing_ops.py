@@ -334,7 +334,7 @@ def _dtype_check(dtype):
 
 def _prepare(features):
     """(keys, dtypes, shapes, is_sequence, defaults) for the dense features."""
-    from ..core.array_ops import reshape
+    from ..core.shape_ops import reshape
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     keys, types, shapes, seqs, defaults = [], [], [], [], []

@@ -44,7 +44,7 @@ def _cholesky_kernel(x):
 def _cholesky_grad(op, g):
     """The gradient of A = L L^H w.r.t. the (symmetric) A: with
     P = Phi(L^H G) (lower triangle, halved diagonal), grad = sym(L^-H P L^-1)."""
-    from ..core.array_ops import ones_like
+    from ..core.constant_ops import ones_like
     from ..core.math_ops import cast
     l = op.outputs[0]
     eye = band_part(ones_like(l), 0, 0)
@@ -222,7 +222,8 @@ def _svd_grad(op, gs, gu, gv):
            + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T).
     Complex A is supported for gradients through s only.
     """
-    from ..core.array_ops import expand_dims, ones_like
+    from ..core.constant_ops import ones_like
+    from ..core.dim_ops import expand_dims
     from ..core.math_ops import cast, div_no_nan
     x = op.inputs[0]
     s, u, v = op.outputs

@@ -237,7 +237,9 @@ def _einsum_operand_grad(subs, out, inputs, k, g):
     other operands, then undo what the forward pass did to the operand
     (summed-out labels are broadcast back, repeated labels become a
     diagonal, broadcast ellipsis dimensions are summed)."""
-    from ..core.array_ops import broadcast_to, expand_dims, shape, transpose
+    from ..core.shape_ops import shape
+    from ..core.dim_ops import expand_dims, transpose
+    from ..core.broadcast_ops import broadcast_to
     from ..core.math_ops import conj
     x = inputs[k]
     if not (x.dtype.is_floating or x.dtype.is_complex):
@@ -314,7 +316,7 @@ def _reduce_ellipsis(grad, x, sub, keep, e_x):
         gt, tt = gs.as_list(), target.as_list()
         if gt == tt:
             return grad
-        from ..core.array_ops import reshape
+        from ..core.shape_ops import reshape
         from ..core.reduction_ops import reduce_sum
         lead = len(gt) - len(tt)
         axes = list(range(lead)) + [i + lead for i, d in enumerate(tt)
@@ -339,7 +341,8 @@ def _diagonal_mask(x, pairs):
             sh[q] = dims[q]
             m &= np.eye(dims[p], dims[q], dtype=bool).reshape(sh)
         return constant_value_tensor(m.astype(x.dtype.as_numpy_dtype))
-    from ..core.array_ops import ones_like, transpose
+    from ..core.constant_ops import ones_like
+    from ..core.dim_ops import transpose
     r = s.rank
     mask = None
     for p, q in pairs:
@@ -491,7 +494,8 @@ def tensordot(a, b, axes, name=None):
 
 
 def _tensordot_static(a, b, a_axes, b_axes):
-    from ..core.array_ops import reshape, transpose
+    from ..core.shape_ops import reshape
+    from ..core.dim_ops import transpose
     sa, sb = a.shape.as_list(), b.shape.as_list()
     free_a = [i for i in range(len(sa)) if i not in a_axes]
     free_b = [i for i in range(len(sb)) if i not in b_axes]

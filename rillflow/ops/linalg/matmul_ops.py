@@ -293,7 +293,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """The matrix-vector product `a @ b` for a (batch of) matrix `a` and vector `b`."""
-    from ..core.array_ops import expand_dims, squeeze
+    from ..core.dim_ops import expand_dims, squeeze
     with _scope(name or "MatVec"):
         a, b = U.binary_operands(a, b)
         out = matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)

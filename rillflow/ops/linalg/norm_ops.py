@@ -62,7 +62,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
         if axis is not None:
             axis = (int(axis),)
-    from ..core.array_ops import squeeze
+    from ..core.dim_ops import squeeze
     from ..core.math_ops import conj, pow as pow_
     from ..core.reduction_ops import reduce_max, reduce_sum
     from ..core.unary_ops import abs as abs_, sqrt
@@ -93,7 +93,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 
 def _spectral_norm(x, axis):
     """The largest singular value over the two axes, keeping them as size 1."""
-    from ..core.array_ops import expand_dims, transpose
+    from ..core.dim_ops import expand_dims, transpose
     from ..core.reduction_ops import reduce_max
     r = x.shape.rank
     if r is None:

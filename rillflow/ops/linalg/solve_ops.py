@@ -70,7 +70,7 @@ def _det_kernel(x):
 
 
 def _det_grad(op, g):
-    from ..core.array_ops import expand_dims
+    from ..core.dim_ops import expand_dims
     from ..core.math_ops import conj
     x = op.inputs[0]
     scale = expand_dims(expand_dims(g * conj(op.outputs[0]), -1), -1)
@@ -96,7 +96,7 @@ def _slogdet_kernel(x):
 
 
 def _slogdet_grad(op, g_sign, g_logabs):
-    from ..core.array_ops import expand_dims
+    from ..core.dim_ops import expand_dims
     x = op.inputs[0]
     scale = expand_dims(expand_dims(g_logabs, -1), -1)
     return [scale * inv(x, adjoint=True)]

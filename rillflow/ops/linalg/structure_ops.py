@@ -120,7 +120,7 @@ def _diag_part_infer(inputs, attrs):
 
 def _diag_part_grad(op, g):
     x, k, _ = op.inputs
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     return [set_diag(zeros_like(x), g, k=k, align=op.get_attr("align")), None, None]
 
 
@@ -237,7 +237,7 @@ def _set_diag_infer(inputs, attrs):
 
 
 def _set_diag_grad(op, g):
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     x, diag_t, k = op.inputs
     align = op.get_attr("align")
     return [set_diag(g, zeros_like(diag_t), k=k, align=align),
@@ -360,7 +360,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     Raises:
       ValueError: if `a` has known rank below 2.
     """
-    from ..core.array_ops import rank as rank_, transpose
+    from ..core.shape_ops import rank as rank_
+    from ..core.dim_ops import transpose
     with _scope(name or "matrix_transpose"):
         x = convert_to_tensor(a)
         r = x.shape.rank
@@ -370,7 +371,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
                                  f"Received `a` = {a} with shape: {x.shape}")
             perm = list(range(r - 2)) + [r - 1, r - 2]
         else:
-            from ..core.array_ops import concat, stack
+            from ..core.join_ops import concat, stack
             from ..core.creation_ops import range as range_
             n = rank_(x)
             perm = concat([range_(n - 2), stack([n - 1, n - 2])], 0)

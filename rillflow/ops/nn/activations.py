@@ -41,7 +41,7 @@ def _relu_grad(op, g):
 
 
 def _relu_grad_grad(op, gg):
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_ReluGrad, gg, features), zeros_like(features)]
 
@@ -59,7 +59,7 @@ def _relu6_grad(op, g):
 
 
 def _relu6_grad_grad(op, gg):
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_Relu6Grad, gg, features), zeros_like(features)]
 
@@ -79,7 +79,7 @@ def _leaky_relu_grad(op, g):
 
 
 def _leaky_relu_grad_grad(op, gg):
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_LeakyReluGrad, gg, features, {"alpha": op.get_attr("alpha")}),
             zeros_like(features)]
@@ -142,7 +142,8 @@ def _elu_grad(op, g):
 
 
 def _elu_grad_grad(op, gg):
-    from ..core.array_ops import where, zeros_like
+    from ..core.constant_ops import zeros_like
+    from ..core.broadcast_ops import where
     from ..core.math_ops import less, multiply
     y = op.inputs[1]
     return [apply2(_EluGrad, gg, y),
@@ -167,7 +168,8 @@ def _selu_grad(op, g):
 
 
 def _selu_grad_grad(op, gg):
-    from ..core.array_ops import where, zeros_like
+    from ..core.constant_ops import zeros_like
+    from ..core.broadcast_ops import where
     from ..core.math_ops import less, multiply
     y = op.inputs[1]
     return [apply2(_SeluGrad, gg, y),

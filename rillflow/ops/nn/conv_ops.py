@@ -188,7 +188,7 @@ def _conv_gradients(forward, backprop_input, backprop_filter):
         return g[forward], g[backprop_input], g[backprop_filter]
 
     def shape_of(t):
-        from ..core.array_ops import shape
+        from ..core.shape_ops import shape
         return shape(t, out_type="int32")
 
     def conv_grad(op, g):
@@ -359,7 +359,7 @@ def _max_pool_grad(op, g):
 
 
 def _avg_pool_grad(op, g):
-    from ..core.array_ops import shape
+    from ..core.shape_ops import shape
     return [apply(_AvgPoolGrad, [shape(op.inputs[0], out_type="int32"), g], _pool_attrs(op))]
 
 
@@ -367,7 +367,7 @@ def _max_pool_grad_grad(op, gg):
     # The gradient routes each window's gradient to one input, so its
     # derivative reads `gg` at that input (MaxPoolGradGrad); the routing does
     # not change with small changes of the inputs.
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     x, y, _ = op.inputs
     return [zeros_like(x), zeros_like(y),
             apply(_MaxPoolGradGrad, [x, y, gg], _pool_attrs(op))]
@@ -490,7 +490,7 @@ def _pool_nd(opdef, input, ksize, strides, padding, data_format, name):
 
 def _pool1d(opdef, input, ksize, strides, padding, data_format, name):
     """1-D pooling: 2-D pooling over a height of one, as TensorFlow does it."""
-    from ..core.array_ops import expand_dims, squeeze
+    from ..core.dim_ops import expand_dims, squeeze
     if data_format not in (None, "NWC"):
         _check_format(data_format)
 
@@ -532,7 +532,7 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """1-D convolution of NWC `input` with [width, in, out] `filters`: conv2d
     over a height of one, as TensorFlow computes it."""
-    from ..core.array_ops import expand_dims, squeeze
+    from ..core.dim_ops import expand_dims, squeeze
     if data_format not in (None, "NWC"):
         _check_format(data_format)
     x = expand_dims(convert_to_tensor(input), 1)

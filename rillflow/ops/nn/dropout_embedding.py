@@ -18,7 +18,7 @@ from .nn_util import _scope
 def _noise_shape(x, noise_shape):
     """`noise_shape` with its unknown entries taken from `x`'s shape."""
     if noise_shape is None:
-        from ..core.array_ops import shape
+        from ..core.shape_ops import shape
         return shape(x)
     if isinstance(noise_shape, Tensor):
         return noise_shape
@@ -45,7 +45,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
       ValueError: if `x` is not floating point, or `rate` is a number outside
         [0, 1) or a tensor that is not a scalar.
     """
-    from ..core.array_ops import where
+    from ..core.broadcast_ops import where
     from ..core.math_ops import divide, greater_equal, multiply, subtract
     from ..random.stateful_ops import uniform
     with _scope(name or "dropout"):
@@ -101,7 +101,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
             if len(shards) == 1:
                 table = shards[0]
             else:
-                from ..core.array_ops import concat
+                from ..core.join_ops import concat
                 table = concat(shards, 0)
         else:
             table = params if hasattr(params, "_dense_var_to_tensor") else \
@@ -125,7 +125,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 @export("nn.crelu")
 def crelu(features, axis=-1, name=None):
     """Concatenated ReLU: concat([relu(x), relu(-x)], axis)."""
-    from ..core.array_ops import concat
+    from ..core.join_ops import concat
     from ..core.math_ops import negative
     with _scope(name or "CRelu"):
         x = convert_to_tensor(features, name="features")
@@ -135,7 +135,7 @@ def crelu(features, axis=-1, name=None):
 @export("nn.zero_fraction", "math.zero_fraction")
 def zero_fraction(value, name=None):
     """The fraction of elements of `value` that are zero (float32 scalar)."""
-    from ..core.array_ops import zeros_like
+    from ..core.constant_ops import zeros_like
     from ..core.math_ops import cast, equal
     from ..core.reduction_ops import reduce_mean
     with _scope(name or "zero_fraction"):

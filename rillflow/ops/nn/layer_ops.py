@@ -85,7 +85,8 @@ def _bias_add_grad_infer(inputs, attrs):
 
 
 def _bias_add_grad_grad(op, gg):
-    from ..core.array_ops import broadcast_to, reshape, shape
+    from ..core.shape_ops import reshape, shape
+    from ..core.broadcast_ops import broadcast_to
     x = op.inputs[0]
     r = x.shape.rank
     if op.get_attr("data_format") == "NCHW":

@@ -30,7 +30,8 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
     `shift` is accepted for compatibility and unused, as in TensorFlow 2.
     """
-    from ..core.array_ops import squeeze, stop_gradient
+    from ..core.shape_ops import stop_gradient
+    from ..core.dim_ops import squeeze
     from ..core.math_ops import cast, squared_difference
     from ..core.reduction_ops import reduce_mean
     with _scope(name or "moments"):
@@ -65,7 +66,7 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
             count = convert_to_tensor(np.asarray(n, dtype=x.dtype.as_numpy_dtype),
                                       name="count")
         else:
-            from ..core.array_ops import shape as shape_
+            from ..core.shape_ops import shape as shape_
             from ..core.math_ops import cast
             from ..core.reduction_ops import reduce_prod
             from ..core.gather_ops import gather
@@ -102,7 +103,8 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes` with each element counted
     `frequency_weights` times (weights broadcast against x); 0 where the
     weights sum to 0."""
-    from ..core.array_ops import squeeze, zeros_like
+    from ..core.constant_ops import zeros_like
+    from ..core.dim_ops import squeeze
     from ..core.math_ops import add, cast, div_no_nan, multiply, squared_difference
     from ..core.reduction_ops import reduce_sum
     with _scope(name or "weighted_moments"):
@@ -135,7 +137,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     Raises:
       TypeError: if `global_batch_size` is not an integer.
     """
-    from ..core.array_ops import shape
+    from ..core.shape_ops import shape
     from ..core.math_ops import cast, div_no_nan, multiply, truediv
     from ..core.reduction_ops import reduce_sum
     loss = convert_to_tensor(per_example_loss, name="per_example_loss")

@@ -132,7 +132,7 @@ def _softmax_along(opdef, logits, axis, name):
     a = _static_axis(x, axis)
     if a is None:
         return apply1(opdef, x, name=name)
-    from ..core.array_ops import transpose
+    from ..core.dim_ops import transpose
     perm = _swap_perm(x.shape.rank, a)
     y = apply1(opdef, transpose(x, perm))
     return transpose(y, perm, name=name)
@@ -208,7 +208,7 @@ def _second_order_term(logits, grad_grad):
 
 
 def _softmax_xent_grad(op, grad_loss, grad_grad):
-    from ..core.array_ops import expand_dims
+    from ..core.dim_ops import expand_dims
     from ..core.math_ops import _sum_to, add, multiply, negative
     logits, labels = op.inputs
     gl = expand_dims(grad_loss, -1)
@@ -274,7 +274,7 @@ def _sparse_xent_infer(inputs, attrs):
 
 
 def _sparse_xent_grad(op, grad_loss, grad_grad):
-    from ..core.array_ops import expand_dims
+    from ..core.dim_ops import expand_dims
     from ..core.math_ops import add, multiply
     logits = op.inputs[0]
     grad = multiply(expand_dims(grad_loss, -1), op.outputs[1])
@@ -307,7 +307,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
             lab = cast(lab, x.dtype)
         a = _static_axis(x, axis)
         if a is not None:
-            from ..core.array_ops import transpose
+            from ..core.dim_ops import transpose
             perm = _swap_perm(x.shape.rank, a)
             x = transpose(x, perm)
             lab = transpose(lab, perm)
@@ -317,7 +317,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         if xs.is_fully_defined() and ls.is_fully_defined() and xs != ls:
             # The loss has the batch shape of `logits` even when `labels`
             # broadcast against it (TensorFlow reshapes to it).
-            from ..core.array_ops import reshape
+            from ..core.shape_ops import reshape
             loss = reshape(loss, xs.as_list()[:-1])
         return loss
 
@@ -395,7 +395,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         raise ValueError("Both `labels` and `logits` must be provided for "
                          f"sigmoid_cross_entropy_with_logitsReceived: labels={labels} and "
                          f"logits={logits}")
-    from ..core.array_ops import where, zeros_like
+    from ..core.constant_ops import zeros_like
+    from ..core.broadcast_ops import where
     from ..core.math_ops import add, greater_equal, multiply, negative, subtract
     from ..core.unary_ops import exp, log1p
     with _scope(name or "logistic_loss"):
@@ -441,7 +442,8 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
         c, z = _same_shape(log_input, "log_input", targets, "targets")
         result = subtract(exp(c), multiply(c, z))
         if compute_full_loss:
-            from ..core.array_ops import ones_like, where, zeros_like
+            from ..core.constant_ops import ones_like, zeros_like
+            from ..core.broadcast_ops import where
             half = convert_to_tensor(0.5, dtype=z.dtype)
             two_pi = convert_to_tensor(2 * math.pi, dtype=z.dtype)
             # Only z > 1 contributes, so log never sees the zeros of z.

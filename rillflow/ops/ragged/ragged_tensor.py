@@ -91,9 +91,11 @@ class RaggedTensor:
         if _state.graph is None:
             rowids = sparse_indices._v[:, 0]
             return cls(values, EagerTensor(_row_splits_kernel(rowids, dense_shape._v[0])))
-        from ..core.array_ops import concat, zeros
+        from ..core.constant_ops import zeros
+        from ..core.join_ops import concat
         from ..core.math_ops import cast
-        from ..core.reduction_ops import bincount, cumsum
+        from ..core.scan_ops import cumsum
+        from ..core.segment_ops import bincount
         from ..core.slicing import getitem
         rowids = cast(getitem(sparse_indices, (slice(None), 0)), D.int32)
         nrows = cast(getitem(dense_shape, 0), D.int32)
@@ -169,7 +171,7 @@ class RaggedTensor:
         n = self.nrows_value()
         if n is not None:
             return convert_to_tensor(np.array(n, dtype=D.as_dtype(out_type)._np))
-        from ..core.array_ops import shape
+        from ..core.shape_ops import shape
         from ..core.math_ops import cast, subtract
         from ..core.slicing import getitem
         return cast(subtract(getitem(shape(self._row_splits, out_type=D.int64), 0),
@@ -636,7 +638,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
         scalars, or a `ragged_rank` / `inner_shape` that does not fit.
       TypeError: `pylist` is already a RaggedTensor.
     """
-    from ..core.array_ops import constant as dense
+    from ..core.constant_ops import constant as dense
     if isinstance(pylist, RaggedTensor):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
     splits_dtype = D.as_dtype(row_splits_dtype)

@@ -66,7 +66,7 @@ def _shape_tensor(shape):
             fits = all(-_INT32_LIMIT <= d < _INT32_LIMIT for d in shape)
             return EagerTensor(np.array(shape, dtype=np.int32 if fits else np.int64))
         if any(isinstance(d, Tensor) for d in shape):
-            from ..core.array_ops import stack
+            from ..core.join_ops import stack
             return stack([d if isinstance(d, Tensor) else convert_to_tensor(d, dtype=D.int32)
                           for d in shape])
     return convert_to_tensor(shape, name="shape")

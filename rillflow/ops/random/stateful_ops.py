@@ -241,7 +241,8 @@ def gamma(shape, alpha, beta=None, dtype=D.float32, seed=None, name=None):
 
     Gradients with respect to alpha and beta are not implemented.
     """
-    from ..core.array_ops import broadcast_to, broadcast_static_shape, shape as shape_of
+    from ..core.shape_ops import shape as shape_of
+    from ..core.broadcast_ops import broadcast_to, broadcast_static_shape
     from ..core.math_ops import maximum, truediv
     dtype = D.as_dtype(dtype)
     if dtype not in (D.float16, D.float32, D.float64):
@@ -254,7 +255,7 @@ def gamma(shape, alpha, beta=None, dtype=D.float32, seed=None, name=None):
         if bshape.is_fully_defined():
             a_b = broadcast_to(a, bshape.as_list()) if bshape != a.shape else a
         else:
-            from ..core.array_ops import broadcast_dynamic_shape
+            from ..core.broadcast_ops import broadcast_dynamic_shape
             a_b = broadcast_to(a, broadcast_dynamic_shape(shape_of(a), shape_of(b)))
         attrs = _stateful_attrs("RandomGamma", dtype, seed)
         sample = apply(_RandomGamma, [shape_t, a_b], attrs, name="RandomGamma")

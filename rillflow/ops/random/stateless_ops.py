@@ -211,7 +211,8 @@ def split(seed, num=2, alg="auto_select"):
 @export("random.fold_in", "random.experimental.stateless_fold_in")
 def fold_in(seed, data, alg="auto_select"):
     """A new [2] seed derived from `seed` and the integer `data`."""
-    from ..core.array_ops import concat, reshape
+    from ..core.shape_ops import reshape
+    from ..core.join_ops import concat
     from ..core.math_ops import cast
     seed_t = _seed_arg(seed, "StatelessRandomUniformFullInt")
     data_t = cast(convert_to_tensor(data, dtype_hint=D.int64), seed_t.dtype)

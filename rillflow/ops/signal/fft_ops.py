@@ -152,8 +152,8 @@ def _real_infer(rank, forward):
 
 def _inner_size(t, rank):
     """The number of elements in `t`'s `rank` innermost dimensions (int32)."""
-    from ..core import array_ops, reduction_ops
-    return reduction_ops.reduce_prod(array_ops.shape(t)[-rank:])
+    from ..core import reduction_ops, shape_ops
+    return reduction_ops.reduce_prod(shape_ops.shape(t)[-rank:])
 
 
 def _c2c_grad(rank, inverse):
@@ -174,7 +174,7 @@ def _rfft_grad(rank):
     half would have contributed; as TensorFlow derives it, it assumes the
     input length equals fft_length."""
     def grad(op, g):
-        from ..core import array_ops as A
+        from ..core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops
         from ..core import math_ops as M
         from ..core.creation_ops import range as _range
         from ..linalg.matmul_ops import matmul
@@ -182,7 +182,7 @@ def _rfft_grad(rank):
         from ..core.unary_ops import exp
         fft_length = op.inputs[1]
         cdt = g.dtype
-        in_shape = A.shape(op.inputs[0])
+        in_shape = shape_ops.shape(op.inputs[0])
         is_even = M.cast(1 - (fft_length[-1] % 2), cdt)
 
         def alternating(n):  # [1, -1, 1, -1, ...]
@@ -194,16 +194,18 @@ def _rfft_grad(rank):
             extra = y0 + is_even * ym * alternating(in_shape[-1])
         else:
             n = in_shape[-2]
-            a = A.tile(A.expand_dims(_range(n), 0), (n, 1))
-            twiddle = exp(-2j * np.pi * M.cast(a * A.transpose(a, [1, 0]), cdt)
+            a = broadcast_ops.tile(dim_ops.expand_dims(_range(n), 0), (n, 1))
+            twiddle = exp(-2j * np.pi * M.cast(a * dim_ops.transpose(a, [1, 0]), cdt)
                             / M.cast(n, cdt))
-            lead = A.ones([A.rank(y0) - 2], D.int32)
-            twiddle = A.tile(A.reshape(twiddle, A.concat([lead, A.shape(twiddle)], 0)),
-                             A.concat([A.shape(y0)[:-2], [1, 1]], 0))
+            lead = constant_ops.ones([shape_ops.rank(y0) - 2], D.int32)
+            twiddle = broadcast_ops.tile(
+                shape_ops.reshape(twiddle, join_ops.concat([lead, shape_ops.shape(twiddle)], 0)),
+                join_ops.concat([shape_ops.shape(y0)[:-2], [1, 1]], 0))
             extra = matmul(twiddle, M.conj(y0))
             ym_term = matmul(twiddle, M.conj(ym))
-            reps = A.concat([A.ones([A.rank(g) - 1], D.int32), [in_shape[-1]]], 0)
-            extra += is_even * A.tile(ym_term, reps) * alternating(in_shape[-1])
+            reps = join_ops.concat([constant_ops.ones([shape_ops.rank(g) - 1], D.int32),
+                                    [in_shape[-1]]], 0)
+            extra += is_even * broadcast_ops.tile(ym_term, reps) * alternating(in_shape[-1])
         size = M.cast(_inner_size(op.inputs[0], rank), cdt.real_dtype)
         back = _IRFFT_FN[rank](g, fft_length)
         return [0.5 * (back * size + real(extra)), None]
@@ -214,7 +216,7 @@ def _irfft_grad(rank):
     """The gradient of IRFFT/IRFFT2D: the RFFT of the gradient divided by the
     output size, doubled for the bins that stand for two conjugate bins."""
     def grad(op, g):
-        from ..core import array_ops as A
+        from ..core import shape_ops, constant_ops, join_ops
         from ..core import math_ops as M
         from ..core import unary_ops
         fft_length = op.inputs[1]
@@ -223,9 +225,9 @@ def _irfft_grad(rank):
             fft_length = c
         rdt = g.dtype
         is_odd = M.floormod(fft_length[-1], 2)
-        last = A.shape(op.inputs[0])[-1]
-        mask = A.concat([[1.0], 2.0 * A.ones([last - 2 + is_odd], rdt),
-                         A.ones([1 - is_odd], rdt)], 0)
+        last = shape_ops.shape(op.inputs[0])[-1]
+        mask = join_ops.concat([[1.0], 2.0 * constant_ops.ones([last - 2 + is_odd], rdt),
+                         constant_ops.ones([1 - is_odd], rdt)], 0)
         rsize = unary_ops.reciprocal(M.cast(_inner_size(g, rank), rdt))
         spec = _RFFT_FN[rank](g, fft_length)
         return [spec * M.cast(rsize * mask, D.complex64 if rdt == D.float32 else D.complex128),
@@ -302,7 +304,7 @@ def _default_fft_length(x, rank, inverse):
     """fft_length from the input's shape: its inner dims (for an inverse
     transform the last is 2 * (n - 1), the even length the half spectrum
     came from)."""
-    from ..core import array_ops as A
+    from ..core import shape_ops, join_ops
     from ..core import math_ops as M
     dims = x.shape[-rank:]
     if dims.is_fully_defined():
@@ -310,16 +312,16 @@ def _default_fft_length(x, rank, inverse):
         if inverse:
             s[-1] = max(0, 2 * (s[-1] - 1))
         return convert_to_tensor(np.array(s, np.int32))
-    s = A.shape(x)[-rank:]
+    s = shape_ops.shape(x)[-rank:]
     if inverse:
-        s = A.concat([s[:-1], [M.maximum(0, 2 * (s[-1] - 1))]], 0)
+        s = join_ops.concat([s[:-1], [M.maximum(0, 2 * (s[-1] - 1))]], 0)
     return s
 
 
 def _pad_to(x, rank, fft_length, inverse):
     """Zero-pads `x`'s inner dims up to fft_length (the last to n // 2 + 1 for
     an inverse transform); longer inputs are cropped by the op itself."""
-    from ..core import array_ops as A
+    from ..core import shape_ops, constant_ops, join_ops
     from ..core import math_ops as M
     from ..core.split_pad_ops import pad
     if x.shape.rank is not None and 0 in x.shape.as_list():
@@ -336,11 +338,11 @@ def _pad_to(x, rank, fft_length, inverse):
         return pad(x, outer + [[0, e] for e in extra])
     want = fft_length
     if inverse:
-        want = A.concat([fft_length[:-1], [fft_length[-1] // 2 + 1]], 0)
-    extra = M.maximum(want - A.shape(x)[-rank:], 0)
-    outer = A.zeros([A.rank(x) - rank], D.int32)
-    paddings = A.stack([A.concat([outer, A.zeros_like(extra)], 0),
-                        A.concat([outer, extra], 0)], axis=1)
+        want = join_ops.concat([fft_length[:-1], [fft_length[-1] // 2 + 1]], 0)
+    extra = M.maximum(want - shape_ops.shape(x)[-rank:], 0)
+    outer = constant_ops.zeros([shape_ops.rank(x) - rank], D.int32)
+    paddings = join_ops.stack([join_ops.concat([outer, constant_ops.zeros_like(extra)], 0),
+                        join_ops.concat([outer, extra], 0)], axis=1)
     return pad(x, paddings)
 
 
@@ -392,24 +394,24 @@ _IRFFT_FN = {1: irfft, 2: irfft2d}
 
 
 def _shift(x, axes, sign, name):
-    from ..core import array_ops as A
+    from ..core import shape_ops, broadcast_ops
     from ..core.repeat_unique_roll_ops import roll
     from ..core.gather_ops import gather
     x = convert_to_tensor(x)
     static = x.shape.rank is not None and x.shape.is_fully_defined()
     if axes is None:
         axes = list(range(x.shape.rank))
-        shift = [d // 2 for d in x.shape.as_list()] if static else A.shape(x) // 2
+        shift = [d // 2 for d in x.shape.as_list()] if static else shape_ops.shape(x) // 2
     elif isinstance(axes, (int, np.integer)):
-        shift = x.shape[axes] // 2 if static else A.shape(x)[axes] // 2
+        shift = x.shape[axes] // 2 if static else shape_ops.shape(x)[axes] // 2
     else:
         if static:
             dims = x.shape.as_list()
             shift = [dims[a] // 2 for a in axes]
         else:
-            r = A.rank(x)
+            r = shape_ops.rank(x)
             ax = convert_to_tensor(axes, dtype=D.int32)
-            shift = gather(A.shape(x), A.where(ax < 0, ax + r, ax)) // 2
+            shift = gather(shape_ops.shape(x), broadcast_ops.where(ax < 0, ax + r, ax)) // 2
     if sign < 0:
         shift = [-s for s in shift] if isinstance(shift, list) else -shift
     return roll(x, shift, axes, name=name)

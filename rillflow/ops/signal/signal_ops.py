@@ -15,7 +15,10 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ..core import op_util as U
-from ..core.array_ops import concat, expand_dims, reshape, shape as _shape, tile, transpose
+from ..core.shape_ops import reshape, shape as _shape
+from ..core.join_ops import concat
+from ..core.dim_ops import expand_dims, transpose
+from ..core.broadcast_ops import tile
 from ..core.creation_ops import linspace, range as _range
 from .fft_ops import irfft, rfft
 from ..core.math_ops import cast, maximum, minimum
@@ -217,7 +220,8 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     inner = frames.shape[-1] if frames.shape.rank is not None else None
     if fl is None or inner is None:
         frames = frames[..., :frame_length]
-        from ..core.array_ops import rank, zeros
+        from ..core.shape_ops import rank
+        from ..core.constant_ops import zeros
         paddings = concat([zeros([rank(frames) - 1, 2], D.int32),
                            [[0, maximum(0, cast(frame_length, D.int32) - _shape(frames)[-1])]]],
                           0)

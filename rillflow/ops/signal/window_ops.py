@@ -15,10 +15,11 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
 from ..core import op_util as U
-from ..core.array_ops import concat, ones
+from ..core.constant_ops import ones
+from ..core.join_ops import concat
 from ..core.creation_ops import range as _range
 from ..core.math_ops import cast, floormod, multiply, pow as _pow, truediv
-from ..core.reduction_ops import cumsum
+from ..core.scan_ops import cumsum
 from ..nn.activations import relu
 from ..core.unary_ops import cos, exp, sin, sqrt, square
 

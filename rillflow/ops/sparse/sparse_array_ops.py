@@ -75,7 +75,8 @@ _SparseFillEmptyRows = register("SparseFillEmptyRows", K.fill_empty_rows, _fill_
 @export("sparse.retain")
 def retain(sp_input, to_retain):
     """The entries of `sp_input` where the 1-D bool `to_retain` is True."""
-    from ..core.array_ops import reshape as dense_reshape, where
+    from ..core.shape_ops import reshape as dense_reshape
+    from ..core.broadcast_ops import where
     from ..core.gather_ops import gather
     sp = to_sparse_tensor(sp_input)
     keep = dense_reshape(where(convert_to_tensor(to_retain, dtype=D.bool_)), [-1])
@@ -131,7 +132,8 @@ def _concat_static(shapes, axis, expand):
 def transpose(sp_input, perm=None, name=None):
     """`sp_input` with its dimensions permuted (reversed by default), entries
     reordered."""
-    from ..core.array_ops import size, transpose as dense_transpose
+    from ..core.shape_ops import size
+    from ..core.dim_ops import transpose as dense_transpose
     from ..core.creation_ops import range as range_
     from ..core.gather_ops import gather, reverse
     sp = to_sparse_tensor(sp_input)
@@ -154,7 +156,8 @@ def transpose(sp_input, perm=None, name=None):
 def to_indicator(sp_input, vocab_size, name=None):
     """A dense bool tensor whose last dimension (of `vocab_size`) is True at
     each id `sp_input` holds in that row."""
-    from ..core.array_ops import concat as dense_concat, expand_dims
+    from ..core.join_ops import concat as dense_concat
+    from ..core.dim_ops import expand_dims
     from ..core.math_ops import cast
     sp = to_sparse_tensor(sp_input)
     with _scope(name or "SparseToIndicator"):
@@ -162,7 +165,8 @@ def to_indicator(sp_input, vocab_size, name=None):
         shape = dense_concat([sp.dense_shape[:-1],
                               convert_to_tensor([vocab_size], dtype=_I64)], 0)
         ones = convert_to_tensor(True)
-        from ..core.array_ops import fill, shape as shape_of
+        from ..core.shape_ops import shape as shape_of
+        from ..core.constant_ops import fill
         vals = fill(shape_of(sp.values)[:1], ones)
         ordered = reorder(_sparse(idx, vals, shape))
         return to_dense(ordered, default_value=False, validate_indices=False)

@@ -174,7 +174,9 @@ def map_values(op, *args, **kwargs):
 @export("sparse.expand_dims")
 def expand_dims(sp_input, axis=None, name=None):
     """`sp_input` with a dimension of size 1 inserted at `axis`."""
-    from ..core.array_ops import concat, fill, shape as shape_of
+    from ..core.shape_ops import shape as shape_of
+    from ..core.constant_ops import fill
+    from ..core.join_ops import concat
     sp = to_sparse_tensor(sp_input)
     rank = sp.dense_shape.shape[0]
     axis = -1 if axis is None else int(axis)
@@ -203,7 +205,8 @@ def expand_dims(sp_input, axis=None, name=None):
 @export("sparse.eye")
 def eye(num_rows, num_columns=None, dtype=D.float32, name=None):
     """The `num_rows` x `num_columns` identity matrix as a SparseTensor."""
-    from ..core.array_ops import ones, stack
+    from ..core.constant_ops import ones
+    from ..core.join_ops import stack
     from ..core.creation_ops import range as range_
     from ..core.math_ops import cast, minimum as dense_minimum
     rows = convert_to_tensor(num_rows, dtype=_I64)
@@ -327,7 +330,7 @@ def _segment_infer(inputs, attrs):
 
 def _segment_grad(grad_op):
     def grad(op, g):
-        from ..core.array_ops import shape as shape_of
+        from ..core.shape_ops import shape as shape_of
         data, indices, ids = op.inputs[:3]
         dim0 = shape_of(data, out_type=D.int32)[0]
         return [apply(grad_op, [g, indices, ids, dim0])] + [None] * (len(op.inputs) - 1)

@@ -117,7 +117,7 @@ def _reduce_infer(inputs, attrs):
 
 
 def _reduce_grad(op, grad):
-    from ..core.array_ops import reshape
+    from ..core.shape_ops import reshape
     from ..core.gather_ops import gather_nd
     indices, _, shape, axes = op.inputs
     kept = apply(_ReducedShape, [shape, axes])
@@ -146,7 +146,7 @@ def _matmul_infer(inputs, attrs):
 
 
 def _matmul_grad(op, grad):
-    from ..core.array_ops import transpose as dense_transpose
+    from ..core.dim_ops import transpose as dense_transpose
     from ..core.reduction_ops import reduce_sum
     from ..core.gather_ops import gather
     indices, values, shape, b = op.inputs
@@ -168,7 +168,7 @@ _SparseDenseMatMul = register("SparseTensorDenseMatMul", K.matmul, _matmul_infer
 
 def _cwise_grad(is_mul):
     def grad(op, g):
-        from ..core.array_ops import shape as shape_of
+        from ..core.shape_ops import shape as shape_of
         from ..core.scatter_ops import scatter_nd
         from ..core.gather_ops import gather_nd
         indices, values, _, y = op.inputs
@@ -206,7 +206,9 @@ def _sparse(indices, values, shape):
 @export("sparse.from_dense")
 def from_dense(tensor, name=None):
     """The SparseTensor of the nonzero (non-empty) entries of `tensor`."""
-    from ..core.array_ops import shape, where, zeros_like
+    from ..core.shape_ops import shape
+    from ..core.constant_ops import zeros_like
+    from ..core.broadcast_ops import where
     from ..core.math_ops import not_equal
     from ..core.gather_ops import gather_nd
     with _scope(name or "dense_to_sparse"):
@@ -300,7 +302,7 @@ def _axes(sp, axis):
     if axis is None:
         rank = sp.dense_shape.shape[0]
         if rank is None:
-            from ..core.array_ops import size
+            from ..core.shape_ops import size
             from ..core.creation_ops import range as range_
             return range_(size(sp.dense_shape, out_type=D.int32))
         return convert_to_tensor(list(range(rank)), dtype=D.int32)
@@ -326,7 +328,7 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`sp_a @ b` for a SparseTensor and a dense matrix (either order);
     `adjoint_a`/`adjoint_b` take the (conjugate) transpose of an operand."""
-    from ..core.array_ops import transpose as dense_transpose
+    from ..core.dim_ops import transpose as dense_transpose
     if sp_a.__class__ is not SparseTensor and b.__class__ is SparseTensor:
         # dense @ sparse: (sparse^T @ dense^T)^T.
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b,

@@ -194,7 +194,9 @@ def batch_scatter_update(var, indices, updates, name=None):
     rank = i.shape.rank
     if rank is not None and rank <= 1:
         return resource_scatter(var, "update", i, u, name)
-    from ..core.array_ops import concat, expand_dims, shape, stack
+    from ..core.shape_ops import shape
+    from ..core.join_ops import concat, stack
+    from ..core.dim_ops import expand_dims
     from ..core.creation_ops import meshgrid, range as range_
     from ..core.math_ops import cast
     # Coordinates of every index: its batch position, then the index itself.
