@@ -18,6 +18,7 @@ copy of a rillflow module under a TensorFlow name.
 import importlib.abc
 import sys
 import types
+from rillflow.framework.api_export import EXPORTS
 
 _AUTOGRAPH_NAMES = ("to_graph", "to_code", "set_element_type", "stack",
                     "set_verbosity", "get_verbosity", "trace")
@@ -48,7 +49,6 @@ def install():
     Idempotent."""
     import rillflow
     from rillflow import autograph as _ag
-    from rillflow.framework.api_export import EXPORTS
 
     current = sys.modules.get("tensorflow")
     if current is not None and current is not rillflow:

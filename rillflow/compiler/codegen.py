@@ -24,6 +24,8 @@ import numpy as np
 from . import fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
 from .plan import Plan
 from ..framework import dtypes as D
+from ..framework import errors
+from . import runtime_errors
 
 __all__ = ["CompiledGraph", "compile_graph", "needed_ops"]
 
@@ -539,7 +541,6 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
     namespace = dict(em.globals)
     exec(code, namespace)
     compiled = CompiledGraph(namespace[fname], source, filename, em.line_ops, name)
-    from . import runtime_errors
     runtime_errors.register(compiled)
     return compiled
 
@@ -563,7 +564,6 @@ def _scalar_loop_inputs(em, inputs, plans):
 
 
 def _unfed(op):
-    from ..framework import errors
     return errors.InvalidArgumentError(
         None, op, "You must feed a value for placeholder tensor '%s' with dtype %s%s" % (
             op.name, op.get_attr("dtype").name,

@@ -19,6 +19,8 @@ gradients). The loop copies the list once on entry, so the list it was given
 stays unchanged.
 """
 from ..framework import dtypes as D
+from ..ops.control_flow import list_ops as L
+from ..ops.control_flow.list_ops import TensorListValue
 
 __all__ = ["write_lists_in_place"]
 
@@ -29,7 +31,6 @@ _WRITES = ("TensorListSetItem", "TensorListPushBack")
 def write_lists_in_place(em, graph, plans, keep, loop, input_exprs):
     """Rewrites the qualifying list writes of a `while` body to write in
     place, and emits (ahead of the loop) the copy of each such loop list."""
-    from ..ops.control_flow.list_ops import TensorListValue
     consumers = {}
     for pos, p in enumerate(plans):
         for t in p.inputs:
@@ -56,7 +57,6 @@ def write_lists_in_place(em, graph, plans, keep, loop, input_exprs):
 
 def _write_in_place(plan):
     """Turns a list write's plan into the call of its in-place kernel."""
-    from ..ops.control_flow import list_ops as L
     if plan.op.type == "TensorListPushBack":
         kernel, base = L.push_back_in_place, "list_append_in_place"
     elif plan.kind == "expr":     # the specialized write of a checked item

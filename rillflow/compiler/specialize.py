@@ -11,6 +11,8 @@ runtime turns into TensorFlow's errors. `specialize(op)` returns
 import numpy as np
 
 from ..framework import dtypes as D
+from ..ops.control_flow.list_ops import set_item_static
+from ..ops.kernels import jit_kernels
 
 _NUMERIC_KINDS = "biufc"
 
@@ -238,7 +240,6 @@ def _list_set_item(op):
         return None
 
     def template(em, args):
-        from ..ops.control_flow.list_ops import set_item_static
         return "%s(%s, %s, %s)" % (em.global_for(set_item_static, "list_set"), *args)
     return "expr", template, [lst, index, item]
 
@@ -249,7 +250,6 @@ def _tanh(op):
     x = op.inputs[0]
     if x.dtype not in (D.float32, D.float64):
         return None
-    from ..ops.kernels import jit_kernels
     n = x.shape.num_elements()
     if n is not None and n < jit_kernels.MIN_ELEMENTS:
         return None

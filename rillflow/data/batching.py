@@ -17,6 +17,9 @@ from . import runtime as R
 from . import structure as S
 from .functional import MapNode
 from .sources import ListNode
+from ..framework.convert import convert_to_tensor
+from ..framework.sparse_tensor import SparseTensorSpec
+from ..ops.ragged.ragged_tensor import RaggedTensorSpec
 
 
 def _static_int(v):
@@ -185,7 +188,6 @@ _PaddedBatch = DS.register_dataset_op("PaddedBatchDatasetV2", _padded_batch_kern
 
 def _padded_shape(shape, leaf, i):
     """The padded shape of component `i` as a static TensorShape and a tensor."""
-    from ..framework.convert import convert_to_tensor
     if isinstance(shape, Tensor):
         static = U.constant_shape(shape) if shape.shape.rank == 1 else TensorShape(None)
         t = shape if shape.dtype is D.int64 else DS.scalar(shape, D.int64, "padded_shape")
@@ -213,7 +215,6 @@ def _padded_shape(shape, leaf, i):
 def padded_batch(ds, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
                  name=None):
     """See `Dataset.padded_batch`."""
-    from ..framework.convert import convert_to_tensor
     spec = ds.element_spec
     leaves = S.leaf_specs(spec)
     for s in leaves:
@@ -352,7 +353,6 @@ _Rebatch = DS.register_dataset_op("RebatchDatasetV2", _rebatch_kernel)
 @registry.implements("Dataset.rebatch")
 def rebatch(ds, batch_size, drop_remainder=False, name=None):
     """See `Dataset.rebatch`."""
-    from ..framework.convert import convert_to_tensor
     if any(getattr(leaf, "shape", None) is not None and leaf.shape.rank == 0
            for leaf in S.leaf_specs(ds.element_spec)):
         raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found "
@@ -528,7 +528,6 @@ _DenseToRagged = DS.register_dataset_op("DenseToRaggedDataset", _dense_to_ragged
 @registry.implements("Dataset.ragged_batch")
 def ragged_batch(ds, batch_size, drop_remainder=False, row_splits_dtype=D.int64, name=None):
     """See `Dataset.ragged_batch`."""
-    from ..ops.ragged.ragged_tensor import RaggedTensorSpec
     splits = D.as_dtype(row_splits_dtype)
     spec = ds.element_spec
     plan, leaves = [], []
@@ -603,8 +602,6 @@ _SparseBatch = DS.register_dataset_op("DenseToSparseBatchDataset", _sparse_batch
 @registry.implements("Dataset.sparse_batch")
 def sparse_batch(ds, batch_size, row_shape, name=None):
     """See `Dataset.sparse_batch`."""
-    from ..framework.convert import convert_to_tensor
-    from ..framework.sparse_tensor import SparseTensorSpec
     spec = ds.element_spec
     if not isinstance(spec, TensorSpec):
         raise TypeError("`dense_to_sparse_batch` requires an input dataset whose elements have "

@@ -15,6 +15,10 @@ from . import registry
 from . import runtime as R
 from . import structure as S
 from .sources import range_
+from ..framework import context
+from ..framework.convert import convert_to_tensor
+from ..framework.tensor import EagerTensor
+from ..ops.random.seeding import get_seed
 
 
 # --- zip -------------------------------------------------------------------------------
@@ -369,7 +373,6 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
         w = np.asarray(weights, dtype=np.float64)
     if len(datasets) == 1:
         return datasets[0]
-    from ..ops.random.seeding import get_seed
     s1, s2 = get_seed(seed)
     rng_seed = None if s1 is None else [s1, s2]
     selector = DS.make_dataset("_RandomIndex", _random_index(w, rng_seed),
@@ -378,10 +381,7 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
 
 def _random_index(weights, seed):
-    from ..framework.tensor import EagerTensor
-    from ..framework import context
     node = RandomIndexNode(weights, seed)
     if context.state.graph is None:
         return EagerTensor(node)
-    from ..framework.convert import convert_to_tensor
     return convert_to_tensor(EagerTensor(node))

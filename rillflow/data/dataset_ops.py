@@ -26,6 +26,7 @@ from . import registry
 from . import runtime as R
 from . import structure as S
 from .options import Options
+from ..ops.core.math_ops import cast
 
 _state = _context.state
 
@@ -56,7 +57,6 @@ def scalar(value, dtype, name):
     """A scalar argument of a dataset op as a tensor input."""
     if isinstance(value, Tensor):
         if value.dtype is not dtype:
-            from ..ops.core.math_ops import cast
             value = cast(value, dtype)
         return value
     return convert_to_tensor(value, dtype=dtype, name=name)

@@ -23,6 +23,8 @@ from ..framework.tensor import SymbolicTensor
 from ..framework.tensor_spec import TensorSpec
 from ..function.polymorphic_function import Function
 from . import structure as S
+from ..framework import errors
+from ..ops.control_flow import control_flow_util as CF
 
 _state = _context.state
 
@@ -136,7 +138,6 @@ class DatasetFunction:
         g = _state.graph
         if g is None:
             return list(self.captures)
-        from ..ops.control_flow import control_flow_util as CF
         args, maps = CF.collect_inputs(g, [self.graph])
         return [args[k] for k in maps[0]]
 
@@ -275,7 +276,6 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
       InvalidArgumentError (reduce) / TypeError (scan): if the number of
         leaves differs.
     """
-    from ..framework import errors
     sep = ", got" if what else " but got"
     for _ in range(16):
         f = DatasetFunction(fn, (state_spec, element_spec), transformation)

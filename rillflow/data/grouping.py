@@ -13,6 +13,10 @@ from . import registry
 from . import runtime as R
 from . import structure as S
 from .sources import ListNode
+from ..ops.control_flow.control_ops import control_dependencies
+from ..ops.core import broadcast_ops, join_ops, math_ops, reduction_ops
+from ..ops.core.gather_ops import gather
+from ..ops.debugging import check_ops
 
 _KEY = TensorSpec([], D.int64)
 
@@ -116,10 +120,6 @@ def bucket_by_sequence_length(ds, element_length_func, bucket_boundaries, bucket
                               pad_to_bucket_boundary=False, no_padding=False,
                               drop_remainder=False, name=None):
     """See `Dataset.bucket_by_sequence_length`."""
-    from ..ops.core import broadcast_ops, join_ops, math_ops, reduction_ops
-    from ..ops.debugging import check_ops
-    from ..ops.control_flow.control_ops import control_dependencies
-    from ..ops.core.gather_ops import gather
     if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
         raise ValueError(
             f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "

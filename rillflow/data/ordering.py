@@ -11,6 +11,7 @@ from ..framework import errors
 from . import dataset_ops as DS
 from . import registry
 from . import runtime as R
+from ..ops.random.seeding import get_seed
 
 
 # --- shuffle ---------------------------------------------------------------------------------
@@ -83,7 +84,6 @@ _Shuffle = DS.register_dataset_op("ShuffleDatasetV3", _shuffle_kernel)
 @registry.implements("Dataset.shuffle")
 def shuffle(ds, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
     """See `Dataset.shuffle`."""
-    from ..ops.random.seeding import get_seed
     s1, s2 = get_seed(seed)
     if s1 is None:
         s1 = s2 = 0

@@ -20,6 +20,7 @@ from ..framework.tensor_spec import TensorSpec
 from . import dataset_ops as DS
 from . import runtime as R
 from .sources import from_tensor_slices
+from ..ops.core.shape_ops import reshape
 
 _STRING = TensorSpec([], D.string)
 
@@ -297,7 +298,6 @@ class CsvDataset(DS.Dataset, metaclass=_ReaderMeta):
                                      "one-element tensor.")
                 dt = t.dtype
                 if t.shape.rank not in (0, None):
-                    from ..ops.core.shape_ops import reshape
                     t = reshape(t, [])
                 defaults.append(t)
                 required.append(False)

@@ -19,6 +19,10 @@ from ..framework import context as _context
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.device import canonical_device
+from ..autograph.operators.control_flow import for_stmt
+from ..ops.core.math_ops import cast, truediv
+from ..ops.core.reduction_ops import reduce_sum
+from ..ops.core.shape_ops import shape
 
 _state = _context.state
 _local = threading.local()
@@ -169,9 +173,6 @@ class Strategy:
         op = reduce_op if isinstance(reduce_op, ReduceOp) else ReduceOp(reduce_op)
         if axis is None:
             return value
-        from ..ops.core.shape_ops import shape
-        from ..ops.core.math_ops import cast, truediv
-        from ..ops.core.reduction_ops import reduce_sum
         value = convert_to_tensor(value)
         total = reduce_sum(value, axis)
         if op is ReduceOp.SUM:
@@ -295,7 +296,6 @@ class DistributedDataset:
     def _autograph_for_loop(self, extra_test, body, get_state, set_state, symbol_names, opts):
         # As TensorFlow's loops over distributed datasets, unlike dataset loops,
         # the loop variables keep their shapes: a loop over an iterator.
-        from ..autograph.operators.control_flow import for_stmt
         for_stmt(iter(self._dataset), extra_test, body, get_state, set_state, symbol_names,
                  opts)
 
@@ -343,7 +343,6 @@ class DistributedIterator:
         return self._iterator.get_next_as_optional()
 
     def _autograph_for_loop(self, extra_test, body, get_state, set_state, symbol_names, opts):
-        from ..autograph.operators.control_flow import for_stmt
         for_stmt(self._iterator, extra_test, body, get_state, set_state, symbol_names, opts)
 
     # --- composite protocol: the iterator's -------------------------------------------

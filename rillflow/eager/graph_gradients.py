@@ -4,6 +4,7 @@ from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..ops.gradients.backprop import backprop
+from ..ops.core.constant_ops import ones_like
 
 _state = _context.state
 
@@ -28,7 +29,6 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     flat_xs = [x._graph_handle() if hasattr(x, "_graph_handle") else convert_to_tensor(x)
                for x in nest.flatten(xs)]
     if grad_ys is None:
-        from ..ops.core.constant_ops import ones_like
         seeds = [ones_like(y) for y in flat_ys]
     else:
         seeds = [None if s is None else convert_to_tensor(s) for s in nest.flatten(grad_ys)]

@@ -15,6 +15,10 @@ from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import Tensor
 from ..ops.gradients.backprop import backprop, is_differentiable
+from ..ops.core.constant_ops import ones_like, zeros, zeros_like
+from ..ops.core.creation_ops import one_hot
+from ..ops.core.join_ops import stack
+from ..ops.core.shape_ops import identity_n, reshape
 
 _state = _context.state
 # TensorFlow reports tape misuse on its Python logger, not as Python warnings.
@@ -202,7 +206,6 @@ class GradientTape:
                 raise AttributeError(f"'{type(s).__name__}' object has no attribute 'dtype'")
         src_tensors = [_as_source(s) for s in flat_sources]
         if output_gradients is None:
-            from ..ops.core.constant_ops import ones_like
             tgrads = [ones_like(t) if is_differentiable(t.dtype) else None for t in flat_targets]
         else:
             tgrads = [None if g is None else convert_to_tensor(g)
@@ -213,7 +216,6 @@ class GradientTape:
         out = []
         for s, g in zip(flat_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:
-                from ..ops.core.constant_ops import zeros_like
                 g = zeros_like(s)
             out.append(g)
         return nest.pack_sequence_as(sources, out)
@@ -227,10 +229,6 @@ class GradientTape:
           RuntimeError: on a second call of a non-persistent tape.
           ValueError: if the target's shape is not fully defined.
         """
-        from ..ops.core.shape_ops import reshape
-        from ..ops.core.constant_ops import zeros, zeros_like
-        from ..ops.core.join_ops import stack
-        from ..ops.core.creation_ops import one_hot
         if not experimental_use_pfor and not self._persistent and _state.graph is None:
             raise RuntimeError("GradientTape must be created with persistent=True to compute "
                                "the jacobian with eager execution enabled and with  "
@@ -266,9 +264,6 @@ class GradientTape:
         the [b, t..., s...] derivatives of each example's target with respect
         to the same example's source (examples must be independent).
         """
-        from ..ops.core.shape_ops import reshape
-        from ..ops.core.join_ops import stack
-        from ..ops.core.creation_ops import one_hot
         if not experimental_use_pfor and not self._persistent and _state.graph is None:
             raise RuntimeError("GradientTape must be created with persistent=True to compute "
                                "the batch_jacobian with eager execution enabled and with  "
@@ -287,7 +282,6 @@ class GradientTape:
             seed = reshape(seed, ts)
             g = self._gradient(target, [source], [seed], unconnected_gradients)[0]
             if g is None:
-                from ..ops.core.constant_ops import zeros_like
                 g = zeros_like(_read(source))
             rows.append(g)
         self._finish_use()
@@ -343,7 +337,6 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
-        from ..ops.core.shape_ops import identity_n
         flat_args = [a for a in nest.flatten(list(args)) if isinstance(a, Tensor)
                      or hasattr(a, "_tape_handle")]
         arg_tensors = [_read(a) if hasattr(a, "_tape_handle") else a for a in flat_args]

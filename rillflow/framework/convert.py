@@ -11,6 +11,8 @@ from . import context as _context
 from . import dtypes as _dtypes
 from . import errors as _errors
 from .tensor import EagerTensor, SymbolicTensor, Tensor
+from .execute import apply, apply1, constant_op
+from .op_registry import get
 
 __all__ = ["convert_to_tensor", "to_numpy", "register_tensor_conversion_function"]
 
@@ -378,8 +380,6 @@ def _first_dtype(value):
 
 def _cast_tensors(value, dtype):
     """`value` (nested lists) with each tensor of another dtype cast to `dtype`."""
-    from .op_registry import get
-    from .execute import apply1
     out = []
     for v in value:
         if isinstance(v, (list, tuple)):
@@ -412,8 +412,6 @@ def _pack(value, dtype, name):
 
 
 def _autopack(value, dtype, name):
-    from .op_registry import get
-    from .execute import apply
     pack = get("Pack")
     if _state.graph is None and all(isinstance(v, Tensor) for v in value):
         _check_pack_dtypes(value, name)
@@ -454,5 +452,4 @@ def constant_value_tensor(arr, name=None):
     g = _state.graph
     if g is None:
         return EagerTensor(arr)
-    from .execute import constant_op
     return constant_op(arr, name=name)

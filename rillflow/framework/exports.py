@@ -9,6 +9,7 @@ from .graph import Graph, Operation
 from .tensor import Tensor, is_tensor
 from .tensor_shape import Dimension, TensorShape, dimension_value
 from .tensor_spec import TensorSpec, type_spec_from_value
+from .tensor import EagerTensor, SymbolicTensor
 
 _DTYPE_NAMES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                 "uint16", "uint32", "uint64", "complex64", "complex128", "string",
@@ -58,7 +59,6 @@ export_value(context.init_scope, "init_scope")
 
 def _get_static_value(tensor, partial=False):
     """The NumPy value of `tensor` if it is known without running a graph, else None."""
-    from .tensor import EagerTensor, SymbolicTensor
     if isinstance(tensor, EagerTensor):
         return tensor.numpy()
     if isinstance(tensor, SymbolicTensor):

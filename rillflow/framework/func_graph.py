@@ -16,6 +16,10 @@ from .execute import placeholder
 from .graph import Graph
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 from .tensor_shape import TensorShape
+from .convert import convert_to_tensor
+from .execute import apply1
+from .op_registry import get as _get_op
+from .tensor_spec import TensorSpec
 
 __all__ = ["FuncGraph", "trace_function"]
 
@@ -210,7 +214,6 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
     they are. Returns the FuncGraph with `inputs`, `outputs` and
     `structured_outputs` set.
     """
-    from .tensor_spec import TensorSpec
     fg = FuncGraph(name, outer_graph=outer_graph)
     with _context.graph_mode(fg, hide_tapes=True):
         placeholders = []
@@ -248,9 +251,6 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
         result = python_func(*new_args, **new_kwargs)
         flat = nest.flatten(result)
         outs = []
-        from .convert import convert_to_tensor
-        from .op_registry import get as _get_op
-        from .execute import apply1
         def output_tensor(v):
             if not isinstance(v, Tensor):
                 v = convert_to_tensor(v)

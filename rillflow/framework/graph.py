@@ -17,6 +17,8 @@ from . import user_frames
 from .graph_def import to_graph_def
 from .tensor import EagerTensor, SymbolicTensor
 from .tensor_shape import shape_text
+from .execute import constant_op
+from .op_registry import get
 
 __all__ = ["Graph", "Operation"]
 
@@ -250,7 +252,6 @@ class Graph:
         if isinstance(tensor, EagerTensor):
             if tensor.dtype is _dtypes.resource:
                 return self._capture_handle(tensor)
-            from .execute import constant_op
             return constant_op(tensor._v, name=name or "Const")
         raise ValueError(
             f"Tensor {tensor.name} must be from the same graph as the ops that use it "
@@ -261,7 +262,6 @@ class Graph:
         memo = self.__dict__.setdefault("_handle_ops", {})
         t = memo.get(id(tensor._v))
         if t is None:
-            from .op_registry import get
             storage = tensor._v
             with self.control_dependencies(None), self.name_scope(None):
                 op = self.create_op(get("VarHandleOp"), (), {

@@ -22,6 +22,9 @@ from .composite_tensor import CompositeTensor
 from .tensor import EagerTensor, SymbolicTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
+from .convert import convert_to_tensor
+from .execute import apply
+from .op_registry import get
 
 __all__ = ["IndexedSlices", "IndexedSlicesSpec", "densify"]
 
@@ -88,7 +91,6 @@ class IndexedSlices(CompositeTensor):
 
     # --- arithmetic TensorFlow defines on IndexedSlices ---------------------
     def __neg__(self):
-        from .convert import convert_to_tensor
         return IndexedSlices(-convert_to_tensor(self._values), self._indices, self._dense_shape)
 
     def __str__(self):
@@ -127,9 +129,6 @@ def densify(value, dtype=None, name=None, warn=True):
     Raises:
       ValueError: for a `dtype` other than the values', or no dense_shape.
     """
-    from .convert import convert_to_tensor
-    from .execute import apply
-    from .op_registry import get
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
         if dtype is not value.dtype:

@@ -24,6 +24,8 @@ from .indexed_slices import _shape_of
 from .tensor import EagerTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
+from .execute import apply, apply1
+from .op_registry import get
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "SparseTensorValue", "is_sparse"]
 
@@ -132,8 +134,6 @@ class SparseTensor(CompositeTensor):
     # --- arithmetic TensorFlow defines: with a dense operand (broadcast to
     # the dense shape) at the entries only -------------------------------------
     def _cwise(self, op_name, other):
-        from .execute import apply
-        from .op_registry import get
         other = convert_to_tensor(other, dtype=self.dtype)
         values = apply(get(op_name), [self._indices, self._values, self._dense_shape, other],
                        name=op_name)
@@ -145,8 +145,6 @@ class SparseTensor(CompositeTensor):
     def __truediv__(self, other):
         # As tf.truediv: integers divide as floats (float64 for 32/64-bit ones).
         if self.dtype.is_integer:
-            from .execute import apply1
-            from .op_registry import get
             to = _dtypes.float32 if self.dtype.size <= 2 else _dtypes.float64
             values = apply1(get("Cast"), self._values, {"DstT": to, "Truncate": False},
                             name="Cast")

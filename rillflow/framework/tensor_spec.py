@@ -2,6 +2,7 @@
 
 from . import dtypes as _dtypes
 from .tensor_shape import as_shape
+from .tensor import Tensor
 
 __all__ = ["TensorSpec", "type_spec_from_value"]
 
@@ -53,14 +54,12 @@ class TensorSpec:
     @property
     def value_type(self):
         """The Python type of values matching this spec."""
-        from .tensor import Tensor
         return Tensor
 
     def is_compatible_with(self, spec_or_tensor):
         """Whether a tensor (or spec) has this dtype and a compatible shape;
         anything else (NumPy arrays, Python values, variables) is not, as in
         TensorFlow."""
-        from .tensor import Tensor
         if not isinstance(spec_or_tensor, (TensorSpec, Tensor)):
             return False
         return (spec_or_tensor.dtype is self._dtype
@@ -108,7 +107,6 @@ def type_spec_from_value(value):
     Raises:
       TypeError: for a value with no type spec.
     """
-    from .tensor import Tensor
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     spec = getattr(value, "_type_spec", None)

@@ -16,6 +16,10 @@ from ..framework.execute import apply2
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from .core import math_ops as M
 from .core import op_util as U
+from .core.slicing import getitem
+from .core.unary_ops import abs as abs_
+from .linalg.matmul_ops import matmul
+from .state import variable_slicing, variables
 
 _state = _context.state
 _I32 = np.dtype(np.int32)
@@ -82,7 +86,6 @@ def _logical_or_bitwise(logical, bitwise, name):
 
 
 def _matmul(x, y, name=None):
-    from .linalg.matmul_ops import matmul
     return matmul(x, y, name=name)
 
 
@@ -144,7 +147,6 @@ def _invert(self):
 
 
 def _abs(self):
-    from .core.unary_ops import abs as abs_
     return abs_(self)
 
 
@@ -194,9 +196,7 @@ def install():
     Tensor.__abs__ = _abs
     Tensor.__invert__ = _invert
     global _slicing_getitem
-    from .core.slicing import getitem
     _slicing_getitem = getitem
     Tensor.__getitem__ = getitem
-    from .state import variable_slicing, variables
     variables._install_operators()
     variable_slicing.install()

@@ -14,6 +14,7 @@ from ..framework import context as _context
 from ..framework.execute import placeholder
 from ..framework.func_graph import FuncGraph
 from ..framework.tensor import EagerTensor, SymbolicTensor
+from ..ops.core.constant_ops import zeros_like
 
 __all__ = ["trace_gradient", "SavedGradient"]
 
@@ -63,7 +64,6 @@ class SavedGradient:
             self._graph = self._load_graph()
         gg = self._graph
         g = _state.graph
-        from ..ops.core.constant_ops import zeros_like
         values = {}
         n = len(op.outputs)
         for ph, dy, out in zip(gg.inputs[:n], dys, op.outputs):

@@ -34,6 +34,7 @@ from .custom_gradients import SavedGradient, trace_gradient
 from .stand_ins import (VariableArgument, composite_kind, composite_template, dataset_function,
                         is_dataset_function, lost_callable, lost_gradient)
 from .values import FormatError
+from ..ops.state.variables import VariableSpec
 
 __all__ = ["GraphWriter", "GraphReader", "FormatError"]
 
@@ -416,7 +417,6 @@ class GraphReader:
         if kind == "variable_arg":
             if not isinstance(p, list) or len(p) != 3:
                 raise FormatError("malformed variable argument")
-            from ..ops.state.variables import VariableSpec
             return VariableArgument(VariableSpec(V.decode_shape(p[0]), V.decode_dtype(p[1]),
                                                   bool(p[2])))
         if kind == "composite":

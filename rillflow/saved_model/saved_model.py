@@ -36,6 +36,8 @@ from . import options as _options  # noqa: F401  (SaveOptions, LoadOptions, cons
 from .graph_io import FormatError, GraphReader, GraphWriter
 from .saved_objects import ObjectGraphWriter, restore_objects
 from .restored import RestoredFunction, SignatureFunction, SignatureMap
+from ..framework import nest
+from . import checkpoint_io
 
 __all__ = ["save", "load", "contains_saved_model"]
 
@@ -105,13 +107,11 @@ def save(obj, export_dir, signatures=None, options=None):
 
 def _write_variables(prefix, tensors):
     """Writes variable values (a dict key -> array) as tensor files."""
-    from . import checkpoint_io
     checkpoint_io.write_tensors(prefix, tensors, {"saved_model": True})
 
 
 def _read_variables(prefix):
     """The variable values written by `_write_variables`."""
-    from . import checkpoint_io
     return checkpoint_io.read_tensors(prefix)[0]
 
 
@@ -164,7 +164,6 @@ def _signature_wrapper(cf):
 def _named_outputs(out):
     """A signature's outputs: the function's dict of tensors, or its flat
     outputs named `output_0`, `output_1`, ..."""
-    from ..framework import nest
     if isinstance(out, dict) and all(isinstance(k, str) for k in out) and \
             all(isinstance(v, Tensor) for v in out.values()):
         return dict(out)

@@ -5,6 +5,7 @@ from ..framework import errors
 from ..ops.control_flow.tensor_array import TensorArray
 from . import values as V
 from .values import FormatError
+from ..data.functions import DatasetFunction
 
 __all__ = ["composite_kind", "composite_template", "VariableArgument", "lost_callable",
            "lost_gradient", "is_dataset_function", "dataset_function"]
@@ -12,14 +13,12 @@ __all__ = ["composite_kind", "composite_template", "VariableArgument", "lost_cal
 
 def is_dataset_function(v):
     """Whether `v` is the traced function of a tf.data transformation."""
-    from ..data.functions import DatasetFunction
     return isinstance(v, DatasetFunction)
 
 
 def dataset_function(cf, output_spec):
     """A tf.data transformation's function over a restored ConcreteFunction
     (what `DatasetFunction.__init__` makes by tracing, without the tracing)."""
-    from ..data.functions import DatasetFunction
     f = DatasetFunction.__new__(DatasetFunction)
     f.concrete = cf
     f.graph = cf.graph

@@ -6,6 +6,7 @@ import ast
 
 from ..pyct import templates
 from .base import Transformer
+from ..pyct import scopes
 
 
 def _method_call(call, method):
@@ -17,7 +18,6 @@ def _method_call(call, method):
 class _Lists(Transformer):
     def __init__(self, ctx):
         super().__init__(ctx)
-        from ..pyct import scopes
         # Only the function's own variables can be rebound: rewriting a
         # global or closure list into an assignment would make it local.
         self.locals_ = (set(ctx.params) | scopes.bound_names(ctx.node.body)) - \

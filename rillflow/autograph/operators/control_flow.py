@@ -24,6 +24,11 @@ from .dispatch import is_graph_tensor
 from .exceptions import staging
 from .graph_loop import tf_loop, verify_condition
 from .variables import is_undefined
+from ...ops.control_flow.cond import build_branch_op
+from ...ops.control_flow.while_loop import flatten_components
+from ...ops.core import op_util as U
+from ...ops.core.math_ops import greater, less, logical_and, logical_or
+from ...ops.core.shape_ops import shape
 
 _state = _context.state
 
@@ -81,8 +86,6 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
             _check_convertible(names[i], fv)
             outputs.append(i)
     # The op is built even without outputs: the branches may have effects.
-    from ...ops.control_flow.cond import build_branch_op
-    from ...ops.control_flow.while_loop import flatten_components
     _branch_outputs(tg, [tvals[i] for i in outputs])
     _branch_outputs(fg, [fvals[i] for i in outputs])
     flat = build_branch_op("If", cond, [tg, fg], "cond")
@@ -121,7 +124,6 @@ def _unify_lists(tg, tvals, fg, fvals):
 
 def _branch_outputs(g, values):
     """Makes the chosen values the outputs of a traced branch graph."""
-    from ...ops.control_flow.while_loop import flatten_components
     flat = []
     with _context.graph_mode(g, hide_tapes=True):
         for v in values:
@@ -251,8 +253,6 @@ def _py_for_stmt(iter_, extra_test, body):
 
 def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
     """A graph loop over a tensor's rows (over a `tf.range` directly)."""
-    from ...ops.core import op_util as U
-    from ...ops.core.math_ops import greater, less, logical_and, logical_or
     t = convert_to_tensor(t)
     iterate_name = None
     if t.op.type == "Range":
@@ -269,7 +269,6 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
     else:
         if t.shape.rank == 0:
             raise staging(ValueError("len requires a non-scalar tensor, got one of shape []"))
-        from ...ops.core.shape_ops import shape
         n = t.shape[0] if t.shape.rank is not None and t.shape[0] is not None else \
             shape(t)[0]
         n = convert_to_tensor(n, dtype=D.int32)
@@ -308,7 +307,6 @@ def _tf_tensor_for(t, extra_test, body, get_state, set_state, names, opts):
 def _and_extra(main, extra_test):
     if extra_test is None:
         return main
-    from ...ops.core.math_ops import logical_and
     e = extra_test()
     if isinstance(e, bool):
         return main if e else convert_to_tensor(False)

@@ -9,6 +9,11 @@ from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
+from ...ops.control_flow import list_ops as L
+from ...ops.core.broadcast_ops import where
+from ...ops.core.constant_ops import zeros
+from ...ops.core.join_ops import stack as tf_stack
+from ...ops.core.math_ops import less
 
 
 class TypedList(list):
@@ -64,7 +69,6 @@ class TensorListLoopVar:
         Without a dtype it is taken from the first item; an empty list gets
         its element type from the first element appended in the traced code
         (`with_element_type_of`)."""
-        from ...ops.control_flow import list_ops as L
         if dtype is None and items:
             first = items[0] if isinstance(items[0], Tensor) else convert_to_tensor(items[0])
             dtype, shape = first.dtype, first.shape
@@ -96,7 +100,6 @@ class TensorListLoopVar:
 
     def append(self, x):
         """The list with `x` appended."""
-        from ...ops.control_flow import list_ops as L
         x = convert_to_tensor(x, dtype=self.element_dtype) if not isinstance(x, Tensor) else x
         if self.element_dtype is None:
             return TensorListLoopVar(L.push_back(self._handle, x), x.dtype, x.shape)
@@ -109,7 +112,6 @@ class TensorListLoopVar:
 
     def pop_back(self):
         """(the list without its last element, that element)."""
-        from ...ops.control_flow import list_ops as L
         rest, last = L.pop_back(self._handle, self._dtype(), self.element_shape)
         return TensorListLoopVar(rest, self.element_dtype, self.element_shape), last
 
@@ -123,24 +125,19 @@ class TensorListLoopVar:
 
     def stack(self):
         """The elements stacked into one tensor."""
-        from ...ops.control_flow import list_ops as L
         return L.stack(self._handle, self._dtype(), self.element_shape)
 
     def size(self):
         """The number of elements (a tensor)."""
-        from ...ops.control_flow import list_ops as L
         return L.length(self._handle)
 
     def __getitem__(self, i):
         """The element at index `i`; a negative index counts from the end, as
         in the Python list this stands for."""
-        from ...ops.control_flow import list_ops as L
         if isinstance(i, int) and not isinstance(i, bool):
             if i < 0:
                 i = L.length(self._handle) + i
         elif isinstance(i, Tensor):
-            from ...ops.core.broadcast_ops import where
-            from ...ops.core.math_ops import less
             i = where(less(i, 0), i + L.length(self._handle), i)
         return L.get_item(self._handle, i, self._dtype(), self.element_shape)
 
@@ -176,8 +173,6 @@ def stack(list_or_tensor, element_dtype=None, strict=True):
         return list_or_tensor.stack()
     if isinstance(list_or_tensor, Tensor):
         return list_or_tensor
-    from ...ops.core.constant_ops import zeros
-    from ...ops.core.join_ops import stack as tf_stack
     if isinstance(list_or_tensor, list) and not list_or_tensor:
         dtype = element_dtype or getattr(list_or_tensor, "element_dtype", None) or D.float32
         return zeros([0], dtype)

@@ -12,6 +12,7 @@ from . import data_structures as DS
 from . import loop_vars as LV
 from .exceptions import staging
 from .graph_loop import shape_invariants, tensor_lists, tf_loop
+from ...ops.control_flow.cond import cond
 
 
 def dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
@@ -51,7 +52,6 @@ def _reduce(ds, extra_test, body, get_state, set_state, names, init):
                 # TensorFlow stages the test with tf.cond, which refuses a
                 # Python bool (a return flag that no graph op has set yet).
                 raise staging(TypeError("pred must not be a Python bool", go))
-            from ...ops.control_flow.cond import cond
             new = cond(convert_to_tensor(go), lambda: main_path(loop_vars, elem),
                        lambda: tuple(loop_vars))
             return tuple(new), (tuple(new), convert_to_tensor(go))
@@ -64,7 +64,6 @@ def _reduce(ds, extra_test, body, get_state, set_state, names, init):
 def iterator_for(it, extra_test, body, get_state, set_state, names, opts):
     """Stages `for x in it: body(x)` as a graph loop that asks the iterator
     for an optional next element at the start of each iteration."""
-    from ...ops.control_flow.cond import cond
     has_next = [True]
 
     def aug_get_state():

@@ -10,6 +10,7 @@ not give.
 import sys
 
 from .dispatch import is_graph_tensor
+from ...ops.debugging.logging_ops import Assert
 
 
 def staging(error):
@@ -32,7 +33,6 @@ def assert_stmt(expression1, expression2):
     when the function runs and the condition is false.
     """
     if is_graph_tensor(expression1):
-        from ...ops.debugging.logging_ops import Assert
         return Assert(expression1, [expression2()])
     if not expression1:
         raise AssertionError(expression2())

@@ -15,6 +15,11 @@ from ...framework.tensor import Tensor
 from . import data_structures as DS
 from . import loop_vars as LV
 from .exceptions import staging
+from ...framework.tensor_shape import TensorShape
+from ...ops.control_flow.while_loop import build_while, flatten_components
+from ...ops.core.math_ops import not_equal
+from ...ops.core.shape_ops import identity, reshape
+from ...ops.debugging.logging_ops import Assert
 
 __all__ = ["LoopOptions", "verify_condition", "tf_loop", "tensor_lists", "shape_invariants"]
 
@@ -39,11 +44,9 @@ def verify_condition(cond, tag):
             raise staging(ValueError(
                 f"condition of {tag} expected to be `tf.bool` scalar, got {c}; "
                 f"to use as boolean Tensor, use `tf.cast`; {hint}"))
-        from ...ops.core.math_ops import not_equal
         c = not_equal(c, convert_to_tensor(0, dtype=c.dtype))
     if c.shape.rank == 0:
         return c
-    from ...ops.core.shape_ops import reshape
     if c.shape.rank is not None:
         known = [d for d in c.shape.as_list() if d is not None]
         n = 1
@@ -64,7 +67,6 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     traced trial iteration, and the loop must then run at least once. A
     Python list the body appends to becomes a tensor list.
     """
-    from ...ops.control_flow.while_loop import build_while
     init_vars = tuple(tensor_lists(get_state(), names, opts))
     set_state(init_vars)
     orig_init = init_vars
@@ -79,8 +81,6 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
     final = _build_loop(build_while, test, body, get_state, set_state, names, opts,
                         init_vars, invariants, require_one, check_shapes)
     if require_one:
-        from ...ops.core.shape_ops import identity
-        from ...ops.debugging.logging_ops import Assert
         ok, final = final[0], final[1:]
         Assert(ok, [LV.zero_iterations_message(names, nulls, orig_init)])
         final = [identity(v) if isinstance(v, Tensor) else v for v in final]
@@ -116,7 +116,6 @@ def shape_invariants(opts, values):
 
 def _build_loop(build_while, test, body, get_state, set_state, names, opts, init_vars,
                 invariants, require_one, check_shapes):
-    from ...ops.control_flow.while_loop import flatten_components
     traced = []   # the state after the traced body
 
     def cond_fn(*vs):
@@ -161,7 +160,6 @@ def _build_loop(build_while, test, body, get_state, set_state, names, opts, init
 def _component_invariants(value, invariant):
     """Shape invariants of the components of `value` (a composite's dense
     shape invariant gives its components' shapes, as its type spec says)."""
-    from ...framework.tensor_shape import TensorShape
     spec = getattr(value, "_type_spec", None)
     if spec is not None and isinstance(invariant, TensorShape) and \
             hasattr(spec, "_component_specs"):
@@ -170,7 +168,6 @@ def _component_invariants(value, invariant):
 
 
 def _shape_of(c):
-    from ...framework.tensor_shape import TensorShape
     if isinstance(c, Tensor):
         return c.shape
     return convert_to_tensor(c).shape if not isinstance(c, TensorShape) else c
@@ -178,7 +175,6 @@ def _shape_of(c):
 
 def _component_names(loop_vars, names, require_one):
     """A name per flattened component of the loop variables (for errors)."""
-    from ...ops.control_flow.while_loop import flatten_components
     out = ["<internal flag>"] if require_one else []
     for v, name in zip(loop_vars[1:] if require_one else loop_vars, names):
         out.extend([name] * len(flatten_components(v)[0]))

@@ -4,14 +4,15 @@ import operator
 
 from .dispatch import is_graph_tensor
 from .loop_vars import verify_single_cond_var
+from ...framework.convert import convert_to_tensor
+from ...ops.control_flow.cond import cond, cond as tf_cond
+from ...ops.core.math_ops import logical_not
 
 
 def and_(a, b):
     """`a() and b()`, lazily."""
     av = a()
     if is_graph_tensor(av):
-        from ...ops.control_flow.cond import cond
-        from ...framework.convert import convert_to_tensor
         return cond(av, lambda: convert_to_tensor(b()), lambda: av)
     return av and b()
 
@@ -20,8 +21,6 @@ def or_(a, b):
     """`a() or b()`, lazily."""
     av = a()
     if is_graph_tensor(av):
-        from ...ops.control_flow.cond import cond
-        from ...framework.convert import convert_to_tensor
         return cond(av, lambda: av, lambda: convert_to_tensor(b()))
     return av or b()
 
@@ -46,7 +45,6 @@ def compare_chain(left, ops, comparators):
 def not_(a):
     """`not a`."""
     if is_graph_tensor(a):
-        from ...ops.core.math_ops import logical_not
         return logical_not(a)
     return not a
 
@@ -56,7 +54,6 @@ def if_exp(cond, if_true, if_false, expr_repr=None):
     whose branch values are checked as an `if`'s ('c' is None at the end
     of the main branch, dtypes that differ), named by the condition's text."""
     if is_graph_tensor(cond):
-        from ...ops.control_flow.cond import cond as tf_cond
         values = {}
 
         def branch(key, fn):

@@ -18,6 +18,9 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
 from .exceptions import staging
 from .variables import Undefined, UndefinedReturnValue, is_undefined
+from ...framework.execute import placeholder
+from ...ops.control_flow.list_ops import reserve
+from ...ops.core.constant_ops import fill, zeros
 
 _state = _context.state
 
@@ -178,7 +181,6 @@ def placeholder_value(like, invariant, original):
     if isinstance(like, (int, float)):
         return type(like)(0), None
     if _is_tensor_like(like):
-        from ...ops.core.constant_ops import zeros
         shape = TensorShape(invariant) if invariant is not None else like.shape
         if shape.rank is None:
             return zeros([], like.dtype), shape
@@ -190,10 +192,8 @@ def placeholder_value(like, invariant, original):
             else:
                 dims.append(s)
         if like.dtype is D.variant:
-            from ...ops.control_flow.list_ops import reserve
             return reserve(0, D.float32), None
         if like.dtype is D.string:
-            from ...ops.core.constant_ops import fill
             return fill(dims, b""), (shape if dynamic else None)
         return zeros(dims, like.dtype), (shape if dynamic else None)
     comps = getattr(like, "_to_components", None)
@@ -215,7 +215,6 @@ def placeholder_value(like, invariant, original):
 def _autocast(v):
     """A trial iteration sees Python numbers as the tensors the loop makes
     of them."""
-    from ...framework.execute import placeholder
     if isinstance(v, (bool, int, float, str, np.ndarray, np.generic)) and \
             not is_undefined(v):
         t = convert_to_tensor(v)

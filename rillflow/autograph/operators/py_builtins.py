@@ -10,6 +10,12 @@ from ...framework import dtypes as D
 from ...framework.tensor import Tensor
 from .dispatch import is_graph_tensor
 from . import data_structures as DS
+from ...framework.convert import convert_to_tensor
+from ...ops.control_flow.script_ops import numpy_function
+from ...ops.core.creation_ops import range as tf_range
+from ...ops.core.math_ops import cast
+from ...ops.core.shape_ops import shape
+from ...ops.core.unary_ops import abs as tf_abs
 
 
 def _any_tensor(*xs):
@@ -20,7 +26,6 @@ def range_(start_or_stop, stop=None, step=None):
     """`range`, or `tf.range` when an argument is a tensor."""
     args = [a for a in (start_or_stop, stop, step) if a is not None]
     if _any_tensor(*args):
-        from ...ops.core.creation_ops import range as tf_range
         if stop is None:
             return tf_range(start_or_stop)
         return tf_range(start_or_stop, stop, 1 if step is None else step)
@@ -34,13 +39,11 @@ def len_(s):
     if hasattr(s, "stack") and hasattr(s, "size") and hasattr(s, "write"):
         return s.size()
     if is_graph_tensor(s):
-        from ...framework.convert import convert_to_tensor
         t = convert_to_tensor(s)
         if t.shape.rank == 0:
             raise ValueError("len requires a non-scalar tensor, got one of shape []")
         if t.shape.rank is not None and t.shape[0] is not None:
             return t.shape[0]
-        from ...ops.core.shape_ops import shape
         return shape(t)[0]
     return builtins.len(s)
 
@@ -48,7 +51,6 @@ def len_(s):
 def int_(x=0, base=None):
     """`int`, a cast to int32 for tensors."""
     if is_graph_tensor(x):
-        from ...ops.core.math_ops import cast
         return cast(x, D.int32)
     return builtins.int(x) if base is None else builtins.int(x, base)
 
@@ -56,7 +58,6 @@ def int_(x=0, base=None):
 def float_(x=0.0):
     """`float`, a cast to float32 for tensors."""
     if is_graph_tensor(x):
-        from ...ops.core.math_ops import cast
         return cast(x, D.float32)
     return builtins.float(x)
 
@@ -64,7 +65,6 @@ def float_(x=0.0):
 def abs_(x):
     """`abs`, `tf.abs` for tensors."""
     if is_graph_tensor(x):
-        from ...ops.core.unary_ops import abs as tf_abs
         return tf_abs(x)
     return builtins.abs(x)
 
@@ -121,7 +121,6 @@ def print_(*objects, **kwargs):
         for i, v in zip(positions, values):
             out[i] = v.decode("utf-8") if isinstance(v, bytes) else v
         builtins.print(*out, **kwargs)
-    from ...ops.control_flow.script_ops import numpy_function
     numpy_function(printer, [objects[i] for i in positions], [])
     return None
 

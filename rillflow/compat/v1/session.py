@@ -18,6 +18,8 @@ from ...framework.execute import placeholder as _placeholder
 from ...framework.graph import Graph, Operation
 from ...framework.tensor import SymbolicTensor
 from ...framework.tensor_shape import TensorShape, as_shape
+from ...ops.core.shape_ops import identity
+from ...ops.random import seeding
 
 _state = _context.state
 _default_graph = [None]
@@ -71,7 +73,6 @@ def placeholder(dtype, shape=None, name=None):
 @export("compat.v1.placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # noqa: A002
     """A tensor that takes `input`'s value unless it is fed."""
-    from ...ops.core.shape_ops import identity
     return identity(input, name=name or "PlaceholderWithDefault")
 
 
@@ -90,7 +91,6 @@ class Session:
         self._compiled = {}
         self._closed = False
         # Each session replays the random sequences of a seeded graph, as in TF.
-        from ...ops.random import seeding
         restart = getattr(seeding, "restart_random_streams", None)
         if restart is not None:
             restart(self._graph)

@@ -17,6 +17,13 @@ from ...framework.func_graph import FuncGraph
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from . import control_flow_util as CF
 from ..gradients.backprop import backprop, is_differentiable, zeros_like_any
+from ..core.add_n_ops import add_n
+from ..core.broadcast_ops import where
+from ..core.constant_ops import zeros
+from ..core.join_ops import stack
+from ..core.math_ops import cast
+from ..core.reduction_ops import argmax, reduce_any
+from ..core.shape_ops import shape
 
 _state = _context.state
 
@@ -176,14 +183,10 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             if _as_python_bool(p):
                 return f()
         return default()
-    from ..core.math_ops import cast
-    from ..core.join_ops import stack
-    from ..core.reduction_ops import argmax, reduce_any
     if not preds:
         return default()
     ps = stack([convert_to_tensor(p) for p in preds])
     first = argmax(cast(ps, D.int32), output_type=D.int32)
-    from ..core.broadcast_ops import where
     index = where(reduce_any(ps), first, convert_to_tensor(len(fns), D.int32))
     return switch_case(index, fns, default, name=name)
 
@@ -277,7 +280,6 @@ def branch_gradient(op, dys):
             for k in diff:
                 gk = [gr for gr, kk in zip(grads, m) if kk == k and gr is not None]
                 if gk:
-                    from ..core.add_n_ops import add_n
                     v = gk[0] if len(gk) == 1 else add_n(gk)
                 else:
                     v = None
@@ -301,7 +303,6 @@ def branch_gradient(op, dys):
                     if arg.dtype is not D.resource:
                         v = zeros_like_any(CF.in_graph(gb, arg))
                     else:
-                        from ..core.constant_ops import zeros
                         v = zeros(ref.shape.as_list() if ref.shape.is_fully_defined()
                                   else _dynamic_shape_of(gb, arg), ref.dtype)
                 elif isinstance(v, SymbolicTensor) and v.graph is not gb:
@@ -338,6 +339,5 @@ def _forward_value(op, j, ext):
 
 
 def _dynamic_shape_of(gb, arg):
-    from ..core.shape_ops import shape
     return shape(gb.capture(arg) if not (isinstance(arg, SymbolicTensor) and arg.graph is gb)
                  else arg)

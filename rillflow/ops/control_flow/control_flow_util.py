@@ -9,6 +9,7 @@ from ...framework import nest
 from ...framework.func_graph import CompositeOutput, trace_function
 from ...framework.op_registry import register
 from ...framework.tensor import SymbolicTensor
+from ...framework import errors
 
 _state = _context.state
 
@@ -98,7 +99,6 @@ def _path(p):
 def compiled_only_kernel(*args, **attrs):
     """Kernel of control-flow ops: they exist only as compiled code (their
     OpDef's `codegen` emits Python `if`/`while`)."""
-    from ...framework import errors
     raise errors.UnimplementedError(None, None, "control-flow ops run only as compiled code")
 
 

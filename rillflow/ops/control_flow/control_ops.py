@@ -5,6 +5,7 @@ from ...framework import context as _context
 from ...framework.api_export import export
 from ...framework.execute import apply_op
 from ...framework.op_registry import register
+from ..core.shape_ops import identity
 
 _state = _context.state
 
@@ -56,7 +57,6 @@ def group(*inputs, name=None):
 def tuple_(tensors, control_inputs=None, name=None):
     """The tensors, each available only after all of them (and
     `control_inputs`) are computed."""
-    from ..core.shape_ops import identity
     g = _state.graph
     if g is None:
         return list(tensors)

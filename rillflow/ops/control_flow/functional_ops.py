@@ -14,6 +14,9 @@ from ...framework.tensor_shape import TensorShape
 from ...framework.tensor_spec import TensorSpec
 from .tensor_array import TensorArray
 from .while_loop import while_loop
+from ...framework import errors
+from ...framework.func_graph import trace_function
+from ..core.shape_ops import shape
 
 __all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map"]
 
@@ -28,7 +31,6 @@ def _elements(elems, what):
             raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
     n = flat[0].shape[0]
     if n is None:
-        from ..core.shape_ops import shape
         return flat, None, shape(flat[0], out_type=D.int32)[0]
     for t in flat[1:]:
         if t.shape[0] is not None and t.shape[0] != n:
@@ -72,7 +74,6 @@ def _write_all(tas, i, structure, values, what):
     flat = [convert_to_tensor(v, dtype_hint=ta.dtype) for ta, v in zip(tas, nest.flatten(values))]
     for ta, v in zip(tas, flat):
         if v.dtype is not ta.dtype:
-            from ...framework import errors
             raise errors.InvalidArgumentError(
                 None, None, f"The output of `fn` in {what} is a {v.dtype.name} tensor where "
                 f"its signature has {ta.dtype.name}; pass fn_output_signature={v.dtype.name}")
@@ -178,7 +179,6 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """`fn` applied to each element of `elems`, results stacked, like
     `map_fn` with the output signature `fn` itself gives (learned by tracing
     it once, without running it)."""
-    from ...framework.func_graph import trace_function
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
     specs = nest.pack_sequence_as(elems, [TensorSpec(t.shape[1:], t.dtype) for t in flat])
     fg = trace_function("vectorized_map_fn", lambda e: fn(e), (specs,), {})

@@ -14,6 +14,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply_in_place
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
+from ..core.constant_ops import zeros_like
 
 _state = _context.state
 
@@ -258,7 +259,6 @@ def _set_item_grad(op, dlist):
 
 
 def _zeros_like_tensor(t):
-    from ..core.constant_ops import zeros_like
     return zeros_like(t)
 
 

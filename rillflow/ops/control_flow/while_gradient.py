@@ -19,6 +19,9 @@ from . import control_flow_util as CF
 from ..gradients.backprop import backprop, is_differentiable, zeros_like_any
 from .list_ops import add_n_lists, fill_zeros, set_item, zeros_like_list
 from .while_loop import make_while_op
+from ...framework.execute import apply
+from ..core.constant_ops import zeros, zeros_like
+from ..state.variables import _ReadVariableOp
 
 _state = _context.state
 
@@ -173,7 +176,6 @@ def while_gradient(op, dys):
     cgb = trace_function("while_grad_cond", lambda c, *rest: c > 0, specs, {},
                          arg_names=[s.name for s in specs], outer_graph=g,
                          add_identities=False)
-    from ..core.constant_ops import zeros, zeros_like
     inits = [_count_output(op)]
     for i in diff_vars:
         d = dys[i]
@@ -187,8 +189,6 @@ def while_gradient(op, dys):
         elif shape.is_fully_defined():
             inits.append(zeros(shape.as_list(), dtype))
         else:
-            from ..state.variables import _ReadVariableOp
-            from ...framework.execute import apply
             inits.append(zeros_like(apply(_ReadVariableOp, [arg], {"dtype": dtype,
                                                                     "_shape": shape})))
     for _, k, _ in diff_fetched:

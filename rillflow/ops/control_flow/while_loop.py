@@ -24,6 +24,7 @@ from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
 from . import control_flow_util as CF
+from ..core.math_ops import less, logical_and
 
 _state = _context.state
 
@@ -198,7 +199,6 @@ def _trace(cond, body, flat, shapes, rebuild, call, counter, var_names):
 
     def cond_fn(*phs):
         if with_counter:
-            from ..core.math_ops import less, logical_and
             it, vars_, mx = phs[0], phs[1:-1], phs[-1]
             c = _as_bool_tensor(call(cond, rebuild(list(vars_))))
             return logical_and(less(it, mx), c)

@@ -10,6 +10,7 @@ from ...framework.convert import convert_to_tensor, to_numpy
 from ...framework.execute import _record, apply1, apply2, kernel_error
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
+from ...framework.op_registry import get
 
 _state = _context.state
 
@@ -120,7 +121,6 @@ def broadcast_shapes(a, b):
 def unary_infer(opdef_name, out_dtype=None):
     """Shape function of an elementwise unary op (output dtype = input's unless given)."""
     def infer(inputs, attrs):
-        from ...framework.op_registry import get
         x = inputs[0]
         check_allowed(get(opdef_name), x)
         return [(x.shape, out_dtype or x.dtype)]
@@ -130,7 +130,6 @@ def unary_infer(opdef_name, out_dtype=None):
 def binary_infer(opdef_name, out_dtype=None):
     """Shape function of an elementwise binary op with broadcasting."""
     def infer(inputs, attrs):
-        from ...framework.op_registry import get
         x, y = inputs
         if x.dtype is not y.dtype:
             raise TypeError(f"Input 'y' of '{opdef_name}' Op has type {y.dtype.name} that does "

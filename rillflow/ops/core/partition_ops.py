@@ -11,6 +11,13 @@ from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, as_shape
 from . import op_util as U
 from .gather_ops import gather
+from .constant_ops import zeros_like
+from .creation_ops import range as range_
+from .join_ops import stack
+from .math_ops import cast, maximum
+from .reduction_ops import reduce_max
+from .scatter_ops import scatter_nd
+from .shape_ops import reshape, shape, size
 
 __all__ = ["dynamic_partition", "dynamic_stitch", "unravel_index", "ensure_shape",
            "confusion_matrix"]
@@ -40,9 +47,6 @@ def _partition_infer(inputs, attrs):
 
 
 def _partition_grad(op, *grads):
-    from .shape_ops import reshape, shape, size
-    from .constant_ops import zeros_like
-    from .creation_ops import range as range_
     data, parts = op.inputs
     # Where each element of `data` went: partition the positions the same way.
     positions = reshape(range_(size(parts)), shape(parts))
@@ -190,10 +194,6 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     """counts[i, j]: how many elements have label i and prediction j (summing
     `weights` instead of ones when given); `num_classes` defaults to one more
     than the largest label or prediction."""
-    from .join_ops import stack
-    from .math_ops import cast, maximum
-    from .reduction_ops import reduce_max
-    from .scatter_ops import scatter_nd
     labels = cast(convert_to_tensor(labels), D.int64)
     predictions = cast(convert_to_tensor(predictions), D.int64)
     if num_classes is None:

@@ -22,6 +22,9 @@ from ...framework.tensor_shape import TensorShape, dims_text
 from . import shape_ops, join_ops, dim_ops
 from . import op_util as U
 from .array_util import _convert_same_dtype
+from .math_ops import cast, floordiv, invert, negative, subtract
+from .reduction_ops import reduce_sum
+from .scatter_ops import _iota, scatter_nd
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -91,8 +94,6 @@ def _last_dim(x):
     r = x.shape.rank
     if r is not None and r and x.shape[-1] is not None:
         return x.shape[-1]
-    from .reduction_ops import reduce_sum
-    from .math_ops import subtract
     if r is not None:
         mask = np.zeros(r, np.int32)
         mask[-1] = 1
@@ -103,8 +104,6 @@ def _last_dim(x):
 
 def _top_k_grad(op, gv, gi):
     """Scatters the gradient of each selected value back to its position."""
-    from .math_ops import cast, floordiv
-    from .scatter_ops import _iota, scatter_nd
     x, idx = op.inputs[0], op.outputs[1]
     itype = idx.dtype
     n, k = _last_dim(x), _last_dim(idx)
@@ -167,7 +166,6 @@ def top_k(input, k=1, sorted=True, index_type=D.int32, name=None):  # noqa: A002
 def _order_flip(x):
     """A function reversing the order of values of `x`'s dtype (and its own
     inverse): negation for floats, bitwise NOT for integers (no overflow)."""
-    from .math_ops import invert, negative
     return invert if x.dtype.is_integer else negative
 
 

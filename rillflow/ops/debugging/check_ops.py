@@ -25,6 +25,14 @@ from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ..core import op_util as U
 from .logging_ops import Assert
+from ..control_flow.control_ops import group, no_op
+from ..core import math_ops
+from ..core.join_ops import stack
+from ..core.math_ops import add, equal, greater_equal, less_equal, multiply, subtract
+from ..core.reduction_ops import reduce_all, reduce_any
+from ..core.shape_ops import rank as rank_op, shape as shape_op
+from ..core.slicing import getitem
+from ..core.unary_ops import abs as abs_
 
 _state = _context.state
 
@@ -55,7 +63,6 @@ def _tensor_name(t):
 
 
 def _no_op():
-    from ..control_flow.control_ops import no_op
     return no_op()
 
 
@@ -131,7 +138,6 @@ def _binary_assert(sym, opname, op_func, np_func, x, y, data, summarize, message
         xs, ys = U.constant_value(x), U.constant_value(y)
         if xs is not None and ys is not None and not np.all(np_func(xs, ys)):
             _raise_static(data)
-        from ..core.reduction_ops import reduce_all
         return Assert(reduce_all(test), data, summarize=summarize)
 
 
@@ -145,7 +151,6 @@ def _same_tensor(name):
 
 def _math(fn_name):
     def call(x, y):
-        from ..core import math_ops
         return getattr(math_ops, fn_name)(x, y)
     return call
 
@@ -258,9 +263,6 @@ _assert_non_positive_v1, assert_non_positive = _sign_pair(
 # --- assert_near ---------------------------------------------------------------------------
 
 def _assert_near(x, y, rtol, atol, data, summarize, message, name):
-    from ..core.math_ops import add, less_equal, multiply, subtract
-    from ..core.reduction_ops import reduce_all
-    from ..core.unary_ops import abs as abs_
     with _scope(name, "assert_near"):
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, name="y", dtype=x.dtype)
@@ -325,8 +327,6 @@ def _rank_assert(x, rank, message, name, opname, static_ok, describe, dynamic_co
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have "
                                  f"{describe(int(rv))}.  Received rank {xr}, shape {x.shape}")
             return None if executing_eagerly() else _static_ok_op()
-        from ..core.shape_ops import rank as rank_op
-        from ..core.shape_ops import shape as shape_op
         if data is None:
             data = [_prefix(message), f"Tensor {_x_name(x)} must have {describe(None)}", r,
                     "Received shape: ", shape_op(x)]
@@ -334,12 +334,10 @@ def _rank_assert(x, rank, message, name, opname, static_ok, describe, dynamic_co
 
 
 def _static_ok_op():
-    from ..control_flow.control_ops import no_op
     return no_op(name="static_checks_determined_all_ok")
 
 
 def _rank_eq(x, rank, message, name, data=None):
-    from ..core.math_ops import equal
     return _rank_assert(x, rank, message, name, "assert_rank", lambda a, b: a == b,
                         lambda r: "rank" if r is None else f"rank {r}", equal, data)
 
@@ -361,7 +359,6 @@ def _assert_rank_v1(x, rank, data=None, summarize=None, message=None, name=None)
 
 
 def _rank_at_least(x, rank, message, name, data=None):
-    from ..core.math_ops import greater_equal
     return _rank_assert(x, rank, message, name, "assert_rank_at_least", lambda a, b: a >= b,
                         lambda r: "rank at least" if r is None else f"rank at least {r}",
                         greater_equal, data)
@@ -401,11 +398,6 @@ def _rank_in(x, ranks, message, name, data=None):
                 raise ValueError(f"{_prefix(message)}Tensor {_x_name(x)} must have rank in "
                                  f"{allowed}.  Received rank {xr}, shape {x.shape}")
             return None if executing_eagerly() else _static_ok_op()
-        from ..core.shape_ops import rank as rank_op
-        from ..core.shape_ops import shape as shape_op
-        from ..core.math_ops import equal
-        from ..core.reduction_ops import reduce_any
-        from ..core.join_ops import stack
         cond = reduce_any(stack([equal(rank_op(x), r) for r in rs]))
         if data is None:
             data = [_prefix(message), f"Tensor {_x_name(x)} must have rank in"] + rs + \
@@ -458,7 +450,6 @@ def _assert_type_v1(tensor, tf_type, message=None, name=None):
     _type_check(tensor, tf_type, message)
     if executing_eagerly():
         return None
-    from ..control_flow.control_ops import no_op
     return no_op(name="statically_determined_correct_type")
 
 
@@ -582,9 +573,6 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     Raises:
       ValueError: when the static shapes already violate the specs.
     """
-    from ..core.shape_ops import shape as shape_op
-    from ..core.math_ops import equal
-    from ..core.slicing import getitem
     items = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)
     prefix = _prefix(message)
     known = {}  # symbol -> (size or tensor, description)
@@ -642,7 +630,6 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
                     want, "Received shape: ", shape_op(x)], summarize=summarize))
     if executing_eagerly() or not asserts:
         return None
-    from ..control_flow.control_ops import group
     return group(*asserts)
 
 

@@ -11,6 +11,7 @@ import collections
 from ...framework import dtypes as D
 from ...framework.indexed_slices import IndexedSlices
 from .. import late
+from ...framework.indexed_slices import densify
 
 __all__ = ["backprop", "is_differentiable"]
 
@@ -180,7 +181,6 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
         else:
             g = _aggregate(g)
             if dense and g.__class__ is IndexedSlices:
-                from ...framework.indexed_slices import densify
                 g = densify(g)
             out.append(g)
     return out

@@ -20,6 +20,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.indexed_slices import IndexedSlices, densify
 from ...framework.tensor import EagerTensor
 from .. import late
+from ..core.op_util import constant_value
 
 __all__ = ["aggregate", "call_gradient", "densify_all", "sparse_gather_gradient"]
 
@@ -136,7 +137,6 @@ def _concat(op, fn, g):
     """Each input's share of an IndexedSlices gradient: along axis 0 the rows
     that fall in its range, renumbered; along another axis every row, cut
     to the input's columns."""
-    from ..core.op_util import constant_value
     *xs, axis = op.inputs
     a = constant_value(axis)
     rank = xs[0].shape.rank

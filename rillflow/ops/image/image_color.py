@@ -20,6 +20,11 @@ from ..core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops
 from ..core import math_ops as M
 from ..core import op_util as U
 from ..core.creation_ops import name_scope
+from ..core.reduction_ops import reduce_mean, reduce_prod, reduce_std
+from ..core.unary_ops import rsqrt
+from ..linalg.einsum_ops import tensordot
+from ..random.stateful_ops import uniform
+from .image_ops import _check_at_least_3d
 
 __all__ = ["convert_image_dtype", "adjust_brightness", "adjust_contrast", "adjust_gamma",
            "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "grayscale_to_rgb",
@@ -318,7 +323,6 @@ def adjust_hue(image, delta, name=None):
 # --- other colour spaces -------------------------------------------------------------
 
 def _last_axis_product(images, kernel):
-    from ..linalg.einsum_ops import tensordot
     k = convert_to_tensor(kernel, dtype=images.dtype, name="kernel")
     return tensordot(images, k, axes=[[images.shape.rank - 1], [0]])
 
@@ -327,7 +331,6 @@ def _last_axis_product(images, kernel):
 def rgb_to_grayscale(images, name=None):
     """Luma (0.2989 R + 0.587 G + 0.114 B) of RGB images, keeping a last
     dimension of size 1 and the input dtype."""
-    from ..linalg.einsum_ops import tensordot
     with name_scope(name or "rgb_to_grayscale"):
         images = convert_to_tensor(images, name="images")
         orig = images.dtype
@@ -386,9 +389,6 @@ def per_image_standardization(image):
     Raises:
       ValueError: for an image of rank < 3.
     """
-    from ..core.reduction_ops import reduce_mean, reduce_prod, reduce_std
-    from ..core.unary_ops import rsqrt
-    from .image_ops import _check_at_least_3d
     with name_scope("per_image_standardization"):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
@@ -401,7 +401,6 @@ def per_image_standardization(image):
 
 
 def _random_delta(lo, hi, seed):
-    from ..random.stateful_ops import uniform
     return uniform([], lo, hi, seed=seed)
 
 

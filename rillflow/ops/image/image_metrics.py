@@ -9,6 +9,12 @@ from ..core import shape_ops, constant_ops, join_ops, broadcast_ops
 from ..core import math_ops as M
 from ..core.creation_ops import name_scope
 from .image_color import convert_image_dtype
+from ..core.creation_ops import range as range_
+from ..core.reduction_ops import reduce_all, reduce_mean, reduce_sum
+from ..core.unary_ops import abs as abs_, log
+from ..debugging.logging_ops import Assert
+from ..nn.conv_ops import depthwise_conv2d
+from ..nn.softmax_losses import softmax
 
 __all__ = ["total_variation", "image_gradients", "psnr", "ssim"]
 
@@ -21,8 +27,6 @@ def total_variation(images, name=None):
     Raises:
       ValueError: for images of rank other than 3 or 4.
     """
-    from ..core.reduction_ops import reduce_sum
-    from ..core.unary_ops import abs as abs_
     with name_scope(name or "total_variation"):
         images = convert_to_tensor(images, name="images")
         rank = images.shape.rank
@@ -85,8 +89,6 @@ def _dims_compatible(a, b):
 def psnr(a, b, max_val, name=None):
     """Peak signal-to-noise ratio between images `a` and `b` (over the last
     three dimensions), with `max_val` the dynamic range of their dtype."""
-    from ..core.reduction_ops import reduce_mean
-    from ..core.unary_ops import log
     with name_scope(name or "PSNR"):
         a = convert_to_tensor(a, name="a")
         b = convert_to_tensor(b, name="b")
@@ -101,8 +103,6 @@ def psnr(a, b, max_val, name=None):
 
 
 def _fspecial_gauss(size, sigma):
-    from ..core.creation_ops import range as range_
-    from ..nn.softmax_losses import softmax
     size = convert_to_tensor(size, D.int32)
     sigma = convert_to_tensor(sigma)
     coords = M.cast(range_(size), sigma.dtype)
@@ -115,12 +115,8 @@ def _fspecial_gauss(size, sigma):
 
 
 def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2):
-    from ..nn.conv_ops import depthwise_conv2d
-    from ..core.reduction_ops import reduce_mean
     size = convert_to_tensor(filter_size, D.int32)
     sigma = convert_to_tensor(filter_sigma, img1.dtype)
-    from ..debugging.logging_ops import Assert
-    from ..core.reduction_ops import reduce_all
     for img in (img1, img2):
         shape = shape_ops.shape(img, out_type="int32")
         Assert(reduce_all(M.greater_equal(shape[-3:-1], size)), [shape, size], summarize=8)
@@ -158,7 +154,6 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
     """
     if return_index_map:
         raise NotImplementedError("ssim(return_index_map=True) is not supported")
-    from ..core.reduction_ops import reduce_mean
     with name_scope("SSIM"):
         img1 = convert_to_tensor(img1, name="img1")
         img2 = convert_to_tensor(img2, name="img2")

@@ -22,6 +22,18 @@ from ..core import math_ops as M
 from ..core import op_util as U
 from ..nn.conv_ops import _geometry, _scatter_windows, _windows
 from ..core.creation_ops import name_scope
+from ..control_flow.cond import case, cond
+from ..core.gather_ops import reverse
+from ..core.join_ops import stack
+from ..core.reduction_ops import reduce_all
+from ..core.shape_ops import reshape
+from ..core.slicing import slice as slice_
+from ..core.split_pad_ops import pad
+from ..core.unary_ops import floor, round as round_
+from ..debugging.logging_ops import Assert
+from ..random.stateful_ops import uniform
+from ..random.stateless_ops import stateless_uniform
+from .image_resize import resize
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "central_crop",
            "crop_to_bounding_box", "pad_to_bounding_box", "resize_with_crop_or_pad",
@@ -49,7 +61,6 @@ def _require(cond, msg):
     """A check on Python values raises ValueError now; one on tensors
     becomes an assertion that raises InvalidArgumentError when it runs."""
     if _is_tensor(cond):
-        from ..debugging.logging_ops import Assert
         Assert(cond, [msg])
     elif not cond:
         raise ValueError(msg)
@@ -106,7 +117,6 @@ def _flip(image, axis, scope):
     with name_scope(scope):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
-        from ..core.gather_ops import reverse
         rank = image.shape.rank
         if rank == 3:
             return reverse(image, [axis])
@@ -134,7 +144,6 @@ def rot90(image, k=1, name=None):
     Raises:
       ValueError: for an image of rank other than 3 or 4.
     """
-    from ..core.gather_ops import reverse
     with name_scope(name or "rot90"):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
@@ -150,7 +159,6 @@ def rot90(image, k=1, name=None):
                  lambda: reverse(dim_ops.transpose(image, perm), [o + 1])]
         if not _is_tensor(k):
             return turns[int(k) % 4]()
-        from ..control_flow.cond import case
         k = M.floormod(convert_to_tensor(k, D.int32, name="k"), 4)
         return case([(M.equal(k, i), turns[i]) for i in (1, 2, 3)], default=turns[0],
                     exclusive=True)
@@ -175,14 +183,11 @@ def transpose(image, name=None):
 
 
 def _random_flip(image, axis, uniform, scope):
-    from ..core.gather_ops import reverse
-    from ..core.unary_ops import round as round_
     with name_scope(scope):
         image = convert_to_tensor(image, name="image")
         _check_at_least_3d(image)
         rank = image.shape.rank
         if rank == 3:
-            from ..control_flow.cond import cond
             flip = M.less(uniform([]), 0.5)
             return cond(flip, lambda: reverse(image, [axis]), lambda: image)
         if rank == 4:
@@ -195,12 +200,10 @@ def _random_flip(image, axis, uniform, scope):
 
 
 def _stateful_uniform(seed):
-    from ..random.stateful_ops import uniform
     return lambda shape: uniform(shape, 0, 1.0, seed=seed)
 
 
 def _stateless_uniform(seed):
-    from ..random.stateless_ops import stateless_uniform
     return lambda shape: stateless_uniform(shape, seed, 0, 1.0)
 
 
@@ -239,8 +242,6 @@ def central_crop(image, central_fraction):
     Raises:
       ValueError: for a fraction outside (0, 1] or an image of another rank.
     """
-    from ..core.join_ops import stack
-    from ..core.slicing import slice as slice_
     with name_scope("central_crop"):
         image = convert_to_tensor(image, name="image")
         if central_fraction <= 0.0 or central_fraction > 1.0:
@@ -281,8 +282,6 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
       ValueError: (static shapes) for a window outside the image.
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
-    from ..core.join_ops import stack
-    from ..core.slicing import slice as slice_
     with name_scope("crop_to_bounding_box"):
         image, is_batch = _as_batch(image)
         _check_at_least_3d(image)
@@ -328,9 +327,6 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
       ValueError: (static shapes) for an image that does not fit.
       InvalidArgumentError: (when it runs) for the same, with tensor sizes.
     """
-    from ..core.shape_ops import reshape
-    from ..core.join_ops import stack
-    from ..core.split_pad_ops import pad
     with name_scope("pad_to_bounding_box"):
         image, is_batch = _as_batch(image)
         _check_at_least_3d(image)
@@ -388,8 +384,6 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
     Raises:
       ValueError: for an image of another rank or a non-positive target size.
     """
-    from .image_resize import resize
-    from ..core.unary_ops import floor
     with name_scope("resize_image_with_pad"):
         image, is_batch = _as_batch(image)
         _check_at_least_3d(image)
@@ -415,10 +409,6 @@ def random_crop(value, size, seed=None, name=None):
     Raises:
       InvalidArgumentError: (when it runs) if `size` exceeds `value`'s shape.
     """
-    from ..debugging.logging_ops import Assert
-    from ..random.stateful_ops import uniform
-    from ..core.reduction_ops import reduce_all
-    from ..core.slicing import slice as slice_
     with name_scope(name or "random_crop"):
         value = convert_to_tensor(value, name="value")
         size = convert_to_tensor(size, dtype=D.int32, name="size")

@@ -21,6 +21,14 @@ from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from .image_scale_translate import scale_and_translate
 from .resize_common import _F32, _RESIZE_TYPES, _dims, _like_infer, _resize_infer, _sizes
+from ..core.constant_ops import zeros
+from ..core.creation_ops import name_scope
+from ..core.dim_ops import expand_dims, squeeze
+from ..core.join_ops import stack
+from ..core.math_ops import cast, minimum, multiply, truediv
+from ..core.shape_ops import shape
+from ..core.slicing import strided_slice
+from ..core.unary_ops import round as round_
 
 __all__ = ["resize", "ResizeMethod", "resize_bilinear", "resize_nearest_neighbor",
            "resize_bicubic", "resize_area"]
@@ -296,8 +304,6 @@ def _bilinear_grad(op, grad):
 
 
 def _nearest_grad(op, grad):
-    from ..core.shape_ops import shape
-    from ..core.slicing import strided_slice
     image = op.inputs[0]
     hw = image.shape[1:3]
     size = convert_to_tensor(list(hw), D.int32) if hw.is_fully_defined() else \
@@ -412,10 +418,6 @@ _SCALE_AND_TRANSLATE = (ResizeMethod.LANCZOS3, ResizeMethod.LANCZOS5, ResizeMeth
 
 def _resize_fn(method, antialias):
     def with_kernel(images, size, kernel):
-        from ..core.shape_ops import shape
-        from ..core.constant_ops import zeros
-        from ..core.math_ops import cast, truediv
-        from ..core.slicing import strided_slice
         hw = strided_slice(shape(images, out_type="int32"), [1], [3], [1])
         scale = truediv(cast(size, D.float32), cast(hw, D.float32))
         return scale_and_translate(images, size, scale, zeros([2]), kernel_type=kernel,
@@ -452,7 +454,6 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
       ValueError: for images of another rank, a `size` that is not two
         int32 values, or an unknown method.
     """
-    from ..core.creation_ops import name_scope
     if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR, ResizeMethod.BICUBIC,
                       ResizeMethod.AREA) + _SCALE_AND_TRANSLATE:
         raise ValueError(f"Resize method is not implemented: {method}")
@@ -462,10 +463,6 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 
 
 def _resize_common(images, resize_fn, size, preserve_aspect_ratio):
-    from ..core.join_ops import stack
-    from ..core.dim_ops import expand_dims, squeeze
-    from ..core.math_ops import cast, minimum, truediv, multiply
-    from ..core.unary_ops import round as round_
     images = convert_to_tensor(images, name="images")
     rank = images.shape.rank
     if rank is None:
@@ -493,7 +490,6 @@ def _resize_common(images, resize_fn, size, preserve_aspect_ratio):
 
 def _spatial_dims(images):
     """Height and width of NHWC `images`: ints when static, else tensors."""
-    from ..core.shape_ops import shape
     dyn = None
     dims = []
     for a in (1, 2):

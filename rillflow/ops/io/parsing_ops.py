@@ -21,6 +21,8 @@ from ...framework.tensor_shape import TensorShape
 from ...io import wire
 from ..core import op_util as U
 from ..core.creation_ops import name_scope
+from ...framework.sparse_tensor import SparseTensor
+from ..core.shape_ops import reshape
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "SparseFeature",
            "RaggedFeature", "parse_example", "parse_single_example"]
@@ -334,7 +336,6 @@ def _dtype_check(dtype):
 
 def _prepare(features):
     """(keys, dtypes, shapes, is_sequence, defaults) for the dense features."""
-    from ..core.shape_ops import reshape
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     keys, types, shapes, seqs, defaults = [], [], [], [], []
@@ -382,7 +383,6 @@ def _prepare(features):
 
 
 def _parse(serialized, features, names):
-    from ...framework.sparse_tensor import SparseTensor
     keys, types, shapes, seqs, defaults = _prepare(features)
     sparse = [(k, D.as_dtype(features[k].dtype)) for k in sorted(features)
               if isinstance(features[k], VarLenFeature)]

@@ -17,6 +17,12 @@ from .linalg_util import (
 from .matmul_ops import matmul
 from .structure_ops import diag, diag_part, band_part, matrix_transpose, adjoint
 from .solve_ops import triangular_solve
+from ..core.constant_ops import ones_like
+from ..core.dim_ops import expand_dims
+from ..core.math_ops import cast, conj, div_no_nan
+from ..core.reduction_ops import reduce_sum
+from ..core.special_math_ops import real
+from ..core.unary_ops import log
 
 
 # =============================================================================
@@ -44,8 +50,6 @@ def _cholesky_kernel(x):
 def _cholesky_grad(op, g):
     """The gradient of A = L L^H w.r.t. the (symmetric) A: with
     P = Phi(L^H G) (lower triangle, halved diagonal), grad = sym(L^-H P L^-1)."""
-    from ..core.constant_ops import ones_like
-    from ..core.math_ops import cast
     l = op.outputs[0]
     eye = band_part(ones_like(l), 0, 0)
     l_inv = triangular_solve(l, eye, lower=True)
@@ -70,9 +74,6 @@ def cholesky(input, name=None):  # noqa: A002
 @export("linalg.logdet")
 def logdet(matrix, name=None):
     """log(det(matrix)) of Hermitian positive definite matrices, via Cholesky."""
-    from ..core.reduction_ops import reduce_sum
-    from ..core.special_math_ops import real
-    from ..core.unary_ops import log
     with _scope(name or "logdet"):
         chol = cholesky(matrix)
         two = convert_to_tensor(2, dtype=chol.dtype)
@@ -116,7 +117,6 @@ def _qr_infer(inputs, attrs):
 def _copy_lower_to_upper(m):
     """The Hermitian matrix with m's strictly lower part and the real part of
     its diagonal (R's diagonal is real, so its imaginary part has no effect)."""
-    from ..core.math_ops import conj
     d = band_part(m, 0, 0)
     strict = band_part(m, -1, 0) - d
     if m.dtype.is_complex:
@@ -222,9 +222,6 @@ def _svd_grad(op, gs, gu, gv):
            + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T).
     Complex A is supported for gradients through s only.
     """
-    from ..core.constant_ops import ones_like
-    from ..core.dim_ops import expand_dims
-    from ..core.math_ops import cast, div_no_nan
     x = op.inputs[0]
     s, u, v = op.outputs
     if op.get_attr("full_matrices"):

@@ -21,6 +21,12 @@ from ..core.op_util import COMPLEX, FLOATS
 from .linalg_util import _state, _INTS_BIG, _F16, _scope, _invalid
 from .matmul_ops import matmul
 from .structure_ops import band_part
+from ..core.broadcast_ops import broadcast_to
+from ..core.constant_ops import ones_like
+from ..core.dim_ops import expand_dims, transpose
+from ..core.math_ops import _sum_to, conj
+from ..core.reduction_ops import reduce_sum
+from ..core.shape_ops import reshape, shape
 
 
 _EINSUM_NP = frozenset(d._np for d in FLOATS + _INTS_BIG + COMPLEX)
@@ -237,10 +243,6 @@ def _einsum_operand_grad(subs, out, inputs, k, g):
     other operands, then undo what the forward pass did to the operand
     (summed-out labels are broadcast back, repeated labels become a
     diagonal, broadcast ellipsis dimensions are summed)."""
-    from ..core.shape_ops import shape
-    from ..core.dim_ops import expand_dims, transpose
-    from ..core.broadcast_ops import broadcast_to
-    from ..core.math_ops import conj
     x = inputs[k]
     if not (x.dtype.is_floating or x.dtype.is_complex):
         return None
@@ -304,7 +306,6 @@ def _einsum_operand_grad(subs, out, inputs, k, g):
 
 def _reduce_ellipsis(grad, x, sub, keep, e_x):
     """Sums the broadcast ellipsis dimensions of `grad` ([ell..., keep...]) to x's."""
-    from ..core.math_ops import _sum_to
     s = x.shape
     target = None
     if s.rank is not None:
@@ -316,8 +317,6 @@ def _reduce_ellipsis(grad, x, sub, keep, e_x):
         gt, tt = gs.as_list(), target.as_list()
         if gt == tt:
             return grad
-        from ..core.shape_ops import reshape
-        from ..core.reduction_ops import reduce_sum
         lead = len(gt) - len(tt)
         axes = list(range(lead)) + [i + lead for i, d in enumerate(tt)
                                     if d == 1 and gt[i + lead] != 1]
@@ -341,8 +340,6 @@ def _diagonal_mask(x, pairs):
             sh[q] = dims[q]
             m &= np.eye(dims[p], dims[q], dtype=bool).reshape(sh)
         return constant_value_tensor(m.astype(x.dtype.as_numpy_dtype))
-    from ..core.constant_ops import ones_like
-    from ..core.dim_ops import transpose
     r = s.rank
     mask = None
     for p, q in pairs:
@@ -494,8 +491,6 @@ def tensordot(a, b, axes, name=None):
 
 
 def _tensordot_static(a, b, a_axes, b_axes):
-    from ..core.shape_ops import reshape
-    from ..core.dim_ops import transpose
     sa, sb = a.shape.as_list(), b.shape.as_list()
     free_a = [i for i in range(len(sa)) if i not in a_axes]
     free_b = [i for i in range(len(sb)) if i not in b_axes]

@@ -12,6 +12,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply1
 from ..core import op_util as U
 from ..core.op_util import COMPLEX
+from ...framework.op_registry import get
 
 
 _state = _context.state
@@ -65,7 +66,6 @@ def _compute_dtype(x):
 
 def _square_infer(opname, out_shape_fn=None):
     def infer(inputs, attrs):
-        from ...framework.op_registry import get
         x = inputs[0]
         U.check_allowed(get(opname), x, "input")
         s = x.shape

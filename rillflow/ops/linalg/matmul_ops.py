@@ -18,6 +18,8 @@ from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
 from ..core.op_util import COMPLEX, FLOATS
 from .linalg_util import _state, _INTS_BIG, _F16, _scope, _invalid, _same_dtype, _adjoint_last2
+from ..core.dim_ops import expand_dims, squeeze
+from ..core.math_ops import _sum_to, conj
 
 
 _UINTS = (D.uint8, D.uint16, D.uint32, D.uint64)
@@ -119,7 +121,6 @@ def _matmul_infer(inputs, attrs):
 
 
 def _matmul_grad(op, g):
-    from ..core.math_ops import conj
     a, b = op.inputs
     ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     a, b = conj(a), conj(b)
@@ -181,7 +182,6 @@ def _bmm_infer(inputs, attrs):
 
 
 def _bmm_grad(op, g):
-    from ..core.math_ops import _sum_to
     x, y = op.inputs
     ax, ay = op.get_attr("adj_x"), op.get_attr("adj_y")
     if not ax and not ay:
@@ -279,7 +279,6 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                       name=name or "MatMul")
     if a.dtype.is_complex and (adjoint_a or adjoint_b):
         # MatMul only transposes: conjugate first (TensorFlow does the same).
-        from ..core.math_ops import conj
         if adjoint_a:
             a = conj(a)
         if adjoint_b:
@@ -293,7 +292,6 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """The matrix-vector product `a @ b` for a (batch of) matrix `a` and vector `b`."""
-    from ..core.dim_ops import expand_dims, squeeze
     with _scope(name or "MatVec"):
         a, b = U.binary_operands(a, b)
         out = matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)

@@ -7,6 +7,11 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from .linalg_util import _scope
 from .decomposition_ops import svd
+from ..core.dim_ops import expand_dims, squeeze, transpose
+from ..core.math_ops import cast, conj, maximum, multiply, pow as pow_
+from ..core.reduction_ops import reduce_max, reduce_sum
+from ..core.special_math_ops import complex as complex_, imag, real
+from ..core.unary_ops import abs as abs_, rsqrt, sqrt, square
 
 
 def _is_int(v):
@@ -62,10 +67,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
         if axis is not None:
             axis = (int(axis),)
-    from ..core.dim_ops import squeeze
-    from ..core.math_ops import conj, pow as pow_
-    from ..core.reduction_ops import reduce_max, reduce_sum
-    from ..core.unary_ops import abs as abs_, sqrt
     with _scope(name or "norm"):
         x = convert_to_tensor(tensor)
         if _ord_in(ord, ["fro", "euclidean", 2]) and not (is_matrix and _ord_in(ord, [2])):
@@ -93,8 +94,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 
 def _spectral_norm(x, axis):
     """The largest singular value over the two axes, keeping them as size 1."""
-    from ..core.dim_ops import expand_dims, transpose
-    from ..core.reduction_ops import reduce_max
     r = x.shape.rank
     if r is None:
         raise ValueError("The matrix 2-norm needs a tensor of known rank.")
@@ -108,7 +107,6 @@ def _spectral_norm(x, axis):
     if inv != list(range(r)):
         top = transpose(top, inv)
     if top.dtype is not x.dtype:
-        from ..core.math_ops import cast
         top = cast(top, x.dtype)
     return top
 
@@ -124,10 +122,6 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         if axis is not None:
             raise ValueError("Cannot specify both 'dim' and 'axis'.")
         axis = dim
-    from ..core.math_ops import maximum, multiply
-    from ..core.reduction_ops import reduce_sum
-    from ..core.special_math_ops import complex as complex_, imag, real
-    from ..core.unary_ops import rsqrt, square
     with _scope(name or "l2_normalize"):
         x = convert_to_tensor(x)
         if x.dtype.is_complex:

@@ -16,6 +16,8 @@ from .linalg_util import (
     _square_infer, _linalg_unary)
 from .matmul_ops import matmul
 from .structure_ops import band_part
+from ..core.dim_ops import expand_dims
+from ..core.math_ops import _sum_to, conj
 
 
 # =============================================================================
@@ -70,8 +72,6 @@ def _det_kernel(x):
 
 
 def _det_grad(op, g):
-    from ..core.dim_ops import expand_dims
-    from ..core.math_ops import conj
     x = op.inputs[0]
     scale = expand_dims(expand_dims(g * conj(op.outputs[0]), -1), -1)
     return [scale * inv(x, adjoint=True)]
@@ -96,7 +96,6 @@ def _slogdet_kernel(x):
 
 
 def _slogdet_grad(op, g_sign, g_logabs):
-    from ..core.dim_ops import expand_dims
     x = op.inputs[0]
     scale = expand_dims(expand_dims(g_logabs, -1), -1)
     return [scale * inv(x, adjoint=True)]
@@ -281,7 +280,6 @@ def _tri_solve_infer(inputs, attrs):
 
 
 def _tri_solve_grad(op, g):
-    from ..core.math_ops import _sum_to
     a, b = op.inputs
     c = op.outputs[0]
     lower, adj = op.get_attr("lower"), op.get_attr("adjoint")

@@ -13,6 +13,12 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
 from .linalg_util import _scope, _invalid
+from ..core.constant_ops import zeros_like
+from ..core.creation_ops import range as range_
+from ..core.dim_ops import transpose
+from ..core.join_ops import concat, stack
+from ..core.reduction_ops import reduce_sum
+from ..core.shape_ops import rank as rank_
 
 
 # =============================================================================
@@ -120,7 +126,6 @@ def _diag_part_infer(inputs, attrs):
 
 def _diag_part_grad(op, g):
     x, k, _ = op.inputs
-    from ..core.constant_ops import zeros_like
     return [set_diag(zeros_like(x), g, k=k, align=op.get_attr("align")), None, None]
 
 
@@ -237,7 +242,6 @@ def _set_diag_infer(inputs, attrs):
 
 
 def _set_diag_grad(op, g):
-    from ..core.constant_ops import zeros_like
     x, diag_t, k = op.inputs
     align = op.get_attr("align")
     return [set_diag(g, zeros_like(diag_t), k=k, align=align),
@@ -288,7 +292,6 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 @export("linalg.trace", "compat.v1.trace")
 def trace(x, name=None):
     """The sum of the main diagonal of each innermost matrix."""
-    from ..core.reduction_ops import reduce_sum
     with _scope(name or "Trace"):
         x = convert_to_tensor(x)
         return reduce_sum(diag_part(x), [-1])
@@ -360,8 +363,6 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     Raises:
       ValueError: if `a` has known rank below 2.
     """
-    from ..core.shape_ops import rank as rank_
-    from ..core.dim_ops import transpose
     with _scope(name or "matrix_transpose"):
         x = convert_to_tensor(a)
         r = x.shape.rank
@@ -371,8 +372,6 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
                                  f"Received `a` = {a} with shape: {x.shape}")
             perm = list(range(r - 2)) + [r - 1, r - 2]
         else:
-            from ..core.join_ops import concat, stack
-            from ..core.creation_ops import range as range_
             n = rank_(x)
             perm = concat([range_(n - 2), stack([n - 1, n - 2])], 0)
         return transpose(x, perm, conjugate=conjugate)

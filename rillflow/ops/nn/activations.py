@@ -18,6 +18,11 @@ from ...framework.tensor import Tensor
 from ..core import op_util as U
 from ..core.op_util import FLOATS, REAL, unary
 from .nn_util import _compute_dtype, _same_shape_infer, _scope, _zero
+from ..core.broadcast_ops import where
+from ..core.constant_ops import zeros_like
+from ..core.math_ops import add, cast, less, multiply, negative, pow as pow_
+from ..core.special_math_ops import erfc
+from ..core.unary_ops import sigmoid, tanh
 
 _state = _context.state
 
@@ -41,7 +46,6 @@ def _relu_grad(op, g):
 
 
 def _relu_grad_grad(op, gg):
-    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_ReluGrad, gg, features), zeros_like(features)]
 
@@ -59,7 +63,6 @@ def _relu6_grad(op, g):
 
 
 def _relu6_grad_grad(op, gg):
-    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_Relu6Grad, gg, features), zeros_like(features)]
 
@@ -79,7 +82,6 @@ def _leaky_relu_grad(op, g):
 
 
 def _leaky_relu_grad_grad(op, gg):
-    from ..core.constant_ops import zeros_like
     features = op.inputs[1]
     return [apply2(_LeakyReluGrad, gg, features, {"alpha": op.get_attr("alpha")}),
             zeros_like(features)]
@@ -118,7 +120,6 @@ def leaky_relu(features, alpha=0.2, name=None):
     """
     x = convert_to_tensor(features)
     if x.dtype.is_integer:
-        from ..core.math_ops import cast
         x = cast(x, D.float32)
     if isinstance(alpha, np.ndarray):
         alpha = alpha.item()
@@ -142,9 +143,6 @@ def _elu_grad(op, g):
 
 
 def _elu_grad_grad(op, gg):
-    from ..core.constant_ops import zeros_like
-    from ..core.broadcast_ops import where
-    from ..core.math_ops import less, multiply
     y = op.inputs[1]
     return [apply2(_EluGrad, gg, y),
             where(less(y, zeros_like(y)), multiply(gg, op.inputs[0]), zeros_like(y))]
@@ -168,9 +166,6 @@ def _selu_grad(op, g):
 
 
 def _selu_grad_grad(op, gg):
-    from ..core.constant_ops import zeros_like
-    from ..core.broadcast_ops import where
-    from ..core.math_ops import less, multiply
     y = op.inputs[1]
     return [apply2(_SeluGrad, gg, y),
             where(less(y, zeros_like(y)), multiply(gg, op.inputs[0]), zeros_like(y))]
@@ -215,9 +210,6 @@ def gelu(features, approximate=False, name=None):
     Raises:
       ValueError: if `features` is not floating point.
     """
-    from ..core.math_ops import add, multiply, pow as pow_
-    from ..core.special_math_ops import erfc
-    from ..core.unary_ops import tanh
     with _scope(name or "Gelu"):
         x = convert_to_tensor(features, name="features")
         _require_float(x)
@@ -227,7 +219,6 @@ def gelu(features, approximate=False, name=None):
             inner = add(x, multiply(coeff, pow_(x, convert_to_tensor(3, dtype=x.dtype))))
             t = tanh(multiply(convert_to_tensor(0.7978845608028654, dtype=x.dtype), inner))
             return multiply(multiply(half, x), add(convert_to_tensor(1, dtype=x.dtype), t))
-        from ..core.math_ops import negative
         arg = multiply(negative(x), convert_to_tensor(0.7071067811865476, dtype=x.dtype))
         return multiply(multiply(half, x), erfc(arg))
 
@@ -235,8 +226,6 @@ def gelu(features, approximate=False, name=None):
 @export("nn.silu", "nn.swish")
 def silu(features, beta=1.0):
     """Sigmoid linear unit (swish): features * sigmoid(beta * features)."""
-    from ..core.math_ops import multiply
-    from ..core.unary_ops import sigmoid
     x = convert_to_tensor(features, name="features")
     if not (x.dtype.is_floating or x.dtype.is_complex):
         msg = (f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: "

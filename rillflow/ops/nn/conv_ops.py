@@ -20,6 +20,11 @@ from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from ..core.op_util import FLOATS
+from ...framework import dtypes as D
+from ...framework.context import executing_eagerly
+from ..core.constant_ops import zeros_like
+from ..core.dim_ops import expand_dims, squeeze
+from ..core.shape_ops import shape
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
 
@@ -188,7 +193,6 @@ def _conv_gradients(forward, backprop_input, backprop_filter):
         return g[forward], g[backprop_input], g[backprop_filter]
 
     def shape_of(t):
-        from ..core.shape_ops import shape
         return shape(t, out_type="int32")
 
     def conv_grad(op, g):
@@ -359,7 +363,6 @@ def _max_pool_grad(op, g):
 
 
 def _avg_pool_grad(op, g):
-    from ..core.shape_ops import shape
     return [apply(_AvgPoolGrad, [shape(op.inputs[0], out_type="int32"), g], _pool_attrs(op))]
 
 
@@ -367,7 +370,6 @@ def _max_pool_grad_grad(op, gg):
     # The gradient routes each window's gradient to one input, so its
     # derivative reads `gg` at that input (MaxPoolGradGrad); the routing does
     # not change with small changes of the inputs.
-    from ..core.constant_ops import zeros_like
     x, y, _ = op.inputs
     return [zeros_like(x), zeros_like(y),
             apply(_MaxPoolGradGrad, [x, y, gg], _pool_attrs(op))]
@@ -420,7 +422,6 @@ def _padding(padding):
     """(padding attr, explicit_paddings) from a string or per-dimension pairs."""
     if isinstance(padding, str):
         if padding.upper() not in ("SAME", "VALID"):
-            from ...framework.context import executing_eagerly
             cls = errors.InvalidArgumentError if executing_eagerly() else None
             msg = (f"Value for attr 'padding' of \"{padding}\" is not in the list of allowed "
                    f"values: \"SAME\", \"VALID\", \"EXPLICIT\"")
@@ -490,7 +491,6 @@ def _pool_nd(opdef, input, ksize, strides, padding, data_format, name):
 
 def _pool1d(opdef, input, ksize, strides, padding, data_format, name):
     """1-D pooling: 2-D pooling over a height of one, as TensorFlow does it."""
-    from ..core.dim_ops import expand_dims, squeeze
     if data_format not in (None, "NWC"):
         _check_format(data_format)
 
@@ -532,7 +532,6 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
     """1-D convolution of NWC `input` with [width, in, out] `filters`: conv2d
     over a height of one, as TensorFlow computes it."""
-    from ..core.dim_ops import expand_dims, squeeze
     if data_format not in (None, "NWC"):
         _check_format(data_format)
     x = expand_dims(convert_to_tensor(input), 1)
@@ -550,7 +549,6 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NHWC", dilations=None, name=None):
     """The transpose (gradient) of conv2d: NHWC `input` spread by
     [height, width, out, in] `filters` into `output_shape`."""
-    from ...framework import dtypes as D
     _check_format(data_format)
     pad, explicit = _padding(padding)
     x = convert_to_tensor(input)

@@ -11,6 +11,15 @@ from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from .activations import relu
 from .nn_util import _scope
+from ..core.broadcast_ops import where
+from ..core.clip_ops import clip_by_norm
+from ..core.constant_ops import zeros_like
+from ..core.gather_ops import gather
+from ..core.join_ops import concat
+from ..core.math_ops import cast, divide, equal, greater_equal, multiply, negative, subtract
+from ..core.reduction_ops import reduce_mean
+from ..core.shape_ops import shape
+from ..random.stateful_ops import uniform
 
 
 # --- dropout ------------------------------------------------------------------
@@ -18,7 +27,6 @@ from .nn_util import _scope
 def _noise_shape(x, noise_shape):
     """`noise_shape` with its unknown entries taken from `x`'s shape."""
     if noise_shape is None:
-        from ..core.shape_ops import shape
         return shape(x)
     if isinstance(noise_shape, Tensor):
         return noise_shape
@@ -45,9 +53,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
       ValueError: if `x` is not floating point, or `rate` is a number outside
         [0, 1) or a tensor that is not a scalar.
     """
-    from ..core.broadcast_ops import where
-    from ..core.math_ops import divide, greater_equal, multiply, subtract
-    from ..random.stateful_ops import uniform
     with _scope(name or "dropout"):
         x = convert_to_tensor(x, name="x")
         if not x.dtype.is_floating:
@@ -92,7 +97,6 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     concatenation. With `max_norm`, each looked-up embedding whose L2 norm
     exceeds it is scaled down to that norm.
     """
-    from ..core.gather_ops import gather
     with _scope(name or "embedding_lookup"):
         if isinstance(params, (list, tuple)):
             if not params:
@@ -101,7 +105,6 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
             if len(shards) == 1:
                 table = shards[0]
             else:
-                from ..core.join_ops import concat
                 table = concat(shards, 0)
         else:
             table = params if hasattr(params, "_dense_var_to_tensor") else \
@@ -109,7 +112,6 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         ids_t = convert_to_tensor(ids, name="ids")
         result = gather(table, ids_t)
         if max_norm is not None:
-            from ..core.clip_ops import clip_by_norm
             r_rank = result.shape.rank
             i_rank = ids_t.shape.rank
             if r_rank is None or i_rank is None:
@@ -125,8 +127,6 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 @export("nn.crelu")
 def crelu(features, axis=-1, name=None):
     """Concatenated ReLU: concat([relu(x), relu(-x)], axis)."""
-    from ..core.join_ops import concat
-    from ..core.math_ops import negative
     with _scope(name or "CRelu"):
         x = convert_to_tensor(features, name="features")
         return concat([relu(x), relu(negative(x))], axis)
@@ -135,9 +135,6 @@ def crelu(features, axis=-1, name=None):
 @export("nn.zero_fraction", "math.zero_fraction")
 def zero_fraction(value, name=None):
     """The fraction of elements of `value` that are zero (float32 scalar)."""
-    from ..core.constant_ops import zeros_like
-    from ..core.math_ops import cast, equal
-    from ..core.reduction_ops import reduce_mean
     with _scope(name or "zero_fraction"):
         v = convert_to_tensor(value, name="value")
         zero = equal(v, zeros_like(v))

@@ -12,6 +12,9 @@ from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
 from ..core.op_util import FLOATS, NUMERIC, unary
 from .nn_util import _check_eager_dtype, _compute_dtype
+from ..core.broadcast_ops import broadcast_to
+from ..core.math_ops import multiply
+from ..core.shape_ops import reshape, shape
 
 
 # --- bias_add ------------------------------------------------------------------
@@ -85,8 +88,6 @@ def _bias_add_grad_infer(inputs, attrs):
 
 
 def _bias_add_grad_grad(op, gg):
-    from ..core.shape_ops import reshape, shape
-    from ..core.broadcast_ops import broadcast_to
     x = op.inputs[0]
     r = x.shape.rank
     if op.get_attr("data_format") == "NCHW":
@@ -140,7 +141,6 @@ def _l2_loss_infer(inputs, attrs):
 
 
 def _l2_loss_grad(op, g):
-    from ..core.math_ops import multiply
     return [multiply(op.inputs[0], g)]
 
 

@@ -11,6 +11,14 @@ from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ..core import op_util as U
 from .nn_util import _scope
+from ..core.constant_ops import zeros_like
+from ..core.dim_ops import squeeze
+from ..core.gather_ops import gather
+from ..core.math_ops import (add, cast, div_no_nan, divide, multiply, negative,
+                             squared_difference, subtract, truediv)
+from ..core.reduction_ops import reduce_mean, reduce_prod, reduce_sum
+from ..core.shape_ops import shape, shape as shape_, stop_gradient
+from ..core.unary_ops import rsqrt
 
 
 # --- moments and normalization --------------------------------------------------
@@ -30,10 +38,6 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
     `shift` is accepted for compatibility and unused, as in TensorFlow 2.
     """
-    from ..core.shape_ops import stop_gradient
-    from ..core.dim_ops import squeeze
-    from ..core.math_ops import cast, squared_difference
-    from ..core.reduction_ops import reduce_mean
     with _scope(name or "moments"):
         x = convert_to_tensor(x, name="x")
         axes = _axes_list(axes)
@@ -53,8 +57,6 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum, sum of squares, shift) of `x` over `axes`, the inputs of
     `normalize_moments`; sums are of `x - shift` when `shift` is given."""
-    from ..core.math_ops import subtract, multiply
-    from ..core.reduction_ops import reduce_sum
     with _scope(name or "sufficient_statistics"):
         x = convert_to_tensor(x, name="x")
         axes = _axes_list(axes)
@@ -66,10 +68,6 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
             count = convert_to_tensor(np.asarray(n, dtype=x.dtype.as_numpy_dtype),
                                       name="count")
         else:
-            from ..core.shape_ops import shape as shape_
-            from ..core.math_ops import cast
-            from ..core.reduction_ops import reduce_prod
-            from ..core.gather_ops import gather
             count = cast(reduce_prod(gather(shape_(x), axes)), x.dtype, name="count")
         if shift is not None:
             shift = convert_to_tensor(shift, dtype=x.dtype, name="shift")
@@ -87,7 +85,6 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """(mean, variance) from sufficient statistics: mean = mean_ss / counts
     (+ shift), variance = variance_ss / counts - (mean_ss / counts) ** 2."""
-    from ..core.math_ops import add, divide, multiply, subtract
     with _scope(name or "normalize"):
         counts = convert_to_tensor(counts, name="counts")
         divisor = divide(convert_to_tensor(1, dtype=counts.dtype), counts)
@@ -103,10 +100,6 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes` with each element counted
     `frequency_weights` times (weights broadcast against x); 0 where the
     weights sum to 0."""
-    from ..core.constant_ops import zeros_like
-    from ..core.dim_ops import squeeze
-    from ..core.math_ops import add, cast, div_no_nan, multiply, squared_difference
-    from ..core.reduction_ops import reduce_sum
     with _scope(name or "weighted_moments"):
         x = convert_to_tensor(x, name="x")
         axes = _axes_list(axes)
@@ -137,9 +130,6 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     Raises:
       TypeError: if `global_batch_size` is not an integer.
     """
-    from ..core.shape_ops import shape
-    from ..core.math_ops import cast, div_no_nan, multiply, truediv
-    from ..core.reduction_ops import reduce_sum
     loss = convert_to_tensor(per_example_loss, name="per_example_loss")
     dtype = loss.dtype
     if sample_weight is not None:
@@ -165,7 +155,6 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 @export("nn.scale_regularization_loss")
 def scale_regularization_loss(regularization_loss):
     """The summed regularization loss divided by the number of replicas (one)."""
-    from ..core.reduction_ops import reduce_sum
     return reduce_sum(convert_to_tensor(regularization_loss))
 
 
@@ -173,8 +162,6 @@ def scale_regularization_loss(regularization_loss):
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) * scale / sqrt(variance + epsilon) + offset; `offset` and
     `scale` may be None."""
-    from ..core.math_ops import add, cast, multiply, negative, subtract
-    from ..core.unary_ops import rsqrt
     with _scope(name or "batchnorm"):
         x = convert_to_tensor(x, name="x")
         mean = convert_to_tensor(mean, dtype_hint=x.dtype)

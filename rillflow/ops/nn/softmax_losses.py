@@ -23,6 +23,15 @@ from ..core import op_util as U
 from ..core.op_util import FLOATS
 from .activations import relu
 from .nn_util import _check_eager_dtype, _is_zero, _scope
+from ...framework.op_registry import get
+from ..core.broadcast_ops import where
+from ..core.constant_ops import ones_like, zeros_like
+from ..core.dim_ops import expand_dims, transpose
+from ..core.math_ops import (_sum_to, add, cast, greater, greater_equal, multiply, negative,
+                             subtract)
+from ..core.reduction_ops import reduce_sum
+from ..core.shape_ops import reshape
+from ..core.unary_ops import abs as abs_, exp, log, log1p
 
 _state = _context.state
 
@@ -63,7 +72,6 @@ def _log_softmax_kernel(logits):
 
 def _softmax_infer(op_name):
     def infer(inputs, attrs):
-        from ...framework.op_registry import get
         x = inputs[0]
         U.check_allowed(get(op_name), x, "logits")
         if x.shape.rank == 0:
@@ -73,15 +81,11 @@ def _softmax_infer(op_name):
 
 
 def _softmax_grad(op, g):
-    from ..core.math_ops import multiply, subtract
-    from ..core.reduction_ops import reduce_sum
     y = op.outputs[0]
     return [multiply(subtract(g, reduce_sum(multiply(g, y), -1, keepdims=True)), y)]
 
 
 def _log_softmax_grad(op, g):
-    from ..core.math_ops import multiply, subtract
-    from ..core.reduction_ops import reduce_sum
     sm = apply1(_Softmax, op.inputs[0])
     return [subtract(g, multiply(reduce_sum(g, -1, keepdims=True), sm))]
 
@@ -132,7 +136,6 @@ def _softmax_along(opdef, logits, axis, name):
     a = _static_axis(x, axis)
     if a is None:
         return apply1(opdef, x, name=name)
-    from ..core.dim_ops import transpose
     perm = _swap_perm(x.shape.rank, a)
     y = apply1(opdef, transpose(x, perm))
     return transpose(y, perm, name=name)
@@ -200,16 +203,12 @@ def _softmax_xent_infer(inputs, attrs):
 
 def _second_order_term(logits, grad_grad):
     """The logits gradient flowing through the `backprop` output (softmax - labels)."""
-    from ..core.math_ops import multiply, subtract
-    from ..core.reduction_ops import reduce_sum
     sm = apply1(_Softmax, logits)
     return multiply(subtract(grad_grad, reduce_sum(multiply(grad_grad, sm), -1, keepdims=True)),
                     sm)
 
 
 def _softmax_xent_grad(op, grad_loss, grad_grad):
-    from ..core.dim_ops import expand_dims
-    from ..core.math_ops import _sum_to, add, multiply, negative
     logits, labels = op.inputs
     gl = expand_dims(grad_loss, -1)
     grad = multiply(gl, op.outputs[1])
@@ -274,8 +273,6 @@ def _sparse_xent_infer(inputs, attrs):
 
 
 def _sparse_xent_grad(op, grad_loss, grad_grad):
-    from ..core.dim_ops import expand_dims
-    from ..core.math_ops import add, multiply
     logits = op.inputs[0]
     grad = multiply(expand_dims(grad_loss, -1), op.outputs[1])
     if not _is_zero(grad_grad):
@@ -303,11 +300,9 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         lab = convert_to_tensor(labels, name="labels")
         _check_eager_dtype(_SoftmaxXent, x)
         if lab.dtype is not x.dtype:
-            from ..core.math_ops import cast
             lab = cast(lab, x.dtype)
         a = _static_axis(x, axis)
         if a is not None:
-            from ..core.dim_ops import transpose
             perm = _swap_perm(x.shape.rank, a)
             x = transpose(x, perm)
             lab = transpose(lab, perm)
@@ -317,7 +312,6 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         if xs.is_fully_defined() and ls.is_fully_defined() and xs != ls:
             # The loss has the batch shape of `logits` even when `labels`
             # broadcast against it (TensorFlow reshapes to it).
-            from ..core.shape_ops import reshape
             loss = reshape(loss, xs.as_list()[:-1])
         return loss
 
@@ -395,10 +389,6 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         raise ValueError("Both `labels` and `logits` must be provided for "
                          f"sigmoid_cross_entropy_with_logitsReceived: labels={labels} and "
                          f"logits={logits}")
-    from ..core.constant_ops import zeros_like
-    from ..core.broadcast_ops import where
-    from ..core.math_ops import add, greater_equal, multiply, negative, subtract
-    from ..core.unary_ops import exp, log1p
     with _scope(name or "logistic_loss"):
         x, z = _same_shape(logits, "logits", labels, "labels")
         zeros = zeros_like(x)
@@ -416,8 +406,6 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     Raises:
       ValueError: if the shapes of `labels` and `logits` differ.
     """
-    from ..core.math_ops import add, multiply, negative, subtract
-    from ..core.unary_ops import abs as abs_, exp, log1p
     with _scope(name or "logistic_loss"):
         x, z = _same_shape(logits, "logits", labels, "labels")
         one = convert_to_tensor(1, dtype=x.dtype)
@@ -436,14 +424,10 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     Raises:
       ValueError: if the shapes of `log_input` and `targets` differ.
     """
-    from ..core.math_ops import add, greater, multiply, subtract
-    from ..core.unary_ops import exp, log
     with _scope(name or "log_poisson_loss"):
         c, z = _same_shape(log_input, "log_input", targets, "targets")
         result = subtract(exp(c), multiply(c, z))
         if compute_full_loss:
-            from ..core.constant_ops import ones_like, zeros_like
-            from ..core.broadcast_ops import where
             half = convert_to_tensor(0.5, dtype=z.dtype)
             two_pi = convert_to_tensor(2 * math.pi, dtype=z.dtype)
             # Only z > 1 contributes, so log never sees the zeros of z.

@@ -22,6 +22,13 @@ from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
 from ..core import op_util as U
+from ..core.constant_ops import constant as dense, zeros
+from ..core.join_ops import concat
+from ..core.math_ops import cast, subtract
+from ..core.scan_ops import cumsum
+from ..core.segment_ops import bincount
+from ..core.shape_ops import shape
+from ..core.slicing import getitem
 
 _state = _context.state
 _OBJ = np.dtype(object)
@@ -91,12 +98,6 @@ class RaggedTensor:
         if _state.graph is None:
             rowids = sparse_indices._v[:, 0]
             return cls(values, EagerTensor(_row_splits_kernel(rowids, dense_shape._v[0])))
-        from ..core.constant_ops import zeros
-        from ..core.join_ops import concat
-        from ..core.math_ops import cast
-        from ..core.scan_ops import cumsum
-        from ..core.segment_ops import bincount
-        from ..core.slicing import getitem
         rowids = cast(getitem(sparse_indices, (slice(None), 0)), D.int32)
         nrows = cast(getitem(dense_shape, 0), D.int32)
         counts = cast(bincount(rowids, minlength=nrows, maxlength=nrows), D.int64)
@@ -171,9 +172,6 @@ class RaggedTensor:
         n = self.nrows_value()
         if n is not None:
             return convert_to_tensor(np.array(n, dtype=D.as_dtype(out_type)._np))
-        from ..core.shape_ops import shape
-        from ..core.math_ops import cast, subtract
-        from ..core.slicing import getitem
         return cast(subtract(getitem(shape(self._row_splits, out_type=D.int64), 0),
                              np.int64(1)), out_type)
 
@@ -184,8 +182,6 @@ class RaggedTensor:
         s = self._row_splits
         if isinstance(s, EagerTensor):
             return EagerTensor(np.diff(s._v).astype(np.int64))
-        from ..core.slicing import getitem
-        from ..core.math_ops import subtract
         return subtract(getitem(s, slice(1, None)), getitem(s, slice(None, -1)))
 
     def value_rowids(self, name=None):
@@ -305,7 +301,6 @@ class RaggedTensor:
     def _graph_row(self, key):
         """Row `key` (an int or a scalar integer tensor; negative counts from
         the end) in a graph: `values[row_splits[:-1][key]:row_splits[1:][key]]`."""
-        from ..core.slicing import getitem
         if isinstance(self._values, RaggedTensor) or not (
                 isinstance(key, (int, np.integer)) or isinstance(key, Tensor)
                 and key.shape.rank == 0 and key.dtype.is_integer):
@@ -638,7 +633,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
         scalars, or a `ragged_rank` / `inner_shape` that does not fit.
       TypeError: `pylist` is already a RaggedTensor.
     """
-    from ..core.constant_ops import constant as dense
     if isinstance(pylist, RaggedTensor):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
     splits_dtype = D.as_dtype(row_splits_dtype)

@@ -24,6 +24,8 @@ from .random_util import (_STATELESS_UNIFORM_DTYPES, _dims, _float_dtype_error, 
                           _scaled, _scope, _shape_arg, _shape_infer_from, _truncated,
                           _uniform01, _uniform_int)
 from .seeding import _UINT64_MASK, _check_seed_value
+from ..core.math_ops import add, multiply, subtract
+from ..state.variables import Variable
 
 
 # --- tf.random.Generator --------------------------------------------------------
@@ -205,7 +207,6 @@ class Generator:
 
     @staticmethod
     def _make_state_var(state):
-        from ..state.variables import Variable
         with _context.init_scope():
             var = Variable(state, trainable=False, name="StateVar")
         if var._storage.value is None:  # created in a v1 graph: usable at once
@@ -329,7 +330,6 @@ class Generator:
             if isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and \
                     maxval == 1:
                 return rnd
-            from ..core.math_ops import add, multiply, subtract
             lo = convert_to_tensor(minval, dtype=dtype, name="min")
             hi = convert_to_tensor(maxval, dtype=dtype, name="max")
             return add(multiply(rnd, subtract(hi, lo)), lo)

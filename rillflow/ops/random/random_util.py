@@ -15,6 +15,8 @@ from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
 from ..core.op_util import FLOATS
+from ..core.join_ops import stack
+from ..core.math_ops import add, multiply
 
 _state = _context.state
 _NULL_SCOPE = contextlib.nullcontext()
@@ -66,7 +68,6 @@ def _shape_tensor(shape):
             fits = all(-_INT32_LIMIT <= d < _INT32_LIMIT for d in shape)
             return EagerTensor(np.array(shape, dtype=np.int32 if fits else np.int64))
         if any(isinstance(d, Tensor) for d in shape):
-            from ..core.join_ops import stack
             return stack([d if isinstance(d, Tensor) else convert_to_tensor(d, dtype=D.int32)
                           for d in shape])
     return convert_to_tensor(shape, name="shape")
@@ -219,7 +220,6 @@ def _scaled(rnd, mean, stddev, dtype):
     plain_mean = not isinstance(mean, Tensor) and np.ndim(mean) == 0 and mean == 0
     if plain_std and plain_mean:
         return rnd
-    from ..core.math_ops import add, multiply
     if not plain_std:
         rnd = multiply(rnd, convert_to_tensor(stddev, dtype=dtype, name="stddev"))
     if not plain_mean:

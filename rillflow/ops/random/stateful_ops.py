@@ -20,6 +20,10 @@ from .random_util import (_INTS, _POISSON_DTYPES, _UNIFORM_DTYPES, _dims, _float
                           _random_int_infer, _scaled, _scope, _shape_arg, _shape_infer_from,
                           _truncated, _uniform01, _uniform_int)
 from .seeding import _rng_or_default, _stateful_attrs
+from ..core.broadcast_ops import (broadcast_dynamic_shape, broadcast_static_shape,
+                                  broadcast_to)
+from ..core.math_ops import add, maximum, multiply, subtract, truediv
+from ..core.shape_ops import shape as shape_of
 
 _state = _context.state
 
@@ -154,7 +158,6 @@ def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None)
         rnd = apply1(_RandomUniform, shape_t, attrs, name="RandomUniform")
         if minval_is_zero and maxval_is_one:
             return rnd
-        from ..core.math_ops import add, multiply, subtract
         if minval_is_zero:
             return multiply(rnd, hi)
         return add(multiply(rnd, subtract(hi, lo)), lo)
@@ -241,9 +244,6 @@ def gamma(shape, alpha, beta=None, dtype=D.float32, seed=None, name=None):
 
     Gradients with respect to alpha and beta are not implemented.
     """
-    from ..core.shape_ops import shape as shape_of
-    from ..core.broadcast_ops import broadcast_to, broadcast_static_shape
-    from ..core.math_ops import maximum, truediv
     dtype = D.as_dtype(dtype)
     if dtype not in (D.float16, D.float32, D.float64):
         raise _invalid_dtype(dtype, (D.float16, D.float32, D.float64))
@@ -255,7 +255,6 @@ def gamma(shape, alpha, beta=None, dtype=D.float32, seed=None, name=None):
         if bshape.is_fully_defined():
             a_b = broadcast_to(a, bshape.as_list()) if bshape != a.shape else a
         else:
-            from ..core.broadcast_ops import broadcast_dynamic_shape
             a_b = broadcast_to(a, broadcast_dynamic_shape(shape_of(a), shape_of(b)))
         attrs = _stateful_attrs("RandomGamma", dtype, seed)
         sample = apply(_RandomGamma, [shape_t, a_b], attrs, name="RandomGamma")

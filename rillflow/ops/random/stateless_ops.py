@@ -21,6 +21,9 @@ from .random_util import (_INTS, _STATELESS_UNIFORM_DTYPES, _dims, _float_dtype_
                           _uniform01, _uniform_int)
 from .seeding import _stateless_rng
 from .stateful_ops import _categorical_args, _multinomial_infer
+from ..core.join_ops import concat
+from ..core.math_ops import add, cast, multiply, subtract
+from ..core.shape_ops import reshape
 
 _state = _context.state
 
@@ -153,7 +156,6 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=D.float32, name=
         rnd = apply(op, [shape_t, seed_t], {"dtype": dtype}, name=op.name)
         if isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and maxval == 1:
             return rnd
-        from ..core.math_ops import add, multiply, subtract
         return add(multiply(rnd, subtract(hi, lo)), lo)
 
 
@@ -211,9 +213,6 @@ def split(seed, num=2, alg="auto_select"):
 @export("random.fold_in", "random.experimental.stateless_fold_in")
 def fold_in(seed, data, alg="auto_select"):
     """A new [2] seed derived from `seed` and the integer `data`."""
-    from ..core.shape_ops import reshape
-    from ..core.join_ops import concat
-    from ..core.math_ops import cast
     seed_t = _seed_arg(seed, "StatelessRandomUniformFullInt")
     data_t = cast(convert_to_tensor(data, dtype_hint=D.int64), seed_t.dtype)
     key = stateless_uniform([1], seed=seed_t, minval=None, maxval=None, dtype=seed_t.dtype)

@@ -22,6 +22,15 @@ from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
+from ..core import (broadcast_ops, constant_ops, dim_ops, join_ops, math_ops, math_ops as M,
+                    reduction_ops, shape_ops, unary_ops)
+from ..core.creation_ops import range as _range
+from ..core.gather_ops import gather
+from ..core.repeat_unique_roll_ops import roll
+from ..core.special_math_ops import real
+from ..core.split_pad_ops import pad
+from ..core.unary_ops import exp
+from ..linalg.matmul_ops import matmul
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
            "irfft2d", "rfft3d", "irfft3d", "fftshift", "ifftshift"]
@@ -152,13 +161,11 @@ def _real_infer(rank, forward):
 
 def _inner_size(t, rank):
     """The number of elements in `t`'s `rank` innermost dimensions (int32)."""
-    from ..core import reduction_ops, shape_ops
     return reduction_ops.reduce_prod(shape_ops.shape(t)[-rank:])
 
 
 def _c2c_grad(rank, inverse):
     def grad(op, g):
-        from ..core import math_ops
         n = _inner_size(g, rank)
         if inverse:
             # d ifft = fft(g) / n, the scale computed in the real dtype.
@@ -174,12 +181,6 @@ def _rfft_grad(rank):
     half would have contributed; as TensorFlow derives it, it assumes the
     input length equals fft_length."""
     def grad(op, g):
-        from ..core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops
-        from ..core import math_ops as M
-        from ..core.creation_ops import range as _range
-        from ..linalg.matmul_ops import matmul
-        from ..core.special_math_ops import real
-        from ..core.unary_ops import exp
         fft_length = op.inputs[1]
         cdt = g.dtype
         in_shape = shape_ops.shape(op.inputs[0])
@@ -216,9 +217,6 @@ def _irfft_grad(rank):
     """The gradient of IRFFT/IRFFT2D: the RFFT of the gradient divided by the
     output size, doubled for the bins that stand for two conjugate bins."""
     def grad(op, g):
-        from ..core import shape_ops, constant_ops, join_ops
-        from ..core import math_ops as M
-        from ..core import unary_ops
         fft_length = op.inputs[1]
         c = U.constant_value(fft_length)
         if c is not None:
@@ -304,8 +302,6 @@ def _default_fft_length(x, rank, inverse):
     """fft_length from the input's shape: its inner dims (for an inverse
     transform the last is 2 * (n - 1), the even length the half spectrum
     came from)."""
-    from ..core import shape_ops, join_ops
-    from ..core import math_ops as M
     dims = x.shape[-rank:]
     if dims.is_fully_defined():
         s = dims.as_list()
@@ -321,9 +317,6 @@ def _default_fft_length(x, rank, inverse):
 def _pad_to(x, rank, fft_length, inverse):
     """Zero-pads `x`'s inner dims up to fft_length (the last to n // 2 + 1 for
     an inverse transform); longer inputs are cropped by the op itself."""
-    from ..core import shape_ops, constant_ops, join_ops
-    from ..core import math_ops as M
-    from ..core.split_pad_ops import pad
     if x.shape.rank is not None and 0 in x.shape.as_list():
         return x  # TensorFlow leaves empty inputs alone
     c = U.constant_value(fft_length)
@@ -394,9 +387,6 @@ _IRFFT_FN = {1: irfft, 2: irfft2d}
 
 
 def _shift(x, axes, sign, name):
-    from ..core import shape_ops, broadcast_ops
-    from ..core.repeat_unique_roll_ops import roll
-    from ..core.gather_ops import gather
     x = convert_to_tensor(x)
     static = x.shape.rank is not None and x.shape.is_fully_defined()
     if axes is None:

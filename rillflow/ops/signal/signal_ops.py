@@ -28,6 +28,11 @@ from ..core.gather_ops import gather
 from ..core.special_math_ops import real
 from ..core.unary_ops import exp, log, rsqrt, sqrt, square
 from .window_ops import hann_window
+from ..core.constant_ops import zeros
+from ..core.math_ops import pow as _pow
+from ..core.shape_ops import rank
+from ..core.special_math_ops import complex as _complex
+from ..core.unary_ops import ceil
 
 __all__ = ["frame", "overlap_and_add", "stft", "inverse_stft", "inverse_stft_window_fn",
            "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms"]
@@ -154,8 +159,6 @@ def _enclosing_power_of_two(value):
     c = U.constant_value(value)
     if c is not None:
         return convert_to_tensor(int(2 ** np.ceil(np.log(c) / np.log(2.0))), value.dtype)
-    from ..core.math_ops import pow as _pow
-    from ..core.unary_ops import ceil
     return cast(_pow(2.0, ceil(log(cast(value, D.float32)) / log(2.0))), value.dtype)
 
 
@@ -220,8 +223,6 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     inner = frames.shape[-1] if frames.shape.rank is not None else None
     if fl is None or inner is None:
         frames = frames[..., :frame_length]
-        from ..core.shape_ops import rank
-        from ..core.constant_ops import zeros
         paddings = concat([zeros([rank(frames) - 1, 2], D.int32),
                            [[0, maximum(0, cast(frame_length, D.int32) - _shape(frames)[-1])]]],
                           0)
@@ -318,7 +319,6 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """The discrete cosine transform (types I-IV) of the innermost axis,
     computed with RFFTs; `n` crops or zero-pads the input, `norm='ortho'`
     makes types II-IV orthonormal."""
-    from ..core.special_math_ops import complex as _complex
     _check_dct(input, type, n, axis, norm)
     x = convert_to_tensor(input)
     zero = convert_to_tensor(0.0, dtype=x.dtype)

@@ -22,6 +22,8 @@ from ..core.math_ops import cast, floormod, multiply, pow as _pow, truediv
 from ..core.scan_ops import cumsum
 from ..nn.activations import relu
 from ..core.unary_ops import cos, exp, sin, sqrt, square
+from ..control_flow.cond import cond
+from ..core.math_ops import equal
 
 __all__ = ["hann_window", "hamming_window", "kaiser_window", "kaiser_bessel_derived_window",
            "vorbis_window", "bessel_i0e"]
@@ -94,8 +96,6 @@ def _window_length(window_length, dtype):
 def _raised_cosine(window_length, periodic, dtype, a, b):
     """a - b cos(2 pi k / N) for k < window_length, where N is the length
     minus one, or the length itself for an even periodic window."""
-    from ..control_flow.cond import cond
-    from ..core.math_ops import equal
     n, dtype = _window_length(window_length, dtype)
     known = U.constant_value(n)
     if known is not None and int(known) == 1:

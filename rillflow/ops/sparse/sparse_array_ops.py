@@ -13,6 +13,15 @@ from ...framework.sparse_tensor import to_sparse_tensor
 from . import sparse_kernels as K
 from ..core.creation_ops import name_scope as _scope
 from .sparse_ops import _const_rank, _indices_shape, _sparse, _with_shape, reorder, to_dense
+from ..core.broadcast_ops import where
+from ..core.constant_ops import fill
+from ..core.creation_ops import range as range_
+from ..core.dim_ops import expand_dims, transpose as dense_transpose
+from ..core.gather_ops import gather, reverse
+from ..core.join_ops import concat as dense_concat
+from ..core.math_ops import cast
+from ..core.reduction_ops import reduce_sum
+from ..core.shape_ops import reshape as dense_reshape, shape as shape_of, size
 
 __all__ = ["retain", "slice", "concat", "transpose", "to_indicator", "fill_empty_rows"]
 
@@ -59,8 +68,6 @@ def _fill_infer(inputs, attrs):
 
 
 def _fill_grad(op, g_indices, g_values, g_empty, g_map):
-    from ..core.reduction_ops import reduce_sum
-    from ..core.gather_ops import gather
     values_grad = gather(g_values, op.outputs[3])
     return [None, values_grad, None, reduce_sum(g_values) - reduce_sum(values_grad)]
 
@@ -75,9 +82,6 @@ _SparseFillEmptyRows = register("SparseFillEmptyRows", K.fill_empty_rows, _fill_
 @export("sparse.retain")
 def retain(sp_input, to_retain):
     """The entries of `sp_input` where the 1-D bool `to_retain` is True."""
-    from ..core.shape_ops import reshape as dense_reshape
-    from ..core.broadcast_ops import where
-    from ..core.gather_ops import gather
     sp = to_sparse_tensor(sp_input)
     keep = dense_reshape(where(convert_to_tensor(to_retain, dtype=D.bool_)), [-1])
     # (TensorFlow passes the dense shape through an identity: no static shape.)
@@ -132,10 +136,6 @@ def _concat_static(shapes, axis, expand):
 def transpose(sp_input, perm=None, name=None):
     """`sp_input` with its dimensions permuted (reversed by default), entries
     reordered."""
-    from ..core.shape_ops import size
-    from ..core.dim_ops import transpose as dense_transpose
-    from ..core.creation_ops import range as range_
-    from ..core.gather_ops import gather, reverse
     sp = to_sparse_tensor(sp_input)
     with _scope(name or "SparseTranspose"):
         if perm is None:
@@ -156,17 +156,12 @@ def transpose(sp_input, perm=None, name=None):
 def to_indicator(sp_input, vocab_size, name=None):
     """A dense bool tensor whose last dimension (of `vocab_size`) is True at
     each id `sp_input` holds in that row."""
-    from ..core.join_ops import concat as dense_concat
-    from ..core.dim_ops import expand_dims
-    from ..core.math_ops import cast
     sp = to_sparse_tensor(sp_input)
     with _scope(name or "SparseToIndicator"):
         idx = dense_concat([sp.indices[:, :-1], expand_dims(cast(sp.values, _I64), 1)], 1)
         shape = dense_concat([sp.dense_shape[:-1],
                               convert_to_tensor([vocab_size], dtype=_I64)], 0)
         ones = convert_to_tensor(True)
-        from ..core.shape_ops import shape as shape_of
-        from ..core.constant_ops import fill
         vals = fill(shape_of(sp.values)[:1], ones)
         ordered = reorder(_sparse(idx, vals, shape))
         return to_dense(ordered, default_value=False, validate_indices=False)

@@ -20,6 +20,14 @@ from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape
 from . import sparse_kernels as K
 from .sparse_ops import _with_shape
+from ...framework.api_export import export_value
+from ..core.constant_ops import fill, ones
+from ..core.creation_ops import range as range_
+from ..core.join_ops import concat, stack
+from ..core.math_ops import cast, minimum as dense_minimum
+from ..core.shape_ops import shape as shape_of
+from . import sparse_array_ops as A, sparse_ops as O
+from .sparse_ops import _axes, from_dense
 
 __all__ = ["map_values", "expand_dims", "eye", "reduce_max", "maximum", "minimum", "softmax",
            "split", "segment_sum", "segment_mean", "segment_sqrt_n", "reset_shape"]
@@ -174,9 +182,6 @@ def map_values(op, *args, **kwargs):
 @export("sparse.expand_dims")
 def expand_dims(sp_input, axis=None, name=None):
     """`sp_input` with a dimension of size 1 inserted at `axis`."""
-    from ..core.shape_ops import shape as shape_of
-    from ..core.constant_ops import fill
-    from ..core.join_ops import concat
     sp = to_sparse_tensor(sp_input)
     rank = sp.dense_shape.shape[0]
     axis = -1 if axis is None else int(axis)
@@ -205,10 +210,6 @@ def expand_dims(sp_input, axis=None, name=None):
 @export("sparse.eye")
 def eye(num_rows, num_columns=None, dtype=D.float32, name=None):
     """The `num_rows` x `num_columns` identity matrix as a SparseTensor."""
-    from ..core.constant_ops import ones
-    from ..core.join_ops import stack
-    from ..core.creation_ops import range as range_
-    from ..core.math_ops import cast, minimum as dense_minimum
     rows = convert_to_tensor(num_rows, dtype=_I64)
     cols = rows if num_columns is None else convert_to_tensor(num_columns, dtype=_I64)
     diag = range_(dense_minimum(rows, cols), dtype=_I64)
@@ -220,10 +221,8 @@ def eye(num_rows, num_columns=None, dtype=D.float32, name=None):
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
     """The maximum of `sp_input`'s entries along `axis` (all axes for None);
     positions without entries do not count, and empty groups give 0."""
-    from .sparse_ops import _axes
     sp = to_sparse_tensor(sp_input)
     if output_is_sparse:
-        from .sparse_ops import from_dense
         return from_dense(reduce_max(sp, axis, keepdims))
     return apply(_SparseReduceMax, [sp.indices, sp.values, sp.dense_shape, _axes(sp, axis)],
                  {"keep_dims": bool(keepdims)}, name=name or "SparseReduceMax")
@@ -330,7 +329,6 @@ def _segment_infer(inputs, attrs):
 
 def _segment_grad(grad_op):
     def grad(op, g):
-        from ..core.shape_ops import shape as shape_of
         data, indices, ids = op.inputs[:3]
         dim0 = shape_of(data, out_type=D.int32)[0]
         return [apply(grad_op, [g, indices, ids, dim0])] + [None] * (len(op.inputs) - 1)
@@ -410,8 +408,6 @@ def reset_shape(sp_input, new_shape=None):
 # --- compat.v1 names ---------------------------------------------------------------
 
 def _export_v1_names():
-    from ...framework.api_export import export_value
-    from . import sparse_array_ops as A, sparse_ops as O
     v2 = {"to_dense": O.to_dense, "reorder": O.reorder, "reshape": O.reshape,
           "sparse_dense_matmul": O.sparse_dense_matmul, "retain": A.retain, "slice": A.slice,
           "transpose": A.transpose, "to_indicator": A.to_indicator,

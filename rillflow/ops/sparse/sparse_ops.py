@@ -17,6 +17,15 @@ from ...framework.sparse_tensor import SparseTensor, to_sparse_tensor
 from ...framework.tensor_shape import TensorShape
 from . import sparse_kernels as K
 from ..core.creation_ops import name_scope as _scope
+from ...framework.indexed_slices import _shape_of
+from ..core.broadcast_ops import where
+from ..core.constant_ops import zeros_like
+from ..core.creation_ops import range as range_
+from ..core.dim_ops import transpose as dense_transpose
+from ..core.gather_ops import gather, gather_nd
+from ..core.math_ops import not_equal
+from ..core.scatter_ops import scatter_nd
+from ..core.shape_ops import shape, shape as shape_of, size
 
 __all__ = ["from_dense", "to_dense", "reorder", "reshape", "add", "reduce_sum",
            "sparse_dense_matmul"]
@@ -36,7 +45,6 @@ def _const_rank(t):
 
 def _static_dense(shape_tensor):
     """The dense shape a 1-D int tensor holds, as far as known statically."""
-    from ...framework.indexed_slices import _shape_of
     return _shape_of(shape_tensor)
 
 
@@ -48,7 +56,6 @@ def _to_dense_infer(inputs, attrs):
 
 def _to_dense_grad(op, grad):
     from ..core.reduction_ops import reduce_sum
-    from ..core.gather_ops import gather_nd
     indices = op.inputs[0]
     values_grad = gather_nd(grad, indices)
     return [None, None, values_grad, reduce_sum(grad) - reduce_sum(values_grad)]
@@ -62,7 +69,6 @@ def _reorder_infer(inputs, attrs):
 
 
 def _reorder_grad(op, g_indices, g_values):
-    from ..core.gather_ops import gather
     inverse = apply(_SparseReorderPerm, [op.inputs[0], op.inputs[2]])
     return [None, gather(g_values, inverse), None]
 
@@ -102,7 +108,6 @@ _SparseAddGrad = register(
 
 
 def _dense_add_grad(op, grad):
-    from ..core.gather_ops import gather_nd
     return [None, gather_nd(grad, op.inputs[0]), None, grad]
 
 
@@ -118,7 +123,6 @@ def _reduce_infer(inputs, attrs):
 
 def _reduce_grad(op, grad):
     from ..core.shape_ops import reshape
-    from ..core.gather_ops import gather_nd
     indices, _, shape, axes = op.inputs
     kept = apply(_ReducedShape, [shape, axes])
     g = reshape(grad, kept)
@@ -146,9 +150,7 @@ def _matmul_infer(inputs, attrs):
 
 
 def _matmul_grad(op, grad):
-    from ..core.dim_ops import transpose as dense_transpose
     from ..core.reduction_ops import reduce_sum
-    from ..core.gather_ops import gather
     indices, values, shape, b = op.inputs
     adj_a, adj_b = op.get_attr("adjoint_a"), op.get_attr("adjoint_b")
     b_grad = apply(_SparseDenseMatMul, [indices, values, shape, grad],
@@ -168,9 +170,6 @@ _SparseDenseMatMul = register("SparseTensorDenseMatMul", K.matmul, _matmul_infer
 
 def _cwise_grad(is_mul):
     def grad(op, g):
-        from ..core.shape_ops import shape as shape_of
-        from ..core.scatter_ops import scatter_nd
-        from ..core.gather_ops import gather_nd
         indices, values, _, y = op.inputs
         y_shape = shape_of(y, out_type=_I64)
         scaled = apply(_ScaledIndices, [indices, op.inputs[2], y_shape])
@@ -206,11 +205,6 @@ def _sparse(indices, values, shape):
 @export("sparse.from_dense")
 def from_dense(tensor, name=None):
     """The SparseTensor of the nonzero (non-empty) entries of `tensor`."""
-    from ..core.shape_ops import shape
-    from ..core.constant_ops import zeros_like
-    from ..core.broadcast_ops import where
-    from ..core.math_ops import not_equal
-    from ..core.gather_ops import gather_nd
     with _scope(name or "dense_to_sparse"):
         tensor = convert_to_tensor(tensor)
         indices = where(not_equal(tensor, zeros_like(tensor)))
@@ -302,8 +296,6 @@ def _axes(sp, axis):
     if axis is None:
         rank = sp.dense_shape.shape[0]
         if rank is None:
-            from ..core.shape_ops import size
-            from ..core.creation_ops import range as range_
             return range_(size(sp.dense_shape, out_type=D.int32))
         return convert_to_tensor(list(range(rank)), dtype=D.int32)
     return convert_to_tensor(axis, dtype=D.int32)
@@ -328,7 +320,6 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`sp_a @ b` for a SparseTensor and a dense matrix (either order);
     `adjoint_a`/`adjoint_b` take the (conjugate) transpose of an operand."""
-    from ..core.dim_ops import transpose as dense_transpose
     if sp_a.__class__ is not SparseTensor and b.__class__ is SparseTensor:
         # dense @ sparse: (sparse^T @ dense^T)^T.
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b,

@@ -27,6 +27,11 @@ from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
 from ..core.scatter_ops import _scatter_into
 from .variables import _ROW_UPDATES, _UnreadVariable, _uninitialized
+from ..core.creation_ops import meshgrid, range as range_
+from ..core.dim_ops import expand_dims
+from ..core.join_ops import concat, stack
+from ..core.math_ops import cast
+from ..core.shape_ops import shape
 
 __all__ = ["scatter", "resource_scatter", "batch_scatter_update"]
 
@@ -194,11 +199,6 @@ def batch_scatter_update(var, indices, updates, name=None):
     rank = i.shape.rank
     if rank is not None and rank <= 1:
         return resource_scatter(var, "update", i, u, name)
-    from ..core.shape_ops import shape
-    from ..core.join_ops import concat, stack
-    from ..core.dim_ops import expand_dims
-    from ..core.creation_ops import meshgrid, range as range_
-    from ..core.math_ops import cast
     # Coordinates of every index: its batch position, then the index itself.
     dims = [range_(shape(i, out_type=i.dtype)[k], dtype=i.dtype) for k in range(rank)]
     grids = meshgrid(*dims, indexing="ij")

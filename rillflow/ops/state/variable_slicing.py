@@ -18,6 +18,7 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
 from ..core import slicing as S
+from .variables import Variable, _UnreadVariable, _uninitialized
 
 __all__ = ["slice_variable", "install"]
 
@@ -29,7 +30,6 @@ _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_ax
 
 def _assign_kernel(ref, begin, end, strides, value, begin_mask=0, end_mask=0,
                    ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, **_):
-    from .variables import _uninitialized
     current = ref.value
     if current is None:
         raise _uninitialized(ref)
@@ -66,7 +66,6 @@ def _assign_slice(variable, key, value, name=None):
     value = convert_to_tensor(value, dtype=variable.dtype)
     begin, end, strides, masks, dynamic = S.parse_key(key)
     attrs = dict(zip(_MASKS, masks))
-    from .variables import _UnreadVariable
     if _state.graph is None:
         spec = [np.asarray(part, dtype=np.int64) for part in (begin, end, strides)]
         try:
@@ -98,7 +97,6 @@ def _assign_attribute(tensor):
 
 def install():
     """`Variable.__getitem__` slices assignably; sliced tensors get `assign`."""
-    from .variables import Variable
     Variable.__getitem__ = slice_variable
     Tensor.assign = property(_assign_attribute,
                              doc="`assign` of a variable's slice (`v[0].assign(x)`).")

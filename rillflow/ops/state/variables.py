@@ -21,6 +21,11 @@ from ...framework.execute import _record, apply, apply_op
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape, dims_text
+from ...framework.indexed_slices import IndexedSlices
+from ...framework.tensor import numpy_text
+from ..control_flow.control_ops import group
+from ..core import scatter_ops
+from ..core.gather_ops import gather, gather_nd
 
 _state = _context.state
 
@@ -523,16 +528,13 @@ class Variable:
     # --- sparse reads and updates ---------------------------------------------
     def sparse_read(self, indices, name=None):
         """The rows `indices` of the value (`tf.gather` along axis 0)."""
-        from ..core.gather_ops import gather
         return gather(self._read(None), indices, name=name)
 
     def gather_nd(self, indices, name=None):
         """`tf.gather_nd` of the value."""
-        from ..core.gather_ops import gather_nd
         return gather_nd(self._read(None), indices, name=name)
 
     def _scatter_nd(self, fn_name, indices, updates, name):
-        from ..core import scatter_ops
         new = getattr(scatter_ops, fn_name)(self._read(None), indices, updates)
         return self.assign(new, name=name)
 
@@ -603,7 +605,6 @@ class Variable:
         Raises:
           TypeError: if `sparse_delta` is not an IndexedSlices.
         """
-        from ...framework.indexed_slices import IndexedSlices
         if not isinstance(sparse_delta, IndexedSlices):
             raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
                             f"arg: {sparse_delta}")
@@ -616,7 +617,6 @@ class Variable:
 
     def __repr__(self):
         if _state.graph is None and self._storage.value is not None:
-            from ...framework.tensor import numpy_text
             return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
                 self._name, self._shape, self._dtype.name,
                 numpy_text(self._storage.value, is_repr=True))
@@ -680,7 +680,6 @@ class _UnreadVariable(Variable):
 
     def __repr__(self):
         if _state.graph is None and self._storage.value is not None:
-            from ...framework.tensor import numpy_text
             return "<tf.Variable 'UnreadVariable' shape=%s dtype=%s, numpy=%s>" % (
                 self._shape, self._dtype.name, numpy_text(self._storage.value, is_repr=True))
         return "<tf.Variable 'UnreadVariable' shape=%s dtype=%s>" % (self._shape,
@@ -715,7 +714,6 @@ def _install_operators():
 def global_variables_initializer():
     """A v1-graph op running every variable's initializer (a no-op eagerly)."""
     g = _state.graph
-    from ..control_flow.control_ops import group
     if g is None:
         return None
     return group(*[v.initializer for v in g.get_collection("variables")
@@ -725,6 +723,5 @@ def global_variables_initializer():
 @export("compat.v1.variables_initializer")
 def variables_initializer(var_list, name="init"):
     """A v1-graph op running the initializers of `var_list`."""
-    from ..control_flow.control_ops import group
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
 

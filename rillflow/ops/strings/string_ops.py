@@ -22,6 +22,9 @@ from ..core import op_util as U
 from ..ragged.ragged_tensor import RaggedTensor
 from .string_util import (_check_string, _check_unit, _decode, _encode, _map_strings, _no_grads,
                           _obj_array, _same_shape_infer, _string_input)
+from ..core.creation_ops import range as range_
+from ..core.math_ops import subtract
+from ..core.shape_ops import rank, reshape
 
 _state = _context.state
 
@@ -557,9 +560,6 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     if axis is None:
         r = x.shape.rank
         if r is None:
-            from ..core.shape_ops import rank
-            from ..core.math_ops import subtract
-            from ..core.creation_ops import range as range_
             axes = range_(subtract(rank(x), 1), -1, -1)
         else:
             axes = convert_to_tensor(np.arange(r - 1, -1, -1, dtype=np.int32))
@@ -618,13 +618,11 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
         raise ValueError("Rank of input must be known for tf.strings.split")
     s = convert_to_tensor(sep if sep is not None else "", dtype=D.string)
     if rank == 0:
-        from ..core.shape_ops import reshape
         _, values, _ = apply(_StringSplitV2, [reshape(x, [1]), s], {"maxsplit": int(maxsplit)},
                              name=name or "StringSplit", multi=True)
         return values
     flat = x
     if rank > 1:
-        from ..core.shape_ops import reshape
         flat = reshape(x, [-1])
     indices, values, shape = apply(_StringSplitV2, [flat, s], {"maxsplit": int(maxsplit)},
                                    name=name or "StringSplit", multi=True)

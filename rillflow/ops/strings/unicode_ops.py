@@ -13,6 +13,9 @@ from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
 from ..ragged.ragged_tensor import RaggedTensor
 from .string_util import _check_string, _no_grads, _obj_array, _string_input
+from ..core.creation_ops import range as range_
+from ..core.math_ops import cast
+from ..core.shape_ops import reshape, size as size_
 
 
 # --- unicode ------------------------------------------------------------------------------
@@ -129,11 +132,9 @@ def unicode_encode(input, output_encoding, errors="replace",  # noqa: A002
             raise ValueError("unicode_encode needs a static length here")
         splits = convert_to_tensor(np.array([0, n], dtype=np.int64))
         out = apply(_UnicodeEncode, [x, splits], attrs, name=name or "UnicodeEncode")
-        from ..core.shape_ops import reshape
         return reshape(out, [])
     if x.shape.rank == 2 and x.shape.is_fully_defined():
         rows, cols = x.shape.as_list()
-        from ..core.shape_ops import reshape
         splits = convert_to_tensor(np.arange(0, rows * cols + 1, max(cols, 1),
                                              dtype=np.int64)[:rows + 1])
         return apply(_UnicodeEncode, [reshape(x, [-1]), splits], attrs,
@@ -156,9 +157,6 @@ def unicode_split(input, input_encoding, errors="replace",  # noqa: A002
              "replace_control_characters": False, "Tsplits": D.int64}
     splits, chars = apply(_UnicodeDecode, [x], attrs, name=name or "UnicodeDecode",
                           multi=True)
-    from ..core.shape_ops import size as size_
-    from ..core.creation_ops import range as range_
-    from ..core.math_ops import cast
     n = size_(chars)
     one_each = cast(range_(0, n + 1), D.int64)
     pieces = apply(_UnicodeEncode, [chars, one_each],
