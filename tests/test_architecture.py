@@ -229,3 +229,47 @@ def test_late_is_used_by_the_core_and_the_backprop_engine_only():
     assert all(m.startswith(("core.", "gradients.", "control_flow.list_ops"))
                for m in late.WHERE), sorted(late.WHERE)
     assert not import_graph()["rillflow.ops.late"]
+
+
+# --- docs/architecture.md names what exists ---------------------------------------------
+
+def _doc():
+    with open(os.path.join(os.path.dirname(ROOT), "docs", "architecture.md"),
+              encoding="utf-8") as f:
+        return f.read()
+
+
+def test_architecture_doc_names_only_files_that_exist():
+    import re
+    doc = _doc()
+    base = os.path.dirname(ROOT)
+    files = {os.path.relpath(p, base).replace(os.sep, "/") for p in _modules().values()}
+    basenames = {f.rsplit("/", 1)[-1] for f in files}
+    missing = []
+    for ref in set(re.findall(r"`([\w/]+\.py)", doc)):
+        if ref.startswith(("tests/", "benchmarks/", "tools/")):
+            if not os.path.exists(os.path.join(base, ref)):
+                missing.append(ref)
+        elif "/" in ref:
+            if not any(f == ref or f.endswith("/" + ref) for f in files):
+                missing.append(ref)
+        elif ref not in basenames:
+            missing.append(ref)
+    for ref in set(re.findall(r"`((?:rillflow/)?ops/\w+)/`", doc)):
+        if not os.path.isdir(os.path.join(ROOT, ref.replace("rillflow/", ""))):
+            missing.append(ref)
+    assert not missing, f"docs/architecture.md names files that do not exist: {sorted(missing)}"
+
+
+def test_architecture_doc_lists_every_op_family_and_its_modules():
+    doc = _doc()
+    ops = os.path.join(ROOT, "ops")
+    for family in sorted(os.listdir(ops)):
+        folder = os.path.join(ops, family)
+        if not os.path.isdir(folder) or family == "__pycache__":
+            continue
+        assert f"`ops/{family}/`" in doc, f"docs/architecture.md does not list ops/{family}/"
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `ops/{family}/`"))
+        for f in sorted(os.listdir(folder)):
+            if f.endswith(".py") and f != "__init__.py":
+                assert f"`{f[:-3]}`" in row, f"the ops/{family}/ row does not name {f[:-3]}"
