@@ -335,8 +335,12 @@ def rgb_to_grayscale(images, name=None):
         images = convert_to_tensor(images, name="images")
         orig = images.dtype
         flt = convert_image_dtype(images, D.float32)
-        gray = tensordot(flt, convert_to_tensor([0.2989, 0.5870, 0.1140], D.float32),
-                         [-1, -1])
+        # TensorFlow contracts with a 3-element MatMul, which its CPU kernel sums in order
+        # without fused multiply-adds: ((r w0 + g w1) + b w2), each step rounded. The same
+        # sum written out gives its bits on every CPU; a BLAS call would not (OpenBLAS
+        # picks FMA kernels on some CPUs).
+        w = [convert_to_tensor(c, D.float32) for c in (0.2989, 0.5870, 0.1140)]
+        gray = (flt[..., 0] * w[0] + flt[..., 1] * w[1]) + flt[..., 2] * w[2]
         return convert_image_dtype(dim_ops.expand_dims(gray, -1), orig)
 
 
