@@ -273,3 +273,17 @@ def test_architecture_doc_lists_every_op_family_and_its_modules():
         for f in sorted(os.listdir(folder)):
             if f.endswith(".py") and f != "__init__.py":
                 assert f"`{f[:-3]}`" in row, f"the ops/{family}/ row does not name {f[:-3]}"
+
+
+def test_every_late_name_used_is_in_its_table():
+    from rillflow.ops import late
+    lent = {n for names in late.WHERE.values() for n in names}
+    unknown = []
+    for name, path in _modules().items():
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "late" and node.attr not in lent):
+                unknown.append(f"{name}:{node.lineno} late.{node.attr}")
+    assert not unknown, f"names used through late but missing from late.WHERE: {unknown}"
