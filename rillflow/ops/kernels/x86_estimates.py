@@ -57,46 +57,55 @@ def _decode_tables():
     rsqrt_even = np.rint(8192.0 / np.sqrt(mid) - 4096.0).astype(np.int64) + residual[4096:8192]
     rsqrt_odd = np.rint(8192.0 / np.sqrt(2.0 * mid) - 4096.0).astype(np.int64) + residual[8192:]
     # Result mantissas as bits 22..11 of a float32 with exponent field 126.
-    as_bits = lambda k: ((k.astype(np.uint32) << np.uint32(11)) | np.uint32(126 << 23))
+    as_bits = lambda k: (k.astype(np.uint32) << np.uint32(11)) | np.uint32(126 << 23)
     return as_bits(rcp), np.concatenate([as_bits(rsqrt_even), as_bits(rsqrt_odd)])
 
 
-_RCP_BITS, _RSQRT_BITS = _decode_tables()
+_RCP_BITS, _RSQRT_BITS = (t.view(np.int32) for t in _decode_tables())
 PACKET = 8   # float32 lanes of an AVX register
 _U = np.uint32
 _SIGN = _U(0x80000000)
-_NAN_BITS = _U(0xFFC00000)   # the x86 default NaN
-_INF_BITS = _U(0x7F800000)
+_NAN_BITS = np.int32(-4194304)     # 0xFFC00000, the x86 default NaN
+_INF_BITS = np.int32(0x7F800000)
+_MIN_NORMAL = np.int32(0x00800000)
+
+
+def _fields(a):
+    bits = np.ascontiguousarray(a, np.float32).view(np.int32)
+    e = (bits >> 23) & 0xFF
+    return bits, e, (bits >> 11) & 0xFFF
 
 
 def rcp_estimate(a):
     """The `rcpps` estimate of 1/a for a float32 array, bit for bit."""
-    bits = np.asarray(a, np.float32).view(_U)
-    sign = bits & _SIGN
-    e = ((bits >> _U(23)) & _U(0xFF)).astype(np.int32)
-    out = _RCP_BITS[(bits >> _U(11)) & _U(0xFFF)]
+    bits, e, idx = _fields(a)
     # 1/(m * 2**k) = (1/m) * 2**-k: the table holds exponent field 126 (k = 0).
-    out = out - ((e - 127).astype(np.int64).astype(np.uint32) << _U(23))
-    out = np.where(e >= 253, _U(0), out)         # results below FLT_MIN flush to zero
-    out = np.where(e == 0, _INF_BITS, out)       # zeros and subnormals: infinity
-    out = np.where(e == 255, np.where(bits & _U(0x7FFFFF), bits | _U(0x400000), _U(0)), out)
-    return (out | sign).view(np.float32)
+    out = np.take(_RCP_BITS, idx) - ((e - 127) << 23)
+    out |= bits & np.int32(-0x80000000)
+    special = (e == 0) | (e >= 253)
+    if special.any():   # zeros, subnormals, tiny results, infinities, NaNs
+        sign = bits & np.int32(-0x80000000)
+        out = np.where(e >= 253, sign, out)          # results below FLT_MIN flush to zero
+        out = np.where(e == 0, _INF_BITS | sign, out)
+        nan = (e == 255) & ((bits & 0x7FFFFF) != 0)
+        out = np.where(nan, bits | 0x400000, out)
+    return out.view(np.float32)
 
 
 def rsqrt_estimate(a):
     """The `rsqrtps` estimate of 1/sqrt(a) for a float32 array, bit for bit."""
-    bits = np.asarray(a, np.float32).view(_U)
-    negative = (bits & _SIGN) != 0
-    e = ((bits >> _U(23)) & _U(0xFF)).astype(np.int32)
-    odd = (e + 1) & 1                            # parity of the unbiased exponent
-    out = _RSQRT_BITS[((bits >> _U(11)) & _U(0xFFF)) + (odd << 12).astype(np.uint32)]
-    # 1/sqrt(m * 2**(2j + odd)) = table(m, odd) * 2**-j.
-    j = (e - 127 - odd) // 2
-    out = out - (j.astype(np.int64).astype(np.uint32) << _U(23))
-    out = np.where(negative, _NAN_BITS, out)
-    out = np.where(e == 0, _INF_BITS | (bits & _SIGN), out)   # +-0 and subnormals: +-inf
-    out = np.where(bits == _INF_BITS, _U(0), out)
-    out = np.where((e == 255) & ((bits & _U(0x7FFFFF)) != 0), bits | _U(0x400000), out)
+    bits, e, idx = _fields(a)
+    # 1/sqrt(m * 2**(2j + odd)) = table(m, odd) * 2**-j, j = floor((e - 127) / 2).
+    out = np.take(_RSQRT_BITS, idx | ((~e & 1) << 12)) - (((e - 127) >> 1) << 23)
+    # Anything but a positive normal finite number (sign bit, zero exponent or
+    # all-ones exponent) needs the special cases below.
+    special = (bits - _MIN_NORMAL).view(_U) >= _U(0x7F000000)
+    if special.any():
+        out = np.where(bits < 0, _NAN_BITS, out)
+        out = np.where(e == 0, _INF_BITS | (bits & np.int32(-0x80000000)), out)
+        out = np.where(bits == _INF_BITS, 0, out)
+        nan = (e == 255) & ((bits & 0x7FFFFF) != 0)
+        out = np.where(nan, bits | 0x400000, out)
     return out.view(np.float32)
 
 
@@ -109,17 +118,29 @@ def reciprocal(a):
     """Eigen's AVX float32 reciprocal: the estimate and one Newton step."""
     x = rcp_estimate(a)
     with np.errstate(all="ignore"):
-        t = _ONE - a * x          # zero or infinite a: NaN, keep the estimate
-        return np.where(t == t, x * t + x, x)
+        t = a * x
+        np.subtract(_ONE, t, out=t)
+        y = x * t
+        y += x
+        if np.isnan(t).any():   # zero or infinite a: keep the estimate
+            y = np.where(t == t, y, x)
+        return y
 
 
 def rsqrt(a):
     """Eigen's AVX float32 1/sqrt(a): the estimate and one Newton step."""
     y0 = rsqrt_estimate(a)
     with np.errstate(all="ignore"):
-        h = (a * y0) * y0 + _MINUS_ONE
-        y = (y0 * _MINUS_HALF) * h + y0
-        return np.where(np.isnan(y), y0, y)
+        h = a * y0
+        h *= y0
+        h += _MINUS_ONE
+        y = y0 * _MINUS_HALF
+        y *= h
+        y += y0
+        nan = np.isnan(y)
+        if nan.any():   # zero, infinite or NaN a: keep the estimate
+            y = np.where(nan, y0, y)
+        return y
 
 
 def packet_then_scalar(packet, scalar, *args):
