@@ -11,6 +11,7 @@ They register in this order, between the one-tensor math of unary_ops.py
 (whose registry-entry helpers they use) and clipping (clip_ops.py).
 """
 
+import functools
 import math
 from fractions import Fraction
 
@@ -29,6 +30,8 @@ from .op_util import COMPLEX, FLOATS, binary, unary
 from .unary_ops import (_OPS, _register, _scope, _simple, _to_real_infer, _to_real_kernel,
                         _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
+from ..kernels.erf import erf_kernel, erfc_kernel
+from ..kernels.trig import atan2_kernel
 
 _state = _context.state
 
@@ -326,8 +329,12 @@ def _xdivy_grad(op, g):
 
 # --- registry entries --------------------------------------------------------
 
-_Erf = _simple("Erf", _via_float64(_erf64), _erf_grad, FLOATS)
-_Erfc = _simple("Erfc", _via_float64(_erfc64), _erfc_grad, FLOATS)
+# float32 (and half types): Eigen's approximations, TensorFlow's bits
+# (ops/kernels/erf.py); float64 the correctly rounded library functions.
+_Erf = _simple("Erf", functools.partial(erf_kernel, fallback=_via_float64(_erf64)), _erf_grad,
+               FLOATS)
+_Erfc = _simple("Erfc", functools.partial(erfc_kernel, fallback=_via_float64(_erfc64)),
+                _erfc_grad, FLOATS)
 _Lgamma = _simple("Lgamma", _via_float64(_lgamma64), _lgamma_grad, FLOATS)
 _Digamma = _simple("Digamma", _digamma_kernel, _digamma_grad, FLOATS)
 _Softplus = _simple("Softplus", _softplus_kernel, _softplus_grad, _SOFT, arg="features")
@@ -351,7 +358,7 @@ def _complex_infer(inputs, attrs):
 
 
 _Complex = _register("Complex", _complex_kernel, _complex_infer, _complex_grad, _F32_F64)
-_Atan2 = _register("Atan2", np.arctan2, _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
+_Atan2 = _register("Atan2", atan2_kernel, _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
 _Xlogy = _register("Xlogy", _xlogy_kernel, _binary_infer("Xlogy", "x", "y"), _xlogy_grad,
                    _XLOGY)
 _Xdivy = _register("Xdivy", _xdivy_kernel, _binary_infer("Xdivy", "x", "y"), _xdivy_grad,

@@ -31,6 +31,8 @@ from . import op_util as U
 from .math_ops import conj, div_no_nan
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
 from ..kernels.tanh_kernel import tanh_kernel
+from ..kernels.trig import cos_kernel, sin_kernel, tan_kernel
+from ..kernels.x86_estimates import rsqrt_kernel
 from .. import late
 
 _state = _context.state
@@ -121,10 +123,6 @@ def _sigmoid_kernel(x):
         one = np.ones((), x.dtype)
     # exp(-x) overflows to inf for very negative x, giving the right limit 0.
     return np.reciprocal(np.add(np.exp(np.negative(x)), one))
-
-
-def _rsqrt_kernel(x):
-    return np.reciprocal(np.sqrt(x))
 
 
 def _reciprocal_kernel(x):
@@ -280,9 +278,11 @@ _Exp = _simple("Exp", np.exp, _exp_grad, _FC)
 _Expm1 = _simple("Expm1", np.expm1, _expm1_grad, _FC)
 _Log = _simple("Log", np.log, _log_grad, _FC)
 _Log1p = _simple("Log1p", np.log1p, _log1p_grad, _FC)
-_Sin = _simple("Sin", np.sin, _sin_grad, _FC)
-_Cos = _simple("Cos", np.cos, _cos_grad, _FC)
-_Tan = _simple("Tan", np.tan, _tan_grad, _FC)
+# TensorFlow's float32 sin/cos are Eigen's vectorized approximations, tan is
+# glibc's tanf (ops/kernels/trig.py); complex and float64 keep NumPy's.
+_Sin = _simple("Sin", sin_kernel, _sin_grad, _FC)
+_Cos = _simple("Cos", cos_kernel, _cos_grad, _FC)
+_Tan = _simple("Tan", tan_kernel, _tan_grad, _FC)
 _Asin = _simple("Asin", np.arcsin, _asin_grad, _FC)
 _Acos = _simple("Acos", np.arccos, _acos_grad, _FC)
 _Atan = _simple("Atan", np.arctan, _atan_grad, _FC)
@@ -298,7 +298,8 @@ _Acosh = _simple("Acosh", np.arccosh, _acosh_grad, _FC)
 _Atanh = _simple("Atanh", np.arctanh, _atanh_grad, _FC)
 _Sigmoid = _simple("Sigmoid", _sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
-_Rsqrt = _simple("Rsqrt", _rsqrt_kernel, _rsqrt_grad, _FC)
+# float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
+_Rsqrt = _simple("Rsqrt", rsqrt_kernel, _rsqrt_grad, _FC)
 _Square = _simple("Square", np.square, _square_grad, _SQUARE)
 _Reciprocal = _simple("Reciprocal", _reciprocal_kernel, _reciprocal_grad, _SIGN)
 _Round = _simple("Round", _round_kernel, _no_grad, _SIGN)

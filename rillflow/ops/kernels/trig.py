@@ -1,0 +1,208 @@
+"""TensorFlow's CPU sin, cos, tan and atan2, bit for bit.
+
+TensorFlow's CPU kernels are Eigen expressions. Eigen evaluates an elementwise
+op on packets of 8 float32 (AVX) with its own vectorized approximations, and
+the last `size % 8` elements of the flat output one at a time with the C
+library's scalar function. So in TensorFlow `tf.sin(x)[-1]` can differ from
+`tf.sin(x[-1:])`; `x86_estimates.packet_then_scalar` reproduces that split.
+
+- sin, cos: range reduction by 2/pi in four float32 steps (no fused
+  multiply-add in the released wheels: each step rounds its product and its
+  sum), Payne-Hanek reduction in 64-bit integers from |x| >= 25966 (sin) /
+  18838 (cos), and a degree 9 (sin) or 8 (cos) polynomial on the reduced
+  argument, chosen and signed by the quadrant.
+- atan2: y / x (with exact +-1 where |x| == |y|, signed zeros where both are
+  zero), Eigen's atan on that (a rational approximation on [-1, 1], 1/|t|
+  through the `rcpps` estimate and a Newton step above), plus +-pi for x < 0.
+- tan: Eigen has no vectorized tan, so TensorFlow calls glibc's tanf on every
+  element; `tan_f32` rounds the float64 tangent, which differs from glibc in the
+  last bit for about 2% of inputs.
+
+The scalar tail goes through glibc (sinf, cosf, atan2f) in TensorFlow; here it
+is the float64 function rounded to float32, which agrees with glibc for all but
+about 1% (sin, cos) to 15% (atan2) of such elements.
+
+Every operation in the packet paths is an IEEE float32 +, -, *, / or a bit
+operation, so the results do not depend on NumPy's SIMD code paths. Subnormal
+inputs are not flushed to zero as TensorFlow's threads do.
+"""
+import numpy as np
+
+from . import x86_estimates
+from .x86_estimates import PACKET, packet_then_scalar
+
+_F32 = np.dtype(np.float32)
+_U32 = np.uint32
+_SIGN = _U32(0x80000000)
+
+
+def _f(*values):
+    return [np.float32(v) for v in values]
+
+
+def _via_float64(fn):
+    # The C library's float functions, approximated by the float64 function
+    # rounded once to float32.
+    def scalar(*args):
+        with np.errstate(all="ignore"):
+            return fn(*[a.astype(np.float64) for a in args]).astype(np.float32)
+    return scalar
+
+
+# --- sin and cos -----------------------------------------------------------------------------
+
+_TWO_OVER_PI, _ROUNDING_MAGIC = _f(0.636619746685028076171875, 12582912.0)
+# pi/2 split in four parts (0xbfc90000, 0xb9fdc000, 0x342ee000, 0x2e74b9ee), negated.
+_P1, _P2, _P3, _P4 = _f(-1.5703125, -0.000483989715576171875,
+                        1.62865035235881805419921875e-07,
+                        5.5644315544167710640977020375430583953857421875e-11)
+_SIN_HUGE, _COS_HUGE = _f(25966.0, 18838.0)
+_COS_C = _f(2.4372266125283204019069671630859375e-05, -0.00138865201734006404876708984375,
+            0.041666619479656219482421875, -0.5, 1.0)
+_SIN_C = _f(-0.0001959234114083702898469196984621021329076029360294342041015625,
+            0.0083326873655616851693794799871284340042620897293090820312500000,
+            -0.1666666203982298255503735617821803316473960876464843750000000000)
+
+# 2/pi in bits, grouped so that three 32-bit words read at an offset chosen by
+# the exponent hold the 96 bits that matter for an input of that exponent.
+_TWO_OVER_PI_BITS = np.array([
+    0x00000028, 0x000028be, 0x0028be60, 0x28be60db, 0xbe60db93, 0x60db9391, 0xdb939105,
+    0x9391054a, 0x91054a7f, 0x054a7f09, 0x4a7f09d5, 0x7f09d5f4, 0x09d5f47d, 0xd5f47d4d,
+    0xf47d4d37, 0x7d4d3770, 0x4d377036, 0x377036d8, 0x7036d8a5, 0x36d8a566, 0xd8a5664f,
+    0xa5664f10, 0x664f10e4, 0x4f10e410, 0x10e41000, 0xe4100000], np.uint64)
+_PIO2_2M62 = np.float64(3.4061215800865545e-19)   # pi/2 * 2**-62
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+def _reduce_huge(ax):
+    """Payne-Hanek: (x - q*pi/2 as float32, q mod 4) for finite |x| >= 2**14."""
+    xi = ax.view(_U32).astype(np.uint64)
+    e = (xi >> np.uint64(23)) - np.uint64(118)
+    m = ((xi & np.uint64(0x7FFFFF)) | np.uint64(0x800000)) << (e & np.uint64(7))
+    i = (e >> np.uint64(3)).astype(np.intp)
+    t = _TWO_OVER_PI_BITS
+    # x * 2/pi as a 2.62 fixed-point number, modulo 4 (unsigned wrap-around).
+    p = m * t[i + 7]
+    p = m * t[i + 3] + (p >> np.uint64(32))
+    p = (((m * t[i - 1]) & _M32) << np.uint64(32)) + p
+    q = (p + np.uint64(1 << 61)) >> np.uint64(62)
+    p = p - (q << np.uint64(62))
+    r = (p.view(np.int64).astype(np.float64) * _PIO2_2M62).astype(np.float32)
+    return r, q.astype(np.int32)
+
+
+def _sincos_f32(x, sine):
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        y_round = ax * _TWO_OVER_PI + _ROUNDING_MAGIC
+        # The low bits of (y + 2**23) are round(y): the quadrant.
+        quadrant = y_round.view(np.int32)
+        y = y_round - _ROUNDING_MAGIC
+        r = y * _P1 + ax
+        r = y * _P2 + r
+        r = y * _P3 + r
+        r = y * _P4 + r
+        huge = (ax >= (_SIN_HUGE if sine else _COS_HUGE)) & (ax != np.inf)
+        if huge.any():
+            r = np.array(r, copy=True)
+            quadrant = np.array(quadrant, copy=True)
+            r[huge], quadrant[huge] = _reduce_huge(ax[huge])
+        r2 = r * r
+        c = r2 * _COS_C[0] + _COS_C[1]
+        for k in _COS_C[2:]:
+            c = c * r2 + k
+        s = r2 * _SIN_C[0] + _SIN_C[1]
+        s = s * r2 + _SIN_C[2]
+        s = (s * r2) * r + r
+    even = (quadrant & 1) == 0
+    if sine:
+        result = np.where(even, s, c)
+        sign = (x.view(_U32) ^ (quadrant.astype(_U32) << _U32(30))) & _SIGN
+    else:
+        result = np.where(even, c, s)
+        sign = ((quadrant + 1).astype(_U32) << _U32(30)) & _SIGN
+    return (result.view(_U32) ^ sign).view(np.float32)
+
+
+def _sin_packet(x):
+    return _sincos_f32(x, True)
+
+
+def _cos_packet(x):
+    return _sincos_f32(x, False)
+
+
+_sin_scalar = _via_float64(np.sin)
+_cos_scalar = _via_float64(np.cos)
+_tan_scalar = _via_float64(np.tan)
+
+
+# --- atan and atan2 --------------------------------------------------------------------------
+
+_ATAN_P = _f(1.12026982009410858154296875e-01, 7.296695709228515625e-01, 8.109951019287109375e-01)
+_ATAN_Q = _f(1.00917108356952667236328125e-02, 2.8318560123443603515625e-01, 1.0,
+             8.109951019287109375e-01)
+_HALF_PI, _PI, _ONE = _f(np.pi / 2, np.pi, 1.0)
+
+
+def _atan_f32(t):
+    """Eigen's float32 atan: a [2/3] rational in t**2 on [0, 1], pi/2 - atan(1/t) above."""
+    at = np.abs(t)
+    large = at > _ONE
+    u = np.where(large, x86_estimates.reciprocal(at), at)
+    u2 = u * u
+    p = (u2 * _ATAN_P[0] + _ATAN_P[1]) * u2 + _ATAN_P[2]
+    q = ((u2 * _ATAN_Q[0] + _ATAN_Q[1]) * u2 + _ATAN_Q[2]) * u2 + _ATAN_Q[3]
+    r = u * (p / q)
+    r = np.where(large, _HALF_PI - r, r)
+    return (r.view(_U32) ^ (t.view(_U32) & _SIGN)).view(np.float32)
+
+
+def _atan2_packet(y, x):
+    with np.errstate(all="ignore"):
+        yb = np.ascontiguousarray(y).view(_U32)
+        xb = np.ascontiguousarray(x).view(_U32)
+        result_sign = (yb ^ xb) & _SIGN
+        t = y / x
+        # |x| == |y| (also both infinite): exactly +-1; both zero: a signed zero.
+        t = np.where(np.abs(x) == np.abs(y), (_ONE.view(_U32) | result_sign).view(np.float32), t)
+        t = np.where((xb | yb).view(np.float32) == 0, result_sign.view(np.float32), t)
+        # +-pi (y's sign) for x with its sign bit set, else +-0.
+        shift = (np.where(xb & _SIGN, _PI.view(_U32), _U32(0)) | (yb & _SIGN)).view(np.float32)
+        return _atan_f32(t) + shift
+
+
+_atan2_scalar = _via_float64(np.arctan2)
+
+
+# --- public kernels --------------------------------------------------------------------------
+
+def _unary(packet, scalar, fallback):
+    def kernel(x):
+        dt = x.dtype
+        if dt == _F32:
+            return packet_then_scalar(packet, scalar, x)
+        if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
+            # float16 and bfloat16 go through the float32 functions.
+            return packet_then_scalar(packet, scalar, x.astype(np.float32)).astype(dt)
+        return fallback(x)
+    return kernel
+
+
+sin_kernel = _unary(_sin_packet, _sin_scalar, np.sin)
+sin_kernel.__doc__ = "Elementwise sin with TensorFlow's CPU bits for float32/16 and bfloat16."
+cos_kernel = _unary(_cos_packet, _cos_scalar, np.cos)
+cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 and bfloat16."
+tan_kernel = _unary(_tan_scalar, _tan_scalar, np.tan)
+tan_kernel.__doc__ = "Elementwise tan: glibc's tanf approximated by the rounded float64 tan."
+
+
+def atan2_kernel(y, x):
+    """Elementwise atan2(y, x) with TensorFlow's CPU bits for float32/16 and bfloat16."""
+    dt = y.dtype
+    if dt == _F32:
+        return packet_then_scalar(_atan2_packet, _atan2_scalar, y, x)
+    if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
+        return packet_then_scalar(_atan2_packet, _atan2_scalar,
+                                  y.astype(np.float32), x.astype(np.float32)).astype(dt)
+    return np.arctan2(y, x)

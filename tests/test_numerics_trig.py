@@ -1,0 +1,158 @@
+"""sin, cos, tan, atan2, rsqrt, erf and erfc against TensorFlow 2.21's CPU
+results (tests/data/tf_numerics_trig.npz, recorded by
+tools/tf_numerics_fixtures_trig.py), bit for bit.
+
+TensorFlow's threads flush subnormals to zero; rillflow does not, so inputs
+that are subnormal, and elements where TensorFlow's result is a zero and
+rillflow's a subnormal, are left out of the bitwise comparisons.
+"""
+import os
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+_DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_numerics_trig.npz"))
+_FLT_MIN = np.float32(1.1754944e-38)
+
+UNARY = {"sin": tf.sin, "cos": tf.cos, "rsqrt": tf.math.rsqrt, "erf": tf.math.erf,
+         "erfc": tf.math.erfc}
+BINARY = {"atan2": tf.math.atan2}
+
+
+def _subnormal(v):
+    v = np.asarray(v, np.float32)
+    return (v != 0) & (np.abs(v) < _FLT_MIN)
+
+
+def _mismatches(got, want, *inputs):
+    got = np.asarray(got, np.float32)
+    want = np.asarray(want, np.float32)
+    bad = got.view(np.uint32) != want.view(np.uint32)
+    bad &= ~(np.isnan(got) & np.isnan(want))
+    skip = _subnormal(got) & (want == 0)
+    for v in inputs:
+        skip |= _subnormal(v)
+    return np.nonzero(bad & ~skip)[0]
+
+
+def _check(got, want, *inputs):
+    bad = _mismatches(got, want, *inputs)
+    detail = [(tuple(float(v[i]) for v in inputs), float(got[i]), float(want[i]))
+              for i in bad[:5]]
+    assert bad.size == 0, "%d mismatches, e.g. %s" % (bad.size, detail)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_float32_eager_bitwise(name):
+    x = _DATA[name + "_x"]
+    _check(UNARY[name](tf.constant(x)).numpy(), _DATA[name + "_y"], x)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_float32_in_function_bitwise(name):
+    x = _DATA[name + "_x"]
+    fn = UNARY[name]
+    got = tf.function(lambda t: fn(t) * 1.0)(tf.constant(x)).numpy()
+    _check(got, _DATA[name + "_y"], x)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_float32_bitwise(name):
+    a, b = _DATA[name + "_a"], _DATA[name + "_b"]
+    fn = BINARY[name]
+    _check(fn(tf.constant(a), tf.constant(b)).numpy(), _DATA[name + "_y"], a, b)
+    _check(tf.function(fn)(tf.constant(a), tf.constant(b)).numpy(), _DATA[name + "_y"], a, b)
+    _check(fn(tf.constant(a), tf.constant(np.float32(2.5))).numpy(), _DATA[name + "_bcast_y"], a)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY) + sorted(BINARY))
+@pytest.mark.parametrize("tag,dtype", [("f16", tf.float16), ("bf16", tf.bfloat16)])
+def test_half_types_bitwise(name, tag, dtype):
+    if name in UNARY:
+        inputs = [_DATA[name + "_x"]]
+        fn = UNARY[name]
+    else:
+        inputs = [_DATA[name + "_a"], _DATA[name + "_b"]]
+        fn = BINARY[name]
+    args = [tf.cast(tf.constant(v), dtype) for v in inputs]
+    got = tf.cast(fn(*args), tf.float32).numpy()
+    want = _DATA["%s_%s_y" % (name, tag)].view(dtype.as_numpy_dtype).astype(np.float32)
+    _check(got, want, *[tf.cast(a, tf.float32).numpy() for a in args])
+
+
+@pytest.mark.parametrize("name", ["rsqrt", "erf"])
+def test_scalar_path_exact(name):
+    # 0-d tensors take Eigen's scalar path: 1/sqrt(x) for rsqrt, the same
+    # rational approximation for erf.
+    xs = _DATA[name + "_x"][: len(_DATA[name + "_scalar"])]
+    got = np.array([UNARY[name](tf.constant(v)).numpy() for v in xs], np.float32)
+    _check(got, _DATA[name + "_scalar"], xs)
+
+
+@pytest.mark.parametrize("name,limit", [("sin", 0.03), ("cos", 0.03), ("erfc", 0.01),
+                                        ("tan", 0.05)])
+def test_scalar_path_close(name, limit):
+    # TensorFlow calls glibc's sinf/cosf/tanf/expf here; the rounded float64
+    # functions agree with them on all but a few percent of inputs.
+    fn = UNARY.get(name) or tf.tan
+    xs = _DATA[name + "_x"][: len(_DATA[name + "_scalar"])]
+    got = np.array([fn(tf.constant(v)).numpy() for v in xs], np.float32)
+    want = _DATA[name + "_scalar"]
+    assert _mismatches(got, want, xs).size <= limit * len(xs)
+    np.testing.assert_allclose(got, want, rtol=3e-7, atol=1e-30)
+
+
+def test_tan_close_to_glibc():
+    x = _DATA["tan_x"]
+    got = tf.tan(tf.constant(x)).numpy()
+    want = _DATA["tan_y"]
+    assert _mismatches(got, want, x).size <= 0.05 * len(x)
+    finite = np.isfinite(want) & (np.abs(want) < 1e6)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=3e-7, atol=1e-38)
+
+
+def test_odd_size_tail():
+    # The last size % 8 elements take the scalar path in TensorFlow: rsqrt's is
+    # exact there, sin's the rounded float64 sine.
+    x = _DATA["rsqrt_x"][:1003]
+    _check(tf.math.rsqrt(tf.constant(x)).numpy(), _DATA["rsqrt_odd_y"], x)
+    x = _DATA["sin_x"][:1003]
+    got = tf.sin(tf.constant(x)).numpy()
+    _check(got[:1000], _DATA["sin_odd_y"][:1000], x[:1000])
+    np.testing.assert_allclose(got[1000:], _DATA["sin_odd_y"][1000:], rtol=3e-7)
+
+
+def test_atan2_scalar_path_close():
+    a, b = _DATA["atan2_a"], _DATA["atan2_b"]
+    n = len(_DATA["atan2_scalar"])
+    got = np.array([tf.math.atan2(tf.constant(u), tf.constant(v)).numpy()
+                    for u, v in zip(a[:n], b[:n])], np.float32)
+    want = _DATA["atan2_scalar"]
+    assert _mismatches(got, want, a[:n], b[:n]).size <= 0.2 * n
+    ok = np.isfinite(want)
+    np.testing.assert_allclose(got[ok], want[ok], rtol=5e-7, atol=1e-30)
+
+
+def test_float64_and_complex_unchanged():
+    x = np.linspace(-3, 3, 13)
+    np.testing.assert_array_equal(tf.sin(tf.constant(x)).numpy(), np.sin(x))
+    np.testing.assert_array_equal(tf.cos(tf.constant(x)).numpy(), np.cos(x))
+    np.testing.assert_allclose(tf.math.erf(tf.constant(x)).numpy(),
+                               [__import__("math").erf(v) for v in x], rtol=1e-15)
+    z = np.array([1 + 2j, -0.5 + 0.25j])
+    np.testing.assert_allclose(tf.sin(tf.constant(z)).numpy(), np.sin(z))
+
+
+def test_gradients():
+    x = tf.constant(np.linspace(-2, 2, 9, dtype=np.float32) + 0.1)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.sin(x) + tf.cos(x) + tf.math.erf(x) + tf.math.erfc(x)
+                          + tf.math.atan2(x, 2.0) + tf.math.rsqrt(tf.abs(x)))
+    g = tape.gradient(y, x).numpy()
+    xv = x.numpy().astype(np.float64)
+    want = (np.cos(xv) - np.sin(xv) + 2.0 / (xv * xv + 4.0)
+            - 0.5 * np.sign(xv) * np.abs(xv) ** -1.5)
+    np.testing.assert_allclose(g, want, rtol=2e-5, atol=2e-5)
