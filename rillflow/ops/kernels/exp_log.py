@@ -353,3 +353,66 @@ exp_kernel = _make(exp_packets, exp_scalar, np.exp, "exp_kernel")
 expm1_kernel = _make(expm1_packets, expm1_scalar, np.expm1, "expm1_kernel")
 log_kernel = _make(log_packets, log_scalar, np.log, "log_kernel")
 log1p_kernel = _make(log1p_packets, log1p_scalar, np.log1p, "log1p_kernel")
+
+
+def _is_half(dt):
+    return dt.kind == "f" and dt.itemsize == 2 or dt.name == "bfloat16"
+
+
+def _sigmoid_f64(x):
+    # NumPy's, for float64 (TensorFlow's double logistic is not reproduced).
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x))
+
+
+def sigmoid_kernel(x):
+    """Elementwise logistic function of a NumPy array (or scalar) with
+    TensorFlow's CPU bits for float32, float16 and bfloat16.
+
+    float32 has its own Eigen kernel (sigmoid_packets). float16 and bfloat16
+    use Eigen's generic one, e = exp(x), then e / (1 + e), each step
+    rounded to the 16-bit type, with e = inf giving 1."""
+    dt = x.dtype
+    if dt == _F32:
+        out = split_apply(x, sigmoid_packets, sigmoid_scalar)
+    elif _is_half(dt):
+        e = exp_kernel(np.asarray(x, dt))
+        one = np.ones((), dt)
+        den = (e.astype(np.float32) + _ONE).astype(dt)
+        out = (e.astype(np.float32) / den.astype(np.float32)).astype(dt)
+        np.putmask(out, np.isposinf(e), one)
+    else:
+        return _sigmoid_f64(x)
+    return out if isinstance(x, np.ndarray) else out[()]
+
+
+def _softplus_threshold(dt):
+    # log(epsilon) + 2 in the type itself, as TensorFlow's functor computes
+    # it (numext::log rounds the float32 logf of epsilon to the type).
+    # Eigen's epsilon: 2**-23 for float32, 2**-7 for bfloat16, and for
+    # float16 2**-13 (its bits 0x0800; not float16's machine epsilon).
+    eps = {4: 2.0 ** -23}.get(dt.itemsize, 2.0 ** -7 if dt.name == "bfloat16" else 2.0 ** -13)
+    lg = np.array(np.log(np.float64(eps)), np.float32).astype(dt)
+    return (lg.astype(np.float32) + _c(2.0)).astype(dt)
+
+
+_THRESHOLDS = {}
+
+
+def softplus_kernel(x):
+    """Elementwise softplus of a NumPy array (or scalar) with TensorFlow's
+    CPU bits for float32, float16 and bfloat16: x above -t, exp(x) below t,
+    else log1p(exp(x)) with Eigen's exp and log1p (t = log(eps) + 2)."""
+    dt = x.dtype
+    if not (dt == _F32 or _is_half(dt)):
+        with np.errstate(over="ignore"):
+            return np.logaddexp(np.zeros((), dt), x)
+    t = _THRESHOLDS.get(dt)
+    if t is None:
+        t = _THRESHOLDS[dt] = _softplus_threshold(dt)
+    a = np.asarray(x)
+    e = exp_kernel(a)
+    out = log1p_kernel(e)
+    np.copyto(out, e, where=np.less(a, t))
+    np.copyto(out, a, where=np.greater(a, -t))
+    return out if isinstance(x, np.ndarray) else out[()]
