@@ -460,7 +460,7 @@ def _lse_f32(xv, my_max, axis, keepdims):
     axes = sorted(set(range(nd) if axis is None else
                       [a % nd for a in np.atleast_1d(axis).tolist()])) if nd else []
     trailing = axes == list(range(nd - len(axes), nd))
-    if not trailing and axes != list(range(len(axes))):
+    if not trailing and axes != list(range(len(axes))) or xv.size == 0:
         return None
     with np.errstate(all="ignore"):
         e = np.ascontiguousarray(exp_kernel(xv - my_max))

@@ -1,4 +1,6 @@
 """Numeric kernels that reproduce TensorFlow's CPU results bit for bit where
-NumPy's own routines round differently (tanh_kernel), and the compiled versions the
+NumPy's own routines round differently (tanh_kernel; exp_log: exp, expm1, log,
+log1p, sigmoid, softplus; softmax_kernel: Eigen's row sums, softmax and the
+cross entropies), and the compiled versions the
 optional `jit` extra provides (jit_kernels, jit_tanh). Kernels are plain functions on
 NumPy arrays; the op families register them."""
