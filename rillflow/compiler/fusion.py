@@ -52,6 +52,10 @@ def run_chunks(work, n):
             work(lo, min(n, lo + CHUNK))
         return
     per = -(-n // cores)
+    # Spans start at multiples of 8: kernels that follow Eigen's packets
+    # (ops/kernels/exp_log.py) treat the last size % 8 elements of a call
+    # differently, so only the array's own tail may be such a remainder.
+    per = -(-per // 8) * 8
 
     def span(start, stop):
         for lo in range(start, stop, CHUNK):

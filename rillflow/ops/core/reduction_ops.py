@@ -21,6 +21,8 @@ from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .. import late
+from ..kernels.exp_log import exp_kernel, log_kernel
+from ..kernels.softmax_kernel import column_sums, row_sums
 from .reduction_util import (FLOATS, NUMERIC, REAL, _BOOL, _IDX, _cached_axes, _fast_eager,
                              _index_tensor, _input_name, _invalid, _scope)
 
@@ -437,10 +439,37 @@ def _lse_value(xv, axis, keepdims):
     """reduce_logsumexp's value computed directly (the composite's exact steps)."""
     raw_max = _max_kernel(xv, axis, True)
     my_max = np.where(np.isfinite(raw_max), raw_max, np.zeros((), xv.dtype))
+    if xv.dtype == np.float32:
+        out = _lse_f32(xv, my_max, axis, keepdims)
+        if out is not None:
+            return out
     with np.errstate(all="ignore"):
         s = _sum_kernel(np.exp(xv - my_max), axis, keepdims)
         out = np.log(s)
     return (out + np.reshape(my_max, np.shape(out))).astype(xv.dtype)[()]
+
+
+def _lse_f32(xv, my_max, axis, keepdims):
+    # TensorFlow's bits: its exp and log (kernels/exp_log.py) and, when the
+    # reduced axes are the trailing ones (all of them included) or the
+    # leading ones, its sums in Eigen's order (kernels/softmax_kernel.py).
+    # A full reduction of a large tensor is split over TensorFlow's threads,
+    # which this does not follow: within an ulp or two there. Other axes:
+    # None, the caller's NumPy sum.
+    nd = xv.ndim
+    axes = sorted(set(range(nd) if axis is None else
+                      [a % nd for a in np.atleast_1d(axis).tolist()])) if nd else []
+    trailing = axes == list(range(nd - len(axes), nd))
+    if not trailing and axes != list(range(len(axes))) or xv.size == 0:
+        return None
+    with np.errstate(all="ignore"):
+        e = np.ascontiguousarray(exp_kernel(xv - my_max))
+        k = int(np.prod([xv.shape[a] for a in axes], dtype=np.int64))
+        s = row_sums(e.reshape(-1, k)) if trailing else column_sums(e.reshape(k, -1))
+        keep = [1 if a in axes else n for a, n in enumerate(xv.shape)]
+        s = s.reshape(keep if keepdims else [n for a, n in enumerate(xv.shape) if a not in axes])
+        out = log_kernel(s)
+        return (out + np.reshape(my_max, np.shape(out)))[()]
 
 
 @export("math.reduce_logsumexp", "reduce_logsumexp")

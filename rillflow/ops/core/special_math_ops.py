@@ -32,6 +32,7 @@ from .unary_ops import (_OPS, _register, _scope, _simple, _to_real_infer, _to_re
 from .. import late
 from ..kernels.erf import erf_kernel, erfc_kernel
 from ..kernels.trig import atan2_kernel
+from ..kernels.exp_log import softplus_kernel
 
 _state = _context.state
 
@@ -210,11 +211,8 @@ def _digamma_kernel(x):
 
 
 def _softplus_kernel(features):
-    x = features
-    if x.dtype is _F16:
-        return _softplus_kernel(x.astype(np.float32)).astype(np.float16)
-    # max(x, 0) + log1p(exp(-|x|)): no overflow, exact for large |x|.
-    return np.logaddexp(x.dtype.type(0), x)
+    # TensorFlow's bits for float32, float16 and bfloat16 (kernels/exp_log.py).
+    return softplus_kernel(features)
 
 
 def _softsign_kernel(features):

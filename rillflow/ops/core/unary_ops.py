@@ -30,6 +30,7 @@ from ...framework.tensor import EagerTensor
 from . import op_util as U
 from .math_ops import conj, div_no_nan
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
+from ..kernels.exp_log import exp_kernel, expm1_kernel, log1p_kernel, log_kernel, sigmoid_kernel
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels.trig import cos_kernel, sin_kernel, tan_kernel
 from ..kernels.x86_estimates import rsqrt_kernel
@@ -44,9 +45,6 @@ _SIGN = FLOATS + SIGNED_INTS + COMPLEX
 _SQUARE = FLOATS + INTS + COMPLEX
 
 _F16 = np.dtype(np.float16)
-# 0-d arrays, not NumPy scalars: ufuncs take them several times faster.
-_ONE = {np.dtype(t): np.ones((), t) for t in (np.float32, np.float64, np.complex64,
-                                               np.complex128)}
 _NULL_SCOPE = contextlib.nullcontext()
 
 
@@ -115,14 +113,6 @@ def _sign_kernel(x):
     return np.sign(x)
 
 
-def _sigmoid_kernel(x):
-    if x.dtype is _F16:
-        return _sigmoid_kernel(x.astype(np.float32)).astype(np.float16)
-    one = _ONE.get(x.dtype)
-    if one is None:  # bfloat16
-        one = np.ones((), x.dtype)
-    # exp(-x) overflows to inf for very negative x, giving the right limit 0.
-    return np.reciprocal(np.add(np.exp(np.negative(x)), one))
 
 
 def _reciprocal_kernel(x):
@@ -274,10 +264,12 @@ _Abs = _simple("Abs", np.abs, _abs_grad, _ABS)
 _ComplexAbs = _register("ComplexAbs", _to_real_kernel(np.abs), _to_real_infer("ComplexAbs", "x"),
                         _complex_abs_grad, COMPLEX)
 _Sign = _simple("Sign", _sign_kernel, _sign_grad, _SIGN)
-_Exp = _simple("Exp", np.exp, _exp_grad, _FC)
-_Expm1 = _simple("Expm1", np.expm1, _expm1_grad, _FC)
-_Log = _simple("Log", np.log, _log_grad, _FC)
-_Log1p = _simple("Log1p", np.log1p, _log1p_grad, _FC)
+# exp, expm1, log, log1p and sigmoid: TensorFlow's CPU bits for float32,
+# float16 and bfloat16 (kernels/exp_log.py); NumPy's for float64 and complex.
+_Exp = _simple("Exp", exp_kernel, _exp_grad, _FC)
+_Expm1 = _simple("Expm1", expm1_kernel, _expm1_grad, _FC)
+_Log = _simple("Log", log_kernel, _log_grad, _FC)
+_Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 # TensorFlow's float32 sin/cos are Eigen's vectorized approximations, tan is
 # glibc's tanf (ops/kernels/trig.py); complex and float64 keep NumPy's.
 _Sin = _simple("Sin", sin_kernel, _sin_grad, _FC)
@@ -296,7 +288,7 @@ _Tanh = _simple("Tanh", tanh_kernel, _tanh_grad, _FC)
 _Asinh = _simple("Asinh", np.arcsinh, _asinh_grad, _FC)
 _Acosh = _simple("Acosh", np.arccosh, _acosh_grad, _FC)
 _Atanh = _simple("Atanh", np.arctanh, _atanh_grad, _FC)
-_Sigmoid = _simple("Sigmoid", _sigmoid_kernel, _sigmoid_grad, _FC)
+_Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
 _Rsqrt = _simple("Rsqrt", rsqrt_kernel, _rsqrt_grad, _FC)

@@ -32,6 +32,7 @@ from ..core.math_ops import (_sum_to, add, cast, greater, greater_equal, multipl
 from ..core.reduction_ops import reduce_sum
 from ..core.shape_ops import reshape
 from ..core.unary_ops import abs as abs_, exp, log, log1p
+from ..kernels import softmax_kernel as _sk
 
 _state = _context.state
 
@@ -55,6 +56,8 @@ def _softmax_kernel(logits):
     _check_logits_rank(logits)
     if logits.size == 0:
         return logits.copy()
+    if logits.dtype == np.float32:   # TensorFlow's bits (kernels/softmax_kernel.py)
+        return _sk.softmax_2d(logits.reshape(-1, logits.shape[-1])).reshape(logits.shape)
     e = _shifted(logits)
     np.exp(e, out=e)
     e /= e.sum(axis=-1, keepdims=True)
@@ -65,6 +68,8 @@ def _log_softmax_kernel(logits):
     _check_logits_rank(logits)
     if logits.size == 0:
         return logits.copy()
+    if logits.dtype == np.float32:
+        return _sk.log_softmax_2d(logits.reshape(-1, logits.shape[-1])).reshape(logits.shape)
     x = _shifted(logits)
     x -= np.log(np.exp(x).sum(axis=-1, keepdims=True))
     return x.astype(logits.dtype, copy=False)
@@ -171,6 +176,11 @@ def _softmax_xent_kernel(features, labels):
     dtype = features.dtype
     if features.size == 0:
         return np.zeros(features.shape[:-1], dtype), np.zeros(features.shape, dtype)
+    if dtype == np.float32 and labels.dtype == np.float32:
+        n = features.shape[-1]
+        loss, back = _sk.softmax_xent_2d(np.ascontiguousarray(labels).reshape(-1, n),
+                                         np.ascontiguousarray(features).reshape(-1, n))
+        return loss.reshape(features.shape[:-1]), back.reshape(features.shape)
     x = _shifted(features)
     e = np.exp(x)
     total = e.sum(axis=-1, keepdims=True)
@@ -239,6 +249,9 @@ def _sparse_xent_kernel(features, labels):
             None, None, f"Received a label value of {idx[bad][0]} which is outside the valid "
             f"range of [0, {n}).  Label values: {shown}")
     dtype = features.dtype
+    if dtype == np.float32 and n:
+        loss, back = _sk.sparse_xent_2d(idx, features.reshape(idx.size, n))
+        return loss.reshape(labels.shape), back.reshape(features.shape)
     x = _shifted(features.reshape(idx.size, n)) if n else np.zeros((idx.size, 0))
     rows = np.arange(idx.size)
     e = np.exp(x)

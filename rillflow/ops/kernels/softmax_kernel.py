@@ -1,0 +1,208 @@
+"""TensorFlow's float32 softmax, log_softmax, the softmax cross entropies and
+the row sums they rest on, bit for bit.
+
+TensorFlow's kernels (softmax_op_functor.h, xent_op.h, sparse_xent_op.h)
+are Eigen expressions: shift each row by its maximum, exponentiate, sum
+each row, then divide (softmax) or subtract the log (log_softmax, the
+losses). Two things decide the bits besides exp and log themselves
+(exp_log.py):
+
+- Which exps take the packet path. An elementwise exp over a whole tensor
+  splits it by flat position (the last size % 8 go to libm); an exp inside
+  a row sum splits each row (its last len % 8 go to libm).
+- The order of each row sum (Eigen's InnerMostDimReducer): rows of at least
+  32 are summed in four lane-wise accumulators over blocks of 32, combined
+  as ((a0 + a1) + a2) + a3; then the remaining whole packets of 8 go into
+  the first, lane by lane; the last len % 8 elements are summed one by one
+  from 0; the result is that scalar plus the accumulator's 8 lanes folded
+  as ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)). Rows longer than 8 * 1024
+  are first split in halves (at a multiple of 8 of the flat index) and the
+  halves' sums added, recursively.
+
+`row_sums` reproduces that order; `row_sums_of` applies a packet/scalar
+function pair inside it.
+"""
+import numpy as np
+
+from . import exp_log
+
+_P = exp_log.PACKET
+_LEAF = 1024 * _P           # rows longer than this are split in halves
+_F32 = np.dtype(np.float32)
+
+
+def _fold(acc):
+    # predux of an 8-lane packet: halves added, then SSE's horizontal sum.
+    v = acc[:, :4] + acc[:, 4:]
+    a = v[:, 0] + v[:, 2]
+    b = v[:, 1] + v[:, 3]
+    return a + b
+
+
+def _leaf_sums(v, tail):
+    """Sums of the rows of float32 (rows, n) `v`, n <= 8192, in Eigen's leaf
+    order; `tail` (rows, n % 8) holds the values of the last n % 8
+    columns to use instead of v's (they may come from another path)."""
+    rows, n = v.shape
+    whole = n - n % _P
+    acc = np.zeros((rows, _P), np.float32)
+    start = 0
+    if n >= 4 * _P:
+        n4 = n - n % (4 * _P)
+        blocks = v[:, :n4].reshape(rows, n4 // (4 * _P), 4, _P)
+        accs = np.zeros((rows, 4, _P), np.float32)
+        for i in range(blocks.shape[1]):     # sequential, as the loop runs
+            accs += blocks[:, i]
+        acc = accs[:, 0] + accs[:, 1]
+        acc += accs[:, 2]
+        acc += accs[:, 3]
+        start = n4
+    for j in range(start, whole, _P):
+        acc += v[:, j:j + _P]
+    s = np.zeros(rows, np.float32)
+    for j in range(tail.shape[1]):
+        s += tail[:, j]
+    return s + _fold(acc)
+
+
+def row_sums_of(x, packets=None, scalar=None, first=0):
+    """Eigen's sums of the rows of float32 (rows, n) `x` after applying an
+    elementwise function inside the reduction: `packets` to the elements
+    of each leaf that fill whole packets, `scalar` to the rest (None: the
+    values themselves). `first` is the flat index of x[0, 0] in the
+    reduced tensor (it places the split points of long rows)."""
+    rows, n = x.shape
+    if n == 0:
+        return np.zeros(rows, np.float32)
+    if n > _LEAF:
+        # Each row is split at its own flat position, so go row by row.
+        out = np.empty(rows, np.float32)
+        for r in range(rows):
+            out[r] = _split_sum(x[r:r + 1], packets, scalar, first + r * n)[0]
+        return out
+    return _leaf(x, packets, scalar)
+
+
+def _split_sum(x, packets, scalar, first):
+    n = x.shape[1]
+    if n <= _LEAF:
+        return _leaf(x, packets, scalar)
+    split = _P * -(-(first + -(-n // 2)) // _P)
+    left = min(split - first, n)
+    s = np.float32(0) + _split_sum(x[:, :left], packets, scalar, first)
+    if left < n:
+        s = s + _split_sum(x[:, left:], packets, scalar, split)
+    return s
+
+
+def _leaf(x, packets, scalar):
+    rows, n = x.shape
+    whole = n - n % _P
+    if packets is None:
+        return _leaf_sums(x, x[:, whole:])
+    v = np.empty((rows, whole), np.float32)
+    if whole:
+        v[...] = packets(np.ascontiguousarray(x[:, :whole]).reshape(-1)).reshape(rows, whole)
+    tail = scalar(np.ascontiguousarray(x[:, whole:]).reshape(-1)).reshape(rows, n - whole)
+    return _leaf_sums(v, tail)
+
+
+def row_sums(x, first=0):
+    """Eigen's sums of the rows of float32 (rows, n) `x` (see module doc)."""
+    return row_sums_of(x, first=first)
+
+
+def _exp_all(x):
+    # An exp over a whole tensor: packets by flat position.
+    return exp_log.split_apply(x, exp_log.exp_packets, exp_log.exp_scalar)
+
+
+def _log_all(x):
+    return exp_log.split_apply(x, exp_log.log_packets, exp_log.log_scalar)
+
+
+def _sum_exp(shifted):
+    return row_sums_of(shifted, exp_log.exp_packets, exp_log.exp_scalar)
+
+
+def shifted_rows(logits2d):
+    """logits minus their row maxima (float32, a new array)."""
+    return logits2d - logits2d.max(axis=1, keepdims=True)
+
+
+def softmax_2d(logits2d):
+    """TensorFlow's float32 softmax of the rows of a 2-D array."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        e = _exp_all(shifted_rows(logits2d))
+        # TensorFlow multiplies by 1/sum from Eigen's packet reciprocal, the
+        # CPU's approximate RCPPS plus a Newton step: its bits differ between
+        # CPU models (Intel, AMD), so the exact quotient is used here; the
+        # result then differs from TensorFlow's by at most a few ulps.
+        inv = np.float32(1) / row_sums(e)
+        e *= inv[:, None]
+    return exp_log._flush(e)
+
+
+def log_softmax_2d(logits2d):
+    """TensorFlow's float32 log_softmax of the rows of a 2-D array."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        x = shifted_rows(logits2d)
+        x -= _log_all(_sum_exp(x))[:, None]
+    return x
+
+
+def softmax_xent_2d(labels2d, logits2d):
+    """TensorFlow's float32 softmax cross entropy: (loss, backprop)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        b = shifted_rows(logits2d)
+        s = _sum_exp(b)
+        terms = _log_all(s)[:, None] - b
+        terms *= labels2d
+        loss = row_sums(terms)
+        back = _exp_all(b)
+        back /= s[:, None]
+        back -= labels2d
+    return loss, exp_log._flush(back)
+
+
+def sparse_xent_2d(labels, logits2d):
+    """TensorFlow's float32 sparse softmax cross entropy: (loss, backprop);
+    the loss takes libm's log of each row's sum (a scalar generator)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        b = shifted_rows(logits2d)
+        s = _sum_exp(b)
+        rows = np.arange(b.shape[0])
+        loss = exp_log.log_scalar(s) - b[rows, labels]
+        back = _exp_all(b)
+        back /= s[:, None]
+        exp_log._flush(back)
+        back[rows, labels] -= np.float32(1)
+    return loss, back
+
+
+def column_sums(x):
+    """Eigen's sums of the columns of float32 (rows, n) `x` (a reduction of
+    the leading axis, TensorFlow's reduce_sum over axis 0 of a matrix): the
+    columns that fill whole output packets sum their rows in four
+    accumulators (rows j % 4, when there are at least 16 rows) combined as
+    ((a0 + a1) + a2) + a3, then the rows left over one by one; the last
+    n % 8 columns sum their rows one by one."""
+    rows, n = x.shape
+    out = np.zeros(n, np.float32)
+    whole = n - n % _P
+    if rows >= 16:
+        r4 = rows - rows % 4
+        accs = np.zeros((4, whole), np.float32)
+        for j in range(0, r4, 4):
+            accs += x[j:j + 4, :whole]
+        out[:whole] = accs[0] + accs[1]
+        out[:whole] += accs[2]
+        out[:whole] += accs[3]
+        for j in range(r4, rows):
+            out[:whole] += x[j, :whole]
+    else:
+        for j in range(rows):
+            out[:whole] += x[j, :whole]
+    for j in range(rows):
+        out[whole:] += x[j, whole:]
+    return out
