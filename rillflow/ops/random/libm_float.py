@@ -53,15 +53,20 @@ def _plain_fma(a, b, c):
     return a * b + c
 
 
-def _near_midpoint(y):
+_LOW29 = np.uint64((1 << 29) - 1)
+_HALF29 = np.int64(1 << 28)
+
+
+def _near_midpoint(y, small=0.0):
     """Where rounding the double `y` to float might go the other way for a
-    result a few double ulps away (so the fused computation decides)."""
-    f = y.astype(np.float32)
-    lo = np.nextafter(f, np.float32(-np.inf)).astype(np.float64)
-    hi = np.nextafter(f, np.float32(np.inf)).astype(np.float64)
-    f64 = f.astype(np.float64)
-    mid = np.where(y >= f64, (f64 + hi) * 0.5, (f64 + lo) * 0.5)
-    return np.abs(y - mid) <= np.abs(y) * 2.0 ** -44 + 2.0 ** -60
+    result a few double ulps away, so the fused computation decides: the 29
+    mantissa bits a float drops are within 2**12 double ulps of one half
+    (or |y| < `small`, where an absolute error of the fast pass matters)."""
+    low = (y.view(np.uint64) & _LOW29).view(np.int64)
+    near = np.abs(low - _HALF29) < 4096
+    if small:
+        near |= np.abs(y) < small
+    return near
 
 
 # --- logf ---------------------------------------------------------------------------
@@ -122,43 +127,47 @@ _C = [float.fromhex(h) for h in ("0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e10
                                  "-0x1.6c087e89a359dp-10", "0x1.99343027bf8c3p-16")]
 _S = [float.fromhex(h) for h in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7",
                                  "-0x1.994eb3774cf24p-13")]
-_PIO4_TOP = (np.float32(math.pi / 4).view(np.uint32) >> 20) & 0x7ff
 _TINY_TOP = (np.float32(2.0 ** -12).view(np.uint32) >> 20) & 0x7ff
 
 
 def _sincosf_double(y, fma):
-    """Double sin and cos before rounding, for float32 y in [0, 120)."""
+    """Double sin and cos before rounding, for float32 y in [0, 120).
+
+    glibc reduces y by the nearest multiple n of pi/2 and evaluates the sine
+    and cosine polynomials of the remainder, swapped and negated by
+    quadrant; its negated coefficient table gives exactly the negated
+    result, so the signs are applied afterwards here."""
     x = y.astype(np.float64)
-    top = (y.view(np.uint32) >> np.uint32(20)) & np.uint32(0x7ff)
-    small = top < _PIO4_TOP
-    # Quadrant n and the reduced argument (x itself below pi/4).
-    n = np.where(small, 0, ((x * _HPI_INV).astype(np.int32) + 0x800000) >> 24)
-    xr = np.where(small, x, fma(-n.astype(np.float64), _HPI, x))
-    sign = np.where((n & 3) == 1, -1.0, np.where((n & 3) == 2, -1.0, 1.0))
-    neg_cos = (n & 2) != 0  # the second table computes -cos
-    csign = np.where(neg_cos, -1.0, 1.0)
-    xs = xr * sign
+    # n = round(x * 2/pi) computed as glibc does without a rounding intrinsic.
+    n = ((x * _HPI_INV).astype(np.int32) + 0x800000) >> 24
+    xr = fma(n.astype(np.float64) * -1.0, _HPI, x)
     x2 = xr * xr
-    x3 = x2 * xs
+    x3 = x2 * xr
     x4 = x2 * x2
-    c2 = fma(x2, _C[4] * csign, _C[3] * csign)
+    c2 = fma(x2, _C[4], _C[3])
     s1 = fma(x2, _S[2], _S[1])
-    c1 = fma(x2, _C[1] * csign, _C[0] * csign)
+    c1 = fma(x2, _C[1], _C[0])
     x5 = x3 * x2
     x6 = x4 * x2
-    s = fma(x3, _S[0], xs)
-    c = fma(x4, _C[2] * csign, c1)
-    sin_poly = fma(x5, s1, s)
-    cos_poly = fma(x6, c2, c)
-    odd = (n & 1) != 0
-    return np.where(odd, cos_poly, sin_poly), np.where(odd, sin_poly, cos_poly)
+    sp = fma(x5, s1, fma(x3, _S[0], xr))
+    cp = fma(x6, c2, fma(x4, _C[2], c1))
+    q = n & 3
+    odd = (q & 1).astype(bool)
+    sin = np.where(odd, cp, sp)
+    cos = np.where(odd, sp, cp)
+    # Quadrant signs: sin (+, +, -, -) and cos (+, -, -, +) for q = 0..3.
+    sin *= (1 - 2 * (q >> 1)).astype(np.float64)
+    cos *= (1 - 2 * (((q + 1) >> 1) & 1)).astype(np.float64)
+    return sin, cos
 
 
 def sincosf(y):
     """glibc's sincosf of a float32 array of values in [0, 120): (sin, cos)."""
     y = np.ascontiguousarray(y, np.float32)
     s, c = _sincosf_double(y, _plain_fma)
-    redo = np.flatnonzero(_near_midpoint(s) | _near_midpoint(c))
+    # The unfused reduction errs by up to 2**-51 absolutely: small results
+    # are redone too.
+    redo = np.flatnonzero(_near_midpoint(s, 2.0 ** -8) | _near_midpoint(c, 2.0 ** -8))
     if redo.size:
         s[redo], c[redo] = _sincosf_double(y[redo], _fma)
     sin, cos = s.astype(np.float32), c.astype(np.float32)

@@ -58,16 +58,20 @@ def blocks_at(key, lo, hi):
     c2 = hi & _U32
     c3 = hi >> _S32
     k0, k1 = key & _MASK32, (key >> 32) & _MASK32
-    for _ in range(_ROUNDS):
-        p0 = c0 * _M0  # < 2**64: the full 32x32-bit product
-        p1 = c2 * _M1
-        hi1 = p1 >> _S32
-        hi1 ^= c1
-        hi1 ^= np.uint64(k0)
-        hi0 = p0 >> _S32
-        hi0 ^= c3
-        hi0 ^= np.uint64(k1)
-        c0, c1, c2, c3 = hi1, p1 & _U32, hi0, p0 & _U32
+    p0 = np.empty_like(c0)
+    p1 = np.empty_like(c0)
+    for r in range(_ROUNDS):
+        np.multiply(c0, _M0, out=p0)  # < 2**64: the full 32x32-bit product
+        np.multiply(c2, _M1, out=p1)
+        # New words: (hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0), in place.
+        np.right_shift(p1, _S32, out=c0)
+        c0 ^= c1
+        c0 ^= np.uint64(k0)
+        np.right_shift(p0, _S32, out=c2)
+        c2 ^= c3
+        c2 ^= np.uint64(k1)
+        np.bitwise_and(p1, _U32, out=c1)
+        np.bitwise_and(p0, _U32, out=c3)
         k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
     out = np.empty((lo.size, 4), np.uint32)
     out[:, 0] = c0
