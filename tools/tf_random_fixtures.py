@@ -167,6 +167,21 @@ def function_op_seeds_and_generator(tf):
     return [*f(tf.constant(0.0)), *f(tf.constant(0.0))]
 
 
+# --- tf.data ---------------------------------------------------------------------------
+
+@case
+def dataset_shuffle(tf):
+    def epochs(ds, n=2):
+        return [tf.stack([x for x in ds]) for _ in range(n)]
+    tf.random.set_seed(None)
+    out = epochs(tf.data.Dataset.range(20).shuffle(5, seed=7))
+    out += epochs(tf.data.Dataset.range(10).shuffle(10, seed=1, reshuffle_each_iteration=False))
+    tf.random.set_seed(3)
+    out += epochs(tf.data.Dataset.range(12).shuffle(4).batch(3))
+    tf.random.set_seed(None)
+    return out
+
+
 def _to_numpy(t):
     a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
     if a.dtype.name == "bfloat16":
