@@ -11,17 +11,22 @@ from ..framework import errors
 from . import dataset_ops as DS
 from . import registry
 from . import runtime as R
+from ..ops.random import philox
 from ..ops.random.seeding import get_seed
 
 
 # --- shuffle ---------------------------------------------------------------------------------
 
 class ShuffleNode(R.Node):
-    """Random order through a buffer: fill `buffer_size` elements, then emit a
-    random one and put the next input element in its place.
+    """Random order through a buffer, as TensorFlow's ShuffleDataset: fill
+    up to `buffer_size` elements, then emit the element at a random offset
+    of the buffer's window, move the window's first element into its place,
+    and refill from the input.
 
-    With seeds, iteration `k` (an epoch) draws from a generator seeded with
-    (seed, seed2, k) when reshuffling each iteration, else (seed, seed2).
+    The offsets are `word % window size`, words of Philox seeded with the
+    iterator's seeds; with `reshuffle` each iteration (epoch) takes its seeds
+    from a seed stream, Philox(seed, seed2), two words per epoch, else it
+    uses (seed, seed2) itself. This gives TensorFlow's order.
     """
 
     __slots__ = ("input", "buffer_size", "seeds", "reshuffle", "epoch")
@@ -31,39 +36,55 @@ class ShuffleNode(R.Node):
         self.seeds, self.reshuffle = seeds, reshuffle
         self.epoch = 0
 
-    def _rng(self):
+    def _iteration_seeds(self):
         if self.seeds is None:
-            return np.random.default_rng()
-        key = list(self.seeds)
-        if self.reshuffle:
-            key.append(self.epoch)
-            self.epoch += 1
-        return np.random.default_rng(key)
+            return philox.random_seed64(), philox.random_seed64()
+        if not self.reshuffle:
+            return self.seeds
+        e = self.epoch
+        self.epoch += 1
+        w = philox.words(*philox.from_seeds(*self.seeds), 2 * e + 2)
+        return int(w[2 * e]), int(w[2 * e + 1])
 
     def __iter__(self):
-        rng = self._rng()
+        pos = philox.from_seeds(*self._iteration_seeds())
         it = iter(self.input)
         size = self.buffer_size
-        buf = list(itertools.islice(it, size))
-        # Random indices are drawn in blocks: one NumPy call per 1024 elements.
-        draws = iter(())
-        while buf:
-            u = next(draws, None)
-            if u is None:
-                draws = iter(rng.random(1024).tolist())
-                u = next(draws)
-            i = int(u * len(buf))
-            e = buf[i]
-            nxt = next(it, None)
-            if nxt is None:
-                buf[i] = buf[-1]
-                buf.pop()
-            else:
-                buf[i] = nxt
+        # The buffer's window, oldest first, from index `head` of `win`.
+        win = list(itertools.islice(it, size))
+        head = 0
+        exhausted = len(win) < size
+        words = iter(())
+        while True:
+            if not exhausted and len(win) - head < size:
+                # Refilled when the next element is asked for, as TensorFlow does.
+                nxt = next(it, _END)
+                if nxt is _END:
+                    exhausted = True
+                else:
+                    win.append(nxt)
+            if head == len(win):
+                return
+            w = next(words, None)
+            if w is None:
+                # Philox words in blocks: one call per 1024 elements.
+                words = iter(philox.blocks(pos[0], pos[1], 256).reshape(-1).tolist())
+                pos = philox.skip(pos, 256)
+                w = next(words)
+            i = head + w % (len(win) - head)
+            e = win[i]
+            win[i] = win[head]
+            head += 1
+            if head > 4096 and head * 2 > len(win):
+                del win[:head]
+                head = 0
             yield e
 
     def cardinality(self):
         return self.input.cardinality()
+
+
+_END = object()
 
 
 def _shuffle_kernel(inp, buffer_size, seed, seed2, reshuffle_each_iteration=True, **_):

@@ -28,6 +28,7 @@ from ..framework.func_graph import CompositeOutput, FuncGraph
 from ..framework.graph import Operation
 from ..framework.tensor import EagerTensor, SymbolicTensor
 from ..function.concrete_function import ConcreteFunction
+from ..ops.random.philox import GuardedPhilox
 from ..ops.state.variables import ResourceHandle
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
@@ -128,7 +129,7 @@ class GraphWriter:
                 "outputs": [[V.encode_shape(t.shape), t.dtype.name] for t in op.outputs]}
 
     def _attr(self, op, key, v):
-        if isinstance(v, np.random.Generator):
+        if isinstance(v, GuardedPhilox):
             # A stateful random op's stream: restarted from its seed attrs on
             # load, as a fresh TensorFlow kernel would start.
             return {"rng": None}
@@ -340,9 +341,9 @@ class GraphReader:
         if isinstance(v, dict) and len(v) == 1:
             if "rng" in v:
                 seed, seed2 = raw.get("seed", 0), raw.get("seed2", 0)
-                seeds = [seed, seed2] if type(seed) is int and type(seed2) is int and (
-                    seed or seed2) else None
-                return np.random.default_rng(seeds)
+                if type(seed) is not int or type(seed2) is not int:
+                    seed = seed2 = 0
+                return GuardedPhilox(seed, seed2)
             if "lost_gradient" in v:
                 return lost_gradient(op_name)
             if "lost_callable" in v:

@@ -1,9 +1,12 @@
 """`tf.random.Generator`: a random number generator with its own state.
 
-A Generator keeps an int64 [3] state variable; each of its ops (registry
-entries StatefulUniform, StatefulStandardNormalV2, ...) draws from a NumPy
-Philox generator made from the current state and then advances it, so
-`reset(state)` replays the numbers.
+A Generator keeps an int64 [3] state variable, TensorFlow's Philox state:
+a 128-bit counter (words 0 and 1) and a key (word 2). Each of its ops
+(registry entries StatefulUniform, StatefulStandardNormalV2, ...) draws from
+Philox at the current state and advances the counter by 256 per value drawn,
+as TensorFlow's kernels do, so the numbers are TensorFlow's and
+`reset(state)` replays them. Binomial uses NumPy's algorithm on the Philox
+stream (not TensorFlow's numbers).
 """
 import enum
 
@@ -19,11 +22,14 @@ from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
-from .random_util import (_STATELESS_UNIFORM_DTYPES, _dims, _float_dtype_error, _int_bounds,
-                          _invalid_dtype, _no_grad, _normal, _random_infer, _random_int_infer,
-                          _scaled, _scope, _shape_arg, _shape_infer_from, _truncated,
-                          _uniform01, _uniform_int)
+from .random_util import (_STATELESS_UNIFORM_DTYPES, _count, _dims, _float_dtype_error,
+                          _full_int, _int_bounds, _invalid_dtype, _no_grad, _normal,
+                          _numpy_rng, _random_infer, _random_int_infer, _scaled, _scope,
+                          _shape_arg, _shape_infer_from, _truncated, _uniform01, _uniform_int)
+from . import philox
 from .seeding import _UINT64_MASK, _check_seed_value
+from ..core.constant_ops import zeros_like
+from ..core.join_ops import stack
 from ..core.math_ops import add, multiply, subtract
 from ..state.variables import Variable
 
@@ -34,8 +40,8 @@ from ..state.variables import Variable
 class Algorithm(enum.Enum):
     """The counter-based RNG algorithms a `Generator` may name.
 
-    rillflow draws from NumPy's Philox generator whichever is named; the
-    name is kept for compatibility.
+    TensorFlow's CPU kernels run Philox for PHILOX and AUTO_SELECT; so does
+    rillflow, for THREEFRY too.
     """
     PHILOX = 1
     THREEFRY = 2
@@ -85,53 +91,50 @@ def create_rng_state(seed, alg):
 def _advance(state, delta):
     """`state` (int64 [3]) with its 128-bit counter (words 0 and 1) moved by `delta`."""
     s = state.view(np.uint64)
-    counter = (int(s[0]) | (int(s[1]) << 64)) + int(delta)
+    counter = ((int(s[0]) | (int(s[1]) << 64)) + int(delta)) & ((1 << 128) - 1)
     out = s.copy()
     out[0] = counter & _UINT64_MASK
-    out[1] = (counter >> 64) & _UINT64_MASK
+    out[1] = counter >> 64
     return out.view(np.int64)
 
 
-def _generator_rng(storage):
-    """The NumPy generator for a `Generator`'s next op, advancing its state.
-
-    Each op's numbers are a pure function of the state when it runs, so
-    `reset(state)` replays them.
-    """
-    state = storage.value
-    entropy = [int(w) for w in np.asarray(state).view(np.uint64)]
-    storage.value = _advance(np.asarray(state, dtype=np.int64), 1)
-    return np.random.Generator(np.random.Philox(np.random.SeedSequence(entropy)))
+def _generator_pos(storage, count):
+    """The Philox position for a `Generator` op drawing `count` values; the
+    state's counter moves on by 256 per value, as TensorFlow's does."""
+    state = np.asarray(storage.value, dtype=np.int64)
+    w = state.view(np.uint64)
+    pos = philox.from_key_counter(int(w[2]), int(w[0]), int(w[1]))
+    storage.value = _advance(state, int(count) * 256)
+    return pos
 
 
 # Arguments are validated before the state advances: a failing op uses no numbers.
 
 def _gen_uniform_kernel(shape, dtype=D.float32, _gen=None):
     dims = _dims(shape)
-    return _uniform01(_generator_rng(_gen), dims, dtype.as_numpy_dtype)
+    return _uniform01(_generator_pos(_gen, _count(dims)), dims, dtype.as_numpy_dtype)
 
 
 def _gen_uniform_int_kernel(shape, minval, maxval, dtype=D.int32, _gen=None):
     dims = _dims(shape)
     _int_bounds(minval, maxval)
-    return _uniform_int(_generator_rng(_gen), dims, minval, maxval, dtype.as_numpy_dtype)
+    return _uniform_int(_generator_pos(_gen, _count(dims)), dims, minval, maxval,
+                        dtype.as_numpy_dtype)
 
 
 def _gen_full_int_kernel(shape, dtype=D.uint64, _gen=None):
     dims = _dims(shape)
-    info = np.iinfo(dtype.as_numpy_dtype)
-    return _generator_rng(_gen).integers(info.min, info.max, dims,
-                                         dtype=dtype.as_numpy_dtype, endpoint=True)
+    return _full_int(_generator_pos(_gen, _count(dims)), dims, dtype.as_numpy_dtype)
 
 
 def _gen_normal_kernel(shape, dtype=D.float32, _gen=None):
     dims = _dims(shape)
-    return _normal(_generator_rng(_gen), dims, dtype.as_numpy_dtype)
+    return _normal(_generator_pos(_gen, _count(dims)), dims, dtype.as_numpy_dtype)
 
 
 def _gen_truncated_kernel(shape, dtype=D.float32, _gen=None):
     dims = _dims(shape)
-    return _truncated(_generator_rng(_gen), dims, dtype.as_numpy_dtype)
+    return _truncated(_generator_pos(_gen, _count(dims)), dims, dtype.as_numpy_dtype)
 
 
 def _gen_binomial_kernel(shape, counts, probs, dtype=D.int32, _gen=None):
@@ -145,8 +148,8 @@ def _gen_binomial_kernel(shape, counts, probs, dtype=D.int32, _gen=None):
             f"{dims_text(np.shape(probs))} must broadcast to shape {dims_text(dims)}") from None
     if np.any((p < 0) | (p > 1)):
         raise errors.InvalidArgumentError(None, None, "probs must be in [0, 1]")
-    return _generator_rng(_gen).binomial(n.astype(np.int64), p.astype(np.float64)).astype(
-        dtype.as_numpy_dtype)
+    rng = _numpy_rng(_generator_pos(_gen, _count(dims)))
+    return rng.binomial(n.astype(np.int64), p.astype(np.float64)).astype(dtype.as_numpy_dtype)
 
 
 def _gen_int_infer(inputs, attrs):
@@ -227,8 +230,9 @@ class Generator:
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
         """A generator seeded from the operating system's entropy."""
-        seed = int(np.random.SeedSequence().generate_state(2, np.uint64).view(np.int64)[0])
-        return cls(state=create_rng_state(seed, alg), alg=alg)
+        state = np.array([philox.random_seed64() for _ in range(_STATE_SIZE)],
+                         np.uint64).view(np.int64)
+        return cls(state=state, alg=alg)
 
     @classmethod
     def from_key_counter(cls, key, counter, alg):
@@ -270,9 +274,10 @@ class Generator:
         self.reset(Generator.from_key_counter(key, counter, self._alg).state.numpy())
 
     def skip(self, delta):
-        """Advances the state as `delta` draws would."""
+        """Advances the state as drawing `delta` values would (256 Philox
+        calls each)."""
         storage = self._state_var._storage
-        storage.value = _advance(np.asarray(storage.value, dtype=np.int64), int(delta))
+        storage.value = _advance(np.asarray(storage.value, dtype=np.int64), int(delta) * 256)
 
     # --- sampling -------------------------------------------------------------
     def _attrs(self, dtype):
@@ -354,16 +359,17 @@ class Generator:
                          name="StatefulRandomBinomial")
 
     def make_seeds(self, count=1):
-        """`count` seeds for stateless ops, as an int64 [2, count] tensor."""
-        return self.uniform_full_int([2, count], dtype=D.int64)
+        """`count` seeds for stateless ops, as an int64 [2, count] tensor:
+        TensorFlow's [keys; zeros] (stateless ops scramble the pair, so one
+        random word suffices)."""
+        keys = self.uniform_full_int([count], dtype=D.int64)
+        return stack([keys, zeros_like(keys)])
 
     def split(self, count=1):
-        """`count` new generators, independent of this one and of each other."""
-        seeds = np.asarray(self.make_seeds(count).numpy())
-        # Each new generator's key and high counter word come from a fresh
-        # seed pair, with its counter starting at zero.
-        return [Generator(state=np.array([0, seeds[1, i], seeds[0, i]], np.int64),
-                          alg=self._alg) for i in range(count)]
+        """`count` new generators, independent of this one and of each other:
+        each has a fresh random key and a zero counter, as in TensorFlow."""
+        keys = np.asarray(self.uniform_full_int([count], dtype=D.int64).numpy())
+        return [Generator(state=np.array([0, 0, k], np.int64), alg=self._alg) for k in keys]
 
 
 _global_generator = None

@@ -1,8 +1,8 @@
 """What the random op modules share: argument checks and their errors, the
-shape functions, and the samplers that turn a NumPy generator into values of
-a TensorFlow dtype (uniform, normal, truncated normal, bounded integers,
-multinomial). The numbers differ from TensorFlow's (another generator);
-distributions, dtypes and shapes are TensorFlow's."""
+shape functions, and the samplers that turn a Philox generator position
+(philox.py) into values of a TensorFlow dtype and shape (uniform, normal,
+truncated normal, bounded and full-range integers, multinomial): the same
+numbers as TensorFlow's CPU kernels (distributions.py)."""
 import contextlib
 
 import numpy as np
@@ -17,6 +17,7 @@ from ..core import op_util as U
 from ..core.op_util import FLOATS
 from ..core.join_ops import stack
 from ..core.math_ops import add, multiply
+from . import distributions as _dist
 
 _state = _context.state
 _NULL_SCOPE = contextlib.nullcontext()
@@ -110,31 +111,36 @@ def _no_grad(op, *grads):
     return [None] * len(op.inputs)
 
 
-def _uniform01(rng, dims, np_dtype):
-    """Uniform [0, 1) floats of `np_dtype`, never rounded up to 1."""
-    if np_dtype == np.float64 or np_dtype == np.float32:
-        return rng.random(dims, dtype=np_dtype)
-    # Half precision: as many random mantissa bits as the type holds, so
-    # that every value is exact and below 1.
-    bits = np.finfo(np_dtype).nmant
-    return (rng.integers(0, 2 ** bits, dims) * (2.0 ** -bits)).astype(np_dtype)
+def _count(dims):
+    return int(np.prod(dims, dtype=np.int64))
 
 
-def _normal(rng, dims, np_dtype):
-    if np_dtype == np.float64 or np_dtype == np.float32:
-        return rng.standard_normal(dims, dtype=np_dtype)
-    return rng.standard_normal(dims, dtype=np.float32).astype(np_dtype)
+def _uniform01(pos, dims, np_dtype):
+    """Uniform [0, 1) floats of `np_dtype` (never 1)."""
+    return _dist.uniform(pos, _count(dims), np_dtype).reshape(dims)
 
 
-def _truncated(rng, dims, np_dtype):
+def _normal(pos, dims, np_dtype):
+    return _dist.normal(pos, _count(dims), np_dtype).reshape(dims)
+
+
+def _truncated(pos, dims, np_dtype):
     """Standard normal values redrawn until within two standard deviations."""
-    work = np.float64 if np_dtype == np.float64 else np.float32
-    out = rng.standard_normal(dims, dtype=work)
-    bad = np.abs(out) > 2
-    while np.any(bad):
-        out[bad] = rng.standard_normal(int(np.count_nonzero(bad)), dtype=work)
-        bad = np.abs(out) > 2
-    return out.astype(np_dtype, copy=False)
+    return _dist.truncated_normal(pos, _count(dims), np_dtype).reshape(dims)
+
+
+def _full_int(pos, dims, np_dtype):
+    """Integers over the whole range of a 32- or 64-bit integer type."""
+    return _dist.full_int(pos, _count(dims), np_dtype).reshape(dims)
+
+
+def _numpy_rng(pos):
+    """A NumPy generator at a Philox position, for the distributions whose
+    TensorFlow algorithms are not reproduced (gamma, Poisson, binomial):
+    deterministic per position, but not TensorFlow's numbers."""
+    key, counter = pos
+    return np.random.Generator(np.random.Philox(
+        counter=[(counter >> (64 * i)) & (2 ** 64 - 1) for i in range(4)], key=[key, 0]))
 
 
 def _check_bounds(lo, hi):
@@ -156,12 +162,14 @@ def _int_bounds(lo, hi):
     return lo, hi
 
 
-def _uniform_int(rng, dims, lo, hi, np_dtype):
+def _uniform_int(pos, dims, lo, hi, np_dtype):
+    """Integers in [lo, hi) as TensorFlow draws them (lo + bits % range)."""
     lo, hi = _int_bounds(lo, hi)
-    return rng.integers(lo, hi, dims, dtype=np_dtype)
+    return _dist.uniform_int(pos, _count(dims), lo, hi, np_dtype).reshape(dims)
 
 
-def _multinomial(rng, logits, num_samples, np_dtype):
+def _check_multinomial(logits, num_samples):
+    """The checks of TensorFlow's multinomial kernel; returns num_samples."""
     if logits.ndim != 2:
         raise errors.InvalidArgumentError(
             None, None, f"logits should be a matrix, got shape {dims_text(logits.shape)}")
@@ -173,25 +181,22 @@ def _multinomial(rng, logits, num_samples, np_dtype):
     if classes == 0 and batch > 0:
         raise errors.InvalidArgumentError(
             None, None, f"num_classes should be positive, got {classes}")
-    out = np.empty((batch, n), dtype=np_dtype)
+    return n
+
+
+def _multinomial(pos, logits, n, np_dtype):
+    """Class indices per row of [batch, classes] logits (n checked)."""
+    return _dist.multinomial(pos, logits, n, np_dtype)
+
+
+def _multinomial_reserve(logits, n):
+    """The Philox calls TensorFlow's stateful multinomial kernel reserves:
+    256 per double drawn, counting samples rounded up to 4, two words per
+    double; nothing when the output is empty."""
+    batch = logits.shape[0]
     if batch == 0 or n == 0:
-        return out
-    x = logits.astype(np.float64)
-    finite_max = np.max(np.where(np.isneginf(x), -np.inf, x), axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = np.exp(x - finite_max)
-    p = np.nan_to_num(p, nan=0.0)
-    cdf = np.cumsum(p, axis=1)
-    u = rng.random((batch, n))
-    for i in range(batch):
-        total = cdf[i, -1]
-        if not total > 0 or not np.isfinite(total):
-            out[i] = classes - 1
-            continue
-        # side="right": a class of probability 0 is never chosen.
-        idx = np.searchsorted(cdf[i] / total, u[i], side="right")
-        out[i] = np.minimum(idx, classes - 1)
-    return out
+        return 0
+    return batch * ((n + 3) // 4 * 4 * 2) * 256
 
 
 # --- shape functions ------------------------------------------------------------

@@ -1,29 +1,32 @@
 """TensorFlow's seeding rules (`tf.random.set_seed`, `get_seed`) and the
-NumPy generators the random ops draw from.
+Philox generators the stateful random ops draw from.
 
 Seeding follows `tf.random.set_seed`:
 
 - Neither a global nor an op seed: every result is nondeterministic.
 - A global seed but no op seed: each op gets an op seed of its own, drawn
-  (eagerly) from a sequence that `set_seed` restarts, or (in a graph) from
-  the graph's op counter, so a program's sequence of results repeats after
-  `set_seed` with the same value, and each traced function sees the same
-  sequence.
+  (eagerly) from Python's `random.Random(global_seed)`, as TensorFlow's
+  context does, or (in a graph) from a counter of the graph's seedless
+  random ops, so a program's sequence of results repeats after `set_seed`
+  with the same value, and each traced function sees the same sequence.
 - An op seed (with or without a global seed): eagerly, successive calls
   with the same seeds continue one stream of numbers until `set_seed` is
-  called again; in a graph, each random op node owns a stream that
-  advances every time the graph runs.
+  called again (TensorFlow reuses the cached kernel); in a graph, each
+  random op node owns a stream that advances every time the graph runs.
 
-A stateful random op's kernel draws from a NumPy `Generator` passed in the
-hidden attr `_rng` (hidden attrs are not part of the GraphDef view), made
-here: created with the op node in a graph, and looked up eagerly from a
-cache keyed by op type, dtype and seeds. A stateless op seeds a fresh
-generator from its seed input on each run (`_stateless_rng`).
+A stateful random op's kernel draws from a `philox.GuardedPhilox` passed in
+the hidden attr `_rng` (hidden attrs are not part of the GraphDef view),
+made here from the op's seed and seed2: created with the op node in a graph,
+and looked up eagerly from a cache keyed by op type, dtype and seeds. A
+stateless op derives its Philox key and counter from its seed input on each
+run (`_stateless_rng`).
 """
 import random as _pyrandom
 import weakref
 
 import numpy as np
+
+from . import philox
 
 from ...framework import context as _context
 from ...framework import errors
@@ -49,8 +52,6 @@ class _EagerSeeds:
         self.seed = None
         self.op_seeds = None
         self.streams = {}
-        # Unseeded ops share one generator seeded from the OS.
-        self.nondeterministic = np.random.default_rng()
 
 
 _eager = _EagerSeeds()
@@ -128,7 +129,9 @@ def get_seed(op_seed):
                     _eager.op_seeds = _pyrandom.Random(global_seed)
                 op_seed = _eager.op_seeds.randint(0, _MAXINT32)
             else:
-                op_seed = g._last_id
+                # TensorFlow counts the graph's seedless random ops.
+                op_seed = getattr(g, "_random_op_count", 0)
+                g._random_op_count = op_seed + 1
         seeds = (_truncate(global_seed), _truncate(op_seed))
     elif op_seed is not None:
         seeds = (DEFAULT_GRAPH_SEED, _truncate(op_seed))
@@ -143,26 +146,29 @@ def get_seed(op_seed):
 def _stateful_attrs(op_type, key_dtype, op_seed, **attrs):
     """The attrs of a stateful random op, with the generator it draws from.
 
-    Eagerly the generator of an explicit op seed is cached so that repeated
-    calls continue its stream; derived op seeds are fresh on every call, so
-    their generators are not kept.
+    Eagerly the generator of seeded ops is cached, as TensorFlow caches the
+    kernel, so that repeated calls with the same seeds continue its stream.
     """
     seed, seed2 = get_seed(op_seed)
     attrs["seed"] = 0 if seed is None else seed
     attrs["seed2"] = 0 if seed2 is None else seed2
     if _state.graph is not None:
         _graphs_with_random_ops.add(_state.graph)
-    if seed is None:
-        rng = np.random.default_rng() if _state.graph is not None else _eager.nondeterministic
-    elif _state.graph is not None or op_seed is None:
-        rng = np.random.default_rng([seed, seed2])
+    if seed is None or _state.graph is not None:
+        rng = philox.GuardedPhilox(attrs["seed"], attrs["seed2"])
     else:
         key = (op_type, key_dtype.name, seed, seed2)
         rng = _eager.streams.get(key)
         if rng is None:
-            rng = _eager.streams[key] = np.random.default_rng([seed, seed2])
+            rng = _eager.streams[key] = philox.GuardedPhilox(seed, seed2)
     attrs["_rng"] = rng
     return attrs
+
+
+def make_stream(seed, seed2):
+    """The generator of a stateful op with these seed attrs, as a new
+    kernel starts it (used when a saved graph is loaded)."""
+    return philox.GuardedPhilox(seed, seed2)
 
 
 def restart_random_streams(graph):
@@ -174,21 +180,19 @@ def restart_random_streams(graph):
     """
     for op in graph.get_operations():
         rng = op.attrs.get("_rng")
-        if not isinstance(rng, np.random.Generator):
-            continue
-        seed, seed2 = op.attrs.get("seed", 0), op.attrs.get("seed2", 0)
-        fresh = np.random.default_rng([seed, seed2] if seed or seed2 else None)
-        rng.bit_generator.state = fresh.bit_generator.state
+        if isinstance(rng, philox.GuardedPhilox):
+            rng.restart()
 
 
 def _rng_or_default(rng):
-    return rng if rng is not None else _eager.nondeterministic
+    return rng if rng is not None else philox.GuardedPhilox(0, 0)
 
 
 def _stateless_rng(seed):
-    """A generator that is a pure function of a [2] int seed tensor's value."""
+    """The Philox position of a stateless op: a pure function of its [2]
+    int seed tensor's value (TensorFlow's seed scrambling)."""
     seed = np.asarray(seed)
     if seed.shape != (2,):
         raise errors.InvalidArgumentError(
             None, None, f"seed must have shape [2], not {dims_text(seed.shape)}")
-    return np.random.default_rng([int(s) & _UINT64_MASK for s in seed])
+    return philox.scramble_seed(int(seed[0]), int(seed[1]))[0]

@@ -1,7 +1,10 @@
 """The stateful random ops (`tf.random.uniform`, normal, truncated_normal,
 categorical, shuffle, gamma, poisson): registry entries whose kernels draw
-from the NumPy generator of the hidden attr `_rng`, which seeding.py makes
-per TensorFlow's seeding rules."""
+from the Philox generator of the hidden attr `_rng`, which seeding.py makes
+per TensorFlow's seeding rules. Each run reserves as many Philox calls as
+TensorFlow's kernel does (256 per output value), so a sequence of runs gives
+TensorFlow's numbers; gamma and Poisson use NumPy's algorithms on a Philox
+stream (not TensorFlow's numbers)."""
 import numpy as np
 
 from ...framework import context as _context
@@ -15,10 +18,12 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from ..core.op_util import FLOATS
-from .random_util import (_INTS, _POISSON_DTYPES, _UNIFORM_DTYPES, _dims, _float_dtype_error,
-                          _invalid_dtype, _multinomial, _no_grad, _normal, _random_infer,
-                          _random_int_infer, _scaled, _scope, _shape_arg, _shape_infer_from,
-                          _truncated, _uniform01, _uniform_int)
+from .random_util import (_INTS, _POISSON_DTYPES, _UNIFORM_DTYPES, _check_multinomial, _count,
+                          _dims, _float_dtype_error, _int_bounds, _invalid_dtype,
+                          _multinomial, _multinomial_reserve, _no_grad, _normal,
+                          _numpy_rng, _random_infer, _random_int_infer, _scaled, _scope,
+                          _shape_arg, _shape_infer_from, _truncated, _uniform01, _uniform_int)
+from . import distributions as _dist
 from .seeding import _rng_or_default, _stateful_attrs
 from ..core.broadcast_ops import (broadcast_dynamic_shape, broadcast_static_shape,
                                   broadcast_to)
@@ -30,40 +35,55 @@ _state = _context.state
 
 # --- stateful kernels -------------------------------------------------------------
 
+def _reserve(rng, dims):
+    """The position this run draws from: TensorFlow reserves 256 Philox
+    calls per output value."""
+    return _rng_or_default(rng).reserve_outputs(_count(dims))
+
+
 def _random_uniform_kernel(shape, dtype=D.float32, seed=0, seed2=0, _rng=None):
-    return _uniform01(_rng_or_default(_rng), _dims(shape), dtype.as_numpy_dtype)
+    dims = _dims(shape)
+    return _uniform01(_reserve(_rng, dims), dims, dtype.as_numpy_dtype)
 
 
 def _random_uniform_int_kernel(shape, minval, maxval, Tout=D.int32, seed=0, seed2=0,
                                _rng=None):
-    return _uniform_int(_rng_or_default(_rng), _dims(shape), minval, maxval,
-                        Tout.as_numpy_dtype)
+    dims = _dims(shape)
+    _int_bounds(minval, maxval)
+    return _uniform_int(_reserve(_rng, dims), dims, minval, maxval, Tout.as_numpy_dtype)
 
 
 def _random_normal_kernel(shape, dtype=D.float32, seed=0, seed2=0, _rng=None):
-    return _normal(_rng_or_default(_rng), _dims(shape), dtype.as_numpy_dtype)
+    dims = _dims(shape)
+    return _normal(_reserve(_rng, dims), dims, dtype.as_numpy_dtype)
 
 
 def _truncated_normal_kernel(shape, dtype=D.float32, seed=0, seed2=0, _rng=None):
-    return _truncated(_rng_or_default(_rng), _dims(shape), dtype.as_numpy_dtype)
+    dims = _dims(shape)
+    return _truncated(_reserve(_rng, dims), dims, dtype.as_numpy_dtype)
 
 
 def _multinomial_kernel(logits, num_samples, output_dtype=D.int64, seed=0, seed2=0,
                         _rng=None):
-    return _multinomial(_rng_or_default(_rng), logits, num_samples,
-                        output_dtype.as_numpy_dtype)
+    n = _check_multinomial(logits, num_samples)
+    pos = _rng_or_default(_rng).reserve128(_multinomial_reserve(logits, n))
+    return _multinomial(pos, logits, n, output_dtype.as_numpy_dtype)
 
 
 def _shuffle_kernel(value, seed=0, seed2=0, _rng=None):
-    if value.ndim == 0 or value.shape[0] <= 1:
+    if value.size <= 1 or value.ndim == 0 or value.shape[0] <= 1:
         return value.copy()
-    return value[_rng_or_default(_rng).permutation(value.shape[0])]
+    size = value.shape[0]
+    # One word per swap: TensorFlow reserves size - 1 of them.
+    pos = _rng_or_default(_rng).reserve32(size - 1)
+    return value[_dist.shuffle_permutation(pos, size)]
 
 
 def _gamma_kernel(shape, alpha, seed=0, seed2=0, _rng=None):
     dims = _dims(shape) + alpha.shape
     a = np.broadcast_to(alpha.astype(np.float64), dims)
-    return _rng_or_default(_rng).standard_gamma(a).astype(alpha.dtype)
+    rng = _numpy_rng(_reserve(_rng, dims))
+    return rng.standard_gamma(a).astype(alpha.dtype)
 
 
 def _poisson_kernel(shape, rate, dtype=D.float32, seed=0, seed2=0, _rng=None):
@@ -71,7 +91,8 @@ def _poisson_kernel(shape, rate, dtype=D.float32, seed=0, seed2=0, _rng=None):
     lam = np.broadcast_to(rate.astype(np.float64), dims)
     if np.any(lam < 0):
         raise errors.InvalidArgumentError(None, None, "rate must be non-negative")
-    return _rng_or_default(_rng).poisson(lam).astype(dtype.as_numpy_dtype)
+    rng = _numpy_rng(_reserve(_rng, dims))
+    return rng.poisson(lam).astype(dtype.as_numpy_dtype)
 
 
 # --- shape functions ------------------------------------------------------------
@@ -129,7 +150,8 @@ def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None)
     """Uniform random values in [minval, maxval).
 
     Floats default to [0, 1); integer dtypes need `maxval` and scalar bounds
-    with minval < maxval (the range is exact, without modulo bias).
+    with minval < maxval (drawn as TensorFlow does: minval + bits % range,
+    with its slight modulo bias for ranges that are not powers of two).
 
     Raises:
       ValueError: for an unsupported dtype, or an integer dtype without maxval.

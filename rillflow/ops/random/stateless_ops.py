@@ -1,7 +1,10 @@
 """The stateless random ops (`tf.random.stateless_*`, `tf.random.split`,
-`tf.random.fold_in`): pure functions of their [2] int seed input, whose
-kernels seed a fresh NumPy generator from it on each run, so the same
-arguments always give the same values."""
+`tf.random.fold_in`): pure functions of their [2] int seed input. Each run
+scrambles the seed into a Philox key and counter as TensorFlow does (one
+Philox call under a fixed key) and fills the output as TensorFlow's CPU
+kernels do, so the values are TensorFlow's. The algorithm argument may be
+"auto_select" or "philox" (the same numbers on CPU); TensorFlow's CPU kernels
+do not implement ThreeFry either."""
 import numpy as np
 
 from ...framework import context as _context
@@ -15,15 +18,14 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
 from ..core.op_util import FLOATS
-from .random_util import (_INTS, _STATELESS_UNIFORM_DTYPES, _dims, _float_dtype_error,
-                          _invalid_dtype, _multinomial, _no_grad, _normal, _random_int_infer,
-                          _scaled, _scope, _shape_arg, _shape_infer_from, _truncated,
-                          _uniform01, _uniform_int)
+from .random_util import (_INTS, _STATELESS_UNIFORM_DTYPES, _check_multinomial, _dims,
+                          _float_dtype_error, _full_int, _invalid_dtype, _multinomial,
+                          _no_grad, _normal, _random_int_infer, _scaled, _scope, _shape_arg,
+                          _shape_infer_from, _truncated, _uniform01, _uniform_int)
 from .seeding import _stateless_rng
 from .stateful_ops import _categorical_args, _multinomial_infer
-from ..core.join_ops import concat
-from ..core.math_ops import add, cast, multiply, subtract
-from ..core.shape_ops import reshape
+from ..core.join_ops import stack
+from ..core.math_ops import add, multiply, subtract
 
 _state = _context.state
 
@@ -40,9 +42,7 @@ def _stateless_uniform_int_kernel(shape, seed, minval, maxval, dtype=D.int32):
 
 
 def _stateless_full_int_kernel(shape, seed, dtype=D.int32):
-    info = np.iinfo(dtype.as_numpy_dtype)
-    return _stateless_rng(seed).integers(info.min, info.max, _dims(shape),
-                                         dtype=dtype.as_numpy_dtype, endpoint=True)
+    return _full_int(_stateless_rng(seed), _dims(shape), dtype.as_numpy_dtype)
 
 
 def _stateless_normal_kernel(shape, seed, dtype=D.float32):
@@ -54,8 +54,8 @@ def _stateless_truncated_kernel(shape, seed, dtype=D.float32):
 
 
 def _stateless_multinomial_kernel(logits, num_samples, seed, output_dtype=D.int64):
-    return _multinomial(_stateless_rng(seed), logits, num_samples,
-                        output_dtype.as_numpy_dtype)
+    n = _check_multinomial(logits, num_samples)
+    return _multinomial(_stateless_rng(seed), logits, n, output_dtype.as_numpy_dtype)
 
 
 def _check_seed_shape(seed_t):
@@ -212,9 +212,11 @@ def split(seed, num=2, alg="auto_select"):
 
 @export("random.fold_in", "random.experimental.stateless_fold_in")
 def fold_in(seed, data, alg="auto_select"):
-    """A new [2] seed derived from `seed` and the integer `data`."""
+    """A new [2] seed derived from `seed` and the integer `data`, as
+    TensorFlow builds it: [a full-range integer drawn with `seed`, data], of
+    `data`'s dtype."""
     seed_t = _seed_arg(seed, "StatelessRandomUniformFullInt")
-    data_t = cast(convert_to_tensor(data, dtype_hint=D.int64), seed_t.dtype)
-    key = stateless_uniform([1], seed=seed_t, minval=None, maxval=None, dtype=seed_t.dtype)
-    return stateless_uniform([2], seed=concat([key, reshape(data_t, [1])], 0), minval=None,
-                             maxval=None, dtype=seed_t.dtype)
+    data_t = convert_to_tensor(data)
+    key = stateless_uniform([], seed=seed_t, minval=None, maxval=None, dtype=data_t.dtype,
+                            alg=alg)
+    return stack([key, data_t])
