@@ -307,3 +307,178 @@ def expf(x):
             sp = np.where(x == np.float32(-np.inf), np.float32(0.0), sp)
             out = np.where(special, sp, out)
     return out.reshape(shape)
+
+
+# powf: log2(x) from a 16-entry table (1/c, log2(c)) and a degree 5 polynomial.
+_POWF_INVC = [_d(h) for h in (
+    "0x1.661ec79f8f3bep+0", "0x1.571ed4aaf883dp+0", "0x1.49539f0f010bp+0",
+    "0x1.3c995b0b80385p+0", "0x1.30d190c8864a5p+0", "0x1.25e227b0b8eap+0",
+    "0x1.1bb4a4a1a343fp+0", "0x1.12358f08ae5bap+0", "0x1.0953f419900a7p+0", "0x1p+0",
+    "0x1.e608cfd9a47acp-1", "0x1.ca4b31f026aap-1", "0x1.b2036576afce6p-1",
+    "0x1.9c2d163a1aa2dp-1", "0x1.886e6037841edp-1", "0x1.767dcf5534862p-1")]
+_POWF_LOGC = [_d(h) for h in (
+    "-0x1.efec65b963019p-2", "-0x1.b0b6832d4fca4p-2", "-0x1.7418b0a1fb77bp-2",
+    "-0x1.39de91a6dcf7bp-2", "-0x1.01d9bf3f2b631p-2", "-0x1.97c1d1b3b7afp-3",
+    "-0x1.2f9e393af3c9fp-3", "-0x1.960cbbf788d5cp-4", "-0x1.a6f9db6475fcep-5", "0x0p+0",
+    "0x1.338ca9f24f53dp-4", "0x1.476a9543891bap-3", "0x1.e840b4ac4e4d2p-3",
+    "0x1.40645f0c6651cp-2", "0x1.88e9c2c1b9ff8p-2", "0x1.ce0a44eb17bccp-2")]
+_POWF_A = [_d(h) for h in ("0x1.27616c9496e0bp-2", "-0x1.71969a075c67ap-2",
+                           "0x1.ec70a6ca7baddp-2", "-0x1.7154748bef6c8p-1",
+                           "0x1.71547652ab82bp0")]
+_POWF_TABS = (np.array(_POWF_INVC), np.array(_POWF_LOGC))
+_SIGN_BIAS = _U64(1 << 16)
+
+
+def _checkint(iy):
+    """0: not an integer, 1: odd integer, 2: even integer (nonzero finite iy bits)."""
+    e = ((iy >> _U32(23)) & _U32(0xFF)).astype(_I32)
+    shift = np.clip(0x7F + 23 - e, 0, 31).astype(_U32)
+    frac = iy & ((_U32(1) << shift) - _U32(1))
+    odd = (iy & (_U32(1) << shift)) != 0
+    out = np.where(odd, 1, 2)
+    out = np.where(frac != 0, 0, out)
+    out = np.where(e > 0x7F + 23, 2, out)
+    return np.where(e < 0x7F, 0, out)
+
+
+def _log2_inline(ix):
+    tmp = ix - _U32(0x3f330000)
+    i = ((tmp >> _U32(19)) % _U32(16)).astype(np.intp)
+    top = tmp & _U32(0xff800000)
+    iz = ix - top
+    k = top.view(_I32) >> 23
+    invc, logc = _POWF_TABS[0][i], _POWF_TABS[1][i]
+    z = iz.view(np.float32).astype(_F64)
+    r = _fma(z, invc, -1.0)
+    y0 = logc + k.astype(_F64)
+    a = _POWF_A
+    r2 = r * r
+    y = _fma(a[0], r, a[1])
+    p = _fma(a[2], r, a[3])
+    r4 = r2 * r2
+    q = _fma(a[4], r, y0)
+    q = _fma(p, r2, q)
+    return _fma(y, r4, q)
+
+
+def _zeroinfnan(i):
+    return (_U32(2) * i - _U32(1)) >= _U32(2 * 0x7f800000 - 1)
+
+
+def powf(x, y):
+    """glibc's powf (its FMA build) on float32 arrays (broadcast)."""
+    x, y = np.broadcast_arrays(_as_f32(x), _as_f32(y))
+    shape = x.shape
+    x, y = np.ascontiguousarray(x).reshape(-1), np.ascontiguousarray(y).reshape(-1)
+    one, zero, inf = np.float32(1.0), np.float32(0.0), np.float32(np.inf)
+    with np.errstate(all="ignore"):
+        ix, iy = x.view(_U32), y.view(_U32)
+        sign_bias = np.zeros(x.shape, _U64)
+        x_neg = (ix >> _U32(31)) != 0
+        yint = _checkint(iy)
+        # Finite negative x: NaN unless y is an integer, negative for odd y.
+        sign_bias = np.where(x_neg & (yint == 1), _SIGN_BIAS, sign_bias)
+        ixa = ix & _U32(0x7FFFFFFF)
+        sub = ixa < _U32(0x00800000)
+        ixn = np.where(sub, ((np.abs(x) * np.float32(2.0 ** 23)).view(_U32) & _U32(0x7FFFFFFF))
+                       - _U32(23 << 23), ixa)
+        logx = _log2_inline(ixn)
+        ylogx = y.astype(_F64) * logx
+        kd = ylogx + _d("0x1.8p+52") / 32
+        ki = kd.view(_U64)
+        kd = kd - _d("0x1.8p+52") / 32
+        out = _exp2_table(ki, ylogx - kd, _EXP2F_POLY, sign_bias).astype(np.float32)
+        neg_inf_sign = np.where(sign_bias != 0, np.float32(-1.0), one)
+        out = np.where(ylogx > _d("0x1.fffffffd1d571p+6"), neg_inf_sign * inf, out)
+        out = np.where(ylogx <= -150.0, neg_inf_sign * zero, out)
+        out = np.where(x_neg & (yint == 0), np.float32(np.nan), out)
+        # x zero, infinite or NaN: x*x, negated for odd y, inverted for negative y.
+        x2 = x * x
+        x2 = np.where(x_neg & (yint == 1), -x2, x2)
+        out = np.where(_zeroinfnan(ix), np.where((iy >> _U32(31)) != 0, one / x2, x2), out)
+        # y zero, infinite or NaN.
+        two_ix, two_iy = _U32(2) * ix, _U32(2) * iy
+        yo = np.where((two_ix < _U32(2 * 0x3f800000)) == ((iy >> _U32(31)) == 0), zero, y * y)
+        yo = np.where(two_ix == _U32(2 * 0x3f800000), one, yo)
+        yo = np.where((two_ix > _U32(2 * 0x7f800000)) | (two_iy > _U32(2 * 0x7f800000)), x + y, yo)
+        yo = np.where(ix == _U32(0x3f800000), one, yo)
+        yo = np.where(two_iy == 0, one, yo)
+        out = np.where(_zeroinfnan(iy), yo, out)
+    return out.reshape(shape)
+
+
+# --- atan2f: fdlibm's float code -------------------------------------------------------------
+
+def _hexf(*bits):
+    return [np.uint32(b).view(np.float32) for b in bits]
+
+
+_ATANHI = _hexf(0x3eed6338, 0x3f490fda, 0x3f7b985e, 0x3fc90fda)
+_ATANLO = _hexf(0x31ac3769, 0x33222168, 0x33140fb4, 0x33a22168)
+# The decimal literals glibc compiles (3.3333334327e-01 is 0x3eaaaaab, not the
+# 0x3eaaaaaa its comment says).
+_AT = [np.float32(v) for v in (
+    3.3333334327e-01, -2.0000000298e-01, 1.4285714924e-01, -1.1111110449e-01,
+    9.0908870101e-02, -7.6918758452e-02, 6.6610731184e-02, -5.8335702866e-02,
+    4.9768779427e-02, -3.6531571299e-02, 1.6285819933e-02)]
+_PI_O_4, _PI_O_2, _PI, _PI_LO = _hexf(0x3f490fdb, 0x3fc90fdb, 0x40490fdb, 0xb3bbbd2e)
+_TINY = np.float32(1.0e-30)
+
+
+def _atanf(x):
+    hx = x.view(_I32)
+    ix = hx & 0x7FFFFFFF
+    ax = np.abs(x)
+    one = _ONE_F
+    # Reduce |x| to about [-7/16, 7/16] around atan(0.5), atan(1), atan(1.5) or atan(inf).
+    ident = ix < 0x3ee00000
+    id_ = np.where(ix < 0x3f300000, 0, np.where(ix < 0x3f980000, 1, np.where(ix < 0x401c0000, 2, 3)))
+    t = np.where(id_ == 0, (_TWO_F * ax - one) / (_TWO_F + ax),
+                 np.where(id_ == 1, (ax - one) / (ax + one),
+                          np.where(id_ == 2, (ax - np.float32(1.5)) / (one + np.float32(1.5) * ax),
+                                   -one / ax)))
+    t = np.where(ident, x, t)
+    z = t * t
+    w = z * z
+    a = _AT
+    s1 = z * (a[0] + w * (a[2] + w * (a[4] + w * (a[6] + w * (a[8] + w * a[10])))))
+    s2 = w * (a[1] + w * (a[3] + w * (a[5] + w * (a[7] + w * a[9]))))
+    hi = np.array(_ATANHI)[np.where(ident, 0, id_)]
+    lo = np.array(_ATANLO)[np.where(ident, 0, id_)]
+    zz = hi - ((t * (s1 + s2) - lo) - t)
+    out = np.where(ident, t - t * (s1 + s2), np.where(hx < 0, -zz, zz))
+    out = np.where(ix < 0x31000000, x, out)
+    big = np.where(hx > 0, _ATANHI[3] + _ATANLO[3], -_ATANHI[3] - _ATANLO[3])
+    out = np.where(ix >= 0x4c000000, big, out)
+    return np.where(ix > 0x7f800000, x + x, out)
+
+
+def atan2f(y, x):
+    """glibc's atan2f on float32 arrays (broadcast)."""
+    y, x = np.broadcast_arrays(_as_f32(y), _as_f32(x))
+    shape = y.shape
+    y, x = np.ascontiguousarray(y).reshape(-1), np.ascontiguousarray(x).reshape(-1)
+    with np.errstate(all="ignore"):
+        hx, hy = x.view(_I32), y.view(_I32)
+        ix, iy = hx & 0x7FFFFFFF, hy & 0x7FFFFFFF
+        m = ((hy >> 31) & 1) | ((hx >> 30) & 2)
+        k = (iy - ix) >> 23
+        z = _atanf(np.abs(y / x))
+        z = np.where(k > 60, _PI_O_2 + np.float32(0.5) * _PI_LO, z)
+        z = np.where((hx < 0) & (k < -60), np.float32(0.0), z)
+        general = [z, -z, _PI - (z - _PI_LO), (z - _PI_LO) - _PI]
+        out = np.choose(m, general)
+        pi_half = np.where(hy < 0, -_PI_O_2 - _TINY, _PI_O_2 + _TINY)
+        out = np.where(iy == 0x7f800000, pi_half, out)
+        # x infinite.
+        both_inf = np.choose(m, [_PI_O_4 + _TINY, -_PI_O_4 - _TINY,
+                                 np.float32(3.0) * _PI_O_4 + _TINY,
+                                 np.float32(-3.0) * _PI_O_4 - _TINY])
+        x_inf = np.choose(m, [np.float32(0.0), np.float32(-0.0), _PI + _TINY, -_PI - _TINY])
+        out = np.where(ix == 0x7f800000, np.where(iy == 0x7f800000, both_inf, x_inf), out)
+        out = np.where(ix == 0, pi_half, out)
+        y_zero = np.choose(m, [y, y, _PI + _TINY, -_PI - _TINY])
+        out = np.where(iy == 0, y_zero, out)
+        out = np.where(hx == 0x3f800000, _atanf(y), out)
+        out = np.where((ix > 0x7f800000) | (iy > 0x7f800000), x + y, out)
+    return out.reshape(shape)
