@@ -148,7 +148,7 @@ def _kernel_tanf(x, y, iy):
     near = big & (np.abs(xb) < np.float32(2.0 ** -13))
     out = np.where(near, (sign_f * iy_f) * (_ONE_F - (_TWO_F * iy_f) * xb), out)
     tiny = ix < 0x39000000
-    tiny_out = np.where(iy == 1, np.where(ix == 0, x, x), -_ONE_F / x)
+    tiny_out = np.where(iy == 1, x, -_ONE_F / x)
     tiny_out = np.where((ix == 0) & (iy == -1), _ONE_F / np.abs(x), tiny_out)
     return np.where(tiny, tiny_out, out)
 
