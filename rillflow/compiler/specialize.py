@@ -97,6 +97,12 @@ def _pow(op):
     x, y = op.inputs
     if x.dtype is not y.dtype or not _numeric(x) or x.dtype.is_bool:
         return None
+    if x.dtype.is_floating:
+        # The Pow kernel (TensorFlow's eager bits, Eigen's pow: not x * x even
+        # for y == 2). TensorFlow's graph optimizer would rewrite constant
+        # exponents 2, 3, 0.5, -0.5, -1 into Square, x*Square(x), Sqrt, Rsqrt,
+        # Reciprocal; rillflow keeps graphs equal to eager execution instead.
+        return None
     c = _const(y)
     if c is not None and np.ndim(c) == 0 and c == 2 and y.shape.rank == 0:
         return "expr", "{0} * {0}", [x]   # exact, and much faster than power

@@ -19,6 +19,7 @@ from ...framework.tensor_shape import TensorShape
 from . import op_util as U
 from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
 from .. import late
+from ..kernels import pow as pow_kernels
 
 _BOOL = (D.bool_,)
 _INTS_BOOL = INTS + _BOOL
@@ -79,7 +80,11 @@ def _pow_kernel(x, y):
     if x.dtype.kind in "iu" and np.any(y < 0):
         raise errors.InvalidArgumentError(None, None,
                                           "Integers to negative integer powers are not allowed")
-    return np.power(x, y)
+    out = pow_kernels.pow_kernel(x, y)   # TensorFlow's bits for float32/16, bfloat16
+    if out is None:
+        with np.errstate(all="ignore"):
+            out = np.power(x, y)
+    return out
 
 
 def _div_no_nan_kernel(x, y):

@@ -11,8 +11,7 @@ bfloat16 through float32):
   Veltkamp splitting, no fused multiply-add) and x clamped to +-11. On packets
   exp is Eigen's Cody-Waite reduction + degree 6 polynomial and 1/x**2 the
   `rcpps` estimate + a Newton step; the last `size % 8` elements call glibc's
-  expf and divide instead (here: float64 exp rounded to float32, equal to
-  glibc's expf for all but about 0.05% of arguments).
+  expf (`glibc_float.expf`) and divide instead.
 
 Only IEEE float32 +, -, *, /, floor and bit operations: the bits do not
 depend on NumPy's SIMD code paths. float64 keeps the library erf (TensorFlow's
@@ -21,7 +20,7 @@ flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import x86_estimates
+from . import glibc_float, x86_estimates
 from .x86_estimates import packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -144,7 +143,7 @@ def _erfc_packet(x):
 
 
 def _exp_scalar(x):
-    return np.exp(x.astype(np.float64)).astype(np.float32)
+    return glibc_float.expf(x)
 
 
 def _erfc_scalar(x):

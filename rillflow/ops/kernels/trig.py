@@ -15,12 +15,10 @@ library's scalar function. So in TensorFlow `tf.sin(x)[-1]` can differ from
   zero), Eigen's atan on that (a rational approximation on [-1, 1], 1/|t|
   through the `rcpps` estimate and a Newton step above), plus +-pi for x < 0.
 - tan: Eigen has no vectorized tan, so TensorFlow calls glibc's tanf on every
-  element; `tan_f32` rounds the float64 tangent, which differs from glibc in the
-  last bit for about 2% of inputs.
+  element (`glibc_float.tanf`).
 
-The scalar tail goes through glibc (sinf, cosf, atan2f) in TensorFlow; here it
-is the float64 function rounded to float32, which agrees with glibc for all but
-about 1% (sin, cos) to 15% (atan2) of such elements.
+The scalar tail goes through glibc (sinf, cosf, atan2f) in TensorFlow, and
+here through `glibc_float`'s reimplementations of them, bit for bit.
 
 Every operation in the packet paths is an IEEE float32 +, -, *, / or a bit
 operation, so the results do not depend on NumPy's SIMD code paths. Subnormal
@@ -28,7 +26,7 @@ inputs are not flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import x86_estimates
+from . import glibc_float, x86_estimates
 from .x86_estimates import PACKET, packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -38,15 +36,6 @@ _SIGN = _U32(0x80000000)
 
 def _f(*values):
     return [np.float32(v) for v in values]
-
-
-def _via_float64(fn):
-    # The C library's float functions, approximated by the float64 function
-    # rounded once to float32.
-    def scalar(*args):
-        with np.errstate(all="ignore"):
-            return fn(*[a.astype(np.float64) for a in args]).astype(np.float32)
-    return scalar
 
 
 # --- sin and cos -----------------------------------------------------------------------------
@@ -132,9 +121,9 @@ def _cos_packet(x):
     return _sincos_f32(x, False)
 
 
-_sin_scalar = _via_float64(np.sin)
-_cos_scalar = _via_float64(np.cos)
-_tan_scalar = _via_float64(np.tan)
+_sin_scalar = glibc_float.sinf
+_cos_scalar = glibc_float.cosf
+_tan_scalar = glibc_float.tanf
 
 
 # --- atan and atan2 --------------------------------------------------------------------------
@@ -172,7 +161,7 @@ def _atan2_packet(y, x):
         return _atan_f32(t) + shift
 
 
-_atan2_scalar = _via_float64(np.arctan2)
+_atan2_scalar = glibc_float.atan2f
 
 
 # --- public kernels --------------------------------------------------------------------------
@@ -194,7 +183,7 @@ sin_kernel.__doc__ = "Elementwise sin with TensorFlow's CPU bits for float32/16 
 cos_kernel = _unary(_cos_packet, _cos_scalar, np.cos)
 cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 and bfloat16."
 tan_kernel = _unary(_tan_scalar, _tan_scalar, np.tan)
-tan_kernel.__doc__ = "Elementwise tan: glibc's tanf approximated by the rounded float64 tan."
+tan_kernel.__doc__ = "Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, bfloat16."
 
 
 def atan2_kernel(y, x):
