@@ -116,3 +116,56 @@ def _load():
                         % (type(e).__name__, e))
         return
     _kernels = kernels
+
+
+# --- sin, cos, tan, atan2 and pow (jit_trig, jit_pow) ---------------------------------------
+# Their own loading thread and table, so this block stands alone. The kernels
+# (trig.py, pow.py) ask `elementwise_packet` for float32 tensors of at least
+# MIN_ELEMENTS; it returns None (the NumPy code runs, with the same bits)
+# until the compiled loops are loaded, so no call ever waits for Numba.
+
+_elementwise = {}       # name -> compiled loop, once loaded
+_elementwise_loader = []
+
+
+def elementwise_packet(name):
+    """The compiled packet loop `name` ("sin", "cos", "tan", "atan2", "pow",
+    "pow_scalar_x", "pow_scalar_y"): `f(*inputs, out)` on 1-D contiguous
+    float32 arrays; None until loaded, or when the jit extra is off."""
+    kernel = _elementwise.get(name)
+    if kernel is None and not _elementwise_loader and available():
+        with _lock:
+            if not _elementwise_loader:
+                t = threading.Thread(target=_load_elementwise, daemon=True,
+                                     name="rillflow-jit-load-elementwise")
+                _elementwise_loader.append(t)
+                t.start()
+                atexit.register(t.join)
+    return kernel
+
+
+def wait_elementwise(timeout=None):
+    """Starts loading the compiled sin/cos/tan/atan2/pow loops (unless off) and
+    waits for them; returns whether they are on."""
+    elementwise_packet("sin")
+    if _elementwise_loader:
+        _elementwise_loader[0].join(timeout)
+    return bool(_elementwise)
+
+
+def _load_elementwise():
+    try:
+        from . import jit_pow, jit_trig
+        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_trig.tan_f32,
+                   "atan2": jit_trig.atan2_f32, "pow": jit_pow.pow_f32,
+                   "pow_scalar_x": jit_pow.pow_f32_scalar_x,
+                   "pow_scalar_y": jit_pow.pow_f32_scalar_y}
+        z, one = np.zeros(1, np.float32), np.float32(1.0)
+        first = {"pow_scalar_x": (one, z), "pow_scalar_y": (z, one), "atan2": (z, z), "pow": (z, z)}
+        for name, k in kernels.items():    # compiles, or loads from the disk cache
+            k(*first.get(name, (z,)), np.empty(1, np.float32))
+    except Exception as e:
+        _why_off.append("off: numba could not load the kernels (%s: %s)"
+                        % (type(e).__name__, e))
+        return
+    _elementwise.update(kernels)
