@@ -169,3 +169,31 @@ def _load_elementwise():
                         % (type(e).__name__, e))
         return
     _elementwise.update(kernels)
+
+
+def packet_then_scalar(name, scalar, *args):
+    """x86_estimates.packet_then_scalar with the compiled loop `name` for the
+    packets (float32 inputs, broadcast): the float32 result, or None where
+    the NumPy code should run (small tensors, loops not loaded yet, jit off)."""
+    shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    n = int(np.prod(shape))
+    if n < MIN_ELEMENTS:
+        return None
+    if name == "pow":   # a scalar exponent or base is not broadcast into memory
+        if np.size(args[1]) == 1:
+            name, args = "pow_scalar_y", (args[0], np.float32(np.reshape(args[1], -1)[0]))
+        elif np.size(args[0]) == 1:
+            name, args = "pow_scalar_x", (np.float32(np.reshape(args[0], -1)[0]), args[1])
+    kernel = elementwise_packet(name)
+    if kernel is None:
+        return None
+    out = np.empty(shape, np.float32)
+    flat = out.reshape(-1)
+    kernel(*[a if np.ndim(a) == 0 else
+             np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
+             for a in args], flat)
+    lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
+    if lo < n:
+        flat[lo:] = scalar(*[np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:]
+                             for a in args])
+    return out

@@ -24,7 +24,7 @@ flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import glibc_float
+from . import glibc_float, jit_kernels
 from .erf import _exp_f32
 from .x86_estimates import packet_then_scalar
 
@@ -188,9 +188,14 @@ def pow_kernel(x, y):
     (after broadcasting); other dtypes use NumPy's power."""
     dt = x.dtype
     if dt == _F32 and y.dtype == _F32:
-        return packet_then_scalar(pow_packet, glibc_float.powf, x, y)
+        return _split(x, y)
     if dt == y.dtype and (dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
-        out = packet_then_scalar(pow_packet, glibc_float.powf,
-                                 x.astype(np.float32), y.astype(np.float32))
-        return out.astype(dt)
+        return _split(x.astype(np.float32), y.astype(np.float32)).astype(dt)
     return None
+
+
+def _split(x, y):
+    # The jit extra's compiled loop when it is loaded and the tensor is large
+    # (same bits), else the NumPy code.
+    out = jit_kernels.packet_then_scalar("pow", glibc_float.powf, x, y)
+    return packet_then_scalar(pow_packet, glibc_float.powf, x, y) if out is None else out
