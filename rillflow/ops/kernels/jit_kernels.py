@@ -179,21 +179,47 @@ def packet_then_scalar(name, scalar, *args):
     n = int(np.prod(shape))
     if n < MIN_ELEMENTS:
         return None
+    scalar_arg = None
     if name == "pow":   # a scalar exponent or base is not broadcast into memory
         if np.size(args[1]) == 1:
-            name, args = "pow_scalar_y", (args[0], np.float32(np.reshape(args[1], -1)[0]))
+            name, scalar_arg = "pow_scalar_y", 1
         elif np.size(args[0]) == 1:
-            name, args = "pow_scalar_x", (np.float32(np.reshape(args[0], -1)[0]), args[1])
+            name, scalar_arg = "pow_scalar_x", 0
     kernel = elementwise_packet(name)
     if kernel is None:
         return None
     out = np.empty(shape, np.float32)
     flat = out.reshape(-1)
-    kernel(*[a if np.ndim(a) == 0 else
+    kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
              np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
-             for a in args], flat)
+             for i, a in enumerate(args)], flat)
     lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
     if lo < n:
         flat[lo:] = scalar(*[np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:]
                              for a in args])
     return out
+
+
+_SCALAR_TAILS = {"sin": "sinf", "cos": "cosf", "tan": "tanf", "atan2": "atan2f", "pow": "powf"}
+
+
+def compiled_first(name, kernel):
+    """`kernel` (trig.sin_kernel, pow.pow_kernel, ...: the NumPy code for the
+    compiled loop `name`), running the compiled loop instead for float32,
+    float16 and bfloat16 tensors large enough, once it is loaded. The op
+    families register this, so eager calls and compiled graphs use it; the
+    NumPy kernels stay free of Numba (the compiled loops import them)."""
+    from . import glibc_float
+    scalar = getattr(glibc_float, _SCALAR_TAILS[name])
+
+    def run(*args):
+        dt = args[0].dtype
+        if all(a.dtype == dt for a in args[1:]) and (
+                dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
+            as32 = args if dt == np.float32 else [a.astype(np.float32) for a in args]
+            out = packet_then_scalar(name, scalar, *as32)
+            if out is not None:
+                return out if dt == np.float32 else out.astype(dt)
+        return kernel(*args)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run

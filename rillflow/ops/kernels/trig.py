@@ -26,7 +26,8 @@ inputs are not flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import glibc_float, jit_kernels, x86_estimates
+from . import glibc_float, x86_estimates
+from .chunked import chunked
 from .x86_estimates import PACKET, packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -114,11 +115,15 @@ def _sincos_f32(x, sine):
 
 
 def _sin_packet(x):
-    return _sincos_f32(x, True)
+    return chunked(_sincos_f32, x, sine=True)
 
 
 def _cos_packet(x):
-    return _sincos_f32(x, False)
+    return chunked(_sincos_f32, x, sine=False)
+
+
+def _tan_packet(x):
+    return chunked(glibc_float.tanf, x)
 
 
 _sin_scalar = glibc_float.sinf
@@ -148,6 +153,10 @@ def _atan_f32(t):
 
 
 def _atan2_packet(y, x):
+    return chunked(_atan2_block, y, x)
+
+
+def _atan2_block(y, x):
     with np.errstate(all="ignore"):
         yb = np.ascontiguousarray(y).view(_U32)
         xb = np.ascontiguousarray(x).view(_U32)
@@ -166,30 +175,23 @@ _atan2_scalar = glibc_float.atan2f
 
 # --- public kernels --------------------------------------------------------------------------
 
-def _split(name, packet, scalar, *args):
-    # The jit extra's compiled loop when it is loaded and the tensor is large
-    # (same bits), else the NumPy code.
-    out = jit_kernels.packet_then_scalar(name, scalar, *args)
-    return packet_then_scalar(packet, scalar, *args) if out is None else out
-
-
-def _unary(name, packet, scalar, fallback):
+def _unary(packet, scalar, fallback):
     def kernel(x):
         dt = x.dtype
         if dt == _F32:
-            return _split(name, packet, scalar, x)
+            return packet_then_scalar(packet, scalar, x)
         if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
             # float16 and bfloat16 go through the float32 functions.
-            return _split(name, packet, scalar, x.astype(np.float32)).astype(dt)
+            return packet_then_scalar(packet, scalar, x.astype(np.float32)).astype(dt)
         return fallback(x)
     return kernel
 
 
-sin_kernel = _unary("sin", _sin_packet, _sin_scalar, np.sin)
+sin_kernel = _unary(_sin_packet, _sin_scalar, np.sin)
 sin_kernel.__doc__ = "Elementwise sin with TensorFlow's CPU bits for float32/16 and bfloat16."
-cos_kernel = _unary("cos", _cos_packet, _cos_scalar, np.cos)
+cos_kernel = _unary(_cos_packet, _cos_scalar, np.cos)
 cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 and bfloat16."
-tan_kernel = _unary("tan", _tan_scalar, _tan_scalar, np.tan)
+tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
 tan_kernel.__doc__ = "Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, bfloat16."
 
 
@@ -197,8 +199,8 @@ def atan2_kernel(y, x):
     """Elementwise atan2(y, x) with TensorFlow's CPU bits for float32/16 and bfloat16."""
     dt = y.dtype
     if dt == _F32:
-        return _split("atan2", _atan2_packet, _atan2_scalar, y, x)
+        return packet_then_scalar(_atan2_packet, _atan2_scalar, y, x)
     if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
-        return _split("atan2", _atan2_packet, _atan2_scalar,
-                      y.astype(np.float32), x.astype(np.float32)).astype(dt)
+        return packet_then_scalar(_atan2_packet, _atan2_scalar,
+                                  y.astype(np.float32), x.astype(np.float32)).astype(dt)
     return np.arctan2(y, x)
