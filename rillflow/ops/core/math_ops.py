@@ -20,6 +20,7 @@ from . import op_util as U
 from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
 from .. import late
 from ..kernels import pow as pow_kernels
+from ..kernels.jit_kernels import compiled_first
 
 _BOOL = (D.bool_,)
 _INTS_BOOL = INTS + _BOOL
@@ -76,11 +77,15 @@ def _truncatemod_kernel(x, y):
     return np.fmod(x, y)
 
 
+# Eigen's pow, compiled (the jit extra) for large tensors once loaded.
+_pow_bits = compiled_first("pow", pow_kernels.pow_kernel)
+
+
 def _pow_kernel(x, y):
     if x.dtype.kind in "iu" and np.any(y < 0):
         raise errors.InvalidArgumentError(None, None,
                                           "Integers to negative integer powers are not allowed")
-    out = pow_kernels.pow_kernel(x, y)   # TensorFlow's bits for float32/16, bfloat16
+    out = _pow_bits(x, y)   # TensorFlow's bits for float32/16, bfloat16
     if out is None:
         with np.errstate(all="ignore"):
             out = np.power(x, y)

@@ -32,6 +32,7 @@ from .unary_ops import (_OPS, _register, _scope, _simple, _to_real_infer, _to_re
 from .. import late
 from ..kernels.erf import erf_kernel, erfc_kernel
 from ..kernels.trig import atan2_kernel
+from ..kernels.jit_kernels import compiled_first
 from ..kernels.exp_log import softplus_kernel
 
 _state = _context.state
@@ -356,7 +357,7 @@ def _complex_infer(inputs, attrs):
 
 
 _Complex = _register("Complex", _complex_kernel, _complex_infer, _complex_grad, _F32_F64)
-_Atan2 = _register("Atan2", atan2_kernel, _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
+_Atan2 = _register("Atan2", compiled_first("atan2", atan2_kernel), _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
 _Xlogy = _register("Xlogy", _xlogy_kernel, _binary_infer("Xlogy", "x", "y"), _xlogy_grad,
                    _XLOGY)
 _Xdivy = _register("Xdivy", _xdivy_kernel, _binary_infer("Xdivy", "x", "y"), _xdivy_grad,

@@ -33,6 +33,7 @@ from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
 from ..kernels.exp_log import exp_kernel, expm1_kernel, log1p_kernel, log_kernel, sigmoid_kernel
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels.trig import cos_kernel, sin_kernel, tan_kernel
+from ..kernels.jit_kernels import compiled_first
 from ..kernels.x86_estimates import rsqrt_kernel
 from .. import late
 
@@ -272,9 +273,9 @@ _Log = _simple("Log", log_kernel, _log_grad, _FC)
 _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 # TensorFlow's float32 sin/cos are Eigen's vectorized approximations, tan is
 # glibc's tanf (ops/kernels/trig.py); complex and float64 keep NumPy's.
-_Sin = _simple("Sin", sin_kernel, _sin_grad, _FC)
-_Cos = _simple("Cos", cos_kernel, _cos_grad, _FC)
-_Tan = _simple("Tan", tan_kernel, _tan_grad, _FC)
+_Sin = _simple("Sin", compiled_first("sin", sin_kernel), _sin_grad, _FC)
+_Cos = _simple("Cos", compiled_first("cos", cos_kernel), _cos_grad, _FC)
+_Tan = _simple("Tan", compiled_first("tan", tan_kernel), _tan_grad, _FC)
 _Asin = _simple("Asin", np.arcsin, _asin_grad, _FC)
 _Acos = _simple("Acos", np.arccos, _acos_grad, _FC)
 _Atan = _simple("Atan", np.arctan, _atan_grad, _FC)

@@ -116,3 +116,110 @@ def _load():
                         % (type(e).__name__, e))
         return
     _kernels = kernels
+
+
+# --- sin, cos, tan, atan2 and pow (jit_trig, jit_pow) ---------------------------------------
+# Their own loading thread and table, so this block stands alone. The kernels
+# (trig.py, pow.py) ask `elementwise_packet` for float32 tensors of at least
+# MIN_ELEMENTS; it returns None (the NumPy code runs, with the same bits)
+# until the compiled loops are loaded, so no call ever waits for Numba.
+
+_elementwise = {}       # name -> compiled loop, once loaded
+_elementwise_loader = []
+
+
+def elementwise_packet(name):
+    """The compiled packet loop `name` ("sin", "cos", "tan", "atan2", "pow",
+    "pow_scalar_x", "pow_scalar_y"): `f(*inputs, out)` on 1-D contiguous
+    float32 arrays; None until loaded, or when the jit extra is off."""
+    kernel = _elementwise.get(name)
+    if kernel is None and not _elementwise_loader and available():
+        with _lock:
+            if not _elementwise_loader:
+                t = threading.Thread(target=_load_elementwise, daemon=True,
+                                     name="rillflow-jit-load-elementwise")
+                _elementwise_loader.append(t)
+                t.start()
+                atexit.register(t.join)
+    return kernel
+
+
+def wait_elementwise(timeout=None):
+    """Starts loading the compiled sin/cos/tan/atan2/pow loops (unless off) and
+    waits for them; returns whether they are on."""
+    elementwise_packet("sin")
+    if _elementwise_loader:
+        _elementwise_loader[0].join(timeout)
+    return bool(_elementwise)
+
+
+def _load_elementwise():
+    try:
+        from . import jit_pow, jit_trig
+        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_trig.tan_f32,
+                   "atan2": jit_trig.atan2_f32, "pow": jit_pow.pow_f32,
+                   "pow_scalar_x": jit_pow.pow_f32_scalar_x,
+                   "pow_scalar_y": jit_pow.pow_f32_scalar_y}
+        z, one = np.zeros(1, np.float32), np.float32(1.0)
+        first = {"pow_scalar_x": (one, z), "pow_scalar_y": (z, one), "atan2": (z, z), "pow": (z, z)}
+        for name, k in kernels.items():    # compiles, or loads from the disk cache
+            k(*first.get(name, (z,)), np.empty(1, np.float32))
+    except Exception as e:
+        _why_off.append("off: numba could not load the kernels (%s: %s)"
+                        % (type(e).__name__, e))
+        return
+    _elementwise.update(kernels)
+
+
+def packet_then_scalar(name, scalar, *args):
+    """x86_estimates.packet_then_scalar with the compiled loop `name` for the
+    packets (float32 inputs, broadcast): the float32 result, or None where
+    the NumPy code should run (small tensors, loops not loaded yet, jit off)."""
+    shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    n = int(np.prod(shape))
+    if n < MIN_ELEMENTS:
+        return None
+    scalar_arg = None
+    if name == "pow":   # a scalar exponent or base is not broadcast into memory
+        if np.size(args[1]) == 1:
+            name, scalar_arg = "pow_scalar_y", 1
+        elif np.size(args[0]) == 1:
+            name, scalar_arg = "pow_scalar_x", 0
+    kernel = elementwise_packet(name)
+    if kernel is None:
+        return None
+    out = np.empty(shape, np.float32)
+    flat = out.reshape(-1)
+    kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
+             np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
+             for i, a in enumerate(args)], flat)
+    lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
+    if lo < n:
+        flat[lo:] = scalar(*[np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:]
+                             for a in args])
+    return out
+
+
+_SCALAR_TAILS = {"sin": "sinf", "cos": "cosf", "tan": "tanf", "atan2": "atan2f", "pow": "powf"}
+
+
+def compiled_first(name, kernel):
+    """`kernel` (trig.sin_kernel, pow.pow_kernel, ...: the NumPy code for the
+    compiled loop `name`), running the compiled loop instead for float32,
+    float16 and bfloat16 tensors large enough, once it is loaded. The op
+    families register this, so eager calls and compiled graphs use it; the
+    NumPy kernels stay free of Numba (the compiled loops import them)."""
+    from . import glibc_float
+    scalar = getattr(glibc_float, _SCALAR_TAILS[name])
+
+    def run(*args):
+        dt = args[0].dtype
+        if all(a.dtype == dt for a in args[1:]) and (
+                dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
+            as32 = args if dt == np.float32 else [a.astype(np.float32) for a in args]
+            out = packet_then_scalar(name, scalar, *as32)
+            if out is not None:
+                return out if dt == np.float32 else out.astype(dt)
+        return kernel(*args)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run

@@ -25,6 +25,7 @@ flushed to zero as TensorFlow's threads do.
 import numpy as np
 
 from . import glibc_float
+from .chunked import chunked
 from .erf import _exp_f32
 from .x86_estimates import packet_then_scalar
 
@@ -157,30 +158,58 @@ def _pow_abs(x, y):
 
 def pow_packet(x, y):
     """Eigen's vectorized float32 pow (`generic_pow`) on every element."""
+    return chunked(_pow_block, x, y)
+
+
+def _pow_block(x, y):
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
     with np.errstate(all="ignore"):
         ax = np.abs(x)
-        out = _pow_abs(ax, y)
-        x_neg = x < _ZERO
-        x_zero = x == _ZERO
+        base = out = _pow_abs(ax, y)
         ay = np.abs(y)
-        y_inf = ay == _INF
-        y_neg = y < _ZERO
-        y_int = (np.floor(y) == y) & ~y_inf
-        y_half = y * _HALF
-        y_odd_int = y_int & ~(_round_half_away(y_half) == y_half)
-        out = np.where(x_neg & ~y_int, _NAN, out)
-        out = np.where(x_zero, np.where(y_neg, _INF, _ZERO), out)
-        out = np.where((x.view(np.int32) < 0) & y_odd_int, -out, out)
-        inf_y = np.where((y_neg & x_zero) | (y_neg ^ (ax > _ONE)), _INF, _ZERO)
-        inf_y = np.where(x == np.float32(-1.0), _ONE, inf_y)
-        out = np.where(ay >= _HUGE_Y, inf_y, out)
-        at_pos_inf = np.where(y_neg, _ZERO, _INF)
-        at_neg_inf = np.where(y_odd_int, -at_pos_inf, at_pos_inf)
-        out = np.where(ax == _INF, np.where(x_neg, at_neg_inf, at_pos_inf), out)
-        out = np.where(np.isnan(x) | np.isnan(y), _NAN, out)
-        out = np.where(y == _ONE, x, np.where((x == _ONE) | (y == _ZERO), _ONE, out))
+        # Where x is finite and nonzero, |y| < _HUGE_Y (so not NaN) and neither
+        # x == 1 nor y in {0, 1}, Eigen's special cases only change the sign
+        # or give NaN for negative x; a cheap test keeps the full cases below
+        # to the (rare) lanes that need them.
+        plain = (ax < _INF) & (ax > _ZERO) & (ay < _HUGE_Y) & (x != _ONE)
+        plain &= (y != _ONE) & (y != _ZERO)
+        x_neg = x < _ZERO
+        if x_neg.any():
+            y_int, y_odd_int = _integer_tests(y)
+            out = np.where(x_neg & ~y_int, _NAN, out)
+            out = np.where(x_neg & y_odd_int, -out, out)
+        if not plain.all():
+            rare = ~plain
+            out = np.array(out, copy=True)
+            out[rare] = _special_cases(x[rare], y[rare], base[rare])
     return out
+
+
+def _integer_tests(y):
+    y_int = (np.floor(y) == y) & ~(np.abs(y) == _INF)
+    y_half = y * _HALF
+    return y_int, y_int & ~(_round_half_away(y_half) == y_half)
+
+
+def _special_cases(x, y, out):
+    """Eigen's special cases, in its order, over `out` = |x|**y."""
+    ax = np.abs(x)
+    x_neg = x < _ZERO
+    x_zero = x == _ZERO
+    ay = np.abs(y)
+    y_neg = y < _ZERO
+    y_int, y_odd_int = _integer_tests(y)
+    out = np.where(x_neg & ~y_int, _NAN, out)
+    out = np.where(x_zero, np.where(y_neg, _INF, _ZERO), out)
+    out = np.where((x.view(np.int32) < 0) & y_odd_int, -out, out)
+    inf_y = np.where((y_neg & x_zero) | (y_neg ^ (ax > _ONE)), _INF, _ZERO)
+    inf_y = np.where(x == np.float32(-1.0), _ONE, inf_y)
+    out = np.where(ay >= _HUGE_Y, inf_y, out)
+    at_pos_inf = np.where(y_neg, _ZERO, _INF)
+    at_neg_inf = np.where(y_odd_int, -at_pos_inf, at_pos_inf)
+    out = np.where(ax == _INF, np.where(x_neg, at_neg_inf, at_pos_inf), out)
+    out = np.where(np.isnan(x) | np.isnan(y), _NAN, out)
+    return np.where(y == _ONE, x, np.where((x == _ONE) | (y == _ZERO), _ONE, out))
 
 
 def pow_kernel(x, y):

@@ -27,6 +27,7 @@ inputs are not flushed to zero as TensorFlow's threads do.
 import numpy as np
 
 from . import glibc_float, x86_estimates
+from .chunked import chunked
 from .x86_estimates import PACKET, packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -114,11 +115,15 @@ def _sincos_f32(x, sine):
 
 
 def _sin_packet(x):
-    return _sincos_f32(x, True)
+    return chunked(_sincos_f32, x, sine=True)
 
 
 def _cos_packet(x):
-    return _sincos_f32(x, False)
+    return chunked(_sincos_f32, x, sine=False)
+
+
+def _tan_packet(x):
+    return chunked(glibc_float.tanf, x)
 
 
 _sin_scalar = glibc_float.sinf
@@ -148,6 +153,10 @@ def _atan_f32(t):
 
 
 def _atan2_packet(y, x):
+    return chunked(_atan2_block, y, x)
+
+
+def _atan2_block(y, x):
     with np.errstate(all="ignore"):
         yb = np.ascontiguousarray(y).view(_U32)
         xb = np.ascontiguousarray(x).view(_U32)
@@ -182,7 +191,7 @@ sin_kernel = _unary(_sin_packet, _sin_scalar, np.sin)
 sin_kernel.__doc__ = "Elementwise sin with TensorFlow's CPU bits for float32/16 and bfloat16."
 cos_kernel = _unary(_cos_packet, _cos_scalar, np.cos)
 cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 and bfloat16."
-tan_kernel = _unary(_tan_scalar, _tan_scalar, np.tan)
+tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
 tan_kernel.__doc__ = "Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, bfloat16."
 
 
