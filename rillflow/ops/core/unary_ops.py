@@ -30,10 +30,11 @@ from ...framework.tensor import EagerTensor
 from . import op_util as U
 from .math_ops import conj, div_no_nan
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
-from ..kernels.exp_log import exp_kernel, expm1_kernel, log1p_kernel, log_kernel, sigmoid_kernel
+# The exact kernels, compiled when the jit extra is loaded (kernels/jit_kernels.py).
+from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_kernel,
+                                  rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels.trig import cos_kernel, sin_kernel, tan_kernel
-from ..kernels.x86_estimates import rsqrt_kernel
 from .. import late
 
 _state = _context.state

@@ -3,5 +3,7 @@ NumPy's own routines round differently (tanh_kernel; exp_log: exp, expm1, log,
 log1p, sigmoid, softplus; softmax_kernel: Eigen's row sums, softmax and the
 cross entropies; trig: sin, cos, tan, atan2; erf: erf, erfc; x86_estimates: the
 rcp/rsqrt estimates, rsqrt and Eigen's packet/scalar split), and the compiled
-versions the optional `jit` extra provides (jit_kernels, jit_tanh). Kernels are plain
+versions the optional `jit` extra provides (jit_kernels: loading and dispatch;
+jit_tanh; jit_exp_log: exp, expm1, log, log1p, sigmoid, softplus; jit_softmax:
+the row sums; jit_erf: erf, erfc, rsqrt). Kernels are plain
 functions on NumPy arrays; the op families register them."""
