@@ -94,47 +94,34 @@ def _exp_erfc(x_in):
 
 
 @lane
-def rcp_estimate(a):
-    """x86_estimates.rcp_estimate for one element."""
+def _rcp_normal(a):
+    """reciprocal(a) for a positive normal a below 2**125 (erfc's x**2 in
+    (1, 121]): no special cases, no branch."""
     bits = as_bits(a)
-    sign = bits & 0x80000000
     e = (bits >> 23) & 0xFF
-    if e == 255 and (bits & 0x7FFFFF) != 0:
-        return from_bits(bits | 0x400000)
-    if e == 0:
-        return from_bits(0x7F800000 | sign)
-    if e >= 253:
-        return from_bits(sign)
-    return from_bits((_RCP_BITS[(bits >> 11) & 0xFFF] - ((e - 127) << 23)) | sign)
-
-
-@lane
-def reciprocal(a):
-    """x86_estimates.reciprocal (rcpps and a Newton step) for one element."""
-    x = rcp_estimate(a)
+    x = from_bits(_RCP_BITS[(bits >> 11) & 0xFFF] - ((e - 127) << 23))
     t = a * x
     t = _ONE - t
     y = x * t
-    y = y + x
-    if t != t:
-        return x
-    return y
+    return y + x
 
 
 @lane
 def _erfc_packet(x_in):
-    """erf._erfc_packet for one element."""
+    """erf._erfc_packet for one element. Both branches are computed and one
+    is selected, as np.where does: no branch, so the loop vectorizes (the
+    other branch's values are discarded, and its table index stays in
+    range)."""
     x = -_CLAMP if x_in < -_CLAMP else x_in    # np.maximum: a NaN x_in stays
     if x > _CLAMP:
         x = _CLAMP
     x2 = x * x
-    if not _ONE < x2:
-        p = x2 * _SM0 + _SM1
-        p = p * x2 + _SM2
-        p = p * x2 + _SM3
-        p = p * x2 + _SM4
-        p = p * x2 + _SM5
-        return x * p + _ONE
+    p = x2 * _SM0 + _SM1
+    p = p * x2 + _SM2
+    p = p * x2 + _SM3
+    p = p * x2 + _SM4
+    p = p * x2 + _SM5
+    small = x * p + _ONE
     e = _exp_erfc(-x2)
     gamma = _SPLIT * x                          # erf._square_low
     hi = (x - gamma) + gamma
@@ -144,10 +131,9 @@ def _erfc_packet(x_in):
     d = lo * hi + d
     d = lo * lo + d
     t = e * d
-    if abs(t) < _FLT_MIN:
-        t = _ZERO
+    t = _ZERO if abs(t) < _FLT_MIN else t
     z = e - t
-    q2 = reciprocal(x2)
+    q2 = _rcp_normal(x2)
     num = q2 * _NU0 + _NU1
     num = num * q2 + _NU2
     num = num * q2 + _NU3
@@ -156,7 +142,8 @@ def _erfc_packet(x_in):
     den = den * q2 + _DE3
     den = den * q2 + _DE4
     r = num / (x * den)
-    return z * r + (_TWO if x < _ZERO else _ZERO)
+    large = z * r + (_TWO if x < _ZERO else _ZERO)
+    return large if _ONE < x2 else small
 
 
 @jit
@@ -176,9 +163,9 @@ def erfc_f32(x, out):
 
 
 @lane
-def rsqrt_estimate(a):
-    """x86_estimates.rsqrt_estimate for one element."""
-    bits = as_bits(a)
+def _rsqrt_special(a, bits):
+    # rsqrt_estimate's special cases: NaN, +inf, zeros and subnormals,
+    # negatives (x86_estimates.rsqrt_estimate's np.where chain, in order).
     e = (bits >> 23) & 0xFF
     if e == 255 and (bits & 0x7FFFFF) != 0:
         return from_bits(bits | 0x400000)
@@ -186,34 +173,57 @@ def rsqrt_estimate(a):
         return _ZERO
     if e == 0:
         return from_bits(0x7F800000 | (bits & 0x80000000))
-    if bits & 0x80000000:
-        return from_bits(0xFFC00000)
-    idx = ((bits >> 11) & 0xFFF) | ((~e & 1) << 12)
-    return from_bits(_RSQRT_BITS[idx] - (((e - 127) >> 1) << 23))
+    return from_bits(0xFFC00000)
+
+
+@jit
+def _rsqrt_fix(x, out, n):
+    # Redoes the special elements of out[:n] out of line, keeping the main
+    # loop free of branches, so that it vectorizes.
+    for i in range(n):
+        a = x[i]
+        bits = as_bits(a)
+        if ((bits - 0x00800000) & 0xFFFFFFFF) >= 0x7F000000:
+            out[i] = _rsqrt_special(a, bits)
 
 
 @lane
 def _rsqrt_packet(a):
-    y0 = rsqrt_estimate(a)
+    """x86_estimates.rsqrt for a positive normal a: the estimate (its
+    table, 2**-j for exponent 2j or 2j + 1) and a Newton step."""
+    bits = as_bits(a)
+    e = (bits >> 23) & 0xFF
+    idx = ((bits >> 11) & 0xFFF) | ((~e & 1) << 12)
+    y0 = from_bits(_RSQRT_BITS[idx] - (((e - 127) >> 1) << 23))
     h = a * y0
     h = h * y0
     h = h + _MONE
     y = y0 * _MHALF
     y = y * h
     y = y + y0
-    if y != y:                 # zero, infinite or NaN a: keep the estimate
-        return y0
     return y
+
+
+@jit
+def _rsqrt_head(x, out, n):
+    special = False
+    for i in range(n):
+        out[i] = _rsqrt_packet(x[i])
+        special |= ((as_bits(x[i]) - 0x00800000) & 0xFFFFFFFF) >= 0x7F000000
+    return special
 
 
 @jit
 def rsqrt_f32(x, out):
     """out = x86_estimates.rsqrt_kernel(x): packets, then a division by the
-    correctly rounded sqrt for the last size % 8 (all of a short tensor)."""
+    correctly rounded sqrt for the last size % 8 (all of a short tensor).
+    A special input (not a positive normal number) keeps its estimate: the
+    Newton step gives NaN for all of them (or, for negative subnormals, the
+    estimate itself)."""
     n = x.size
     head = n - n % PACKET if n >= PACKET else 0
-    for i in range(head):
-        out[i] = _rsqrt_packet(x[i])
+    if _rsqrt_head(x, out, head):
+        _rsqrt_fix(x, out, head)
     for i in range(head, n):
         out[i] = _ONE / np.sqrt(x[i])
 

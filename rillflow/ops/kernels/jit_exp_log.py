@@ -219,8 +219,10 @@ def log1p_p(x):
     q = log1 / den
     out = q * x
     if x != x:
-        # Both factors NaN: x86 keeps the first one's bits (q's), and LLVM
-        # may swap a product's operands, so say it.
+        # Both factors NaN: x86 keeps the first one's bits (q's), as NumPy's
+        # SIMD loops do, and LLVM may swap a product's operands, so say it.
+        # (NumPy's scalar loops may keep x's: NaN payloads are not part of
+        # the bits these kernels promise.)
         out = q
     if xp1 == _ONE or xp1 == log1:
         out = x
