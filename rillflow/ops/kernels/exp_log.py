@@ -88,7 +88,7 @@ def _flush(y):
     if y.size < PACKET:
         # A tail or a short tensor: four ufunc calls would cost more than
         # the kernel itself; a subnormal is rare, so look first in Python.
-        if not any(0.0 < abs(v) < _TINY_F for v in y.tolist()):
+        if not any(0.0 < abs(v) < _TINY_F for v in y.ravel().tolist()):
             return y
     # Subnormals and zeros are the values whose exponent bits are 0.
     bits = y.view(np.uint32)
@@ -279,12 +279,12 @@ def _libm(fn, x, flush=False):
             out = _F64_FALLBACK[fn](x.astype(np.float64)).astype(np.float32)
         return _flush(out) if flush else out
     f = _LIBM[fn]
-    vals = [f(v) for v in x.tolist()]
+    vals = [f(v) for v in x.ravel().tolist()]
     if flush:
         # In Python: the results are float32 values, so the test is exact,
         # and cheaper than _flush's ufunc calls on a few elements.
         vals = [math.copysign(0.0, v) if abs(v) < _TINY_F else v for v in vals]
-    return np.array(vals, np.float32)
+    return np.array(vals, np.float32).reshape(x.shape)
 
 
 def exp_scalar(x):
@@ -301,7 +301,7 @@ def log_scalar(x):
     """Eigen's scalar log: libm logf, with glibc's result for subnormals
     under denormals-are-zero (negative ones are NaN, as any negative)."""
     out = _libm("logf", x)
-    if x.size < PACKET and not any(0.0 < abs(v) < _TINY_F for v in x.tolist()):
+    if x.size < PACKET and not any(0.0 < abs(v) < _TINY_F for v in x.ravel().tolist()):
         return out      # a tail without subnormals: skips four ufunc calls
     sub = np.less(np.abs(x), _TINY) & np.not_equal(x, _ZERO)
     if sub.any():
