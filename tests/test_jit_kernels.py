@@ -9,18 +9,30 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.ops.kernels import jit_kernels, tanh_kernel
+import test_numerics_exp
+import test_numerics_trig
+from rillflow.ops.kernels import erf, exp_log, jit_kernels, softmax_kernel, tanh_kernel
+from rillflow.ops.kernels import x86_estimates
 from test_unary_ops import TANH_F32_EDGES, TANH_F32_REFERENCE, TANH_F64_REFERENCE
 
 pytest.importorskip("numba")
+# RILLFLOW_JIT=0: only the tests that check the fallback run.
+needs_jit = pytest.mark.skipif(not jit_kernels.available(), reason="RILLFLOW_JIT=0")
 
 
 @pytest.fixture(scope="module")
-def jit_tanh():
-    assert jit_kernels.wait(timeout=120) == "on", jit_kernels.status()
+def jit_on():
+    if not jit_kernels.available():
+        pytest.skip("RILLFLOW_JIT=0")
+    assert jit_kernels.wait(timeout=300) == "on", jit_kernels.status()
+
+
+@pytest.fixture(scope="module")
+def jit_tanh(jit_on):
     return jit_kernels.tanh()
 
 
+@needs_jit
 def test_numpy_kernel_runs_until_the_compiled_ones_are_loaded(monkeypatch):
     x = np.linspace(-9, 9, 4001, dtype=np.float32)
     monkeypatch.setattr(jit_kernels, "_kernels", None)
@@ -105,6 +117,7 @@ def test_rnn_loop_with_jit_tanh_equals_eager(jit_tanh):
     np.testing.assert_array_equal(f(xs, u).numpy(), rnn(xs, u).numpy())
 
 
+@needs_jit
 def test_small_tensors_keep_the_numpy_kernel():
     # Loading Numba would cost a short script more than it saves.
     f = tf.function(lambda v: tf.tanh(v))
@@ -141,3 +154,148 @@ def test_rillflow_jit_0_turns_the_kernels_off():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     assert out == ["off: RILLFLOW_JIT=0", "False 0.46211714"]
+
+
+# --- exp, log, ..., erf, erfc, rsqrt and the softmax row sums -------------------------
+
+NUMPY_KERNELS = {
+    "exp": exp_log.exp_kernel, "log": exp_log.log_kernel, "expm1": exp_log.expm1_kernel,
+    "log1p": exp_log.log1p_kernel, "sigmoid": exp_log.sigmoid_kernel,
+    "softplus": exp_log.softplus_kernel, "erf": lambda x: erf.erf_kernel(x),
+    "erfc": lambda x: erf.erfc_kernel(x), "rsqrt": x86_estimates.rsqrt_kernel}
+
+
+def _mixed_inputs(n, seed):
+    rng = np.random.default_rng(seed)
+    with np.errstate(all="ignore"):   # exp(90) overflows float32, NaN bits: on purpose
+        x = np.concatenate([
+            rng.integers(0, 2 ** 32, n // 4, dtype=np.uint64).astype(np.uint32).view(np.float32),
+            rng.standard_normal(n // 4) * 3, rng.uniform(-120, 100, n // 4),
+            np.exp(rng.uniform(-100, 90, n // 4)) * rng.choice([-1, 1], n // 4),
+        ]).astype(np.float32)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 1e-45, -1e-45,
+                         1.1754944e-38, 88.72, 88.73, -104.0, -104.1, 16.64, -1.0, 1.0, 3.4e38,
+                         -3.4e38, 1e-8, 11.0, -11.0, 9.0], np.float32)
+    x[rng.integers(0, x.size, 40 * specials.size)] = np.tile(specials, 40)
+    return x
+
+
+def _same(got, want, x):
+    """Same bits; for a NaN input only NaN-ness (which payload a NaN-NaN
+    operation keeps differs between NumPy's own SIMD and scalar loops)."""
+    g, w = got.view(np.uint32), want.view(np.uint32)
+    ok = (g == w) | (np.isnan(x) & np.isnan(got) & np.isnan(want))
+    assert ok.all(), "%d differ, first inputs %s" % ((~ok).sum(), x[~ok][:5])
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_KERNELS))
+def test_compiled_kernel_has_the_numpy_kernels_bits(jit_on, name):
+    compiled = getattr(jit_kernels, name + "_kernel")
+    if name in ("erf", "erfc"):
+        compiled = compiled(None)
+    x = _mixed_inputs(200_000, len(name))
+    with np.errstate(all="ignore"):
+        for n in (x.size, x.size - 1, x.size - 3, x.size - 7):   # every size % 8 matters
+            _same(compiled(x[:n]), NUMPY_KERNELS[name](x[:n].copy()), x[:n])
+        for n in range(0, 26):      # all libm, or packets and a tail
+            for start in range(0, 2000, 97):
+                xs = x[start:start + n]
+                _same(compiled(xs), NUMPY_KERNELS[name](xs.copy()), xs)
+        got = compiled(x[:24].reshape(2, 3, 4))
+        assert got.shape == (2, 3, 4) and got.dtype == np.float32
+        s = compiled(np.float32(0.5))
+        assert isinstance(s, np.float32) and s == NUMPY_KERNELS[name](np.float32(0.5))
+
+
+def test_half_types_and_float64_keep_the_numpy_kernels(jit_on):
+    x = np.linspace(-5, 5, 2048)
+    for dt in (np.float16, np.float64):
+        np.testing.assert_array_equal(jit_kernels.exp_kernel(x.astype(dt)),
+                                      exp_log.exp_kernel(x.astype(dt)))
+
+
+@pytest.mark.parametrize("cols", [1, 7, 8, 31, 32, 100, 1000, 8199, 20001])
+def test_compiled_row_sums_and_softmax_family(jit_on, cols):
+    rng = np.random.default_rng(cols)
+    rows = max(1, 40_000 // cols)
+    x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+    x[0, :min(cols, 3)] = [np.inf, -np.inf, np.nan][:min(cols, 3)]
+    labels = rng.integers(0, cols, rows)
+    soft = rng.dirichlet(np.ones(cols), rows).astype(np.float32)
+    fast, slow = jit_kernels.softmax_ops(x.size), softmax_kernel.NUMPY_OPS
+    assert fast is not slow
+    b = softmax_kernel.shifted_rows(x[1:])
+    for k in ("row_sums", "sum_exp", "exp_all", "log_all", "log_scalar"):
+        arg = b.reshape(-1) if k in ("exp_all", "log_all", "log_scalar") else b
+        with np.errstate(all="ignore"):
+            _bits_equal(fast[k](arg), slow[k](arg))
+    _bits_equal(fast["row_sums"](x[1:], first=5), slow["row_sums"](x[1:], first=5))
+    for f, args in [(softmax_kernel.softmax_2d, (x,)), (softmax_kernel.log_softmax_2d, (x,)),
+                    (softmax_kernel.softmax_xent_2d, (soft, x)),
+                    (softmax_kernel.sparse_xent_2d, (labels, x))]:
+        got, want = f(*args, fast), f(*args, slow)
+        for g, w in zip(got if isinstance(got, tuple) else [got],
+                        want if isinstance(want, tuple) else [want]):
+            _bits_equal(g, w)
+
+
+def _bits_equal(got, want):
+    got, want = np.asarray(got, np.float32), np.asarray(want, np.float32)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    np.testing.assert_array_equal(got.view(np.uint32)[ok], want.view(np.uint32)[ok])
+
+
+def test_tensorflow_fixtures_with_the_compiled_kernels(jit_on):
+    # tests/test_numerics_*.py check TensorFlow's bits whichever kernels run;
+    # here they run with the compiled ones loaded.
+    m = test_numerics_exp
+    for name in m.OPS:
+        for tag in m.DTYPES:
+            m.test_packet_path_eager(name, tag)
+            m.test_scalar_path_one_element_tensors(name, tag)
+        m.test_sizes_mix_packets_and_tail(name)
+        m.test_in_tf_function(name)
+    m.test_large_fused_chain_keeps_tail_rule()
+    for cols in m.COLS:
+        for traced in (False, True):
+            m.test_softmax_family(cols, traced)
+    t = test_numerics_trig
+    for name in ("erf", "erfc", "rsqrt"):
+        if name in t.UNARY:
+            t.test_unary_float32_eager_bitwise(name)
+            t.test_unary_float32_in_function_bitwise(name)
+    t.test_scalar_path_exact("rsqrt")
+    t.test_scalar_path_exact("erf")
+    t.test_odd_size_tail()
+
+
+@needs_jit
+def test_first_large_call_starts_the_load_and_does_not_wait(monkeypatch):
+    monkeypatch.setattr(jit_kernels, "_kernels", None)
+    monkeypatch.setattr(jit_kernels, "_softmax", None)
+    monkeypatch.setattr(jit_kernels, "_loader", [])
+    started = []
+    monkeypatch.setattr(jit_kernels, "_start", lambda: started.append(1))
+    x = np.linspace(-3, 3, 7, dtype=np.float32)
+    np.testing.assert_array_equal(tf.exp(x).numpy(), exp_log.exp_kernel(x))
+    assert not started                       # a short tensor never loads Numba
+    big = np.linspace(-3, 3, 4096, dtype=np.float32)
+    np.testing.assert_array_equal(tf.exp(big).numpy(), exp_log.exp_kernel(big))
+    assert started
+    assert jit_kernels.softmax_ops(10) is softmax_kernel.NUMPY_OPS
+
+
+def test_eager_ops_and_graphs_use_the_compiled_kernels(jit_on, monkeypatch):
+    calls = []
+    real = jit_kernels._run
+    monkeypatch.setattr(jit_kernels, "_run", lambda k, x: calls.append(k) or real(k, x))
+    x = tf.constant(np.linspace(-9, 9, 3001, dtype=np.float32))
+    eager = [tf.exp(x), tf.math.log1p(x), tf.sigmoid(x), tf.nn.softplus(x), tf.math.erfc(x)]
+    assert len(calls) == 5
+    f = tf.function(lambda v: [tf.exp(v), tf.math.log1p(v), tf.sigmoid(v), tf.nn.softplus(v),
+                               tf.math.erfc(v)])
+    for g, e in zip(f(x), eager):
+        np.testing.assert_array_equal(g.numpy().view(np.uint32), e.numpy().view(np.uint32))
+    assert len(calls) == 10

@@ -21,8 +21,8 @@ from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .. import late
-from ..kernels.exp_log import exp_kernel, log_kernel
-from ..kernels.softmax_kernel import column_sums, row_sums
+from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
+from ..kernels.softmax_kernel import column_sums
 from .reduction_util import (FLOATS, NUMERIC, REAL, _BOOL, _IDX, _cached_axes, _fast_eager,
                              _index_tensor, _input_name, _invalid, _scope)
 
@@ -310,7 +310,8 @@ def _mean_grad(op, g):
     if nx is not None and ny is not None:
         factor = convert_to_tensor(nx // max(ny, 1), dtype=sum_grad.dtype)
     else:
-        factor = late.cast(late.floordiv(late.size(x), late.maximum(late.size(y), 1)), sum_grad.dtype)
+        factor = late.cast(late.floordiv(late.size(x), late.maximum(late.size(y), 1)),
+                           sum_grad.dtype)
     return [late.truediv(sum_grad, factor), None]
 
 
@@ -465,7 +466,8 @@ def _lse_f32(xv, my_max, axis, keepdims):
     with np.errstate(all="ignore"):
         e = np.ascontiguousarray(exp_kernel(xv - my_max))
         k = int(np.prod([xv.shape[a] for a in axes], dtype=np.int64))
-        s = row_sums(e.reshape(-1, k)) if trailing else column_sums(e.reshape(k, -1))
+        s = (softmax_ops(e.size)["row_sums"](e.reshape(-1, k)) if trailing
+             else column_sums(e.reshape(k, -1)))
         keep = [1 if a in axes else n for a, n in enumerate(xv.shape)]
         s = s.reshape(keep if keepdims else [n for a, n in enumerate(xv.shape) if a not in axes])
         out = log_kernel(s)

@@ -92,7 +92,8 @@ def _cumulative_logsumexp_grad(op, g):
                                    reverse=not reverse)
         return late.exp(late.add(acc, x))
 
-    return [late.subtract(part(late.greater(g, zero), g), part(late.less(g, zero), late.negative(g))), None]
+    return [late.subtract(part(late.greater(g, zero), g),
+                          part(late.less(g, zero), late.negative(g))), None]
 
 
 def _cumsum_acc(x, a):

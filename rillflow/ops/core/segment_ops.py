@@ -121,7 +121,8 @@ def _segment_min_or_max_grad(op, g):
 def _prod_without_self(data, gathered_prod, gathered_prod_nonzero, gathered_num_zeros,
                        is_zero, safe):
     """The product of the other elements of each element's segment."""
-    at_zero = late.where(late.equal(gathered_num_zeros, 1), gathered_prod_nonzero, late.zeros_like(data))
+    at_zero = late.where(late.equal(gathered_num_zeros, 1), gathered_prod_nonzero,
+                         late.zeros_like(data))
     return late.where(is_zero, at_zero, late.truediv(gathered_prod, safe))
 
 

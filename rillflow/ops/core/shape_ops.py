@@ -148,7 +148,8 @@ def size(input, out_type=None, name=None):  # noqa: A002
     """The number of elements of a tensor (a scalar of `out_type`, int32 by default)."""
     if input.__class__ is SparseTensor:
         # As TensorFlow: the product of the dense shape.
-        return late.cast(late.reduce_prod(input.dense_shape), _out_type(out_type, "Size"), name=name)
+        return late.cast(late.reduce_prod(input.dense_shape), _out_type(out_type, "Size"),
+                         name=name)
     x = convert_to_tensor(input)
     n = x.shape.num_elements()
     if n is not None and out_type is not None and D.as_dtype(out_type) in U.NUMERIC:

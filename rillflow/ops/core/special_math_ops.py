@@ -30,10 +30,9 @@ from .op_util import COMPLEX, FLOATS, binary, unary
 from .unary_ops import (_OPS, _register, _scope, _simple, _to_real_infer, _to_real_kernel,
                         _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
-from ..kernels.erf import erf_kernel, erfc_kernel
+from ..kernels.jit_kernels import erf_kernel, erfc_kernel, softplus_kernel
 from ..kernels.trig import atan2_kernel
 from ..kernels.jit_kernels import compiled_first
-from ..kernels.exp_log import softplus_kernel
 
 _state = _context.state
 
@@ -329,11 +328,10 @@ def _xdivy_grad(op, g):
 # --- registry entries --------------------------------------------------------
 
 # float32 (and half types): Eigen's approximations, TensorFlow's bits
-# (ops/kernels/erf.py); float64 the correctly rounded library functions.
-_Erf = _simple("Erf", functools.partial(erf_kernel, fallback=_via_float64(_erf64)), _erf_grad,
-               FLOATS)
-_Erfc = _simple("Erfc", functools.partial(erfc_kernel, fallback=_via_float64(_erfc64)),
-                _erfc_grad, FLOATS)
+# (ops/kernels/erf.py, compiled by the jit extra when loaded); float64 the
+# correctly rounded library functions.
+_Erf = _simple("Erf", erf_kernel(_via_float64(_erf64)), _erf_grad, FLOATS)
+_Erfc = _simple("Erfc", erfc_kernel(_via_float64(_erfc64)), _erfc_grad, FLOATS)
 _Lgamma = _simple("Lgamma", _via_float64(_lgamma64), _lgamma_grad, FLOATS)
 _Digamma = _simple("Digamma", _digamma_kernel, _digamma_grad, FLOATS)
 _Softplus = _simple("Softplus", _softplus_kernel, _softplus_grad, _SOFT, arg="features")
@@ -357,7 +355,8 @@ def _complex_infer(inputs, attrs):
 
 
 _Complex = _register("Complex", _complex_kernel, _complex_infer, _complex_grad, _F32_F64)
-_Atan2 = _register("Atan2", compiled_first("atan2", atan2_kernel), _binary_infer("Atan2", "y", "x"), _atan2_grad, FLOATS)
+_Atan2 = _register("Atan2", compiled_first("atan2", atan2_kernel), _binary_infer("Atan2", "y", "x"),
+                   _atan2_grad, FLOATS)
 _Xlogy = _register("Xlogy", _xlogy_kernel, _binary_infer("Xlogy", "x", "y"), _xlogy_grad,
                    _XLOGY)
 _Xdivy = _register("Xdivy", _xdivy_kernel, _binary_infer("Xdivy", "x", "y"), _xdivy_grad,

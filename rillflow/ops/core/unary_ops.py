@@ -30,11 +30,12 @@ from ...framework.tensor import EagerTensor
 from . import op_util as U
 from .math_ops import conj, div_no_nan
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
-from ..kernels.exp_log import exp_kernel, expm1_kernel, log1p_kernel, log_kernel, sigmoid_kernel
+# The exact kernels, compiled when the jit extra is loaded (kernels/jit_kernels.py).
+from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_kernel,
+                                  rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels.trig import cos_kernel, sin_kernel, tan_kernel
-from ..kernels.jit_kernels import compiled_first
-from ..kernels.x86_estimates import rsqrt_kernel
+from ..kernels.jit_kernels import accelerated, compiled_first
 from .. import late
 
 _state = _context.state
@@ -285,7 +286,8 @@ _Cosh = _simple("Cosh", np.cosh, _cosh_grad, _FC)
 # clamped rational approximation (returning exactly +-1 from |x| >= 7.9073896,
 # 1 ulp above NumPy there) that is not reproduced bit for bit; matching its
 # edges alone cost a fifth of the time of small-tensor RNN steps.
-_Tanh = _simple("Tanh", tanh_kernel, _tanh_grad, _FC)
+# Eagerly too, the compiled tanh (same bits) once the jit extra is loaded.
+_Tanh = _simple("Tanh", accelerated("tanh", tanh_kernel), _tanh_grad, _FC)
 _Asinh = _simple("Asinh", np.arcsinh, _asinh_grad, _FC)
 _Acosh = _simple("Acosh", np.arccosh, _acosh_grad, _FC)
 _Atanh = _simple("Atanh", np.arctanh, _atanh_grad, _FC)

@@ -29,6 +29,7 @@ step; see `sigmoid`). float64 uses NumPy's routines (not reproduced).
 """
 import ctypes
 import ctypes.util
+import math
 
 import numpy as np
 
@@ -36,6 +37,7 @@ PACKET = 8                      # float32 lanes per AVX packet
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 _TINY = np.float32(2.0 ** -126)  # smallest normal float32
+_TINY_F = 2.0 ** -126
 
 
 def _c(v):
@@ -83,6 +85,11 @@ def _pow2(k):
 
 def _flush(y):
     """Flush-to-zero: TensorFlow's kernels write +-0 for subnormal results."""
+    if y.size < PACKET:
+        # A tail or a short tensor: four ufunc calls would cost more than
+        # the kernel itself; a subnormal is rare, so look first in Python.
+        if not any(0.0 < abs(v) < _TINY_F for v in y.ravel().tolist()):
+            return y
     # Subnormals and zeros are the values whose exponent bits are 0.
     bits = y.view(np.uint32)
     tiny = np.less(bits & np.uint32(0x7F800000), np.uint32(0x00800000))
@@ -263,19 +270,26 @@ _LIBM = _load_libm()
 _F64_FALLBACK = {"expf": np.exp, "logf": np.log, "expm1f": np.expm1, "log1pf": np.log1p}
 
 
-def _libm(fn, x):
+def _libm(fn, x, flush=False):
     """The C library's float function `fn` of each element of the short
-    float32 array `x` (at most PACKET - 1 elements per tensor or row)."""
+    float32 array `x` (at most PACKET - 1 elements per tensor or row),
+    with subnormal results flushed to +-0 if `flush`."""
     if _LIBM is None:
         with np.errstate(all="ignore"):
-            return _F64_FALLBACK[fn](x.astype(np.float64)).astype(np.float32)
+            out = _F64_FALLBACK[fn](x.astype(np.float64)).astype(np.float32)
+        return _flush(out) if flush else out
     f = _LIBM[fn]
-    return np.array([f(v) for v in x.tolist()], np.float32)
+    vals = [f(v) for v in x.ravel().tolist()]
+    if flush:
+        # In Python: the results are float32 values, so the test is exact,
+        # and cheaper than _flush's ufunc calls on a few elements.
+        vals = [math.copysign(0.0, v) if abs(v) < _TINY_F else v for v in vals]
+    return np.array(vals, np.float32).reshape(x.shape)
 
 
 def exp_scalar(x):
     """Eigen's scalar exp (libm expf) under flush-to-zero."""
-    return _flush(_libm("expf", x))
+    return _libm("expf", x, True)
 
 
 # glibc's logf scales a subnormal by 2**23 first, which denormals-are-zero
@@ -287,6 +301,8 @@ def log_scalar(x):
     """Eigen's scalar log: libm logf, with glibc's result for subnormals
     under denormals-are-zero (negative ones are NaN, as any negative)."""
     out = _libm("logf", x)
+    if x.size < PACKET and not any(0.0 < abs(v) < _TINY_F for v in x.ravel().tolist()):
+        return out      # a tail without subnormals: skips four ufunc calls
     sub = np.less(np.abs(x), _TINY) & np.not_equal(x, _ZERO)
     if sub.any():
         out[sub & np.greater(x, _ZERO)] = _LOGF_SUBNORMAL
@@ -296,7 +312,7 @@ def log_scalar(x):
 
 def expm1_scalar(x):
     """Eigen's scalar expm1 (libm expm1f)."""
-    return _flush(_libm("expm1f", x))
+    return _libm("expm1f", x, True)
 
 
 def log1p_scalar(x):

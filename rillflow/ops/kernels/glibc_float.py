@@ -432,7 +432,8 @@ def _atanf(x):
     one = _ONE_F
     # Reduce |x| to about [-7/16, 7/16] around atan(0.5), atan(1), atan(1.5) or atan(inf).
     ident = ix < 0x3ee00000
-    id_ = np.where(ix < 0x3f300000, 0, np.where(ix < 0x3f980000, 1, np.where(ix < 0x401c0000, 2, 3)))
+    id_ = np.where(ix < 0x3f300000, 0,
+                   np.where(ix < 0x3f980000, 1, np.where(ix < 0x401c0000, 2, 3)))
     t = np.where(id_ == 0, (_TWO_F * ax - one) / (_TWO_F + ax),
                  np.where(id_ == 1, (ax - one) / (ax + one),
                           np.where(id_ == 2, (ax - np.float32(1.5)) / (one + np.float32(1.5) * ax),

@@ -125,55 +125,66 @@ def _sum_exp(shifted):
     return row_sums_of(shifted, exp_log.exp_packets, exp_log.exp_scalar)
 
 
+# The primitives the functions below are built from. jit_softmax.ops()
+# gives compiled ones with the same bits; callers pass them as `k`.
+NUMPY_OPS = {"exp_all": _exp_all, "log_all": _log_all, "sum_exp": _sum_exp,
+             "row_sums": row_sums, "log_scalar": exp_log.log_scalar}
+
+
 def shifted_rows(logits2d):
     """logits minus their row maxima (float32, a new array)."""
     return logits2d - logits2d.max(axis=1, keepdims=True)
 
 
-def softmax_2d(logits2d):
-    """TensorFlow's float32 softmax of the rows of a 2-D array."""
+def softmax_2d(logits2d, k=None):
+    """TensorFlow's float32 softmax of the rows of a 2-D array (`k`: the
+    primitives, NUMPY_OPS by default)."""
+    k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        e = _exp_all(shifted_rows(logits2d))
+        e = k["exp_all"](shifted_rows(logits2d))
         # TensorFlow multiplies by 1/sum from Eigen's packet reciprocal, the
         # CPU's approximate RCPPS plus a Newton step: its bits differ between
         # CPU models (Intel, AMD), so the exact quotient is used here; the
         # result then differs from TensorFlow's by at most a few ulps.
-        inv = np.float32(1) / row_sums(e)
+        inv = np.float32(1) / k["row_sums"](e)
         e *= inv[:, None]
     return exp_log._flush(e)
 
 
-def log_softmax_2d(logits2d):
+def log_softmax_2d(logits2d, k=None):
     """TensorFlow's float32 log_softmax of the rows of a 2-D array."""
+    k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         x = shifted_rows(logits2d)
-        x -= _log_all(_sum_exp(x))[:, None]
+        x -= k["log_all"](k["sum_exp"](x))[:, None]
     return x
 
 
-def softmax_xent_2d(labels2d, logits2d):
+def softmax_xent_2d(labels2d, logits2d, k=None):
     """TensorFlow's float32 softmax cross entropy: (loss, backprop)."""
+    k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         b = shifted_rows(logits2d)
-        s = _sum_exp(b)
-        terms = _log_all(s)[:, None] - b
+        s = k["sum_exp"](b)
+        terms = k["log_all"](s)[:, None] - b
         terms *= labels2d
-        loss = row_sums(terms)
-        back = _exp_all(b)
+        loss = k["row_sums"](terms)
+        back = k["exp_all"](b)
         back /= s[:, None]
         back -= labels2d
     return loss, exp_log._flush(back)
 
 
-def sparse_xent_2d(labels, logits2d):
+def sparse_xent_2d(labels, logits2d, k=None):
     """TensorFlow's float32 sparse softmax cross entropy: (loss, backprop);
     the loss takes libm's log of each row's sum (a scalar generator)."""
+    k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         b = shifted_rows(logits2d)
-        s = _sum_exp(b)
+        s = k["sum_exp"](b)
         rows = np.arange(b.shape[0])
-        loss = exp_log.log_scalar(s) - b[rows, labels]
-        back = _exp_all(b)
+        loss = k["log_scalar"](s) - b[rows, labels]
+        back = k["exp_all"](b)
         back /= s[:, None]
         exp_log._flush(back)
         back[rows, labels] -= np.float32(1)

@@ -192,7 +192,8 @@ sin_kernel.__doc__ = "Elementwise sin with TensorFlow's CPU bits for float32/16 
 cos_kernel = _unary(_cos_packet, _cos_scalar, np.cos)
 cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 and bfloat16."
 tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
-tan_kernel.__doc__ = "Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, bfloat16."
+tan_kernel.__doc__ = ("Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, "
+                      "bfloat16.")
 
 
 def atan2_kernel(y, x):

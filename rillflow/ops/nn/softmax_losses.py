@@ -33,6 +33,7 @@ from ..core.reduction_ops import reduce_sum
 from ..core.shape_ops import reshape
 from ..core.unary_ops import abs as abs_, exp, log, log1p
 from ..kernels import softmax_kernel as _sk
+from ..kernels.jit_kernels import softmax_ops
 
 _state = _context.state
 
@@ -57,7 +58,8 @@ def _softmax_kernel(logits):
     if logits.size == 0:
         return logits.copy()
     if logits.dtype == np.float32:   # TensorFlow's bits (kernels/softmax_kernel.py)
-        return _sk.softmax_2d(logits.reshape(-1, logits.shape[-1])).reshape(logits.shape)
+        return _sk.softmax_2d(logits.reshape(-1, logits.shape[-1]),
+                              softmax_ops(logits.size)).reshape(logits.shape)
     e = _shifted(logits)
     np.exp(e, out=e)
     e /= e.sum(axis=-1, keepdims=True)
@@ -69,7 +71,8 @@ def _log_softmax_kernel(logits):
     if logits.size == 0:
         return logits.copy()
     if logits.dtype == np.float32:
-        return _sk.log_softmax_2d(logits.reshape(-1, logits.shape[-1])).reshape(logits.shape)
+        return _sk.log_softmax_2d(logits.reshape(-1, logits.shape[-1]),
+                                  softmax_ops(logits.size)).reshape(logits.shape)
     x = _shifted(logits)
     x -= np.log(np.exp(x).sum(axis=-1, keepdims=True))
     return x.astype(logits.dtype, copy=False)
@@ -179,7 +182,8 @@ def _softmax_xent_kernel(features, labels):
     if dtype == np.float32 and labels.dtype == np.float32:
         n = features.shape[-1]
         loss, back = _sk.softmax_xent_2d(np.ascontiguousarray(labels).reshape(-1, n),
-                                         np.ascontiguousarray(features).reshape(-1, n))
+                                         np.ascontiguousarray(features).reshape(-1, n),
+                                         softmax_ops(features.size))
         return loss.reshape(features.shape[:-1]), back.reshape(features.shape)
     x = _shifted(features)
     e = np.exp(x)
@@ -250,7 +254,8 @@ def _sparse_xent_kernel(features, labels):
             f"range of [0, {n}).  Label values: {shown}")
     dtype = features.dtype
     if dtype == np.float32 and n:
-        loss, back = _sk.sparse_xent_2d(idx, features.reshape(idx.size, n))
+        loss, back = _sk.sparse_xent_2d(idx, features.reshape(idx.size, n),
+                                        softmax_ops(features.size))
         return loss.reshape(labels.shape), back.reshape(features.shape)
     x = _shifted(features.reshape(idx.size, n)) if n else np.zeros((idx.size, 0))
     rows = np.arange(idx.size)

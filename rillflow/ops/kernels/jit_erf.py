@@ -1,0 +1,231 @@
+"""TensorFlow's float32 erf, erfc and rsqrt compiled by Numba: erf.py's and
+x86_estimates.py's operations, in their order, one float32 rounding each,
+one loop over the elements. Imported only by jit_kernels.py.
+
+As in jit_exp_log.py, NumPy's array idioms are spelled out per element
+with NumPy's NaN behaviour (np.minimum(a, b) returns a NaN b, ...), and
+only the branch np.where would select is computed. The x86 estimate
+tables are x86_estimates' own arrays. erfc's scalar tail (the last
+size % 8 elements) stays erf._erfc_scalar: it takes NumPy's float64 exp,
+whose bits a compiled call of the C library need not share.
+"""
+import numpy as np
+
+from . import erf as _erf
+from . import x86_estimates as _x86
+from .jit_exp_log import PACKET, as_bits, from_bits, jit, lane
+
+_f = np.float32
+_ERF_P = tuple(_f(c) for c in _erf._ERF_P)
+_ERF_Q = tuple(_f(c) for c in _erf._ERF_Q)
+_SIXTEEN, _ONE, _MONE, _TWO, _ZERO = _f(16.0), _f(1.0), _f(-1.0), _f(2.0), _f(0.0)
+_EXP_HI, _EXP_LO, _LOG2E, _HALF = _erf._EXP_HI, _erf._EXP_LO, _erf._LOG2E, _erf._HALF
+_LN2_HI, _LN2_LO, _TWO_M64 = _erf._LN2_HI, _erf._LN2_LO, _erf._TWO_M64
+_EP2, _EP3, _EP4, _EP5, _EP6 = _erf._EXP_P
+_CLAMP, _FLT_MIN, _SPLIT = _erf._ERFC_CLAMP, _erf._FLT_MIN, _erf._SPLIT
+_SM0, _SM1, _SM2, _SM3, _SM4, _SM5 = _erf._ERFC_SMALL
+_NU0, _NU1, _NU2, _NU3 = _erf._ERFC_NUM
+_DE0, _DE1, _DE2, _DE3, _DE4 = _erf._ERFC_DEN
+_RCP_BITS = np.ascontiguousarray(_x86._RCP_BITS).astype(np.int64)
+_RSQRT_BITS = np.ascontiguousarray(_x86._RSQRT_BITS).astype(np.int64)
+_MHALF = _f(-0.5)
+
+
+@lane
+def erf_1(x):
+    """erf._erf_f32 for one element (packets and tail alike)."""
+    x2 = x * x
+    if _SIXTEEN < x2:          # np.minimum(16, x*x): a NaN x*x stays
+        x2 = _SIXTEEN
+    p = x2 * _ERF_P[0] + _ERF_P[1]
+    p = p * x2 + _ERF_P[2]
+    p = p * x2 + _ERF_P[3]
+    p = p * x2 + _ERF_P[4]
+    p = p * x2 + _ERF_P[5]
+    p = x * p
+    q = x2 * _ERF_Q[0] + _ERF_Q[1]
+    q = q * x2 + _ERF_Q[2]
+    q = q * x2 + _ERF_Q[3]
+    q = q * x2 + _ERF_Q[4]
+    q = q * x2 + _ERF_Q[5]
+    r = p / q
+    if r > _ONE:
+        r = _ONE
+    if r < _MONE:
+        r = _MONE
+    return r
+
+
+@jit
+def erf_f32(x, out):
+    """out = erf.erf_kernel(x) for 1-D contiguous float32 arrays."""
+    for i in range(x.size):
+        out[i] = erf_1(x[i])
+
+
+@lane
+def _exp_erfc(x_in):
+    """erf._exp_f32 for one element of its domain, -121 <= x_in <= -1."""
+    x = _EXP_HI if x_in > _EXP_HI else x_in
+    m = np.floor(x * _LOG2E + _HALF)
+    r = m * _LN2_HI + x
+    r = m * _LN2_LO + r
+    r2 = r * r
+    p_even = r2 * _EP6 + _EP4
+    p_odd = r2 * _EP5 + _EP3
+    p_even = r2 * p_even + _EP2
+    y = r * p_odd + p_even
+    y = r2 * y + (r + _ONE)
+    if m < _f(-190.0):
+        m = _f(-190.0)
+    if m > _f(127.0):
+        m = _f(127.0)
+    k = np.int32(m)
+    big = k > 60
+    k1 = k if big else k + 64
+    y = y * from_bits((k1 + 127) << 23)
+    if not big:
+        y = y * _TWO_M64
+    if x_in > y:
+        y = x_in
+    if x_in < _EXP_LO:
+        return _ZERO
+    return y
+
+
+@lane
+def _rcp_normal(a):
+    """reciprocal(a) for a positive normal a below 2**125 (erfc's x**2 in
+    (1, 121]): no special cases, no branch."""
+    bits = as_bits(a)
+    e = (bits >> 23) & 0xFF
+    x = from_bits(_RCP_BITS[(bits >> 11) & 0xFFF] - ((e - 127) << 23))
+    t = a * x
+    t = _ONE - t
+    y = x * t
+    return y + x
+
+
+@lane
+def _erfc_packet(x_in):
+    """erf._erfc_packet for one element. Both branches are computed and one
+    is selected, as np.where does: no branch, so the loop vectorizes (the
+    other branch's values are discarded, and its table index stays in
+    range)."""
+    x = -_CLAMP if x_in < -_CLAMP else x_in    # np.maximum: a NaN x_in stays
+    if x > _CLAMP:
+        x = _CLAMP
+    x2 = x * x
+    p = x2 * _SM0 + _SM1
+    p = p * x2 + _SM2
+    p = p * x2 + _SM3
+    p = p * x2 + _SM4
+    p = p * x2 + _SM5
+    small = x * p + _ONE
+    e = _exp_erfc(-x2)
+    gamma = _SPLIT * x                          # erf._square_low
+    hi = (x - gamma) + gamma
+    lo = x - hi
+    d = hi * hi + (-x2)
+    d = hi * lo + d
+    d = lo * hi + d
+    d = lo * lo + d
+    t = e * d
+    t = _ZERO if abs(t) < _FLT_MIN else t
+    z = e - t
+    q2 = _rcp_normal(x2)
+    num = q2 * _NU0 + _NU1
+    num = num * q2 + _NU2
+    num = num * q2 + _NU3
+    den = q2 * _DE0 + _DE1
+    den = den * q2 + _DE2
+    den = den * q2 + _DE3
+    den = den * q2 + _DE4
+    r = num / (x * den)
+    large = z * r + (_TWO if x < _ZERO else _ZERO)
+    return large if _ONE < x2 else small
+
+
+@jit
+def erfc_head(x, out, n):
+    """out[:n] = erf._erfc_packet(x[:n])."""
+    for i in range(n):
+        out[i] = _erfc_packet(x[i])
+
+
+def erfc_f32(x, out):
+    """out = erf.erfc_kernel(x) for 1-D contiguous float32 arrays."""
+    n = x.size
+    head = n - n % PACKET if n >= PACKET else 0
+    erfc_head(x, out, head)
+    if head < n:
+        out[head:] = _erf._erfc_scalar(x[head:])
+
+
+@lane
+def _rsqrt_special(a, bits):
+    # rsqrt_estimate's special cases: NaN, +inf, zeros and subnormals,
+    # negatives (x86_estimates.rsqrt_estimate's np.where chain, in order).
+    e = (bits >> 23) & 0xFF
+    if e == 255 and (bits & 0x7FFFFF) != 0:
+        return from_bits(bits | 0x400000)
+    if bits == 0x7F800000:
+        return _ZERO
+    if e == 0:
+        return from_bits(0x7F800000 | (bits & 0x80000000))
+    return from_bits(0xFFC00000)
+
+
+@jit
+def _rsqrt_fix(x, out, n):
+    # Redoes the special elements of out[:n] out of line, keeping the main
+    # loop free of branches, so that it vectorizes.
+    for i in range(n):
+        a = x[i]
+        bits = as_bits(a)
+        if ((bits - 0x00800000) & 0xFFFFFFFF) >= 0x7F000000:
+            out[i] = _rsqrt_special(a, bits)
+
+
+@lane
+def _rsqrt_packet(a):
+    """x86_estimates.rsqrt for a positive normal a: the estimate (its
+    table, 2**-j for exponent 2j or 2j + 1) and a Newton step."""
+    bits = as_bits(a)
+    e = (bits >> 23) & 0xFF
+    idx = ((bits >> 11) & 0xFFF) | ((~e & 1) << 12)
+    y0 = from_bits(_RSQRT_BITS[idx] - (((e - 127) >> 1) << 23))
+    h = a * y0
+    h = h * y0
+    h = h + _MONE
+    y = y0 * _MHALF
+    y = y * h
+    y = y + y0
+    return y
+
+
+@jit
+def _rsqrt_head(x, out, n):
+    special = False
+    for i in range(n):
+        out[i] = _rsqrt_packet(x[i])
+        special |= ((as_bits(x[i]) - 0x00800000) & 0xFFFFFFFF) >= 0x7F000000
+    return special
+
+
+@jit
+def rsqrt_f32(x, out):
+    """out = x86_estimates.rsqrt_kernel(x): packets, then a division by the
+    correctly rounded sqrt for the last size % 8 (all of a short tensor).
+    A special input (not a positive normal number) keeps its estimate: the
+    Newton step gives NaN for all of them (or, for negative subnormals, the
+    estimate itself)."""
+    n = x.size
+    head = n - n % PACKET if n >= PACKET else 0
+    if _rsqrt_head(x, out, head):
+        _rsqrt_fix(x, out, head)
+    for i in range(head, n):
+        out[i] = _ONE / np.sqrt(x[i])
+
+
+KERNELS = {"erf": erf_f32, "erfc": erfc_f32, "rsqrt": rsqrt_f32}
