@@ -38,17 +38,25 @@ def test_pow_in_function_bitwise():
 
 @pytest.mark.parametrize("c", [2.0, 3.0, 0.5, -0.5, 2.5, -3.0])
 def test_pow_constant_exponent(c):
-    # The Pow kernel, eagerly and in tf.function. (TensorFlow's graph optimizer
-    # turns exponents 2, 3, 0.5 and -0.5 into Square, x*Square(x), Sqrt and
-    # Rsqrt, recorded as pow_fn_c*_y; rillflow's graphs keep eager's bits.)
+    # Eagerly the Pow kernel; in tf.function what TensorFlow's graphs give: its
+    # graph optimizer turns exponents 2, 3, 0.5 and -0.5 into Square,
+    # x * Square(x), Sqrt and Rsqrt (recorded as pow_fn_c*_y), with or without
+    # rillflow's own optimizations.
+    from rillflow.compiler import codegen
     a = _DATA["pow_a"]
     tag = _const_tag(c)
-    want = _DATA["pow_c%s_y" % tag]
-    _check(tf.pow(tf.constant(a), c).numpy(), want, a)
-    _check(tf.function(lambda t: tf.pow(t, c))(tf.constant(a)).numpy(), want, a)
-    _check(tf.function(lambda t: t ** c)(tf.constant(a)).numpy(), want, a)
+    _check(tf.pow(tf.constant(a), c).numpy(), _DATA["pow_c%s_y" % tag], a)
+    want = _DATA["pow_fn_c%s_y" % tag]
+    for optimize in (True, False):
+        saved, codegen.options.optimize = codegen.options.optimize, optimize
+        try:
+            _check(tf.function(lambda t: tf.pow(t, c))(tf.constant(a)).numpy(), want, a)
+            _check(tf.function(lambda t: t ** c)(tf.constant(a)).numpy(), want, a)
+        finally:
+            codegen.options.optimize = saved
     if c not in (2.0, 3.0, 0.5, -0.5):
-        np.testing.assert_array_equal(_DATA["pow_fn_c%s_y" % tag].view(np.uint32), want.view(np.uint32))
+        np.testing.assert_array_equal(want.view(np.uint32),
+                                      _DATA["pow_c%s_y" % tag].view(np.uint32))
 
 
 @pytest.mark.parametrize("tag,dtype", [("f16", tf.float16), ("bf16", tf.bfloat16)])

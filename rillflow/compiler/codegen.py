@@ -183,6 +183,10 @@ def plan_op(op):
         return Plan(op, "hook", inputs=op.inputs)
     if op.type == "Identity" and outs:
         return Plan(op, "alias", inputs=op.inputs)
+    rewrite = specialize.graph_rewrite(op)
+    if rewrite is not None:   # TensorFlow's graph semantics, optimized or not
+        kind, template, inputs = rewrite
+        return Plan(op, kind, template, inputs)
     if not options.optimize:
         return Plan(op, "kernel", inputs=op.inputs)
     spec = specialize.specialize(op)

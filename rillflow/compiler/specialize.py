@@ -11,6 +11,7 @@ runtime turns into TensorFlow's errors. `specialize(op)` returns
 import numpy as np
 
 from ..framework import dtypes as D
+from ..framework.op_registry import get
 from ..ops.control_flow.list_ops import set_item_static
 from ..ops.kernels import jit_kernels
 
@@ -99,9 +100,8 @@ def _pow(op):
         return None
     if x.dtype.is_floating:
         # The Pow kernel (TensorFlow's eager bits, Eigen's pow: not x * x even
-        # for y == 2). TensorFlow's graph optimizer would rewrite constant
-        # exponents 2, 3, 0.5, -0.5, -1 into Square, x*Square(x), Sqrt, Rsqrt,
-        # Reciprocal; rillflow keeps graphs equal to eager execution instead.
+        # for y == 2); the constant exponents TensorFlow's graph optimizer
+        # rewrites are graph_rewrite's.
         return None
     c = _const(y)
     if c is not None and np.ndim(c) == 0 and c == 2 and y.shape.rank == 0:
@@ -110,6 +110,47 @@ def _pow(op):
         if c is None or np.any(np.asarray(c) < 0):
             return None
     return "expr", "{0} ** {1}", [x, y]
+
+
+def graph_rewrite(op):
+    """TensorFlow's graph optimizer's rewrites that change results, as
+    `(kind, template, inputs)`, or None; applied with or without rillflow's own
+    optimizations, so that a tf.function gives what TensorFlow's graphs give.
+
+    Grappler's arithmetic optimizer turns a float Pow whose exponent is a constant
+    2, 3, 0.5 or -0.5 (every element the same, not broadcasting the base) into
+    Square, x * Square(x), Sqrt and Rsqrt, which round differently from the eager
+    Pow (TensorFlow's eager and graph results differ on about a quarter of float32
+    inputs). For -1 it gives Reciprocal, whose bits rillflow does not reproduce,
+    so that one keeps the Pow kernel."""
+    if op.type != "Pow":
+        return None
+    x, y = op.inputs
+    if x.dtype not in (D.float32, D.float64) or y.dtype is not x.dtype:
+        return None
+    c = _const(y)
+    if c is None:
+        return None
+    c = np.asarray(c)
+    if c.size == 0 or not np.all(c == c.flat[0]):
+        return None
+    out = op.outputs[0].shape
+    if y.shape.rank != 0 and not (x.shape.is_fully_defined() and out.is_fully_defined()
+                                  and x.shape.as_list() == out.as_list()):
+        return None
+    e = float(c.flat[0])
+    if e == 2.0:
+        return "expr", "{0} * {0}", [x]
+    if e == 3.0:
+        return "expr", "{0} * ({0} * {0})", [x]
+    if e in (0.5, -0.5):
+        kernel = np.sqrt if e == 0.5 else get("Rsqrt").kernel
+
+        def template(em, args):
+            return "%s(%s)" % (em.global_for(kernel, "sqrt" if e == 0.5 else "rsqrt"),
+                               args[0])
+        return "expr", template, [x]
+    return None
 
 
 def _unary(op):
