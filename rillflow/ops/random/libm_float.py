@@ -54,7 +54,6 @@ def _plain_fma(a, b, c):
 
 
 _LOW29 = np.uint64((1 << 29) - 1)
-_HALF29 = np.int64(1 << 28)
 
 
 def _near_midpoint(y, small=0.0):
@@ -62,11 +61,18 @@ def _near_midpoint(y, small=0.0):
     result a few double ulps away, so the fused computation decides: the 29
     mantissa bits a float drops are within 2**12 double ulps of one half
     (or |y| < `small`, where an absolute error of the fast pass matters)."""
-    low = (y.view(np.uint64) & _LOW29).view(np.int64)
-    near = np.abs(low - _HALF29) < 4096
+    # |low - 2**28| < 4096 for low = bits mod 2**29, as one unsigned test:
+    # (bits - (2**28 - 4095)) mod 2**29 < 8191.
+    t = y.view(np.uint64) - _MID_LO
+    t &= _LOW29
+    near = t < _MID_SPAN
     if small:
         near |= np.abs(y) < small
     return near
+
+
+_MID_LO = np.uint64((1 << 28) - 4095)
+_MID_SPAN = np.uint64(8191)
 
 
 # --- logf ---------------------------------------------------------------------------
@@ -107,10 +113,37 @@ def _logf_double(x, fma):
     return fma(y, r2, y0 + r)
 
 
+def _logf_fast(x):
+    """_logf_double(x, _plain_fma) with fewer passes and temporaries: the
+    same roundings (IEEE addition and multiplication commute, and
+    a * b + (-1) is a * b - 1), computed in place."""
+    ix = x.view(np.uint32)
+    tmp = ix - _LOGF_OFF
+    i = tmp >> np.uint32(19)
+    i &= np.uint32(15)
+    k = (tmp.view(np.int32) >> np.int32(23)).astype(np.float64)
+    tmp &= np.uint32(0xFF800000)
+    np.subtract(ix, tmp, out=tmp)
+    tab = _LOGF_TAB[i]
+    r = tmp.view(np.float32).astype(np.float64)
+    r *= tab[:, 0]
+    r -= 1.0
+    k *= _LN2
+    k += tab[:, 1]          # y0 = k * ln2 + logc
+    r2 = r * r
+    y = _LOGF_A[1] * r
+    y += _LOGF_A[2]
+    y += _LOGF_A[0] * r2
+    y *= r2
+    r += k                  # y0 + r
+    y += r
+    return y
+
+
 def logf(x):
     """glibc's logf of a float32 array of positive normal floats."""
     x = np.ascontiguousarray(x, np.float32)
-    y = _logf_double(x, _plain_fma)
+    y = _logf_fast(x)
     redo = np.flatnonzero(_near_midpoint(y))
     if redo.size:
         y[redo] = _logf_double(x[redo], _fma)
@@ -161,10 +194,50 @@ def _sincosf_double(y, fma):
     return sin, cos
 
 
+def _sincosf_fast(y):
+    """_sincosf_double(y, _plain_fma) with fewer passes and temporaries:
+    the same roundings ((-n) * pi/2 + x is x - n * pi/2; products and sums
+    commute; the quadrant signs are negations)."""
+    x = y.astype(np.float64)
+    n = (x * _HPI_INV).astype(np.int32)
+    n += 0x800000
+    n >>= 24
+    xr = n.astype(np.float64)
+    xr *= _HPI
+    np.subtract(x, xr, out=xr)
+    x2 = xr * xr
+    x3 = x2 * xr
+    x4 = x2 * x2
+    x5 = x3 * x2
+    x6 = x4 * x2
+    sp = x3 * _S[0]
+    sp += xr                 # fma(x3, S0, xr)
+    t = x2 * _S[2]
+    t += _S[1]               # s1
+    t *= x5
+    sp += t                  # fma(x5, s1, ...)
+    cp = x2 * _C[1]
+    cp += _C[0]              # c1
+    x4 *= _C[2]
+    cp += x4                 # fma(x4, C2, c1)
+    x2 *= _C[4]
+    x2 += _C[3]              # c2
+    x2 *= x6
+    cp += x2                 # fma(x6, c2, ...)
+    odd = (n & 1).astype(bool)
+    sin = np.where(odd, cp, sp)
+    cos = np.where(odd, sp, cp)
+    # Quadrant signs: sin (+, +, -, -) and cos (+, -, -, +) for q = 0..3.
+    np.negative(sin, out=sin, where=(n & 2).astype(bool))
+    n += 1
+    np.negative(cos, out=cos, where=(n & 2).astype(bool))
+    return sin, cos
+
+
 def sincosf(y):
     """glibc's sincosf of a float32 array of values in [0, 120): (sin, cos)."""
     y = np.ascontiguousarray(y, np.float32)
-    s, c = _sincosf_double(y, _plain_fma)
+    s, c = _sincosf_fast(y)
     # The unfused reduction errs by up to 2**-51 absolutely: small results
     # are redone too.
     redo = np.flatnonzero(_near_midpoint(s, 2.0 ** -8) | _near_midpoint(c, 2.0 ** -8))
@@ -173,8 +246,9 @@ def sincosf(y):
     sin, cos = s.astype(np.float32), c.astype(np.float32)
     # Below 2**-12 glibc returns (y, 1) without the polynomial.
     tiny = ((y.view(np.uint32) >> np.uint32(20)) & np.uint32(0x7ff)) < _TINY_TOP
-    sin[tiny] = y[tiny]
-    cos[tiny] = 1
+    if tiny.any():
+        sin[tiny] = y[tiny]
+        cos[tiny] = 1
     return sin, cos
 
 
