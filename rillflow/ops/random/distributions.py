@@ -17,6 +17,7 @@ kernels fill their output:
 """
 import numpy as np
 
+from . import jit_random
 from . import libm_float
 from . import philox
 
@@ -26,6 +27,29 @@ _EPSILON32 = np.float32(1e-7)
 _TWO_PI = 2.0 * np.pi  # a double, as M_PI in `2.0f * M_PI * u`
 _TRUNCATE = 2.0
 _RESERVED_PER_OUTPUT = 256
+
+
+# Philox calls per chunk of the large fills: the chunk's words and float64
+# temporaries (a few hundred KB) stay in the CPU's cache between passes.
+_CHUNK = 8192
+
+
+def _chunks(pos, calls):
+    """(first call, number of calls, words as a (c, 4) uint32 array) for
+    successive chunks of `calls` Philox calls from `pos`."""
+    for s in range(0, calls, _CHUNK):
+        c = min(_CHUNK, calls - s)
+        key, counter = philox.skip(pos, s)
+        yield s, c, philox.blocks(key, counter, c)
+
+
+def _compiled(fills, name, pos, out, *extra):
+    """Runs the compiled fill `name` (jit_philox.py) into `out` from `pos`."""
+    key, counter = pos
+    m = (1 << 32) - 1
+    fills[name](np.uint64(key & m), np.uint64((key >> 32) & m),
+                np.uint64(counter & ((1 << 64) - 1)), np.uint64(counter >> 64), *extra, out)
+    return out
 
 
 def _group_words(pos, n, per_group):
@@ -52,16 +76,32 @@ def uniform(pos, n, np_dtype):
     10/7 bits of each word, float32 from 23 bits, float64 from 52 bits of a
     pair of words)."""
     np_dtype = np.dtype(np_dtype)
+    n = int(n)
+    fills = jit_random.fills(n)
+    if fills is not None:
+        if np_dtype in (np.float32, np.float64):
+            return _compiled(fills, "uniform_f32" if np_dtype == np.float32 else "uniform_f64",
+                             pos, np.empty(n, np_dtype))
+        bits = 10 if np_dtype == np.float16 else 7
+        return _compiled(fills, "uniform_low_bits", pos, np.empty(n, np.float32),
+                         bits).astype(np_dtype)
     if np_dtype == np.float64:
         w = _group_words(pos, n, 2)
         return _u64_to_double(w[0::2], w[1::2])[:n]
     w = _group_words(pos, n, 4)[:n]
     if np_dtype == np.float32:
-        return _u32_to_float(w)
+        # _u32_to_float in place on the fresh words.
+        w &= _F32_MANT
+        w |= _F32_ONE
+        f = w.view(np.float32)
+        f -= np.float32(1)
+        return f
     bits = 10 if np_dtype == np.float16 else 7
     # m / 2**bits is exact in the type: the same value as 1.m - 1 there.
-    return ((w & np.uint32((1 << bits) - 1)).astype(np.float32) *
-            np.float32(2.0 ** -bits)).astype(np_dtype)
+    w &= np.uint32((1 << bits) - 1)
+    f = w.astype(np.float32)
+    f *= np.float32(2.0 ** -bits)
+    return f.astype(np_dtype)
 
 
 # --- normal ---------------------------------------------------------------------------
@@ -83,25 +123,28 @@ def _box_muller64(x0, x1, x2, x3):
     return s * u2, c * u2
 
 
-def _interleave(a, b):
-    out = np.empty(a.size + b.size, a.dtype)
-    out[0::2] = a
-    out[1::2] = b
-    return out
-
-
 def normal(pos, n, np_dtype):
     """Standard normal values: Box-Muller on consecutive word pairs (float32
     arithmetic for float16/bfloat16/float32, then rounded), or on word
     quadruples for float64."""
     np_dtype = np.dtype(np_dtype)
-    if np_dtype == np.float64:
-        w = _group_words(pos, n, 2)
-        d0, d1 = _box_muller64(w[0::4], w[1::4], w[2::4], w[3::4])
-        return _interleave(d0, d1)[:n]
-    w = _group_words(pos, n, 4)
-    f0, f1 = _box_muller32(w[0::2], w[1::2])
-    return _interleave(f0, f1)[:n].astype(np_dtype, copy=False)
+    n = int(n)
+    double = np_dtype == np.float64
+    fills = jit_random.fills(n)
+    if fills is not None:
+        return _compiled(fills, "normal_f64" if double else "normal_f32", pos, np.empty(
+            n, np.float64 if double else np.float32)).astype(np_dtype, copy=False)
+    per = 2 if double else 4
+    calls = -(-n // per)
+    out = np.empty(calls * per, np.float64 if double else np.float32)
+    for s, c, w in _chunks(pos, calls):
+        seg = out[s * per:(s + c) * per]
+        if double:
+            seg[0::2], seg[1::2] = _box_muller64(w[:, 0], w[:, 1], w[:, 2], w[:, 3])
+        else:
+            w = w.reshape(-1)
+            seg[0::2], seg[1::2] = _box_muller32(w[0::2], w[1::2])
+    return out[:n].astype(np_dtype, copy=False)
 
 
 def truncated_normal(pos, n, np_dtype):
@@ -110,44 +153,67 @@ def truncated_normal(pos, n, np_dtype):
     np_dtype = np.dtype(np_dtype)
     n = int(n)
     double = np_dtype == np.float64
+    fills = jit_random.fills(n)
+    if fills is not None:
+        return _compiled(fills, "truncated_f64" if double else "truncated_f32", pos, np.empty(
+            n, np.float64 if double else np.float32)).astype(np_dtype, copy=False)
     group = 2 if double else 4
     groups = -(-n // group)
     out = np.empty((groups, group), np.float64 if double else np.float32)
-    todo = np.arange(groups, dtype=np.int64)
+    # Groups in chunks (each takes two Philox calls at first), in the cache.
+    step = _CHUNK // 2
+    for g0 in range(0, groups, step):
+        todo = np.arange(g0, min(g0 + step, groups), dtype=np.int64)
+        _truncated_groups(pos, todo, double, out)
+    return out.reshape(-1)[:n].astype(np_dtype, copy=False)
+
+
+def _truncated_groups(pos, todo, double, out):
+    """Fills the rows `todo` of `out` (one row per value group)."""
+    group = out.shape[1]
+    stride = group * _RESERVED_PER_OUTPUT // 4
     calls = 2  # Philox calls per group tried first; 8 candidates for 4 values
     done_calls = 0
     cand = None
     while todo.size:
-        # Draw calls [done_calls, calls) of each unfinished group's stream.
-        new = []
-        for c in range(done_calls, calls):
-            w = _strided_blocks(pos, todo, group * _RESERVED_PER_OUTPUT // 4, c)
-            if double:
-                a, b = _box_muller64(w[:, 0], w[:, 1], w[:, 2], w[:, 3])
-            else:
-                a, b = _box_muller32(w[:, 0::2].reshape(-1), w[:, 1::2].reshape(-1))
-                a, b = a.reshape(-1, 2), b.reshape(-1, 2)
-            pair = np.stack([a, b], axis=-1).reshape(todo.size, -1)
-            new.append(pair)
-        cand = np.concatenate(([cand] if cand is not None else []) + new, axis=1)
+        # Calls [done_calls, calls) of each unfinished group's stream.
+        new = _candidates(pos, todo, stride, done_calls, calls, double)
+        cand = new if cand is None else np.concatenate([cand, new], axis=1)
         ok = np.abs(cand) < _TRUNCATE
-        enough = np.count_nonzero(ok, axis=1) >= group
+        # Most rows accept their first `group` candidates: copied as they are.
+        first = ok[:, :group].all(axis=1)
+        out[todo[first]] = cand[first, :group]
+        enough = ~first & (np.count_nonzero(ok, axis=1) >= group)
         if np.any(enough):
             sel_c, sel_ok = cand[enough], ok[enough]
             # The first `group` accepted candidates of each row, in order.
             rank = np.cumsum(sel_ok, axis=1)
             pick = sel_ok & (rank <= group)
             out[todo[enough]] = sel_c[pick].reshape(-1, group)
-        todo, cand = todo[~enough], cand[~enough]
+        left = ~(first | enough)
+        todo, cand = todo[left], cand[left]
         done_calls, calls = calls, calls * 2
-    return out.reshape(-1)[:n].astype(np_dtype, copy=False)
 
 
-def _strided_blocks(pos, groups, stride, call):
-    """Philox output `call` of each group's stream (group g starts at
-    counter + g * stride): one (len(groups), 4) array."""
+def _candidates(pos, todo, stride, c0, c1, double):
+    """The normals from Philox calls [c0, c1) of the streams of groups
+    `todo`, in stream order: a (len(todo), (c1 - c0) * per call) array."""
+    calls = np.arange(c0, c1, dtype=np.uint64)
+    offs = (todo.astype(np.uint64) * np.uint64(stride))[:, None] + calls
+    w = _strided_blocks(pos, offs.reshape(-1))
+    cand = np.empty(w.shape[0] * (2 if double else 4), np.float64 if double else np.float32)
+    if double:
+        cand[0::2], cand[1::2] = _box_muller64(w[:, 0], w[:, 1], w[:, 2], w[:, 3])
+    else:
+        w = w.reshape(-1)
+        cand[0::2], cand[1::2] = _box_muller32(w[0::2], w[1::2])
+    return cand.reshape(todo.size, -1)
+
+
+def _strided_blocks(pos, offs):
+    """The Philox outputs at counter + offs (uint64 offsets): one
+    (len(offs), 4) array."""
     key, counter = pos
-    offs = groups.astype(np.uint64) * np.uint64(stride) + np.uint64(call)
     # Counters differ by offsets below 2**64, added with carry as Skip does.
     base_lo = np.uint64(counter & ((1 << 64) - 1))
     lo = offs + base_lo
@@ -163,7 +229,17 @@ def uniform_int(pos, n, lo, hi, np_dtype):
     32-bit types and word pairs (low word first) for 64-bit types; the
     modulo's slight bias is TensorFlow's."""
     np_dtype = np.dtype(np_dtype)
-    if np_dtype.itemsize == 8:
+    n = int(n)
+    fills = jit_random.fills(n)
+    wide = np_dtype.itemsize == 8
+    rng = (int(hi) - int(lo)) & ((1 << (64 if wide else 32)) - 1)
+    if fills is not None and rng:
+        ut = np.uint64 if wide else np.uint32
+        v = _compiled(fills, "words_mod64" if wide else "words_mod32", pos, np.empty(n, ut),
+                      np.uint64(rng), np.uint64(int(lo) & ((1 << (64 if wide else 32)) - 1)))
+        return v.view(np.int64 if wide else np.int32).astype(np_dtype, copy=False) \
+            if np_dtype.kind == "i" else v.astype(np_dtype)
+    if wide:
         w = _group_words(pos, n, 2)
         bits = w[0::2].astype(np.uint64) | (w[1::2].astype(np.uint64) << np.uint64(32))
         rng = np.uint64((int(hi) - int(lo)) & ((1 << 64) - 1))
@@ -181,6 +257,12 @@ def full_int(pos, n, np_dtype):
     """Integers over the whole range of a 32- or 64-bit type: the words (or
     word pairs, low word first) reinterpreted."""
     np_dtype = np.dtype(np_dtype)
+    n = int(n)
+    fills = jit_random.fills(n)
+    if fills is not None:
+        wide = np_dtype.itemsize == 8
+        return _compiled(fills, "words_mod64" if wide else "words_mod32", pos, np.empty(
+            n, np.uint64 if wide else np.uint32), np.uint64(0), np.uint64(0)).view(np_dtype)
     if np_dtype.itemsize == 8:
         w = _group_words(pos, n, 2)
         bits = w[0::2].astype(np.uint64) | (w[1::2].astype(np.uint64) << np.uint64(32))
