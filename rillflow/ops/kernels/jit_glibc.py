@@ -351,6 +351,71 @@ def _atan2f(y, x):
     return (z - _PI_LO) - _PI
 
 
+# --- tanf without branches (glibc_float.tanf, jit_trig._tanf) -------------------------------
+# jit_trig's `_tanf` branches on the range and on the quadrant, which random
+# inputs mispredict half the time (~15 ns an element). Here every element
+# runs the fast reduction (|x| < 120) and all of fdlibm's kernel, and selects;
+# inputs with other paths (|x| >= 120, inf, NaN, and a reduced argument under
+# 2**-13) are flagged and redone by `_tanf`. Selects do not change values: the
+# same operations as `_tanf` on every element it keeps.
+
+_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12 = _g._T
+_PIO4_F, _PIO4LO_F = _g._PIO4_F, _g._PIO4LO_F
+_NEAR = _F32(2.0 ** -13)
+
+
+@_inline
+def _tan_common(x):
+    """(tanf(x), 0), or (anything, 1) for |x| >= 120, inf, NaN, and a tiny
+    reduced argument (fdlibm's kernel returns x or -1/x for those)."""
+    b = _bits(x)
+    ab = b & 0x7FFFFFFF
+    small = ab <= 0x3f490fda
+    dx = _F64(x)
+    r = dx * _HPI_INV
+    n = (_I64(np.int32(r)) + 0x800000) >> 24
+    d = dx - _F64(n) * _HPI
+    y0r = _F32(d)
+    y1r = _F32(d - _F64(y0r))
+    y0 = x if small else y0r
+    y1 = _ZERO_F if small else y1r
+    iy_f = _ONE_F if small else _F32(1 - ((n & 1) << 1))
+    minus = iy_f < _ZERO_F
+    # glibc_float._kernel_tanf on (y0, y1, iy)
+    hx = _signed(_bits(y0))
+    ix = hx & 0x7FFFFFFF
+    neg = hx < 0
+    sign_f = _MINUS_ONE_F if neg else _ONE_F
+    big = ix >= 0x3f2ca140
+    flip = big & neg
+    xk = -y0 if flip else y0
+    yk = -y1 if flip else y1
+    xb = (_PIO4_F - xk) + (_PIO4LO_F - yk)
+    xk = xb if big else xk
+    yk = _ZERO_F if big else yk
+    z = xk * xk
+    w = z * z
+    rr = _T1 + w * (_T3 + w * (_T5 + w * (_T7 + w * (_T9 + w * _T11))))
+    v = z * (_T2 + w * (_T4 + w * (_T6 + w * (_T8 + w * (_T10 + w * _T12)))))
+    s = z * xk
+    rr = yk + z * (s * (rr + v) + yk)
+    rr = rr + _T0 * s
+    w = xk + rr
+    out_big = sign_f * (iy_f - _TWO_F * (xk - (w * w / (w + iy_f) - rr)))
+    out_near = (sign_f * iy_f) * (_ONE_F - (_TWO_F * iy_f) * xb)
+    out_big = out_near if abs(xb) < _NEAR else out_big
+    zh = _float(_bits(w) & 0xFFFFF000)
+    v = rr - (zh - xk)
+    a = -_ONE_F / w
+    t = _float(_bits(a) & 0xFFFFF000)
+    s = _ONE_F + t * zh
+    out_inv = t + a * (s + t * v)
+    out = out_inv if minus else w
+    out = out_big if big else out
+    miss = (((b >> 20) & 0x7FF) >= 0x42F) | (ix < 0x39000000)
+    return out, _I64(miss)
+
+
 # --- loops on 1-D contiguous float32 arrays --------------------------------------------------
 
 @_jit
@@ -367,11 +432,27 @@ def cosf_f32(x, out):
         out[i] = _sincosf(x[i], True)
 
 
+_TAN_BLOCK = 512
+
+
 @_jit
 def tanf_f32(x, out):
-    """out[i] = glibc's tanf(x[i])."""
-    for i in range(x.size):
-        out[i] = _tanf(x[i])
+    """out[i] = glibc's tanf(x[i]): `_tan_common` on every element in a loop
+    LLVM vectorizes (no branches: both sides computed, then selected), then
+    jit_trig's `_tanf` again, in the blocks of _TAN_BLOCK elements that held
+    any, for the elements `_tan_common` does not cover."""
+    n = x.size
+    for lo in range(0, n, _TAN_BLOCK):
+        hi = min(lo + _TAN_BLOCK, n)
+        missed = 0
+        for i in range(lo, hi):
+            v, miss = _tan_common(x[i])
+            out[i] = v
+            missed += miss
+        if missed:
+            for i in range(lo, hi):
+                if _tan_common(x[i])[1]:
+                    out[i] = _tanf(x[i])
 
 
 @_jit

@@ -233,12 +233,12 @@ def wait_elementwise(timeout=None):
 
 def _load_elementwise():
     try:
-        from . import jit_pow, jit_trig
-        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_trig.tan_f32,
+        from . import jit_glibc, jit_pow, jit_trig
+        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_glibc.tanf_f32,
                    "atan2": jit_trig.atan2_f32, "pow": jit_pow.pow_f32,
                    "pow_scalar_x": jit_pow.pow_f32_scalar_x,
                    "pow_scalar_y": jit_pow.pow_f32_scalar_y}
-        from . import jit_glibc     # glibc's functions for the tails and tiny tensors
+        # glibc's sinf, cosf, tanf, expf, powf, atan2f: the tails and tiny tensors.
         kernels.update(jit_glibc.KERNELS)
         z, one = np.zeros(1, np.float32), np.float32(1.0)
         first = {"pow_scalar_x": (one, z), "pow_scalar_y": (z, one), "atan2": (z, z), "pow": (z, z),
