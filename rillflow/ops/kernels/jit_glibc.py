@@ -440,7 +440,8 @@ def tanf_f32(x, out):
     """out[i] = glibc's tanf(x[i]): `_tan_common` on every element in a loop
     LLVM vectorizes (no branches: both sides computed, then selected), then
     jit_trig's `_tanf` again, in the blocks of _TAN_BLOCK elements that held
-    any, for the elements `_tan_common` does not cover."""
+    any, for the elements `_tan_common` does not cover (for all of a block
+    that held many: checking each would cost more)."""
     n = x.size
     for lo in range(0, n, _TAN_BLOCK):
         hi = min(lo + _TAN_BLOCK, n)
@@ -449,7 +450,10 @@ def tanf_f32(x, out):
             v, miss = _tan_common(x[i])
             out[i] = v
             missed += miss
-        if missed:
+        if missed > _TAN_BLOCK // 8:    # mostly |x| >= 120: all of the block
+            for i in range(lo, hi):
+                out[i] = _tanf(x[i])
+        elif missed:
             for i in range(lo, hi):
                 if _tan_common(x[i])[1]:
                     out[i] = _tanf(x[i])
