@@ -7,5 +7,5 @@ the rcp/rsqrt estimates, rsqrt and Eigen's packet/scalar split; chunked: runs a
 kernel over cache-sized blocks), and the compiled versions the optional `jit` extra
 provides (jit_kernels: loading and dispatch; jit_tanh; jit_exp_log: exp, expm1, log,
 log1p, sigmoid, softplus; jit_softmax: the row sums; jit_erf: erf, erfc, rsqrt;
-jit_trig: sin, cos, tan, atan2; jit_pow: pow). Kernels are plain
+jit_trig: sin, cos, tan, atan2; jit_pow: pow; jit_glibc: glibc_float's functions). Kernels are plain
 functions on NumPy arrays; the op families register them."""
