@@ -301,8 +301,8 @@ def compiled_first(name, kernel):
     float16 and bfloat16 tensors large enough, once it is loaded. The op
     families register this, so eager calls and compiled graphs use it; the
     NumPy kernels stay free of Numba (the compiled loops import them)."""
-    from . import glibc_float
-    scalar = getattr(glibc_float, _SCALAR_TAILS[name])
+    from . import glibc_scalar
+    scalar = getattr(glibc_scalar, _SCALAR_TAILS[name])
 
     def run(*args):
         dt = args[0].dtype
