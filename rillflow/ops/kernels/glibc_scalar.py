@@ -11,6 +11,9 @@ np.float32 scalars, float64 steps on Python floats (both IEEE, rounding
 once: there is no fused multiply-add in Python; glibc's fused steps go
 through the same exact emulation `_fma`), integer steps on int64 scalars.
 tests/test_glibc_scalar.py checks the bits against glibc_float's.
+glibc's `x + y` with two NaN arguments gives x's (made quiet), as x86's addss
+(`_nan_sum`); NumPy's add in glibc_float may pick either of two NaNs when one
+is signaling, depending on its loop.
 """
 import math
 import struct
