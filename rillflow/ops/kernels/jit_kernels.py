@@ -200,7 +200,9 @@ def _load():
 # Their own loading thread and table, so this block stands alone. The kernels
 # (trig.py, pow.py) ask `elementwise_packet` for float32 tensors of at least
 # MIN_ELEMENTS; it returns None (the NumPy code runs, with the same bits)
-# until the compiled loops are loaded, so no call ever waits for Numba.
+# until the compiled loops are loaded, so no call ever waits for Numba. Once
+# loaded, smaller tensors use them too, with jit_glibc's compiled C library
+# functions for the scalar tails.
 
 _elementwise = {}       # name -> compiled loop, once loaded
 _elementwise_loader = []
@@ -298,7 +300,7 @@ _SCALAR_TAILS = {"sin": "sinf", "cos": "cosf", "tan": "tanf", "atan2": "atan2f",
 def compiled_first(name, kernel):
     """`kernel` (trig.sin_kernel, pow.pow_kernel, ...: the NumPy code for the
     compiled loop `name`), running the compiled loop instead for float32,
-    float16 and bfloat16 tensors large enough, once it is loaded. The op
+    float16 and bfloat16 tensors (of any size) once it is loaded. The op
     families register this, so eager calls and compiled graphs use it; the
     NumPy kernels stay free of Numba (the compiled loops import them)."""
     from . import glibc_scalar
