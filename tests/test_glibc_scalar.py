@@ -81,3 +81,16 @@ def test_no_warnings_from_the_scalar_steps():
         glibc_scalar.powf(np.array([0.0, -0.0, 1e30, np.inf], np.float32), np.float32(-3.0))
         glibc_scalar.tanf(np.array([np.inf, np.nan, 1e30, 3.0], np.float32))
         glibc_scalar.expf(np.array([100.0, -200.0, np.nan], np.float32))
+
+
+def test_nan_plus_nan_keeps_the_first_operands_payload():
+    # glibc's `x + y` for NaN arguments (powf; atan2f(y, x)), as x86's addss:
+    # x's NaN made quiet, else y's, whatever loop NumPy's add would take.
+    nans = np.array([0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFA00000], np.uint32).view(np.float32)
+    a, b = np.array(np.meshgrid(nans, nans)).reshape(2, -1)
+    a, b = np.tile(a, 3), np.tile(b, 3)
+    want = _bits(a) | 0x400000
+    np.testing.assert_array_equal(_bits(glibc_float.powf(a, b)), want)
+    np.testing.assert_array_equal(_bits(glibc_float.atan2f(b, a)), want)
+    np.testing.assert_array_equal(_bits(_in_sevens(glibc_scalar.powf, a, b)), want)
+    np.testing.assert_array_equal(_bits(_in_sevens(glibc_scalar.atan2f, b, a)), want)
