@@ -1,6 +1,8 @@
-"""glibc_float's sinf, cosf, expf, powf and atan2f compiled by Numba (tanf is
-jit_trig's `_tanf`), one element at a time, for the scalar tails of Eigen's
-packet kernels and for tensors too small for a packet.
+"""glibc_float's sinf, cosf, tanf, expf, powf and atan2f compiled by Numba, one
+element at a time: the scalar tails of Eigen's packet kernels, tensors too
+small for a packet, and tan on every element (TensorFlow calls glibc's tanf
+for all of a tensor). tanf is jit_trig's `_tanf` for one element, and for
+whole arrays a branch-free loop LLVM vectorizes (`tanf_f32`).
 
 The same float operations in the same order as glibc_float.py's NumPy code;
 where that code computes every branch and selects with np.where, this code
@@ -8,7 +10,7 @@ computes only the branch it returns, which holds the same operations. The
 fused multiply-adds of glibc's FMA builds go through the same exact
 emulation (`_fma`: Veltkamp products, two-sums, rounding to odd), never a
 hardware fma: Numba sets no fast-math flags, so LLVM contracts nothing and
-each float64 operation rounds once (tests/test_jit_trig_pow.py checks the
+each float64 operation rounds once (tests/test_jit_glibc.py checks the
 generated code).
 
 Numba widens integers to 64 bits and turns mixed signed/unsigned 64-bit
