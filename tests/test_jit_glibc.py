@@ -90,7 +90,7 @@ def test_nan_plus_nan_keeps_the_first_operands_payload(kernels):
     np.testing.assert_array_equal(_bits(_run(kernels["atan2f"], b, a)), want)   # x + y
 
 
-@pytest.mark.parametrize("mix", ["small", "reduced", "large", "mixed", "tiny"])
+@pytest.mark.parametrize("mix", ["small", "reduced", "large", "mixed", "tiny", "large_then_small"])
 def test_tanf_loop_on_every_mix_of_paths(kernels, mix):
     # The vectorized pass covers |x| < 120 with a reduced argument >= 2**-13;
     # blocks holding other elements redo them one by one, or all of the block.
@@ -98,7 +98,10 @@ def test_tanf_loop_on_every_mix_of_paths(kernels, mix):
     n = 5 * 512 + 7
     x = {"small": rng.uniform(-0.78, 0.78, n), "reduced": rng.uniform(-119, 119, n),
          "large": rng.uniform(-1e6, 1e6, n), "tiny": rng.uniform(-1e-4, 1e-4, n),
-         "mixed": rng.choice([1.0, 100.0, 1e5, 1e-5], n) * rng.standard_normal(n)}[mix]
+         "mixed": rng.choice([1.0, 100.0, 1e5, 1e-5], n) * rng.standard_normal(n),
+         # blocks straight to the scalar code after a block of |x| >= 120, and back
+         "large_then_small": np.concatenate([rng.uniform(200, 1e4, 3 * 512),
+                                             rng.uniform(-3, 3, n - 3 * 512)])}[mix]
     x = x.astype(np.float32)
     x[::97] = _inputs(10, 5)[: x[::97].size]
     np.testing.assert_array_equal(_bits(_run(kernels["tanf"], x)), _bits(glibc_float.tanf(x)))

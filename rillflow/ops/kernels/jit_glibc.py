@@ -443,10 +443,19 @@ def tanf_f32(x, out):
     LLVM vectorizes (no branches: both sides computed, then selected), then
     jit_trig's `_tanf` again, in the blocks of _TAN_BLOCK elements that held
     any, for the elements `_tan_common` does not cover (for all of a block
-    that held many: checking each would cost more)."""
+    that held many: checking each would cost more). After such a block the
+    next one goes straight to `_tanf` while most elements are |x| >= 120."""
     n = x.size
+    scalar_block = False
     for lo in range(0, n, _TAN_BLOCK):
         hi = min(lo + _TAN_BLOCK, n)
+        if scalar_block:
+            large = 0
+            for i in range(lo, hi):
+                out[i] = _tanf(x[i])
+                large += ((_bits(x[i]) >> 20) & 0x7FF) >= 0x42F
+            scalar_block = large > _TAN_BLOCK // 8
+            continue
         missed = 0
         for i in range(lo, hi):
             v, miss = _tan_common(x[i])
@@ -455,6 +464,7 @@ def tanf_f32(x, out):
         if missed > _TAN_BLOCK // 8:    # mostly |x| >= 120: all of the block
             for i in range(lo, hi):
                 out[i] = _tanf(x[i])
+            scalar_block = True
         elif missed:
             for i in range(lo, hi):
                 if _tan_common(x[i])[1]:
