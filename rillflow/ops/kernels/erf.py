@@ -20,7 +20,7 @@ flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import glibc_float, x86_estimates
+from . import glibc_scalar, x86_estimates
 from .x86_estimates import packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -143,7 +143,7 @@ def _erfc_packet(x):
 
 
 def _exp_scalar(x):
-    return glibc_float.expf(x)
+    return glibc_scalar.expf(x)
 
 
 def _erfc_scalar(x):

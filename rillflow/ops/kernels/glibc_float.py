@@ -361,6 +361,15 @@ def _log2_inline(ix):
     return _fma(y, r4, q)
 
 
+def _nan_sum(a, b):
+    """glibc's `a + b` where a or b is NaN: a's NaN made quiet, else b's (x86's
+    addss). NumPy's add picks either of two NaNs depending on its SIMD loop
+    (its baseline loop takes b's), so the payload is set here."""
+    quiet = _U32(0x400000)
+    return np.where(a != a, (a.view(_U32) | quiet).view(np.float32),
+                    (b.view(_U32) | quiet).view(np.float32))
+
+
 def _zeroinfnan(i):
     return (_U32(2) * i - _U32(1)) >= _U32(2 * 0x7f800000 - 1)
 
@@ -400,7 +409,8 @@ def powf(x, y):
         two_ix, two_iy = _U32(2) * ix, _U32(2) * iy
         yo = np.where((two_ix < _U32(2 * 0x3f800000)) == ((iy >> _U32(31)) == 0), zero, y * y)
         yo = np.where(two_ix == _U32(2 * 0x3f800000), one, yo)
-        yo = np.where((two_ix > _U32(2 * 0x7f800000)) | (two_iy > _U32(2 * 0x7f800000)), x + y, yo)
+        yo = np.where((two_ix > _U32(2 * 0x7f800000)) | (two_iy > _U32(2 * 0x7f800000)),
+                      _nan_sum(x, y), yo)
         yo = np.where(ix == _U32(0x3f800000), one, yo)
         yo = np.where(two_iy == 0, one, yo)
         out = np.where(_zeroinfnan(iy), yo, out)
@@ -481,5 +491,5 @@ def atan2f(y, x):
         y_zero = np.choose(m, [y, y, _PI + _TINY, -_PI - _TINY])
         out = np.where(iy == 0, y_zero, out)
         out = np.where(hx == 0x3f800000, _atanf(y), out)
-        out = np.where((ix > 0x7f800000) | (iy > 0x7f800000), x + y, out)
+        out = np.where((ix > 0x7f800000) | (iy > 0x7f800000), _nan_sum(x, y), out)
     return out.reshape(shape)

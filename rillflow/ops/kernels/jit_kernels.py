@@ -200,7 +200,9 @@ def _load():
 # Their own loading thread and table, so this block stands alone. The kernels
 # (trig.py, pow.py) ask `elementwise_packet` for float32 tensors of at least
 # MIN_ELEMENTS; it returns None (the NumPy code runs, with the same bits)
-# until the compiled loops are loaded, so no call ever waits for Numba.
+# until the compiled loops are loaded, so no call ever waits for Numba. Once
+# loaded, smaller tensors use them too, with jit_glibc's compiled C library
+# functions for the scalar tails.
 
 _elementwise = {}       # name -> compiled loop, once loaded
 _elementwise_loader = []
@@ -233,13 +235,16 @@ def wait_elementwise(timeout=None):
 
 def _load_elementwise():
     try:
-        from . import jit_pow, jit_trig
-        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_trig.tan_f32,
+        from . import jit_glibc, jit_pow, jit_trig
+        kernels = {"sin": jit_trig.sin_f32, "cos": jit_trig.cos_f32, "tan": jit_glibc.tanf_f32,
                    "atan2": jit_trig.atan2_f32, "pow": jit_pow.pow_f32,
                    "pow_scalar_x": jit_pow.pow_f32_scalar_x,
                    "pow_scalar_y": jit_pow.pow_f32_scalar_y}
+        # glibc's sinf, cosf, tanf, expf, powf, atan2f: the tails and tiny tensors.
+        kernels.update(jit_glibc.KERNELS)
         z, one = np.zeros(1, np.float32), np.float32(1.0)
-        first = {"pow_scalar_x": (one, z), "pow_scalar_y": (z, one), "atan2": (z, z), "pow": (z, z)}
+        first = {"pow_scalar_x": (one, z), "pow_scalar_y": (z, one), "atan2": (z, z), "pow": (z, z),
+                 "atan2f": (z, z), "powf": (z, z)}
         for name, k in kernels.items():    # compiles, or loads from the disk cache
             k(*first.get(name, (z,)), np.empty(1, np.float32))
     except Exception as e:
@@ -251,30 +256,41 @@ def _load_elementwise():
 
 def packet_then_scalar(name, scalar, *args):
     """x86_estimates.packet_then_scalar with the compiled loop `name` for the
-    packets (float32 inputs, broadcast): the float32 result, or None where
-    the NumPy code should run (small tensors, loops not loaded yet, jit off)."""
+    packets and jit_glibc's compiled C library function for the last
+    `size % 8` elements (float32 inputs, broadcast): the float32 result, or
+    None where the NumPy code should run (loops not loaded yet, jit off).
+    Tensors under MIN_ELEMENTS do not start the loading, but use the loops
+    once loaded: a few elements cost microseconds compiled, a hundred or
+    more through the NumPy replicas of glibc (`scalar`, for the tail only
+    when the loops are missing)."""
     shape = np.broadcast_shapes(*(np.shape(a) for a in args))
     n = int(np.prod(shape))
-    if n < MIN_ELEMENTS:
-        return None
-    scalar_arg = None
-    if name == "pow":   # a scalar exponent or base is not broadcast into memory
-        if np.size(args[1]) == 1:
-            name, scalar_arg = "pow_scalar_y", 1
-        elif np.size(args[0]) == 1:
-            name, scalar_arg = "pow_scalar_x", 0
-    kernel = elementwise_packet(name)
-    if kernel is None:
+    if n < MIN_ELEMENTS and not _elementwise:
         return None
     out = np.empty(shape, np.float32)
     flat = out.reshape(-1)
-    kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
-             np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
-             for i, a in enumerate(args)], flat)
     lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
+    if lo:
+        scalar_arg = None
+        packet = name
+        if name == "pow":   # a scalar exponent or base is not broadcast into memory
+            if np.size(args[1]) == 1:
+                packet, scalar_arg = "pow_scalar_y", 1
+            elif np.size(args[0]) == 1:
+                packet, scalar_arg = "pow_scalar_x", 0
+        kernel = elementwise_packet(packet)
+        if kernel is None:
+            return None
+        kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
+                 np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
+                 for i, a in enumerate(args)], flat)
     if lo < n:
-        flat[lo:] = scalar(*[np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:]
-                             for a in args])
+        tails = [np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:] for a in args]
+        compiled = _elementwise.get(_SCALAR_TAILS[name])
+        if compiled is None:
+            flat[lo:] = scalar(*tails)
+        else:
+            compiled(*tails, flat[lo:])
     return out
 
 
@@ -284,11 +300,11 @@ _SCALAR_TAILS = {"sin": "sinf", "cos": "cosf", "tan": "tanf", "atan2": "atan2f",
 def compiled_first(name, kernel):
     """`kernel` (trig.sin_kernel, pow.pow_kernel, ...: the NumPy code for the
     compiled loop `name`), running the compiled loop instead for float32,
-    float16 and bfloat16 tensors large enough, once it is loaded. The op
+    float16 and bfloat16 tensors (of any size) once it is loaded. The op
     families register this, so eager calls and compiled graphs use it; the
     NumPy kernels stay free of Numba (the compiled loops import them)."""
-    from . import glibc_float
-    scalar = getattr(glibc_float, _SCALAR_TAILS[name])
+    from . import glibc_scalar
+    scalar = getattr(glibc_scalar, _SCALAR_TAILS[name])
 
     def run(*args):
         dt = args[0].dtype

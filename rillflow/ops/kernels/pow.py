@@ -2,7 +2,8 @@
 
 TensorFlow's Pow kernel is Eigen's `scalar_pow_op`: whole packets of 8
 float32 go through Eigen's `generic_pow`, the last `size % 8` elements (and
-0-d tensors) through the C library's powf (`glibc_float.powf` here).
+0-d tensors) through the C library's powf (`glibc_float.powf` here; for a few
+elements `glibc_scalar.powf`, the same code one element at a time).
 
 Eigen's packet pow, in float32 without fused multiply-add (the released x86
 wheels are built for AVX without FMA, so every product and sum rounds):
@@ -24,7 +25,7 @@ flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import glibc_float
+from . import glibc_scalar
 from .chunked import chunked
 from .erf import _exp_f32
 from .x86_estimates import packet_then_scalar
@@ -217,9 +218,9 @@ def pow_kernel(x, y):
     (after broadcasting); other dtypes use NumPy's power."""
     dt = x.dtype
     if dt == _F32 and y.dtype == _F32:
-        return packet_then_scalar(pow_packet, glibc_float.powf, x, y)
+        return packet_then_scalar(pow_packet, glibc_scalar.powf, x, y)
     if dt == y.dtype and (dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
-        out = packet_then_scalar(pow_packet, glibc_float.powf,
+        out = packet_then_scalar(pow_packet, glibc_scalar.powf,
                                  x.astype(np.float32), y.astype(np.float32))
         return out.astype(dt)
     return None

@@ -26,7 +26,7 @@ inputs are not flushed to zero as TensorFlow's threads do.
 """
 import numpy as np
 
-from . import glibc_float, x86_estimates
+from . import glibc_float, glibc_scalar, x86_estimates
 from .chunked import chunked
 from .x86_estimates import PACKET, packet_then_scalar
 
@@ -126,9 +126,11 @@ def _tan_packet(x):
     return chunked(glibc_float.tanf, x)
 
 
-_sin_scalar = glibc_float.sinf
-_cos_scalar = glibc_float.cosf
-_tan_scalar = glibc_float.tanf
+# The C library's functions for the tail (glibc_scalar: one element at a time
+# in Python for the few elements a tail or a 0-d tensor has).
+_sin_scalar = glibc_scalar.sinf
+_cos_scalar = glibc_scalar.cosf
+_tan_scalar = glibc_scalar.tanf
 
 
 # --- atan and atan2 --------------------------------------------------------------------------
@@ -170,7 +172,7 @@ def _atan2_block(y, x):
         return _atan_f32(t) + shift
 
 
-_atan2_scalar = glibc_float.atan2f
+_atan2_scalar = glibc_scalar.atan2f
 
 
 # --- public kernels --------------------------------------------------------------------------
