@@ -34,6 +34,9 @@ def jit_tanh(jit_on):
 
 @needs_jit
 def test_numpy_kernel_runs_until_the_compiled_ones_are_loaded(monkeypatch):
+    # A load another test started must end first: its thread would set the
+    # globals this test patches.
+    jit_kernels.wait(timeout=300)
     x = np.linspace(-9, 9, 4001, dtype=np.float32)
     monkeypatch.setattr(jit_kernels, "_kernels", None)
     before = jit_kernels.tanh()(x)
@@ -273,6 +276,7 @@ def test_tensorflow_fixtures_with_the_compiled_kernels(jit_on):
 
 @needs_jit
 def test_first_large_call_starts_the_load_and_does_not_wait(monkeypatch):
+    jit_kernels.wait(timeout=300)   # no loading thread may set the patched globals
     monkeypatch.setattr(jit_kernels, "_kernels", None)
     monkeypatch.setattr(jit_kernels, "_softmax", None)
     monkeypatch.setattr(jit_kernels, "_loader", [])
