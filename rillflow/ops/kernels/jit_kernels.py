@@ -24,6 +24,7 @@ turn them off; `status()` says whether they are on, loading, or why they
 are off.
 """
 import atexit
+import math
 import importlib.util
 import os
 import threading
@@ -31,6 +32,7 @@ import threading
 import numpy as np
 
 from . import erf as _erf
+from . import glibc_scalar as _glibc_scalar
 from . import exp_log as _el
 from . import softmax_kernel as _sk
 from . import tanh_kernel as _tk
@@ -263,8 +265,10 @@ def packet_then_scalar(name, scalar, *args):
     once loaded: a few elements cost microseconds compiled, a hundred or
     more through the NumPy replicas of glibc (`scalar`, for the tail only
     when the loops are missing)."""
-    shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-    n = int(np.prod(shape))
+    shape = np.shape(args[0])
+    if any(np.shape(a) != shape and np.ndim(a) for a in args[1:]):
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    n = math.prod(shape)
     if n < MIN_ELEMENTS and not _elementwise:
         return None
     out = np.empty(shape, np.float32)
@@ -285,7 +289,8 @@ def packet_then_scalar(name, scalar, *args):
                  np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
                  for i, a in enumerate(args)], flat)
     if lo < n:
-        tails = [np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:] for a in args]
+        tails = [np.asarray(a, np.float32).reshape(-1)[lo:] if np.shape(a) == shape else
+                 np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:] for a in args]
         compiled = _elementwise.get(_SCALAR_TAILS[name])
         if compiled is None:
             flat[lo:] = scalar(*tails)
@@ -303,8 +308,7 @@ def compiled_first(name, kernel):
     float16 and bfloat16 tensors (of any size) once it is loaded. The op
     families register this, so eager calls and compiled graphs use it; the
     NumPy kernels stay free of Numba (the compiled loops import them)."""
-    from . import glibc_scalar
-    scalar = getattr(glibc_scalar, _SCALAR_TAILS[name])
+    scalar = getattr(_glibc_scalar, _SCALAR_TAILS[name])
 
     def run(*args):
         dt = args[0].dtype
