@@ -24,6 +24,7 @@ from .framework import dtypes as D
 from .framework import errors
 from .framework.api_export import export, export_value
 from .framework.tensor import EagerTensor, SymbolicTensor, Tensor
+from .ops.random.seeding import set_seed
 
 __all__ = ["TestCase", "main", "is_gpu_available", "gpu_device_name"]
 
@@ -126,10 +127,6 @@ class TestCase(unittest.TestCase):
         super().setUp()
         random.seed(_DEFAULT_SEED)
         np.random.seed(_DEFAULT_SEED)
-        try:
-            from .ops.random.seeding import set_seed
-        except ImportError:
-            return
         set_seed(_DEFAULT_SEED)
 
     def tearDown(self):

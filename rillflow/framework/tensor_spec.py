@@ -1,6 +1,7 @@
 """`tf.TensorSpec`: the type of a tensor (shape, dtype, optional name)."""
 
 from . import dtypes as _dtypes
+from .convert import convert_to_tensor
 from .tensor_shape import as_shape
 from .tensor import Tensor
 
@@ -113,7 +114,6 @@ def type_spec_from_value(value):
     if spec is not None:
         return spec
     try:
-        from .convert import convert_to_tensor
         t = convert_to_tensor(value)
     except (TypeError, ValueError):
         raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "

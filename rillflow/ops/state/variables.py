@@ -17,7 +17,7 @@ from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.execute import _record, apply, apply_op
+from ...framework.execute import _record, apply, apply_op, kernel_error
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape, dims_text
@@ -492,7 +492,6 @@ class Variable:
             except errors.OpError:
                 raise
             except Exception as e:
-                from ...framework.execute import kernel_error
                 raise kernel_error(opdef, (self._handle, value), attrs, e) from None
             return _UnreadVariable(self) if read_value else None
         value = convert_to_tensor(value, dtype=self._dtype)
