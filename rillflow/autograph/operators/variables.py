@@ -21,12 +21,17 @@ class Undefined:
 
     def __getattr__(self, name):
         # As TensorFlow's Undefined: an attribute of an undefined value is
-        # undefined too (a read through `ag__.ld` raises first). Not items:
-        # an object indexable without end would make `iter()` loop forever.
-        # Private names are the framework probing for protocols: not there.
+        # undefined too (a read through `ag__.ld` raises first). Private names
+        # are the framework probing for protocols: not there.
         if name.startswith("_"):
             raise AttributeError(name)
         return self
+
+    def __getitem__(self, key):
+        # An item of a variable the converted code reads without `ld` (the
+        # value of an augmented assignment): Python's error for reading it.
+        # (Not itself, as TensorFlow's Undefined: `iter()` would never end.)
+        self.read()
 
     # As TensorFlow's: its conversion protocol is the object itself, so
     # converting it to a tensor is TypeError "'Undefined' object is not
