@@ -33,12 +33,33 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 # --- relu, relu6, leaky_relu ------------------------------------------------
 
+# Eigen's packets on TensorFlow's CPU build (AVX): 8 float32s, 4 float64s.
+_PACKET_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
 def _relu_kernel(features):
-    return np.maximum(features, _zero(features))
+    if features.dtype.kind in "iu":
+        return np.maximum(features, _zero(features))
+    # max(x, 0) as TensorFlow computes it. Its float32 and float64 packets
+    # give +0 for -0 (and keep NaN); the last size % lanes elements, and
+    # every half-precision element, keep -0. np.maximum's choice between -0
+    # and +0 varies with its own SIMD path, so the cleared elements are
+    # cleared on the bits instead.
+    x = np.ascontiguousarray(features)
+    clear = np.less(x, 0)
+    lanes = _PACKET_LANES.get(x.dtype)
+    if lanes:
+        flat, cflat = x.reshape(-1), clear.reshape(-1)
+        lo = flat.size - flat.size % lanes
+        np.less_equal(flat[:lo], 0, out=cflat[:lo])
+    keep = clear.view(np.int8) - np.int8(1)     # 0 (cleared) or -1 (all ones)
+    bits = np.dtype("i%d" % x.dtype.itemsize)
+    return np.bitwise_and(x.view(bits), keep, dtype=bits).view(x.dtype)
 
 
 def _relu_grad_kernel(gradients, features):
-    return np.where(features > 0, gradients, _zero(gradients))
+    # TensorFlow multiplies by (features > 0): inf * 0 is NaN and -1 * 0 is -0.
+    return np.multiply(gradients, np.greater(features, 0).astype(gradients.dtype))
 
 
 def _relu_grad(op, g):
@@ -51,11 +72,12 @@ def _relu_grad_grad(op, gg):
 
 
 def _relu6_kernel(features):
-    return np.minimum(np.maximum(features, _zero(features)), np.asarray(6, features.dtype))
+    return np.minimum(_relu_kernel(features), np.asarray(6, features.dtype))
 
 
 def _relu6_grad_kernel(gradients, features):
-    return np.where((features > 0) & (features < 6), gradients, _zero(gradients))
+    inside = np.greater(features, 0) & np.less(features, 6)
+    return np.multiply(gradients, inside.astype(gradients.dtype))
 
 
 def _relu6_grad(op, g):

@@ -25,6 +25,7 @@ from ...framework.context import executing_eagerly
 from ..core.constant_ops import zeros_like
 from ..core.dim_ops import expand_dims, squeeze
 from ..core.shape_ops import shape
+from . import pool_kernels
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
 
@@ -287,8 +288,7 @@ def _pool_windows(x, ksize, strides, padding, fill):
 
 
 def _max_pool_kernel(input, ksize, strides, padding, data_format="NHWC", T=None):
-    win, _ = _pool_windows(input, ksize, strides, padding, _lowest(input.dtype))
-    return win.max(axis=(4, 5)) if win.size else win.sum(axis=(4, 5))
+    return pool_kernels.max_pool(input, ksize, strides, padding)
 
 
 def _lowest(dtype):
@@ -297,14 +297,7 @@ def _lowest(dtype):
 
 def _max_pool_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                           data_format="NHWC", T=None):
-    first, geo = _first_max(orig_input, ksize, strides, padding)
-    n, oh, ow, _, c = first.shape
-    kh, kw = ksize[1:3]
-    # Each window's gradient goes to its first maximum, as TensorFlow's kernel does.
-    cols = np.zeros((n, oh, ow, kh * kw, c), grad.dtype)
-    np.put_along_axis(cols, first, grad[:, :, :, None, :], axis=3)
-    return _scatter_windows(cols.reshape(n, oh, ow, kh, kw, c), orig_input.shape, (kh, kw),
-                            strides, [1, 1, 1, 1], geo)
+    return pool_kernels.max_pool_grad(orig_input, grad, ksize, strides, padding)
 
 
 def _first_max(x, ksize, strides, padding):
@@ -316,27 +309,14 @@ def _first_max(x, ksize, strides, padding):
     return flat.argmax(axis=3)[:, :, :, None, :], geo
 
 
-def _counts(shape, ksize, strides, padding, dtype):
-    ones = np.ones((1,) + tuple(shape[1:3]) + (1,), dtype)
-    win, _ = _pool_windows(ones, ksize, strides, padding, 0)
-    return win.sum(axis=(4, 5))
-
-
 def _avg_pool_kernel(value, ksize, strides, padding, data_format="NHWC", T=None):
-    win, _ = _pool_windows(value, ksize, strides, padding, 0)
-    return (win.sum(axis=(4, 5)) / _counts(value.shape, ksize, strides, padding, value.dtype)) \
-        .astype(value.dtype, copy=False)
+    return pool_kernels.avg_pool(value, ksize, strides, padding)
 
 
 def _avg_pool_grad_kernel(orig_input_shape, grad, ksize, strides, padding, data_format="NHWC",
                           T=None):
     in_shape = tuple(int(d) for d in np.reshape(orig_input_shape, -1))
-    geo = _geometry(in_shape, ksize[1:3], strides, [1, 1, 1, 1], padding, ())
-    share = grad / _counts(in_shape, ksize, strides, padding, grad.dtype)
-    cols = np.broadcast_to(share[:, :, :, None, None, :],
-                           share.shape[:3] + (ksize[1], ksize[2], share.shape[3]))
-    return _scatter_windows(cols, in_shape, ksize[1:3], strides, [1, 1, 1, 1], geo) \
-        .astype(grad.dtype, copy=False)
+    return pool_kernels.avg_pool_grad(in_shape, grad, ksize, strides, padding)
 
 
 def _pool_infer(inputs, attrs):
