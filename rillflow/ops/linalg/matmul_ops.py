@@ -19,6 +19,7 @@ from ..core import op_util as U
 from ..core.op_util import COMPLEX, FLOATS
 from .linalg_util import _state, _INTS_BIG, _F16, _scope, _invalid, _same_dtype, _adjoint_last2
 from ..core.dim_ops import expand_dims, squeeze
+from ..core.shape_ops import reshape
 from ..core.math_ops import _sum_to, conj
 
 
@@ -155,6 +156,10 @@ def _bmm_kernel(x, y, adj_x=False, adj_y=False):
     if a.shape[-1] != b.shape[-2]:
         raise _invalid(f"Matrix size-incompatible: In[0]: {dims_text(x.shape)}, In[1]: "
                        f"{dims_text(y.shape)}", "BatchMatMulV2")
+    if b.ndim == 2 and a.ndim > 2 and a.dtype.kind == "f":
+        # A batch of matrices times one matrix is one product of the stacked
+        # rows: one BLAS call instead of one per batch element.
+        return _mm(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + (b.shape[1],))
     return _mm(a, b)
 
 
@@ -181,9 +186,28 @@ def _bmm_infer(inputs, attrs):
              x.dtype)]
 
 
+def _stacked_rows_grad(x, y, g, ax, ay):
+    """The gradient of one (real) matrix `y` multiplied into every matrix of
+    a batch `x` (`x @ y` or `x @ y^T`), as one product over the stacked rows
+    instead of a batch of products and their sum; None where it does not
+    apply."""
+    xs, ys = x.shape, y.shape
+    if ax or ys.rank != 2 or xs.rank is None or xs.rank < 3 or not x.dtype.is_floating:
+        return None
+    k, n = xs[-1], g.shape[-1] if g.shape.rank is not None else None
+    if k is None or n is None:
+        return None
+    x2, g2 = reshape(x, [-1, k]), reshape(g, [-1, n])
+    return matmul(g2, x2, transpose_a=True) if ay else matmul(x2, g2, transpose_a=True)
+
+
 def _bmm_grad(op, g):
     x, y = op.inputs
     ax, ay = op.get_attr("adj_x"), op.get_attr("adj_y")
+    stacked = _stacked_rows_grad(x, y, g, ax, ay)
+    if stacked is not None:
+        gx = matmul(g, y, adjoint_b=not ay)
+        return _sum_to(gx, x), stacked
     if not ax and not ay:
         gx, gy = matmul(g, y, adjoint_b=True), matmul(x, g, adjoint_a=True)
     elif not ax:
