@@ -168,3 +168,34 @@ def test_relu_grad_multiplies_as_tensorflow():
                                                      "-"])
     assert str(_signs(t.gradient(y6, x, g))) == str(["-", np.nan, np.nan, 2.0, "-", "+", "+",
                                                       "-"])
+
+
+def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
+    pytest.importorskip("numba")
+    from rillflow.ops.nn import jit_nn, pool_kernels as P
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    loops = jit_nn._loops
+    rng = np.random.default_rng(11)
+    for k, s, pad in [((2, 2), (2, 2), "VALID"), ((3, 3), (2, 2), "SAME"),
+                      ((3, 2), (1, 2), "SAME"), ((2, 3), (3, 1), "VALID"),
+                      ((3, 3), (1, 1), "SAME"), ((5, 4), (2, 3), "SAME")]:
+        for shape in ((3, 9, 8, 5), (2, 7, 6, 16), (1, 3, 2, 1)):
+            x = rng.integers(-3, 4, shape).astype(np.float32)
+            x.ravel()[rng.integers(0, x.size, 6)] = np.nan
+            x.ravel()[rng.integers(0, x.size, 6)] = -0.0
+            x.ravel()[rng.integers(0, x.size, 3)] = -np.inf
+            K, S = [1, *k, 1], [1, *s, 1]
+            got, want = [], []
+            for use in (True, False):
+                jit_nn._loops = loops if use else None
+                try:
+                    y = P.max_pool(x, K, S, pad)
+                    g = np.random.default_rng(3).standard_normal(y.shape).astype(np.float32)
+                    (got if use else want).extend([
+                        y, P.max_pool_grad(x, g, K, S, pad), P.avg_pool(x, K, S, pad),
+                        P.avg_pool_grad(x.shape, g, K, S, pad)])
+                finally:
+                    jit_nn._loops = loops
+            for a, b in zip(got, want):
+                np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))

@@ -34,6 +34,7 @@ path.
 import numpy as np
 
 from ...framework import dtypes as D
+from . import jit_nn
 
 __all__ = ["max_pool", "max_pool_grad", "avg_pool", "avg_pool_grad", "out_and_pads"]
 
@@ -122,9 +123,26 @@ def _select_bits(dst_bits, src_bits, take):
     np.bitwise_xor(dst_bits, diff, out=dst_bits)
 
 
+def _compiled(name, x):
+    """The jit extra's loop `name` for float32 `x`, or None."""
+    if x.dtype != np.float32 or x.size == 0:
+        return None
+    ks = jit_nn.loops(x.size)
+    return None if ks is None else ks[name]
+
+
+def _window_args(geo):
+    return (geo.k[0], geo.k[1], geo.s[0], geo.s[1], geo.ph0, geo.pw0)
+
+
 def max_pool(x, ksize, strides, padding):
     """TensorFlow's MaxPool of NHWC `x` (see the module docstring)."""
     geo = _Geometry(x.shape, ksize, strides, padding)
+    loop = _compiled("max_pool", x)
+    if loop is not None and geo.out_shape[1] and geo.out_shape[2]:
+        out = np.empty(geo.out_shape, x.dtype)
+        loop(np.ascontiguousarray(x), out, *_window_args(geo))
+        return out
     out = np.full(geo.out_shape, _lowest(x.dtype), x.dtype)
     if out.size == 0 or x.size == 0:
         return out
@@ -177,6 +195,11 @@ def max_pool_grad(x, grad, ksize, strides, padding):
     dx = np.zeros((n, h + geo.ph0 + geo.ph1, w + geo.pw0 + geo.pw1, c), grad.dtype)
     if dx.size == 0 or grad.size == 0:
         return dx[:, geo.ph0:geo.ph0 + h, geo.pw0:geo.pw0 + w]
+    loop = _compiled("max_pool_grad", x)
+    if loop is not None and grad.dtype == np.float32:
+        out = np.zeros(x.shape, np.float32)
+        loop(np.ascontiguousarray(x), np.ascontiguousarray(grad), out, *_window_args(geo))
+        return out
     idx = _argmax(x, geo)
     bdt = _bits_dtype(grad.dtype)
     gbits = np.ascontiguousarray(grad).view(bdt)
@@ -207,6 +230,10 @@ def avg_pool(x, ksize, strides, padding):
     out = np.zeros(geo.out_shape, x.dtype)
     if out.size == 0 or x.size == 0:
         return out
+    loop = _compiled("avg_pool", x)
+    if loop is not None:
+        loop(np.ascontiguousarray(x), out, *_window_args(geo))
+        return out
     xp = geo.pad(x, 0)
     for i, j in geo.positions():
         np.add(out, geo.view(xp, i, j), out=out)
@@ -222,6 +249,11 @@ def avg_pool_grad(in_shape, grad, ksize, strides, padding):
     dx = np.zeros((n, h + geo.ph0 + geo.ph1, w + geo.pw0 + geo.pw1, c), grad.dtype)
     if dx.size == 0 or grad.size == 0:
         return dx[:, geo.ph0:geo.ph0 + h, geo.pw0:geo.pw0 + w]
+    loop = _compiled("avg_pool_grad", grad)
+    if loop is not None:
+        out = np.zeros(in_shape, np.float32)
+        loop(np.ascontiguousarray(grad), out, *_window_args(geo))
+        return out
     share = grad / _counts(geo, grad.dtype).astype(grad.dtype)
     # oneDNN's order at each input: window rows in order, columns in reverse.
     for i, j in sorted(geo.positions(), key=lambda p: (-p[0], p[1])):

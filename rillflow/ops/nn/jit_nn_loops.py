@@ -1,0 +1,123 @@
+"""The Numba loops behind jit_nn.py: float32 NHWC pooling and its
+gradients, element by element in the order and with the rules of
+pool_kernels.py (TensorFlow's CPU kernels). Imported only by jit_nn's
+loader thread, since importing Numba takes a second.
+
+Windows are given by kernel size (kh, kw), strides (sh, sw) and the
+padding before the first row/column (ph, pw); only real elements are
+read. The channel loop is innermost and branch-free so that it
+vectorizes; no fast-math, so every operation rounds as in NumPy.
+"""
+import numba
+import numpy as np
+
+_LOWEST = np.float32(np.finfo(np.float32).min)
+
+
+@numba.njit(cache=True, nogil=True)
+def _span(o, k, s, p, size):
+    start = o * s - p
+    return max(start, 0), min(start + k, size)
+
+
+@numba.njit(cache=True, nogil=True)
+def max_pool(x, out, kh, kw, sh, sw, ph, pw):
+    """out[n, i, j, :] = the max of each window (lowest finite start,
+    strictly greater values replace it: NaN never does)."""
+    n_, oh_, ow_, c_ = out.shape
+    h, w = x.shape[1], x.shape[2]
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                o = out[n, oi, oj]
+                for c in range(c_):
+                    o[c] = _LOWEST
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        v = x[n, r, q]
+                        for c in range(c_):
+                            o[c] = v[c] if o[c] < v[c] else o[c]
+
+
+@numba.njit(cache=True, nogil=True)
+def max_pool_grad(x, g, dx, kh, kw, sh, sw, ph, pw):
+    """dx (zeros on entry) += each window's gradient at its maximum: the
+    first real element, then each later one strictly greater; windows in
+    row-major order, as TensorFlow adds them."""
+    n_, oh_, ow_, c_ = g.shape
+    h, w = x.shape[1], x.shape[2]
+    flat = dx.reshape(n_, h * w, c_)
+    cur = np.empty(c_, np.float32)
+    idx = np.empty(c_, np.int32)     # float32's lane width: the select vectorizes
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                first = x[n, r0, q0]
+                p0 = np.int32(r0 * w + q0)
+                for c in range(c_):
+                    cur[c] = first[c]
+                    idx[c] = p0
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        v = x[n, r, q]
+                        p = np.int32(r * w + q)
+                        for c in range(c_):
+                            t = cur[c] < v[c]
+                            cur[c] = v[c] if t else cur[c]
+                            idx[c] = p if t else idx[c]
+                gv = g[n, oi, oj]
+                dn = flat[n]
+                for c in range(c_):
+                    dn[idx[c], c] += gv[c]
+
+
+@numba.njit(cache=True, nogil=True)
+def avg_pool(x, out, kh, kw, sh, sw, ph, pw):
+    """out[n, i, j, :] = each window's real elements added in order from 0,
+    divided by their count."""
+    n_, oh_, ow_, c_ = out.shape
+    h, w = x.shape[1], x.shape[2]
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                o = out[n, oi, oj]
+                for c in range(c_):
+                    o[c] = np.float32(0)
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        v = x[n, r, q]
+                        for c in range(c_):
+                            o[c] = o[c] + v[c]
+                count = np.float32((r1 - r0) * (q1 - q0))
+                for c in range(c_):
+                    o[c] = o[c] / count
+
+
+@numba.njit(cache=True, nogil=True)
+def avg_pool_grad(g, dx, kh, kw, sh, sw, ph, pw):
+    """dx (zeros on entry) += each window's gradient / its count over its
+    real elements; window rows in order, within a row the columns in
+    reverse (the order of TensorFlow's default, oneDNN, kernel)."""
+    n_, oh_, ow_, c_ = g.shape
+    h, w = dx.shape[1], dx.shape[2]
+    share = np.empty(c_, np.float32)
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_ - 1, -1, -1):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                count = np.float32((r1 - r0) * (q1 - q0))
+                gv = g[n, oi, oj]
+                for c in range(c_):
+                    share[c] = gv[c] / count
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        d = dx[n, r, q]
+                        for c in range(c_):
+                            d[c] = d[c] + share[c]
