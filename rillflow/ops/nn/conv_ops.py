@@ -108,9 +108,24 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
                            explicit_paddings=(), data_format="NHWC", T=None):
     in_shape = tuple(int(d) for d in np.reshape(input_sizes, -1))
     geo = _geometry(in_shape, filter.shape[:2], strides, dilations, padding, explicit_paddings)
-    cols = np.tensordot(out_backprop, filter, axes=([3], [3]))   # (N, OH, OW, KH, KW, C)
-    return _scatter_windows(cols, in_shape, filter.shape[:2], strides, dilations, geo) \
-        .astype(out_backprop.dtype, copy=False)
+    (oh, ph0, ph1), (ow, pw0, pw1) = geo
+    n, h, w, c = in_shape
+    kh, kw, _, o = filter.shape
+    out = np.zeros((n, h + ph0 + ph1, w + pw0 + pw1, c), out_backprop.dtype)
+    if out.size == 0 or out_backprop.size == 0:
+        return out[:, ph0:ph0 + h, pw0:pw0 + w, :]
+    dy = out_backprop.reshape(-1, o)
+    # One product per filter position, each added to its strided view of the
+    # input gradient: contiguous operands throughout, no (N, OH, OW, KH, KW, C)
+    # temporary and no gather.
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * dilations[1], j * dilations[2]
+            target = out[:, r0:r0 + (oh - 1) * strides[1] + 1:strides[1],
+                         c0:c0 + (ow - 1) * strides[2] + 1:strides[2], :]
+            part = (dy @ filter[i, j].T).reshape(target.shape)
+            np.add(target, part, out=target, casting="unsafe")
+    return out[:, ph0:ph0 + h, pw0:pw0 + w, :]
 
 
 def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding, dilations,
