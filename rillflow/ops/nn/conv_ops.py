@@ -71,6 +71,20 @@ def _im2col(x, k, strides, dilations, geo):
     """The windows as one contiguous (N*OH*OW, KH*KW*C) matrix: rows copy
     runs of C contiguous values, and a (KH, KW, C, O) filter is already the
     matching (KH*KW*C, O) matrix."""
+    (oh, ph0, ph1), (ow, pw0, pw1) = geo
+    n, c = x.shape[0], x.shape[3]
+    if c < 16 and oh > 0 and ow > 0:
+        # Few channels: a gather of the 6-D window view copies runs of C
+        # values; one strided block copy per filter position is 3x faster.
+        xp = np.pad(x, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0))) \
+            if ph0 or ph1 or pw0 or pw1 else x
+        cols = np.empty((n, oh, ow, k[0], k[1], c), x.dtype)
+        for i in range(k[0]):
+            for j in range(k[1]):
+                r0, c0 = i * dilations[1], j * dilations[2]
+                cols[:, :, :, i, j, :] = xp[:, r0:r0 + (oh - 1) * strides[1] + 1:strides[1],
+                                            c0:c0 + (ow - 1) * strides[2] + 1:strides[2], :]
+        return cols.reshape(n * oh * ow, -1), (n, oh, ow)
     win = _windows(x, k, strides, dilations, geo).transpose(0, 1, 2, 4, 5, 3)
     n, oh, ow = win.shape[:3]
     return np.ascontiguousarray(win).reshape(n * oh * ow, -1), (n, oh, ow)
