@@ -9,6 +9,7 @@ import warnings as _warnings
 # frame that called the kernel; TensorFlow computes inf/nan silently.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"rillflow(\..*)?$")
 
+from .framework import allocator as _allocator  # noqa: E402
 from .framework import exports as _framework_exports  # noqa: E402,F401
 from . import ops as _ops  # noqa: E402,F401
 from . import eager as _eager  # noqa: E402,F401
@@ -28,6 +29,9 @@ __version__ = "0.1.0"
 from .compat.v1 import v2_names as _v1_names  # noqa: E402
 from .framework.api_export import EXPORTS as _EXPORTS  # noqa: E402
 
+# Large arrays freed by one step are reused by the next, not refaulted
+# (framework/allocator.py; RILLFLOW_MALLOC=system turns this off).
+_allocator.tune()
 _v1_names.add_aliases(_EXPORTS)
 _api.build(__import__(__name__))
 del _api, _v1_names, _EXPORTS
