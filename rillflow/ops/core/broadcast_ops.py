@@ -245,9 +245,34 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 
 # --- where / select ----------------------------------------------------------
 
+# Below this many elements np.where is as fast as the bit select.
+_BIT_SELECT_MIN = 4096
+_BITS = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def select_values(c, x, y):
+    """`np.where(c, x, y)` with the same result bit for bit, computed on the
+    values' bits for large arrays: NumPy's where branches on every element,
+    and on an irregular mask (dropout's, a relu's) it costs ten times a
+    plain pass; `y ^ ((x ^ y) & -c)` on integer views costs three."""
+    bits = _BITS.get(x.dtype.itemsize)
+    if (bits is None or x.dtype != y.dtype or x.dtype.kind not in "fiubc" or c.dtype != bool
+            or max(c.size, x.size, y.size) < _BIT_SELECT_MIN):
+        return np.where(c, x, y)
+    mask = np.negative(np.asarray(c).view(np.int8))          # 0 or -1 (all ones)
+    xb, yb = np.asarray(x).view(bits), np.asarray(y).view(bits)
+    if y.ndim == 0 and not yb:        # where(c, x, 0): the mask alone
+        out = np.bitwise_and(xb, mask, dtype=bits)
+    else:
+        out = np.bitwise_xor(xb, yb)
+        np.bitwise_and(out, mask, out=out, casting="unsafe")
+        np.bitwise_xor(out, yb, out=out)
+    return out.view(x.dtype)
+
+
 def _select_kernel(c, x, y):
     try:
-        out = np.where(c, x, y)
+        out = select_values(c, x, y)
     except ValueError:
         raise U.op_error("SelectV2", f"condition {dims_text(c.shape)}, then "
                                      f"{dims_text(x.shape)}, and else {dims_text(y.shape)} "
