@@ -18,17 +18,21 @@ from ...framework.tensor import Tensor
 from ..core import op_util as U
 from ..core.op_util import FLOATS, REAL, unary
 from .nn_util import _compute_dtype, _same_shape_infer, _scope, _zero
-from ..core.broadcast_ops import where
+from ..core.broadcast_ops import select_values, where
+from ..kernels.jit_kernels import exp_kernel
 from ..core.constant_ops import zeros_like
-from ..core.math_ops import add, cast, less, multiply, negative, pow as pow_
+from ..core.math_ops import add, cast, less, multiply, negative, pow as pow_, subtract
+from ..core.reduction_ops import reduce_sum
+from ..core.shape_ops import identity_n
 from ..core.special_math_ops import erfc
-from ..core.unary_ops import sigmoid, tanh
+from ..core.unary_ops import sigmoid, square, tanh
 
 _state = _context.state
 
 # SELU's constants (Klambauer et al., 2017), as TensorFlow's kernel uses them.
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
+_SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # scale * alpha, as TensorFlow rounds it
 
 
 # --- relu, relu6, leaky_relu ------------------------------------------------
@@ -89,14 +93,17 @@ def _relu6_grad_grad(op, gg):
     return [apply2(_Relu6Grad, gg, features), zeros_like(features)]
 
 
+def _alpha(alpha, dtype):
+    # The op's alpha attr is a float32; the kernel converts it to T.
+    return np.asarray(np.float32(alpha), dtype)
+
+
 def _leaky_relu_kernel(features, alpha=0.2):
-    return np.where(features > 0, features,
-                    features * np.asarray(alpha, features.dtype)).astype(features.dtype)
+    return select_values(features > 0, features, features * _alpha(alpha, features.dtype))
 
 
 def _leaky_relu_grad_kernel(gradients, features, alpha=0.2):
-    return np.where(features > 0, gradients,
-                    gradients * np.asarray(alpha, gradients.dtype)).astype(gradients.dtype)
+    return select_values(features > 0, gradients, gradients * _alpha(alpha, gradients.dtype))
 
 
 def _leaky_relu_grad(op, g):
@@ -150,14 +157,19 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 # --- elu, selu ----------------------------------------------------------------
 
+# TensorFlow's Elu/Selu kernels and their gradients, op by op in the
+# tensor's own dtype (half precision rounds after each step as Eigen's does):
+# exp(x) - 1 with TensorFlow's exp (not expm1) where x < 0, both sides
+# computed everywhere and selected.
+
 def _elu_kernel(features):
-    x = features.astype(_compute_dtype(features), copy=False)
-    return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(features.dtype)
+    one = np.asarray(1, features.dtype)
+    return select_values(features < 0, exp_kernel(features) - one, features)
 
 
 def _elu_grad_kernel(gradients, outputs):
-    return np.where(outputs < 0, gradients * (outputs + np.asarray(1, outputs.dtype)),
-                    gradients).astype(gradients.dtype)
+    one = np.asarray(1, outputs.dtype)
+    return select_values(outputs < 0, (outputs + one) * gradients, gradients)
 
 
 def _elu_grad(op, g):
@@ -171,16 +183,15 @@ def _elu_grad_grad(op, gg):
 
 
 def _selu_kernel(features):
-    x = features.astype(_compute_dtype(features), copy=False)
-    neg = _SELU_SCALE * _SELU_ALPHA * np.expm1(np.minimum(x, 0))
-    return np.where(x > 0, _SELU_SCALE * x, neg).astype(features.dtype)
+    dt = features.dtype
+    neg = np.asarray(_SELU_SCALE_ALPHA, dt) * (exp_kernel(features) - np.asarray(1, dt))
+    return select_values(features < 0, neg, np.asarray(_SELU_SCALE, dt) * features)
 
 
 def _selu_grad_kernel(gradients, outputs):
-    g = gradients.astype(_compute_dtype(gradients), copy=False)
-    y = outputs.astype(g.dtype, copy=False)
-    return np.where(y > 0, g * _SELU_SCALE,
-                    g * (y + _SELU_SCALE * _SELU_ALPHA)).astype(gradients.dtype)
+    dt = gradients.dtype
+    return select_values(outputs < 0, gradients * (outputs + np.asarray(_SELU_SCALE_ALPHA, dt)),
+                         gradients * np.asarray(_SELU_SCALE, dt))
 
 
 def _selu_grad(op, g):
@@ -256,4 +267,21 @@ def silu(features, beta=1.0):
             raise errors.InvalidArgumentError(None, None, msg + " [Op:Sigmoid]")
         raise TypeError(msg)
     b = beta if isinstance(beta, Tensor) else convert_to_tensor(beta, dtype=x.dtype, name="beta")
-    return multiply(x, sigmoid(multiply(b, x)))
+    if b.dtype is not x.dtype:
+        b = cast(b, x.dtype)
+    # TensorFlow's custom gradient: the forward ops are not recorded, and the
+    # gradient recomputes sigmoid(beta * x) and uses its own formula.
+    saved, _state.tapes = _state.tapes, []
+    try:
+        y = multiply(x, sigmoid(multiply(b, x)))
+    finally:
+        _state.tapes = saved
+
+    def grad(op, dy, *_):
+        one = convert_to_tensor(1.0, dtype=x.dtype)
+        s = sigmoid(multiply(b, x))
+        one_minus_s = subtract(one, s)
+        act = multiply(s, add(one, multiply(multiply(b, x), one_minus_s)))
+        beta_grad = reduce_sum(multiply(multiply(multiply(dy, square(x)), s), one_minus_s))
+        return [None, multiply(dy, act), beta_grad]
+    return identity_n([y, x, b], _grad_fn=grad)[0]
