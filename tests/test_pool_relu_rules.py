@@ -199,3 +199,27 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
                     jit_nn._loops = loops
             for a, b in zip(got, want):
                 np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
+
+
+def _zero_signs(t):
+    return "".join("-" if np.signbit(v) else "+" for v in np.ravel(t.numpy()).astype(np.float64))
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16])
+def test_maximum_minimum_zero_ties_as_tensorflow(dtype):
+    # TensorFlow 2.21: a tie of -0 and +0 gives the second operand in
+    # float32/float64 packets, the first in the scalar tail, 0-d tensors and
+    # half precision.
+    lanes = {tf.float32: 8, tf.float64: 4}.get(dtype, 0)
+    for n in (0, 1, 2, 5, 8, 9, 17):
+        shape = [] if n == 0 else [n]
+        m = max(n, 1)
+        neg = tf.constant(np.full(m, -0.0).reshape(shape), dtype)
+        pos = tf.constant(np.zeros(m).reshape(shape), dtype)
+        tail = m if n == 0 or not lanes else m % lanes
+        for fn in (tf.maximum, tf.minimum):
+            assert _zero_signs(fn(neg, pos)) == "+" * (m - tail) + "-" * tail
+            assert _zero_signs(fn(pos, neg)) == "-" * (m - tail) + "+" * tail
+    nan = tf.constant([np.nan, 1.0, 2.0], dtype)
+    one = tf.constant([1.0, np.nan, 3.0], dtype)
+    assert str(tf.maximum(nan, one).numpy().tolist()) == "[nan, nan, 3.0]"
