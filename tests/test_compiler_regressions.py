@@ -44,3 +44,25 @@ def _softmax_by_hand(x):
 @pytest.mark.parametrize("fn", [_fused_around_reduction, _softmax_by_hand])
 def test_fusion_never_places_a_chain_after_a_reader_of_its_members(fn):
     _same(fn, _ramp())
+
+
+def test_in_place_needs_the_results_shape_not_only_its_size():
+    # (86, 1, 3, 4) / (1, 86, 1, 3, 4): as many elements, but the product's
+    # buffer cannot hold the quotient (NumPy: non-broadcastable output).
+    rng = np.random.RandomState(0)
+    a = tf.constant(rng.standard_normal((86, 1, 3, 4)).astype(np.float32))
+    b = tf.constant(rng.standard_normal((1, 86, 1, 3, 4)).astype(np.float32))
+
+    def f(a, b):
+        return (a * a) / b
+    _same(f, a, b)
+
+
+def test_a_strided_slice_is_laid_out_as_its_kernel_gives_it():
+    # NumPy's float32 cosh takes another loop on a view with a negative
+    # stride (even of one element) than on the kernel's contiguous copy.
+    x = tf.constant(np.array([-0.84722817], np.float32))
+
+    def f(x):
+        return tf.math.cosh(x[::-2]), tf.exp(x[::-1] * 2.0)
+    _same(f, x)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.compiler import codegen
+from rillflow.compiler import codegen, fallback
 
 from compiler_zoo_models import MODELS
 
@@ -53,7 +53,8 @@ def run_model(name, mode, seed=0):
     if mode != "eager":
         call = tf.function(call)
     outs = []
-    with optimizations(mode != "plain"):
+    # Strict: a pass failing must fail the test, not fall back quietly.
+    with optimizations(mode != "plain"), fallback.strict():
         for args in built.inputs:
             outs.append(_numpy(call(*args)))
     return outs, {k: v.numpy() for k, v in V.items()}
