@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 
-from . import fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
+from . import fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
 from .plan import Plan
 from ..framework import dtypes as D
 from ..framework import errors
@@ -117,8 +117,15 @@ def _kernel_params(kernel):
 
 class _Options:
     """Compiler switches; `optimize=False` emits one kernel call per op (for
-    differential tests of the optimizations)."""
+    differential tests of the optimizations); `disabled` holds the names of
+    single passes switched off (fallback.PASSES), as compile_graph does for a
+    graph a pass failed on."""
     optimize = True
+    disabled = frozenset()
+
+    def on(self, name):
+        """Whether optimization pass `name` runs."""
+        return self.optimize and name not in self.disabled
 
 
 options = _Options()
@@ -187,7 +194,7 @@ def plan_op(op):
     if rewrite is not None:   # TensorFlow's graph semantics, optimized or not
         kind, template, inputs = rewrite
         return Plan(op, kind, template, inputs)
-    if not options.optimize:
+    if not options.on("specialize"):
         return Plan(op, "kernel", inputs=op.inputs)
     spec = specialize.specialize(op)
     if spec is not None:
@@ -204,7 +211,7 @@ def select(ops, outputs, keep=(), keep_stateful=True, extra_ops=(), input_ids=()
     substitutions of common-subexpression elimination.
     """
     plans = {id(op): plan_op(op) for op in ops}
-    local = _cse(ops, plans) if options.optimize else {}
+    local = _cse(ops, plans) if options.on("cse") else {}
     if subst is not None:
         subst.update(local)
     if local:
@@ -356,10 +363,13 @@ class Emitter:
         """
         outs = [t for _, t in outputs if t is not None]
         plans = self.block_plans(graph, input_exprs, outs, keep)
-        if not options.optimize:
+        if options.on("loop_batch"):
+            plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
+        if options.on("loop_lists"):
+            plans = loop_lists.write_lists_in_place(self, graph, plans, keep, loop,
+                                                    input_exprs)
+        if not options.on("loop_invariant"):
             return plans, None
-        plans = loop_batch.batch_induction_ops(self, graph, plans, outs, keep, loop)
-        plans = loop_lists.write_lists_in_place(self, graph, plans, keep, loop, input_exprs)
         invariant, plans = loop_invariant.split_invariant(graph, plans, loop)
         if not invariant:
             return plans, None
@@ -393,9 +403,11 @@ class Emitter:
             self.emit("if %s:" % flag)
             self.indent += 1
             self.emit("%s = False" % flag)
-            self.emit_plans(fusion.fuse(first, protected), protected)
+            if options.on("fusion"):
+                first = fusion.fuse(first, protected)
+            self.emit_plans(first, protected)
             self.indent -= 1
-        if options.optimize:
+        if options.on("fusion"):
             plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)
         if epilogue is not None:
@@ -469,7 +481,7 @@ class Emitter:
         if kind in ("expr", "stmt"):
             template = plan.template
             args = [self.value(t) for t in plan.inputs]
-            if options.optimize and in_place.try_emit(self, plan, args):
+            if options.on("in_place") and in_place.try_emit(self, plan, args):
                 return
             in_place.note_result(self, plan)
             code = template(self, args) if callable(template) else template.format(*args)
@@ -509,9 +521,51 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
         ones (v1 sessions).
 
     Returns:
-      A CompiledGraph.
+      A CompiledGraph. Where an optimization pass fails on the graph, the
+      graph is compiled without it (fallback.py records which and why).
+
+    Raises:
+      InvalidArgumentError: for a placeholder nothing feeds.
     """
-    name = name or "graph"
+    args = (graph, inputs, outputs, name or "graph", ops, extra_ops, keep_stateful)
+    try:
+        return _compile(*args)
+    except errors.OpError:
+        raise   # the user's error (an unfed placeholder), not the compiler's
+    except Exception as exc:  # noqa: BLE001 - any other failure is a pass's
+        if not options.optimize or fallback.is_strict():
+            raise
+        return _compile_without_failing_pass(args, exc)
+
+
+def _compile_without_failing_pass(args, exc):
+    """Compiles again with one pass off at a time, then with every
+    optimization off; records the pass that gave up. Raises `exc` when even
+    the plain path fails (then the code generator itself is at fault)."""
+    saved = options.disabled, options.optimize
+    try:
+        for name in fallback.PASSES:
+            options.disabled = saved[0] | {name}
+            try:
+                compiled = _compile(*args)
+            except errors.OpError:
+                raise
+            except Exception:  # noqa: BLE001 - not this pass alone; try the next
+                continue
+            fallback.record(args[3], name, exc)
+            return compiled
+        options.disabled, options.optimize = saved[0], False
+        try:
+            compiled = _compile(*args)
+        except Exception:  # noqa: BLE001 - the plain path failing is the real error
+            raise exc from None
+        fallback.record(args[3], fallback.ALL, exc)
+        return compiled
+    finally:
+        options.disabled, options.optimize = saved
+
+
+def _compile(graph, inputs, outputs, name, ops, extra_ops, keep_stateful):
     em = Emitter(name)
     params = []
     for t in inputs:
@@ -528,8 +582,9 @@ def compile_graph(graph, inputs, outputs, name=None, ops=None, extra_ops=(),
         if p.op.type == "Placeholder":
             raise _unfed(p.op)
     protected = {id(em.subst.get(id(t), t)) for t in outputs if t is not None}
-    if options.optimize:
+    if options.on("scalar_loop_inputs"):
         _scalar_loop_inputs(em, inputs, plans)
+    if options.on("fusion"):
         plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]

@@ -99,24 +99,38 @@ def fuse(plans, protected):
     """Replaces chains of elementwise plans with fused plans (in place order).
 
     `protected` are ids of tensors that must be materialized (outputs).
+
+    A fused plan runs where its last member was, so a group may only take in
+    plans while no plan outside it reads a member's result before that point:
+    `y = a * b; s = reduce_sum(y); z = y * s` must not fuse `y` and `z`, for
+    `s` needs `y` before `z` (and `z` needs `s`).
     """
+    order = {id(p.op): i for i, p in enumerate(plans)}
+    consumers = {}
+    for p in plans:
+        for t in p.inputs:
+            consumers.setdefault(id(t), []).append(p.op)
     group_of = {}
     groups = []
-    for p in plans:
+    for pos, p in enumerate(plans):
         shape = _candidate(p)
         if shape is None:
             continue
         joined = None
         for t in p.inputs:
             g = group_of.get(id(t.op))
-            if g is not None and g["shape"] == shape:
-                if joined is None:
-                    joined = g
-                elif g is not joined:
-                    joined["plans"].extend(g["plans"])
-                    for q in g["plans"]:
-                        group_of[id(q.op)] = joined
-                    g["plans"] = []
+            if g is None or g["shape"] != shape or g is joined:
+                continue
+            members = g["plans"] + (joined["plans"] if joined is not None else [])
+            if not _placeable(members + [p], pos, consumers, order):
+                continue
+            if joined is None:
+                joined = g
+            else:
+                joined["plans"].extend(g["plans"])
+                for q in g["plans"]:
+                    group_of[id(q.op)] = joined
+                g["plans"] = []
         if joined is None:
             joined = {"shape": shape, "plans": []}
             groups.append(joined)
@@ -125,11 +139,6 @@ def fuse(plans, protected):
     groups = [g for g in groups if len(g["plans"]) >= 2]
     if not groups:
         return plans
-    consumers = {}
-    for p in plans:
-        for t in p.inputs:
-            consumers.setdefault(id(t), []).append(p.op)
-    order = {id(p.op): i for i, p in enumerate(plans)}
     replaced = {}
     for g in groups:
         members = sorted(g["plans"], key=lambda p: order[id(p.op)])
@@ -156,6 +165,17 @@ def fuse(plans, protected):
         if r is not None:
             out.append(r)
     return out
+
+
+def _placeable(members, last, consumers, order):
+    """Whether `members` (plans) may run as one plan at position `last`: no
+    plan outside them, placed before `last`, reads a member's result."""
+    ids = {id(p.op) for p in members}
+    for p in members:
+        for c in consumers.get(id(p.op.outputs[0]), ()):
+            if id(c) not in ids and order[id(c)] < last:
+                return False
+    return True
 
 
 def emit_fused(em, plan):

@@ -65,10 +65,18 @@ def safe_readers(plans):
     return seen - unsafe
 
 
-def _free(em, t, op, dtype, size):
+def _static_shape(t):
+    s = t.shape
+    return tuple(s.as_list()) if s.is_fully_defined() else None
+
+
+def _free(em, t, op, dtype, shape):
+    # The whole shape, not the size: (86, 1, 3, 4) cannot hold a
+    # (1, 86, 1, 3, 4) result, though both have as many elements.
     return (id(t) in em.owned and id(t) in em.safe_readers and
             em.last_use.get(id(t)) is op and id(t) not in em.protected and
-            id(t) not in em.aliased and t.dtype is dtype and _static_size(t) == size)
+            id(t) not in em.aliased and t.dtype is dtype and shape is not None and
+            _static_shape(t) == shape)
 
 
 def try_emit(em, plan, args):
@@ -79,7 +87,7 @@ def try_emit(em, plan, args):
         if ufunc is None:
             return False
         handle, update = plan.inputs
-        if not _free(em, update, op, update.dtype, _static_size(update)):
+        if not _free(em, update, op, update.dtype, _static_shape(update)):
             return False
         h, u = args
         em.emit("%s(%s.value, %s, out=%s)" % (em.global_for(ufunc, "uf_" + ufunc.__name__),
@@ -94,7 +102,9 @@ def try_emit(em, plan, args):
     size = _static_size(out)
     if size is None or size < MIN_ELEMENTS:
         return False
-    k = next((i for i, t in enumerate(plan.inputs) if _free(em, t, op, out.dtype, size)), None)
+    shape = _static_shape(out)
+    k = next((i for i, t in enumerate(plan.inputs) if _free(em, t, op, out.dtype, shape)),
+             None)
     if k is None:
         return False
     target = args[k]

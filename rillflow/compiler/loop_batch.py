@@ -30,6 +30,7 @@ import numpy as np
 from . import fusion
 from .loop_invariant import invariant_inputs
 from .plan import Plan
+from .specialize import slice_result
 
 __all__ = ["batch_induction_ops", "MAX_ELEMENTS"]
 
@@ -126,7 +127,7 @@ def _base_slice(em, p, index_ph, invariant, limit):
         return None
     if x.shape.rank < 1 or x.shape[0] < limit:
         return None
-    if p.template(em, ["X", "I"]) != "X[I]":
+    if getattr(p.template, "parts", None) != ("{1}",):
         return None
     return (p, None)
 
@@ -170,7 +171,10 @@ def _emit_stacked(em, p, how, names, start, limit, delta):
     name = em.new_name(op.name + "_stacked")
     if flags is None:
         x = _expr(em, plan.inputs[0])
-        em.emit("%s = %s[%s]" % (name, x, _range_slice(start, limit, delta)), op)
+        # Contiguous, so that each row is laid out as the slice's kernel
+        # would give it (specialize.slice_result).
+        em.emit("%s = %s(%s[%s])" % (name, em.global_for(slice_result, "sliced"), x,
+                                     _range_slice(start, limit, delta)), op)
         return name
     args = [names[id(t)] if s else _expr(em, t) for t, s in zip(plan.inputs, flags)]
     if plan.kind == "kernel":

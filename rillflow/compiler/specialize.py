@@ -256,10 +256,27 @@ def _strided_slice(op):
     return "expr", _slice_template(parts), inputs
 
 
+def slice_result(r):
+    """A slice as the StridedSlice kernel gives it: a copy of the view, a
+    NumPy scalar, or a 0-d object array for a single string. The layout
+    matters for the bits: NumPy's float32 ufuncs and sums take other loops
+    (with other roundings) on views with other strides, even on one element
+    (`np.cosh(x[::-2])` differs from `np.cosh(x[::-2].copy())`)."""
+    if r.__class__ is np.ndarray:
+        return r.copy()
+    if isinstance(r, np.generic):
+        return r
+    out = np.empty((), dtype=object)
+    out[()] = r
+    return out
+
+
 def _slice_template(parts):
     def template(em, args):
         body = ", ".join(p.format(*args) if "{" in p else p for p in parts)
-        return "%s[%s]" % (args[0], body)
+        return "%s(%s[%s])" % (em.global_for(slice_result, "sliced"), args[0], body)
+    # loop_batch.py reads the index parts (a row `x[i]` of a stacked value).
+    template.parts = tuple(parts)
     return template
 
 
