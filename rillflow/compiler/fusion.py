@@ -226,9 +226,10 @@ def emit_fused(em, plan):
 
 
 # Ops that are one NumPy ufunc call on their inputs (specialized plans for
-# `x ** 2` read one input twice: np.multiply(x, x)).
+# `x ** 2` read one input twice: np.multiply(x, x)). Not Maximum/Minimum:
+# their kernels choose between -0 and +0 as TensorFlow does.
 _UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
-           "Maximum": np.maximum, "Minimum": np.minimum, "Neg": np.negative,
+           "Neg": np.negative,
            "Square": np.square, "Less": np.less, "LessEqual": np.less_equal,
            "Greater": np.greater, "GreaterEqual": np.greater_equal}
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..framework import dtypes as D
 from ..framework.op_registry import get
 from ..ops.control_flow.list_ops import set_item_static
+from ..ops.core.broadcast_ops import select_values
 from ..ops.kernels import jit_kernels
 
 _NUMERIC_KINDS = "biufc"
@@ -20,8 +21,7 @@ _NUMERIC_KINDS = "biufc"
 _BINARY = {
     "AddV2": "{0} + {1}", "Sub": "{0} - {1}", "Mul": "{0} * {1}",
     "Less": "{0} < {1}", "LessEqual": "{0} <= {1}", "Greater": "{0} > {1}",
-    "GreaterEqual": "{0} >= {1}", "Maximum": "np.maximum({0}, {1})",
-    "Minimum": "np.minimum({0}, {1})", "LogicalAnd": "np.logical_and({0}, {1})",
+    "GreaterEqual": "{0} >= {1}", "LogicalAnd": "np.logical_and({0}, {1})",
     "LogicalOr": "np.logical_or({0}, {1})", "SquaredDifference": "np.square({0} - {1})",
 }
 _COMPARE = {"Equal": "{0} == {1}", "NotEqual": "{0} != {1}"}
@@ -291,7 +291,13 @@ def _select(op):
     c, x, y = op.inputs
     if not _numeric(x) or x.dtype is not y.dtype:
         return None
-    return "expr", "np.where({0}, {1}, {2})", [c, x, y]
+    return "expr", _select_template, [c, x, y]
+
+
+def _select_template(em, args):
+    # The kernel's bit select: np.where branches per element (slow on an
+    # irregular mask) and gives the same values.
+    return "%s(%s, %s, %s)" % (em.global_for(select_values, "select"), *args)
 
 
 def _list_set_item(op):

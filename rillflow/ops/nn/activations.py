@@ -49,7 +49,7 @@ def _relu_kernel(features):
     # every half-precision element, keep -0. np.maximum's choice between -0
     # and +0 varies with its own SIMD path, so the cleared elements are
     # cleared on the bits instead.
-    x = np.ascontiguousarray(features)
+    x = np.asarray(features, order="C")     # (ascontiguousarray makes 0-d 1-d)
     clear = np.less(x, 0)
     lanes = _PACKET_LANES.get(x.dtype)
     if lanes:
