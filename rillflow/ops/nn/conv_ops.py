@@ -116,10 +116,10 @@ def _conv_infer(inputs, attrs):
 
 
 def _spatial_dims(x, f, attrs):
-    """[N, OH, OW] of a convolution of input shape `x` with filter shape `f`."""
+    """[N, *out] of a convolution of input shape `x` with filter shape `f`."""
     dims = [x[0]]
     explicit = attrs.get("explicit_paddings") or ()
-    for a in range(2):
+    for a in range(x.rank - 2):
         size, k = x[1 + a], f[a]
         dims.append(None if size is None or k is None else _out_and_pads(
             size, k, attrs["strides"][1 + a], attrs["dilations"][1 + a], attrs["padding"],
@@ -127,54 +127,53 @@ def _spatial_dims(x, f, attrs):
     return dims
 
 
-def _sizes_infer(index):
+def _sizes_infer(index, rank=4):
+    """Shape inference of an op whose input `index` holds the output shape."""
     def infer(inputs, attrs):
         c = U.constant_value(inputs[index])
         shape = TensorShape([int(d) for d in np.reshape(c, -1)]) if c is not None \
-            else TensorShape([None] * 4)
+            else TensorShape([None] * rank)
         other = inputs[1 if index == 0 else 0]
         return [(shape, other.dtype)]
     return infer
 
 
-def _conv_attrs(op):
-    return {k: op.attrs[k] for k in ("strides", "padding", "dilations", "explicit_paddings",
-                                     "data_format")}
+_CONV_ATTRS = ("strides", "padding", "dilations", "explicit_paddings", "data_format")
 
 
-def _conv_gradients(forward, backprop_input, backprop_filter):
+def _conv_gradients(ops, keys=_CONV_ATTRS):
     """The gradient functions of a convolution op and of its two backprop ops
-    (each a convolution of the others), given the registry entries' names
-    in this module (looked up when a gradient is built)."""
-    def ops():
-        g = globals()
-        return g[forward], g[backprop_input], g[backprop_filter]
-
+    (each a convolution of the others). `ops()` returns the three registry
+    entries (called when a gradient is built, so they may be defined after
+    this call); `keys` are the attributes the three ops share."""
     def shape_of(t):
         return shape(t, out_type="int32")
+
+    def attrs(op):
+        return {k: op.attrs[k] for k in keys}
 
     def conv_grad(op, g):
         _, bi, bf = ops()
         x, f = op.inputs
-        a = _conv_attrs(op)
+        a = attrs(op)
         return [apply(bi, [shape_of(x), f, g], a), apply(bf, [x, shape_of(f), g], a)]
 
     def input_grad(op, g):
         fw, _, bf = ops()
         _, f, dy = op.inputs
-        a = _conv_attrs(op)
+        a = attrs(op)
         return [None, apply(bf, [g, shape_of(f), dy], a), apply(fw, [g, f], a)]
 
     def filter_grad(op, g):
         fw, bi, _ = ops()
         x, _, dy = op.inputs
-        a = _conv_attrs(op)
+        a = attrs(op)
         return [apply(bi, [shape_of(x), g, dy], a), None, apply(fw, [x, g], a)]
     return conv_grad, input_grad, filter_grad
 
 
 _conv_grad, _backprop_input_grad, _backprop_filter_grad = _conv_gradients(
-    "_Conv2D", "_Conv2DBackpropInput", "_Conv2DBackpropFilter")
+    lambda: (_Conv2D, _Conv2DBackpropInput, _Conv2DBackpropFilter))
 _Conv2D = register("Conv2D", _conv_kernel, _conv_infer, _conv_grad, allowed=FLOATS)
 _Conv2DBackpropInput = register("Conv2DBackpropInput", _backprop_input_kernel,
                                 _sizes_infer(0), _backprop_input_grad)
@@ -265,7 +264,7 @@ def _depthwise_infer(inputs, attrs):
 
 
 _depthwise_grad, _depthwise_input_grad, _depthwise_filter_grad = _conv_gradients(
-    "_Depthwise", "_DepthwiseBackpropInput", "_DepthwiseBackpropFilter")
+    lambda: (_Depthwise, _DepthwiseBackpropInput, _DepthwiseBackpropFilter))
 _Depthwise = register("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer,
                       _depthwise_grad, allowed=FLOATS)
 _DepthwiseBackpropInput = register("DepthwiseConv2dNativeBackpropInput",
