@@ -456,7 +456,7 @@ def raw_op(opdef, inputs, defaults, multi=False, result=None):
             v = kwargs.pop(i)
             t = convert_to_tensor(v, dtype_hint=first.dtype) if first is not None and \
                 not i.endswith(("sizes", "shape")) else convert_to_tensor(v)
-            first = first or t
+            first = t if first is None else first
             ts.append(t)
         attrs = dict(defaults)
         attrs.update(kwargs)

@@ -451,9 +451,9 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return _pool(_MaxPool, input, ksize, strides, padding, data_format, name)
 
 
-@export("nn.max_pool")
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """Max pooling of 3-D (NWC) or 4-D (NHWC) input."""
+    """Max pooling of 3-D (NWC) or 4-D (NHWC) input (tf.nn.max_pool is
+    pool_nd_ops.max_pool, which adds 5-D)."""
     return _pool_nd(_MaxPool, input, ksize, strides, padding, data_format, name)
 
 
@@ -497,9 +497,9 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return _pool(_AvgPool, input, ksize, strides, padding, data_format, name)
 
 
-@export("nn.avg_pool")
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """Average pooling of 3-D (NWC) or 4-D (NHWC) input."""
+    """Average pooling of 3-D (NWC) or 4-D (NHWC) input (tf.nn.avg_pool is
+    pool_nd_ops.avg_pool, which adds 5-D)."""
     return _pool_nd(_AvgPool, input, ksize, strides, padding, data_format, name)
 
 
