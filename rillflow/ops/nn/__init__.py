@@ -1,6 +1,8 @@
 """Neural-network ops (`tf.nn`): activations (activations), softmax and the cross-entropy
 losses (softmax_losses), bias_add and l2_loss (layer_ops), moments and batch normalization
 (normalization), fused batch normalization and its gradient op (batch_norm_ops), dropout, embedding lookup, crelu and zero_fraction (dropout_embedding),
-convolution and pooling with their gradient ops (conv_ops), the pooling kernels
-(pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops);
+2-D convolution, depthwise convolution and pooling with their gradient ops (conv_ops), the
+N-D convolution geometry and im2col (conv_geometry), Conv3D, transposed and dispatching
+convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (pool_nd_ops),
+the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops);
 nn_util holds what the modules share."""
