@@ -95,6 +95,20 @@ def _candidate(plan):
     return shape
 
 
+def _close_read_groups(plan, group_of, member_of=None):
+    """Closes every group (other than `member_of`) that `plan` reads from.
+
+    The fused plan runs where its last member was, so a plan outside the
+    group that reads a member's value must come after the last member: once
+    such a reader is seen, later plans may not join the group (else the
+    reader would run before the value exists, or a chain through the reader
+    would make the group depend on itself)."""
+    for t in plan.inputs:
+        g = group_of.get(id(t.op))
+        if g is not None and g is not member_of:
+            g["closed"] = True
+
+
 def fuse(plans, protected):
     """Replaces chains of elementwise plans with fused plans (in place order).
 
@@ -105,11 +119,12 @@ def fuse(plans, protected):
     for p in plans:
         shape = _candidate(p)
         if shape is None:
+            _close_read_groups(p, group_of)
             continue
         joined = None
         for t in p.inputs:
             g = group_of.get(id(t.op))
-            if g is not None and g["shape"] == shape:
+            if g is not None and g["shape"] == shape and not g["closed"]:
                 if joined is None:
                     joined = g
                 elif g is not joined:
@@ -118,8 +133,9 @@ def fuse(plans, protected):
                         group_of[id(q.op)] = joined
                     g["plans"] = []
         if joined is None:
-            joined = {"shape": shape, "plans": []}
+            joined = {"shape": shape, "plans": [], "closed": False}
             groups.append(joined)
+        _close_read_groups(p, group_of, joined)
         joined["plans"].append(p)
         group_of[id(p.op)] = joined
     groups = [g for g in groups if len(g["plans"]) >= 2]
