@@ -4,6 +4,12 @@ and the same computation hand-written in NumPy, and their ratio.
     python benchmarks/run.py                 # every workload
     python benchmarks/run.py -k power        # workloads whose name contains 'power'
     python benchmarks/run.py --compare-tensorflow   # also TensorFlow, if importable
+    python benchmarks/run.py -k cnn --compare-tensorflow --tensorflow-python PATH
+
+The model training steps (`*_step`: CNN, attention, LSTM language model,
+ResNet-style block; benchmarks/model_workloads.py) run in worker processes
+(benchmarks/model_bench.py), rillflow and TensorFlow alternately, and also
+report the peak memory a step adds; --no-models leaves them out.
 """
 import argparse
 import os
@@ -12,6 +18,7 @@ import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import model_bench  # noqa: E402
 import workloads  # noqa: E402
 
 
@@ -52,21 +59,35 @@ def main(argv=None):
     ap.add_argument("-k", default="", help="only workloads whose name contains this")
     ap.add_argument("--compare-tensorflow", action="store_true")
     ap.add_argument("--min-time", type=float, default=0.2)
+    ap.add_argument("--no-models", action="store_true",
+                    help="leave out the model training steps")
+    model_bench.add_arguments(ap)
     args = ap.parse_args(argv)
+    selected = [wl for wl in workloads.ALL if args.k in wl.name]
+    if selected:
+        _run_core(selected, args)
+    if not args.no_models:
+        if selected:
+            print()
+        model_bench.run_models(args.k, args.compare_tensorflow, args.tensorflow_python,
+                               args.model_size, args.model_min_time, args.rounds,
+                               not args.no_memory, args.profile)
+
+
+def _run_core(selected, args):
+    """The table of issue 7's workloads (in this process)."""
     tf_ref = None
     if args.compare_tensorflow:
         try:
             import tensorflow as tf_ref  # noqa: F401
         except ImportError:
-            print("(TensorFlow is not importable; skipping it)")
+            print("(TensorFlow is not importable in this interpreter; this table skips it)")
     from rillflow.ops.kernels import jit_kernels
     jit_kernels.wait()   # the jit extra's kernels load in the background
     rows = []
     header = ("workload", "rf eager", "rf function", "numpy", "fn/numpy", "tensorflow fn",
               "target")
-    for wl in workloads.ALL:
-        if args.k not in wl.name:
-            continue
+    for wl in selected:
         built = wl.build()
         fns = {k: built[k] for k in ("eager", "function", "numpy") if built.get(k) is not None}
         times = _time_all(fns, args.min_time)
