@@ -107,18 +107,112 @@ def _sincos(x, sine):
     return _float(_bits(result) ^ sign)
 
 
+@_inline
+def _sincos_fast(x, sine):
+    """_sincos without the Payne-Hanek branch: the same operations, right for
+    |x| below _SIN_HUGE / _COS_HUGE (others are redone by `_fix_huge`).
+    Straight-line code with selects, so LLVM vectorizes the loops over it."""
+    ax = abs(x)
+    y_round = ax * _TWO_OVER_PI
+    y_round = y_round + _MAGIC
+    qb = _bits(y_round)
+    y = y_round - _MAGIC
+    r = y * _P1
+    r = r + ax
+    t = y * _P2
+    r = t + r
+    t = y * _P3
+    r = t + r
+    t = y * _P4
+    r = t + r
+    r2 = r * r
+    c = r2 * _C0
+    c = c + _C1
+    c = c * r2
+    c = c + _C2
+    c = c * r2
+    c = c + _C3
+    c = c * r2
+    c = c + _C4
+    s = r2 * _S0
+    s = s + _S1
+    s = s * r2
+    s = s + _S2
+    s = s * r2
+    s = s * r
+    s = s + r
+    even = (qb & _U32(1)) == _U32(0)
+    if sine:
+        result = s if even else c
+        sign = (_bits(x) ^ (qb << _U32(30))) & _SIGN
+    else:
+        result = c if even else s
+        sign = ((qb + _U32(1)) << _U32(30)) & _SIGN
+    return _float(_bits(result) ^ sign)
+
+
+@_jit
+def _sin_fast(x, out):
+    for i in range(x.size):
+        out[i] = _sincos_fast(x[i], True)
+
+
+@_jit
+def _cos_fast(x, out):
+    for i in range(x.size):
+        out[i] = _sincos_fast(x[i], False)
+
+
+@_jit
+def count_at_least(x, limit):
+    """How many |x[i]| are not below `limit` (NaN counts): a vectorized pass
+    that says whether a slow path has any work."""
+    c = 0
+    for i in range(x.size):
+        c += not (abs(x[i]) < limit)
+    return c
+
+
+# Blocks whose elements the slow path scans one at a time; a block without
+# any (one vectorized count says so) is skipped.
+FIX_BLOCK = 256
+
+
+@_jit
+def _fix_huge(x, out, sine):
+    limit = _SIN_HUGE if sine else _COS_HUGE
+    n = x.size
+    for lo in range(0, n, FIX_BLOCK):
+        hi = min(lo + FIX_BLOCK, n)
+        if count_at_least(x[lo:hi], limit):
+            for i in range(lo, hi):
+                if not (abs(x[i]) < limit):
+                    out[i] = _sincos_slow(x[i], sine)
+
+
+@_jit
+def _sincos_slow(x, sine):
+    # Not inlined: a call keeps the scan loop above scalar (and short).
+    return _sincos(x, sine)
+
+
 @_jit
 def sin_f32(x, out):
-    """out[i] = Eigen's packet sin of x[i] (1-D contiguous float32 arrays)."""
-    for i in range(x.size):
-        out[i] = _sincos(x[i], True)
+    """out[i] = Eigen's packet sin of x[i] (1-D contiguous float32 arrays):
+    a vectorized loop for |x| < _SIN_HUGE, then the Payne-Hanek reduction
+    for the (usually no) elements at or above it, inf and NaN."""
+    _sin_fast(x, out)
+    if count_at_least(x, _SIN_HUGE):
+        _fix_huge(x, out, True)
 
 
 @_jit
 def cos_f32(x, out):
-    """out[i] = Eigen's packet cos of x[i] (1-D contiguous float32 arrays)."""
-    for i in range(x.size):
-        out[i] = _sincos(x[i], False)
+    """out[i] = Eigen's packet cos of x[i] (1-D contiguous float32 arrays),
+    as sin_f32."""
+    _cos_fast(x, out)
+    if count_at_least(x, _COS_HUGE):
+        _fix_huge(x, out, False)
 
 
 # --- atan2 (trig._atan2_packet, with x86_estimates.reciprocal) -------------------------------
