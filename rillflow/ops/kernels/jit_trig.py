@@ -217,7 +217,7 @@ def cos_f32(x, out):
 
 # --- atan2 (trig._atan2_packet, with x86_estimates.reciprocal) -------------------------------
 
-_RCP_BITS = _x._RCP_BITS.astype(np.int64)
+_RCP_BITS = _x._RCP_BITS.view(np.uint32).copy()
 _ONE = _F32(1.0)
 _AP0, _AP1, _AP2 = _t._ATAN_P
 _AQ0, _AQ1, _AQ2, _AQ3 = _t._ATAN_Q
@@ -228,18 +228,17 @@ _ONE_BITS = _U32(0x3F800000)
 
 @_inline
 def _reciprocal(a):
-    """x86_estimates.reciprocal of one float32: the rcpps estimate, a Newton step."""
-    b = _I64(_bits(a))
-    e = (b >> 23) & 0xFF
-    est = _RCP_BITS[(b >> 11) & 0xFFF] - ((e - 127) << 23)
-    est = (est | (b & 0x80000000)) & 0xFFFFFFFF
-    sign = b & 0x80000000
-    if e >= 253:
-        est = sign
-    if e == 0:
-        est = 0x7F800000 | sign
-    if e == 255 and (b & 0x7FFFFF) != 0:
-        est = b | 0x400000
+    """x86_estimates.reciprocal of one float32: the rcpps estimate, a Newton step.
+    Selects, no branches, and a table index that is never negative (a uint
+    mask): LLVM vectorizes loops over it into gathers."""
+    b = _bits(a)
+    e = (b >> _U32(23)) & _U32(0xFF)
+    sign = b & _SIGN
+    est = _U32(_RCP_BITS[(b >> _U32(11)) & _U32(0xFFF)]) - ((e - _U32(127)) << _U32(23))
+    est = est | sign
+    est = sign if e >= _U32(253) else est
+    est = (_U32(0x7F800000) | sign) if e == _U32(0) else est
+    est = (b | _U32(0x400000)) if (e == _U32(255)) & ((b & _U32(0x7FFFFF)) != _U32(0)) else est
     x = _float(est)
     t = a * x
     t = _ONE - t
@@ -252,7 +251,9 @@ def _reciprocal(a):
 def _atan(t):
     at = abs(t)
     large = at > _ONE
-    u = _reciprocal(at) if large else at
+    # Both sides computed, then selected: no branch in the loop.
+    u = _reciprocal(at)
+    u = u if large else at
     u2 = u * u
     p = u2 * _AP0
     p = p + _AP1
@@ -266,25 +267,27 @@ def _atan(t):
     q = q + _AQ3
     r = p / q
     r = u * r
-    if large:
-        r = _HALF_PI - r
+    h = _HALF_PI - r
+    r = h if large else r
     return _float(_bits(r) ^ (_bits(t) & _SIGN))
+
+
+@_inline
+def _atan2(yv, xv):
+    yb, xb = _bits(yv), _bits(xv)
+    result_sign = (yb ^ xb) & _SIGN
+    t = yv / xv
+    t = _float(_ONE_BITS | result_sign) if abs(xv) == abs(yv) else t
+    t = _float(result_sign) if ((xb | yb) & _ABS) == _U32(0) else t
+    shift = _float(((_PI_BITS if xb & _SIGN else _U32(0))) | (yb & _SIGN))
+    return _atan(t) + shift
 
 
 @_jit
 def atan2_f32(y, x, out):
     """out[i] = Eigen's packet atan2(y[i], x[i]) (1-D contiguous float32 arrays)."""
     for i in range(y.size):
-        yv, xv = y[i], x[i]
-        yb, xb = _bits(yv), _bits(xv)
-        result_sign = (yb ^ xb) & _SIGN
-        t = yv / xv
-        if abs(xv) == abs(yv):
-            t = _float(_ONE_BITS | result_sign)
-        if _float(xb | yb) == 0:
-            t = _float(result_sign)
-        shift = _float((_PI_BITS if xb & _SIGN else _U32(0)) | (yb & _SIGN))
-        out[i] = _atan(t) + shift
+        out[i] = _atan2(y[i], x[i])
 
 
 # --- tan (glibc_float.tanf) ------------------------------------------------------------------
