@@ -172,3 +172,23 @@ def test_rillflow_jit_0_keeps_the_numpy_kernels():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     assert out == ["True 0.22984886"]
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((1,), ()), ((), (3,)), ((2, 5), ()), ((9,), (1,)),
+                                    ((1, 1), (1,)), ((3, 4), (3, 4)), ((2, 1), (1, 3))])
+def test_short_paths_keep_shapes_and_bits(loops, shapes):
+    # jit_kernels' short paths for one input, equal shapes and a scalar:
+    # the broadcast shape (0-d stays 0-d) and the NumPy kernels' bits.
+    rng = np.random.default_rng(5)
+    a, b = (rng.uniform(-4, 4, s).astype(np.float32) for s in shapes)
+    a = np.abs(a)
+    for fast, slow in ((_POW, pow_kernels.pow_kernel), (_ATAN2, trig.atan2_kernel)):
+        got, want = fast(a, b), slow(a, b)
+        assert np.shape(got) == np.shape(want) == np.broadcast_shapes(*shapes)
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint32),
+                                      np.asarray(want).view(np.uint32))
+    for fast, slow in ((_SIN, trig.sin_kernel), (_TAN, trig.tan_kernel)):
+        got, want = fast(b), slow(b)
+        assert np.shape(got) == np.shape(want) == np.shape(b)
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint32),
+                                      np.asarray(want).view(np.uint32))

@@ -265,6 +265,12 @@ def packet_then_scalar(name, scalar, *args):
     once loaded: a few elements cost microseconds compiled, a hundred or
     more through the NumPy replicas of glibc (`scalar`, for the tail only
     when the loops are missing)."""
+    if _elementwise:
+        if len(args) == 1:
+            return _unary_loaded(name, args[0])
+        out = _binary_loaded(name, *args)
+        if out is not None:
+            return out
     shape = np.shape(args[0])
     if any(np.shape(a) != shape and np.ndim(a) for a in args[1:]):
         shape = np.broadcast_shapes(*(np.shape(a) for a in args))
@@ -296,6 +302,56 @@ def packet_then_scalar(name, scalar, *args):
             flat[lo:] = scalar(*tails)
         else:
             compiled(*tails, flat[lo:])
+    return out
+
+
+def _unary_loaded(name, x):
+    # packet_then_scalar's short path for one input once the loops are
+    # loaded: few checks, no broadcasting (tiny tensors cost ~1 us here).
+    a = np.asarray(x, np.float32, order="C")   # (ascontiguousarray makes 0-d 1-d)
+    out = np.empty(a.shape, np.float32)
+    flat, src = out.reshape(-1), a.reshape(-1)
+    n = src.size
+    lo = n - n % 8
+    if lo:
+        _elementwise[name](src, flat)   # the tail is overwritten below
+    if lo < n:
+        _elementwise[_SCALAR_TAILS[name]](src[lo:], flat[lo:])
+    return out
+
+
+def _binary_loaded(name, x, y):
+    # The short path for two inputs of one shape, or a tensor and a scalar
+    # (x**2), once the loops are loaded; None for other broadcasts.
+    a = np.asarray(x, np.float32, order="C")   # (ascontiguousarray makes 0-d 1-d)
+    b = np.asarray(y, np.float32, order="C")
+    if a.shape == b.shape:
+        shape, scalar_arg = a.shape, None
+    elif b.size == 1 and b.ndim <= a.ndim:
+        shape, scalar_arg = a.shape, 1
+    elif a.size == 1 and a.ndim <= b.ndim:
+        shape, scalar_arg = b.shape, 0
+    else:
+        return None
+    out = np.empty(shape, np.float32)
+    flat = out.reshape(-1)
+    n = flat.size
+    lo = n - n % 8
+    fa, fb = a.reshape(-1), b.reshape(-1)
+    if lo:
+        if scalar_arg is None:
+            _elementwise[name](fa, fb, flat)
+        elif name == "pow":    # the scalar stays a scalar, not a broadcast copy
+            if scalar_arg == 1:
+                _elementwise["pow_scalar_y"](fa, fb[0], flat)
+            else:
+                _elementwise["pow_scalar_x"](fa[0], fb, flat)
+        else:
+            return None
+    if lo < n:
+        ta = fa[lo:] if fa.size == n else np.full(n - lo, fa[0], np.float32)
+        tb = fb[lo:] if fb.size == n else np.full(n - lo, fb[0], np.float32)
+        _elementwise[_SCALAR_TAILS[name]](ta, tb, flat[lo:])
     return out
 
 
