@@ -192,3 +192,20 @@ def test_short_paths_keep_shapes_and_bits(loops, shapes):
         assert np.shape(got) == np.shape(want) == np.shape(b)
         np.testing.assert_array_equal(np.asarray(got).view(np.uint32),
                                       np.asarray(want).view(np.uint32))
+
+
+def test_packet_loops_vectorize(loops):
+    # The packet loops are straight-line code with selects so that LLVM
+    # vectorizes them (packed `mulps`, on xmm, ymm or zmm registers by CPU);
+    # a branch or a call left in the loop body would make them scalar.
+    import re
+    import numba
+    from rillflow.ops.kernels import jit_erf, jit_glibc, jit_pow, jit_trig
+    z = np.zeros(8, np.float32)
+    for loop, args in ((jit_trig.sin_f32, (z,)), (jit_trig.cos_f32, (z,)),
+                       (jit_trig.atan2_f32, (z, z)), (jit_pow.pow_f32, (z, z)),
+                       (jit_glibc.tanf_f32, (z,)), (jit_erf.erfc_f32, (z,))):
+        fresh = numba.njit(nogil=True, error_model="numpy")(loop.py_func)
+        fresh(*args, np.empty(8, np.float32))
+        asm = fresh.inspect_asm(fresh.signatures[0])
+        assert re.search(r"\bv?mulps\b", asm), loop
