@@ -6,6 +6,12 @@ without `fastmath=True`). Imported only by jit_kernels.py, which checks that
 Numba is there. Module-level functions, so Numba's disk cache serves later
 processes.
 
+The packet loops are straight-line code with selects over a counted loop,
+each in a function of its own, which LLVM vectorizes (a branch, a call or a
+loop nested in a block loop keeps it scalar); the rare inputs that need
+other steps (sin/cos of huge |x|, inf, NaN) are counted in a vectorized pass
+and redone one at a time afterwards.
+
 Numba widens integer arithmetic to 64 bits, so the 32-bit wrap-arounds of the
 NumPy code are redone with masks and explicit conversions; NumPy's
 NaN-propagating minimum/maximum become comparisons that NaN fails.
