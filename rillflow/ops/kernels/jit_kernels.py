@@ -368,6 +368,8 @@ def compiled_first(name, kernel):
 
     def run(*args):
         dt = args[0].dtype
+        if dt == _F32 and len(args) == 1 and _elementwise:   # the common case, shortest
+            return _unary_loaded(name, args[0])
         if all(a.dtype == dt for a in args[1:]) and (
                 dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
             as32 = args if dt == np.float32 else [a.astype(np.float32) for a in args]
