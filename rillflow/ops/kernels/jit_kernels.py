@@ -263,45 +263,18 @@ def packet_then_scalar(name, scalar, *args):
     None where the NumPy code should run (loops not loaded yet, jit off).
     Tensors under MIN_ELEMENTS do not start the loading, but use the loops
     once loaded: a few elements cost microseconds compiled, a hundred or
-    more through the NumPy replicas of glibc (`scalar`, for the tail only
-    when the loops are missing)."""
-    if _elementwise:
-        if len(args) == 1:
-            return _unary_loaded(name, args[0])
-        out = _binary_loaded(name, *args)
-        if out is not None:
-            return out
-    shape = np.shape(args[0])
-    if any(np.shape(a) != shape and np.ndim(a) for a in args[1:]):
-        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-    n = math.prod(shape)
-    if n < MIN_ELEMENTS and not _elementwise:
+    more through the NumPy replicas of glibc. (`scalar`, the NumPy tail, is
+    the caller's fallback; the loops and the tails load together.)"""
+    if not _elementwise:
+        if math.prod(np.broadcast_shapes(*(np.shape(a) for a in args))) >= MIN_ELEMENTS:
+            elementwise_packet(name)   # starts the loading
         return None
-    out = np.empty(shape, np.float32)
-    flat = out.reshape(-1)
-    lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
-    if lo:
-        scalar_arg = None
-        packet = name
-        if name == "pow":   # a scalar exponent or base is not broadcast into memory
-            if np.size(args[1]) == 1:
-                packet, scalar_arg = "pow_scalar_y", 1
-            elif np.size(args[0]) == 1:
-                packet, scalar_arg = "pow_scalar_x", 0
-        kernel = elementwise_packet(packet)
-        if kernel is None:
-            return None
-        kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
-                 np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
-                 for i, a in enumerate(args)], flat)
-    if lo < n:
-        tails = [np.asarray(a, np.float32).reshape(-1)[lo:] if np.shape(a) == shape else
-                 np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:] for a in args]
-        compiled = _elementwise.get(_SCALAR_TAILS[name])
-        if compiled is None:
-            flat[lo:] = scalar(*tails)
-        else:
-            compiled(*tails, flat[lo:])
+    if len(args) == 1:
+        return _unary_loaded(name, args[0])
+    out = _binary_loaded(name, *args)
+    if out is None:   # another broadcast: the inputs in memory at the output's shape
+        x, y = np.broadcast_arrays(*(np.asarray(a, np.float32) for a in args))
+        out = _binary_loaded(name, x, y)
     return out
 
 
