@@ -403,12 +403,15 @@ def _tan_common(x):
     rr = yk + z * (s * (rr + v) + yk)
     rr = rr + _T0 * s
     w = xk + rr
-    out_big = sign_f * (iy_f - _TWO_F * (xk - (w * w / (w + iy_f) - rr)))
+    # One division per lane: w*w / (w + iy) where `big`, else -1 / w (the
+    # lanes keep the quotient they use; each is the same division as before).
+    q = (w * w if big else _MINUS_ONE_F) / ((w + iy_f) if big else w)
+    out_big = sign_f * (iy_f - _TWO_F * (xk - (q - rr)))
     out_near = (sign_f * iy_f) * (_ONE_F - (_TWO_F * iy_f) * xb)
     out_big = out_near if abs(xb) < _NEAR else out_big
     zh = _float(_bits(w) & 0xFFFFF000)
     v = rr - (zh - xk)
-    a = -_ONE_F / w
+    a = q
     t = _float(_bits(a) & 0xFFFFF000)
     s = _ONE_F + t * zh
     out_inv = t + a * (s + t * v)
