@@ -209,3 +209,19 @@ def test_packet_loops_vectorize(loops):
         fresh(*args, np.empty(8, np.float32))
         asm = fresh.inspect_asm(fresh.signatures[0])
         assert re.search(r"\bv?mulps\b", asm), loop
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16"])
+def test_half_atan2_and_pow_compiled_are_glibc_everywhere(loops, dtype):
+    # float16/bfloat16 atan2 and pow: glibc's function on every element,
+    # compiled as in the NumPy kernels (trig.atan2_kernel, pow.pow_kernel).
+    dt = np.dtype(tf.bfloat16.as_numpy_dtype) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(8)
+    for n in (3, 8, 1001):
+        a = rng.uniform(-20, 20, n).astype(dt)
+        b = rng.uniform(-3, 3, n).astype(dt)
+        a32, b32 = a.astype(np.float32), b.astype(np.float32)
+        for fast, want in ((_ATAN2(a, b), glibc_float.atan2f(a32, b32)),
+                           (_POW(np.abs(a), b), glibc_float.powf(np.abs(a32), b32))):
+            assert fast.dtype == dt
+            np.testing.assert_array_equal(fast.astype(np.float32), want.astype(dt).astype(np.float32))

@@ -328,6 +328,19 @@ def _binary_loaded(name, x, y):
     return out
 
 
+def _all_scalar(name, x, y):
+    # jit_glibc's compiled atan2f/powf on every element (broadcast), or None
+    # until the loops are loaded.
+    compiled = _elementwise.get(_SCALAR_TAILS[name])
+    if compiled is None:
+        return None
+    a, b = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    out = np.empty(a.shape, np.float32)
+    compiled(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
+             out.reshape(-1))
+    return out
+
+
 _SCALAR_TAILS = {"sin": "sinf", "cos": "cosf", "tan": "tanf", "atan2": "atan2f", "pow": "powf"}
 
 
@@ -345,6 +358,13 @@ def compiled_first(name, kernel):
             return _unary_loaded(name, args[0])
         if all(a.dtype == dt for a in args[1:]) and (
                 dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
+            if dt != np.float32 and len(args) == 2:
+                # float16/bfloat16 atan2 and pow: glibc's function on every
+                # element, as trig.atan2_kernel and pow.pow_kernel say.
+                out = _all_scalar(name, *args)
+                if out is not None:
+                    return out.astype(dt)
+                return kernel(*args)
             as32 = args if dt == np.float32 else [a.astype(np.float32) for a in args]
             out = packet_then_scalar(name, scalar, *as32)
             if out is not None:
