@@ -354,8 +354,13 @@ def compiled_first(name, kernel):
 
     def run(*args):
         dt = args[0].dtype
-        if dt == _F32 and len(args) == 1 and _elementwise:   # the common case, shortest
-            return _unary_loaded(name, args[0])
+        if dt == _F32 and _elementwise:   # the common cases, shortest
+            if len(args) == 1:
+                return _unary_loaded(name, args[0])
+            if args[1].dtype == _F32:
+                out = _binary_loaded(name, *args)
+                if out is not None:
+                    return out
         if all(a.dtype == dt for a in args[1:]) and (
                 dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
             if dt != np.float32 and len(args) == 2:
