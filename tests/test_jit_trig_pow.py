@@ -172,3 +172,56 @@ def test_rillflow_jit_0_keeps_the_numpy_kernels():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     assert out == ["True 0.22984886"]
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((1,), ()), ((), (3,)), ((2, 5), ()), ((9,), (1,)),
+                                    ((1, 1), (1,)), ((3, 4), (3, 4)), ((2, 1), (1, 3))])
+def test_short_paths_keep_shapes_and_bits(loops, shapes):
+    # jit_kernels' short paths for one input, equal shapes and a scalar:
+    # the broadcast shape (0-d stays 0-d) and the NumPy kernels' bits.
+    rng = np.random.default_rng(5)
+    a, b = (rng.uniform(-4, 4, s).astype(np.float32) for s in shapes)
+    a = np.abs(a)
+    for fast, slow in ((_POW, pow_kernels.pow_kernel), (_ATAN2, trig.atan2_kernel)):
+        got, want = fast(a, b), slow(a, b)
+        assert np.shape(got) == np.shape(want) == np.broadcast_shapes(*shapes)
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint32),
+                                      np.asarray(want).view(np.uint32))
+    for fast, slow in ((_SIN, trig.sin_kernel), (_TAN, trig.tan_kernel)):
+        got, want = fast(b), slow(b)
+        assert np.shape(got) == np.shape(want) == np.shape(b)
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint32),
+                                      np.asarray(want).view(np.uint32))
+
+
+def test_packet_loops_vectorize(loops):
+    # The packet loops are straight-line code with selects so that LLVM
+    # vectorizes them (packed `mulps`, on xmm, ymm or zmm registers by CPU);
+    # a branch or a call left in the loop body would make them scalar.
+    import re
+    import numba
+    from rillflow.ops.kernels import jit_erf, jit_glibc, jit_pow, jit_trig
+    z = np.zeros(8, np.float32)
+    for loop, args in ((jit_trig.sin_f32, (z,)), (jit_trig.cos_f32, (z,)),
+                       (jit_trig.atan2_f32, (z, z)), (jit_pow.pow_f32, (z, z)),
+                       (jit_glibc.tanf_f32, (z,)), (jit_erf.erfc_f32, (z,))):
+        fresh = numba.njit(nogil=True, error_model="numpy")(loop.py_func)
+        fresh(*args, np.empty(8, np.float32))
+        asm = fresh.inspect_asm(fresh.signatures[0])
+        assert re.search(r"\bv?mulps\b", asm), loop
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16"])
+def test_half_atan2_and_pow_compiled_are_glibc_everywhere(loops, dtype):
+    # float16/bfloat16 atan2 and pow: glibc's function on every element,
+    # compiled as in the NumPy kernels (trig.atan2_kernel, pow.pow_kernel).
+    dt = np.dtype(tf.bfloat16.as_numpy_dtype) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(8)
+    for n in (3, 8, 1001):
+        a = rng.uniform(-20, 20, n).astype(dt)
+        b = rng.uniform(-3, 3, n).astype(dt)
+        a32, b32 = a.astype(np.float32), b.astype(np.float32)
+        for fast, want in ((_ATAN2(a, b), glibc_float.atan2f(a32, b32)),
+                           (_POW(np.abs(a), b), glibc_float.powf(np.abs(a32), b32))):
+            assert fast.dtype == dt
+            np.testing.assert_array_equal(fast.astype(np.float32), want.astype(dt).astype(np.float32))

@@ -158,3 +158,18 @@ def test_gradients():
     want = (np.cos(xv) - np.sin(xv) + 2.0 / (xv * xv + 4.0)
             - 0.5 * np.sign(xv) * np.abs(xv) ** -1.5)
     np.testing.assert_allclose(g, want, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("fn,dtype,a,b,want", [
+    # TensorFlow 2.21's results, where Eigen's float32 packet code would be 1 ulp off:
+    # for float16 and bfloat16 TensorFlow calls glibc's atan2f/powf on every element.
+    (tf.math.atan2, tf.float16, 1.5234375, -7.1835938, 2.9316406),
+    (tf.math.atan2, tf.float16, 0.8227539, -3.695488e-06, 1.5703125),
+    (tf.math.atan2, tf.bfloat16, -18.25, -0.34765625, -1.5859375),
+    (tf.pow, tf.bfloat16, 3.03125, -0.79296875, 0.41601562)])
+def test_half_atan2_and_pow_are_glibc_everywhere(fn, dtype, a, b, want):
+    for n in (1, 8, 40000):   # 0-d-like, a full packet, cache-sized blocks
+        x = tf.cast(tf.fill([n], a), dtype)
+        y = tf.cast(tf.fill([n], b), dtype)
+        got = tf.cast(fn(x, y), tf.float32).numpy()
+        np.testing.assert_array_equal(got, np.float32(want))

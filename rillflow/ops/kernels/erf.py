@@ -21,6 +21,7 @@ flushed to zero as TensorFlow's threads do.
 import numpy as np
 
 from . import glibc_scalar, x86_estimates
+from .chunked import chunked
 from .x86_estimates import packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -139,7 +140,12 @@ def _erfc_f32(x_in, exp, reciprocal):
 
 
 def _erfc_packet(x):
-    return _erfc_f32(x, _exp_f32, x86_estimates.reciprocal)
+    # Cache-sized blocks: the passes stay in L2 (chunked.py).
+    return chunked(_erfc_f32, x, exp=_exp_f32, reciprocal=x86_estimates.reciprocal)
+
+
+def _erf_packet(x):
+    return chunked(_erf_f32, x)
 
 
 def _exp_scalar(x):
@@ -165,7 +171,7 @@ def _kernel(packet, scalar, fallback):
 def erf_kernel(x, fallback=None):
     """Elementwise erf with TensorFlow's CPU bits for float32/16 and bfloat16;
     other dtypes go to `fallback`."""
-    return _kernel(_erf_f32, _erf_f32, fallback)(x)
+    return _kernel(_erf_packet, _erf_f32, fallback)(x)
 
 
 def erfc_kernel(x, fallback=None):

@@ -6,14 +6,15 @@ As in jit_exp_log.py, NumPy's array idioms are spelled out per element
 with NumPy's NaN behaviour (np.minimum(a, b) returns a NaN b, ...), and
 only the branch np.where would select is computed. The x86 estimate
 tables are x86_estimates' own arrays. erfc's scalar tail (the last
-size % 8 elements) stays erf._erfc_scalar: it takes NumPy's float64 exp,
-whose bits a compiled call of the C library need not share.
+size % 8 elements) is erf._erfc_scalar compiled, with jit_glibc's glibc
+expf (the reimplementation, not the C library's, whose bits could differ).
 """
 import numpy as np
 
 from . import erf as _erf
 from . import x86_estimates as _x86
 from .jit_exp_log import PACKET, as_bits, from_bits, jit, lane
+from .jit_glibc import _expf
 
 _f = np.float32
 _ERF_P = tuple(_f(c) for c in _erf._ERF_P)
@@ -108,7 +109,19 @@ def _rcp_normal(a):
 
 @lane
 def _erfc_packet(x_in):
-    """erf._erfc_packet for one element. Both branches are computed and one
+    """erf._erfc_packet for one element."""
+    return _erfc_1(x_in, False)
+
+
+@lane
+def _erfc_scalar(x_in):
+    """erf._erfc_scalar for one element: glibc's expf and a true division."""
+    return _erfc_1(x_in, True)
+
+
+@lane
+def _erfc_1(x_in, scalar):
+    """erf._erfc_f32 for one element. Both branches are computed and one
     is selected, as np.where does: no branch, so the loop vectorizes (the
     other branch's values are discarded, and its table index stays in
     range)."""
@@ -122,7 +135,7 @@ def _erfc_packet(x_in):
     p = p * x2 + _SM4
     p = p * x2 + _SM5
     small = x * p + _ONE
-    e = _exp_erfc(-x2)
+    e = _expf(-x2) if scalar else _exp_erfc(-x2)
     gamma = _SPLIT * x                          # erf._square_low
     hi = (x - gamma) + gamma
     lo = x - hi
@@ -133,7 +146,7 @@ def _erfc_packet(x_in):
     t = e * d
     t = _ZERO if abs(t) < _FLT_MIN else t
     z = e - t
-    q2 = _rcp_normal(x2)
+    q2 = _ONE / x2 if scalar else _rcp_normal(x2)
     num = q2 * _NU0 + _NU1
     num = num * q2 + _NU2
     num = num * q2 + _NU3
@@ -153,13 +166,14 @@ def erfc_head(x, out, n):
         out[i] = _erfc_packet(x[i])
 
 
+@jit
 def erfc_f32(x, out):
     """out = erf.erfc_kernel(x) for 1-D contiguous float32 arrays."""
     n = x.size
-    head = n - n % PACKET if n >= PACKET else 0
+    head = n - n % PACKET
     erfc_head(x, out, head)
-    if head < n:
-        out[head:] = _erf._erfc_scalar(x[head:])
+    for i in range(head, n):
+        out[i] = _erfc_scalar(x[i])
 
 
 @lane

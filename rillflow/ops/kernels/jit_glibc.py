@@ -403,12 +403,15 @@ def _tan_common(x):
     rr = yk + z * (s * (rr + v) + yk)
     rr = rr + _T0 * s
     w = xk + rr
-    out_big = sign_f * (iy_f - _TWO_F * (xk - (w * w / (w + iy_f) - rr)))
+    # One division per lane: w*w / (w + iy) where `big`, else -1 / w (the
+    # lanes keep the quotient they use; each is the same division as before).
+    q = (w * w if big else _MINUS_ONE_F) / ((w + iy_f) if big else w)
+    out_big = sign_f * (iy_f - _TWO_F * (xk - (q - rr)))
     out_near = (sign_f * iy_f) * (_ONE_F - (_TWO_F * iy_f) * xb)
     out_big = out_near if abs(xb) < _NEAR else out_big
     zh = _float(_bits(w) & 0xFFFFF000)
     v = rr - (zh - xk)
-    a = -_ONE_F / w
+    a = q
     t = _float(_bits(a) & 0xFFFFF000)
     s = _ONE_F + t * zh
     out_inv = t + a * (s + t * v)
@@ -434,7 +437,37 @@ def cosf_f32(x, out):
         out[i] = _sincosf(x[i], True)
 
 
-_TAN_BLOCK = 512
+_TAN_BLOCK = 1024
+
+
+@_jit
+def _tan_fast(x, out):
+    # `_tan_common` on every element, in a loop LLVM vectorizes (a separate
+    # function: inside the block loop below LLVM vectorizes it far worse);
+    # returns how many elements it does not cover.
+    missed = 0
+    for i in range(x.size):
+        v, miss = _tan_common(x[i])
+        out[i] = v
+        missed += miss
+    return missed
+
+
+@_jit
+def _tan_slow(v):
+    # Not inlined: the call keeps the fix-up loop scalar and short.
+    return _tanf(v)
+
+
+@_jit
+def _tan_fix(x, out, missed):
+    if missed > x.size // 8:    # mostly |x| >= 120: all of the block
+        for i in range(x.size):
+            out[i] = _tan_slow(x[i])
+    else:
+        for i in range(x.size):
+            if _tan_common(x[i])[1]:
+                out[i] = _tan_slow(x[i])
 
 
 @_jit
@@ -443,32 +476,13 @@ def tanf_f32(x, out):
     LLVM vectorizes (no branches: both sides computed, then selected), then
     jit_trig's `_tanf` again, in the blocks of _TAN_BLOCK elements that held
     any, for the elements `_tan_common` does not cover (for all of a block
-    that held many: checking each would cost more). After such a block the
-    next one goes straight to `_tanf` while most elements are |x| >= 120."""
+    that held many: checking each would cost more)."""
     n = x.size
-    scalar_block = False
     for lo in range(0, n, _TAN_BLOCK):
         hi = min(lo + _TAN_BLOCK, n)
-        if scalar_block:
-            large = 0
-            for i in range(lo, hi):
-                out[i] = _tanf(x[i])
-                large += ((_bits(x[i]) >> 20) & 0x7FF) >= 0x42F
-            scalar_block = large > _TAN_BLOCK // 8
-            continue
-        missed = 0
-        for i in range(lo, hi):
-            v, miss = _tan_common(x[i])
-            out[i] = v
-            missed += miss
-        if missed > _TAN_BLOCK // 8:    # mostly |x| >= 120: all of the block
-            for i in range(lo, hi):
-                out[i] = _tanf(x[i])
-            scalar_block = True
-        elif missed:
-            for i in range(lo, hi):
-                if _tan_common(x[i])[1]:
-                    out[i] = _tanf(x[i])
+        missed = _tan_fast(x[lo:hi], out[lo:hi])
+        if missed:
+            _tan_fix(x[lo:hi], out[lo:hi], missed)
 
 
 @_jit

@@ -263,39 +263,81 @@ def packet_then_scalar(name, scalar, *args):
     None where the NumPy code should run (loops not loaded yet, jit off).
     Tensors under MIN_ELEMENTS do not start the loading, but use the loops
     once loaded: a few elements cost microseconds compiled, a hundred or
-    more through the NumPy replicas of glibc (`scalar`, for the tail only
-    when the loops are missing)."""
-    shape = np.shape(args[0])
-    if any(np.shape(a) != shape and np.ndim(a) for a in args[1:]):
-        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-    n = math.prod(shape)
-    if n < MIN_ELEMENTS and not _elementwise:
+    more through the NumPy replicas of glibc. (`scalar`, the NumPy tail, is
+    the caller's fallback; the loops and the tails load together.)"""
+    if not _elementwise:
+        if math.prod(np.broadcast_shapes(*(np.shape(a) for a in args))) >= MIN_ELEMENTS:
+            elementwise_packet(name)   # starts the loading
+        return None
+    if len(args) == 1:
+        return _unary_loaded(name, args[0])
+    out = _binary_loaded(name, *args)
+    if out is None:   # another broadcast: the inputs in memory at the output's shape
+        x, y = np.broadcast_arrays(*(np.asarray(a, np.float32) for a in args))
+        out = _binary_loaded(name, x, y)
+    return out
+
+
+def _unary_loaded(name, x):
+    # packet_then_scalar's short path for one input once the loops are
+    # loaded: few checks, no broadcasting (tiny tensors cost ~1 us here).
+    a = np.asarray(x, np.float32, order="C")   # (ascontiguousarray makes 0-d 1-d)
+    out = np.empty(a.shape, np.float32)
+    flat, src = out.reshape(-1), a.reshape(-1)
+    n = src.size
+    lo = n - n % 8
+    if lo:
+        _elementwise[name](src, flat)   # the tail is overwritten below
+    if lo < n:
+        _elementwise[_SCALAR_TAILS[name]](src[lo:], flat[lo:])
+    return out
+
+
+def _binary_loaded(name, x, y):
+    # The short path for two inputs of one shape, or a tensor and a scalar
+    # (x**2), once the loops are loaded; None for other broadcasts.
+    a = np.asarray(x, np.float32, order="C")   # (ascontiguousarray makes 0-d 1-d)
+    b = np.asarray(y, np.float32, order="C")
+    if a.shape == b.shape:
+        shape, scalar_arg = a.shape, None
+    elif b.size == 1 and b.ndim <= a.ndim:
+        shape, scalar_arg = a.shape, 1
+    elif a.size == 1 and a.ndim <= b.ndim:
+        shape, scalar_arg = b.shape, 0
+    else:
         return None
     out = np.empty(shape, np.float32)
     flat = out.reshape(-1)
-    lo = n - n % 8   # Eigen's last size % 8 elements: the C library's function
+    n = flat.size
+    lo = n - n % 8
+    fa, fb = a.reshape(-1), b.reshape(-1)
     if lo:
-        scalar_arg = None
-        packet = name
-        if name == "pow":   # a scalar exponent or base is not broadcast into memory
-            if np.size(args[1]) == 1:
-                packet, scalar_arg = "pow_scalar_y", 1
-            elif np.size(args[0]) == 1:
-                packet, scalar_arg = "pow_scalar_x", 0
-        kernel = elementwise_packet(packet)
-        if kernel is None:
-            return None
-        kernel(*[np.float32(np.reshape(a, -1)[0]) if i == scalar_arg else
-                 np.ascontiguousarray(np.broadcast_to(a, shape), np.float32).reshape(-1)
-                 for i, a in enumerate(args)], flat)
-    if lo < n:
-        tails = [np.asarray(a, np.float32).reshape(-1)[lo:] if np.shape(a) == shape else
-                 np.broadcast_to(np.asarray(a, np.float32), shape).flat[lo:] for a in args]
-        compiled = _elementwise.get(_SCALAR_TAILS[name])
-        if compiled is None:
-            flat[lo:] = scalar(*tails)
+        if scalar_arg is None:
+            _elementwise[name](fa, fb, flat)
+        elif name == "pow":    # the scalar stays a scalar, not a broadcast copy
+            if scalar_arg == 1:
+                _elementwise["pow_scalar_y"](fa, fb[0], flat)
+            else:
+                _elementwise["pow_scalar_x"](fa[0], fb, flat)
         else:
-            compiled(*tails, flat[lo:])
+            return None
+    if lo < n:
+        ta = fa[lo:] if fa.size == n else np.full(n - lo, fa[0], np.float32)
+        tb = fb[lo:] if fb.size == n else np.full(n - lo, fb[0], np.float32)
+        _elementwise[_SCALAR_TAILS[name]](ta, tb, flat[lo:])
+    return out
+
+
+def _all_scalar(name, x, y):
+    # jit_glibc's compiled atan2f/powf on every element (broadcast), or None
+    # until the loops are loaded.
+    compiled = _elementwise.get(_SCALAR_TAILS[name])
+    if compiled is None:
+        return None
+    a, b = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    out = np.empty(a.shape, np.float32)
+    compiled(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
+             out.reshape(-1))
     return out
 
 
@@ -312,8 +354,22 @@ def compiled_first(name, kernel):
 
     def run(*args):
         dt = args[0].dtype
+        if dt == _F32 and _elementwise:   # the common cases, shortest
+            if len(args) == 1:
+                return _unary_loaded(name, args[0])
+            if args[1].dtype == _F32:
+                out = _binary_loaded(name, *args)
+                if out is not None:
+                    return out
         if all(a.dtype == dt for a in args[1:]) and (
                 dt == np.float32 or dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
+            if dt != np.float32 and len(args) == 2:
+                # float16/bfloat16 atan2 and pow: glibc's function on every
+                # element, as trig.atan2_kernel and pow.pow_kernel say.
+                out = _all_scalar(name, *args)
+                if out is not None:
+                    return out.astype(dt)
+                return kernel(*args)
             as32 = args if dt == np.float32 else [a.astype(np.float32) for a in args]
             out = packet_then_scalar(name, scalar, *as32)
             if out is not None:

@@ -96,13 +96,12 @@ def _exp_f32(x_in):
     k = _I64(-190) if m < _F32(-190.0) else (_I64(127) if m > _F32(127.0) else _I64(m))
     k1 = k if k > 60 else k + 64
     y = y * _float((k1 + 127) << 23)
-    if k <= 60:
-        y = y * _TWO_M64
-    if x_in != x_in:
-        return x_in
-    if y < x_in:
-        y = x_in
-    return _ZERO if x_in < _EXP_LO else y
+    y2 = y * _TWO_M64
+    y = y if k > 60 else y2
+    # Selects, not early returns, so that loops over pow vectorize.
+    y = x_in if y < x_in else y
+    y = _ZERO if x_in < _EXP_LO else y
+    return x_in if x_in != x_in else y
 
 
 @_inline
@@ -146,17 +145,18 @@ def _pow_abs(ax, y):
     ph, pl = _two_prod(_LN2, r)
     e_r = _exp_f32(ph) * (_ONE + pl)
     # pow._ldexp: three exact scalings by 2**(e >> 2), then one rounding.
-    if n != n:
-        return n
     k = _I64(-278) if n < _F32(-278.0) else (_I64(278) if n > _F32(278.0) else _I64(n))
     kb = k >> 2
     c = _float((kb + 127) << 23)
     out = ((e_r * c) * c) * c
-    return out * _float((k - 3 * kb + 127) << 23)
+    out = out * _float((k - 3 * kb + 127) << 23)
+    return n if n != n else out
 
 
 @_inline
 def _pow(x, y):
+    """pow._pow_block for one element: |x|**y, then the special cases as
+    selects in pow._special_cases' order (no branches: loops vectorize)."""
     ax = abs(x)
     out = _pow_abs(ax, y)
     x_neg = x < _ZERO
@@ -164,33 +164,21 @@ def _pow(x, y):
     ay = abs(y)
     y_inf = ay == _INF
     y_neg = y < _ZERO
-    y_int = (np.floor(y) == y) and not y_inf
+    y_int = (np.floor(y) == y) & (ay != _INF)
     y_half = y * _HALF
-    y_odd_int = y_int and not (_round_half_away(y_half) == y_half)
-    if x_neg and not y_int:
-        out = _NAN
-    if x_zero:
-        out = _INF if y_neg else _ZERO
-    if (_bits(x) >> _U32(31)) and y_odd_int:
-        out = -out
-    if ay >= _HUGE_Y:
-        if x == _MINUS_ONE:
-            out = _ONE
-        elif (y_neg and x_zero) or (y_neg != (ax > _ONE)):
-            out = _INF
-        else:
-            out = _ZERO
-    if ax == _INF:
-        out = _ZERO if y_neg else _INF
-        if x_neg and y_odd_int:
-            out = -out
-    if x != x or y != y:
-        out = _NAN
-    if y == _ONE:
-        return x
-    if x == _ONE or y == _ZERO:
-        return _ONE
-    return out
+    y_odd_int = y_int & (_round_half_away(y_half) != y_half)
+    out = _NAN if x_neg & (not y_int) else out
+    out = (_INF if y_neg else _ZERO) if x_zero else out
+    out = -out if ((_bits(x) >> _U32(31)) != _U32(0)) & y_odd_int else out
+    huge = _INF if (y_neg & x_zero) | (y_neg != (ax > _ONE)) else _ZERO
+    huge = _ONE if x == _MINUS_ONE else huge
+    out = huge if ay >= _HUGE_Y else out
+    inf = _ZERO if y_neg else _INF
+    inf = -inf if x_neg & y_odd_int else inf
+    out = inf if ax == _INF else out
+    out = _NAN if (x != x) | (y != y) else out
+    out = _ONE if (x == _ONE) | (y == _ZERO) else out
+    return x if y == _ONE else out
 
 
 @_jit

@@ -6,6 +6,12 @@ without `fastmath=True`). Imported only by jit_kernels.py, which checks that
 Numba is there. Module-level functions, so Numba's disk cache serves later
 processes.
 
+The packet loops are straight-line code with selects over a counted loop,
+each in a function of its own, which LLVM vectorizes (a branch, a call or a
+loop nested in a block loop keeps it scalar); the rare inputs that need
+other steps (sin/cos of huge |x|, inf, NaN) are counted in a vectorized pass
+and redone one at a time afterwards.
+
 Numba widens integer arithmetic to 64 bits, so the 32-bit wrap-arounds of the
 NumPy code are redone with masks and explicit conversions; NumPy's
 NaN-propagating minimum/maximum become comparisons that NaN fails.
@@ -107,23 +113,117 @@ def _sincos(x, sine):
     return _float(_bits(result) ^ sign)
 
 
+@_inline
+def _sincos_fast(x, sine):
+    """_sincos without the Payne-Hanek branch: the same operations, right for
+    |x| below _SIN_HUGE / _COS_HUGE (others are redone by `_fix_huge`).
+    Straight-line code with selects, so LLVM vectorizes the loops over it."""
+    ax = abs(x)
+    y_round = ax * _TWO_OVER_PI
+    y_round = y_round + _MAGIC
+    qb = _bits(y_round)
+    y = y_round - _MAGIC
+    r = y * _P1
+    r = r + ax
+    t = y * _P2
+    r = t + r
+    t = y * _P3
+    r = t + r
+    t = y * _P4
+    r = t + r
+    r2 = r * r
+    c = r2 * _C0
+    c = c + _C1
+    c = c * r2
+    c = c + _C2
+    c = c * r2
+    c = c + _C3
+    c = c * r2
+    c = c + _C4
+    s = r2 * _S0
+    s = s + _S1
+    s = s * r2
+    s = s + _S2
+    s = s * r2
+    s = s * r
+    s = s + r
+    even = (qb & _U32(1)) == _U32(0)
+    if sine:
+        result = s if even else c
+        sign = (_bits(x) ^ (qb << _U32(30))) & _SIGN
+    else:
+        result = c if even else s
+        sign = ((qb + _U32(1)) << _U32(30)) & _SIGN
+    return _float(_bits(result) ^ sign)
+
+
+@_jit
+def _sin_fast(x, out):
+    for i in range(x.size):
+        out[i] = _sincos_fast(x[i], True)
+
+
+@_jit
+def _cos_fast(x, out):
+    for i in range(x.size):
+        out[i] = _sincos_fast(x[i], False)
+
+
+@_jit
+def count_at_least(x, limit):
+    """How many |x[i]| are not below `limit` (NaN counts): a vectorized pass
+    that says whether a slow path has any work."""
+    c = 0
+    for i in range(x.size):
+        c += not (abs(x[i]) < limit)
+    return c
+
+
+# Blocks whose elements the slow path scans one at a time; a block without
+# any (one vectorized count says so) is skipped.
+FIX_BLOCK = 256
+
+
+@_jit
+def _fix_huge(x, out, sine):
+    limit = _SIN_HUGE if sine else _COS_HUGE
+    n = x.size
+    for lo in range(0, n, FIX_BLOCK):
+        hi = min(lo + FIX_BLOCK, n)
+        if count_at_least(x[lo:hi], limit):
+            for i in range(lo, hi):
+                if not (abs(x[i]) < limit):
+                    out[i] = _sincos_slow(x[i], sine)
+
+
+@_jit
+def _sincos_slow(x, sine):
+    # Not inlined: a call keeps the scan loop above scalar (and short).
+    return _sincos(x, sine)
+
+
 @_jit
 def sin_f32(x, out):
-    """out[i] = Eigen's packet sin of x[i] (1-D contiguous float32 arrays)."""
-    for i in range(x.size):
-        out[i] = _sincos(x[i], True)
+    """out[i] = Eigen's packet sin of x[i] (1-D contiguous float32 arrays):
+    a vectorized loop for |x| < _SIN_HUGE, then the Payne-Hanek reduction
+    for the (usually no) elements at or above it, inf and NaN."""
+    _sin_fast(x, out)
+    if count_at_least(x, _SIN_HUGE):
+        _fix_huge(x, out, True)
 
 
 @_jit
 def cos_f32(x, out):
-    """out[i] = Eigen's packet cos of x[i] (1-D contiguous float32 arrays)."""
-    for i in range(x.size):
-        out[i] = _sincos(x[i], False)
+    """out[i] = Eigen's packet cos of x[i] (1-D contiguous float32 arrays),
+    as sin_f32."""
+    _cos_fast(x, out)
+    if count_at_least(x, _COS_HUGE):
+        _fix_huge(x, out, False)
 
 
 # --- atan2 (trig._atan2_packet, with x86_estimates.reciprocal) -------------------------------
 
-_RCP_BITS = _x._RCP_BITS.astype(np.int64)
+_RCP_BITS = _x._RCP_BITS.view(np.uint32).copy()
 _ONE = _F32(1.0)
 _AP0, _AP1, _AP2 = _t._ATAN_P
 _AQ0, _AQ1, _AQ2, _AQ3 = _t._ATAN_Q
@@ -134,18 +234,17 @@ _ONE_BITS = _U32(0x3F800000)
 
 @_inline
 def _reciprocal(a):
-    """x86_estimates.reciprocal of one float32: the rcpps estimate, a Newton step."""
-    b = _I64(_bits(a))
-    e = (b >> 23) & 0xFF
-    est = _RCP_BITS[(b >> 11) & 0xFFF] - ((e - 127) << 23)
-    est = (est | (b & 0x80000000)) & 0xFFFFFFFF
-    sign = b & 0x80000000
-    if e >= 253:
-        est = sign
-    if e == 0:
-        est = 0x7F800000 | sign
-    if e == 255 and (b & 0x7FFFFF) != 0:
-        est = b | 0x400000
+    """x86_estimates.reciprocal of one float32: the rcpps estimate, a Newton step.
+    Selects, no branches, and a table index that is never negative (a uint
+    mask): LLVM vectorizes loops over it into gathers."""
+    b = _bits(a)
+    e = (b >> _U32(23)) & _U32(0xFF)
+    sign = b & _SIGN
+    est = _U32(_RCP_BITS[(b >> _U32(11)) & _U32(0xFFF)]) - ((e - _U32(127)) << _U32(23))
+    est = est | sign
+    est = sign if e >= _U32(253) else est
+    est = (_U32(0x7F800000) | sign) if e == _U32(0) else est
+    est = (b | _U32(0x400000)) if (e == _U32(255)) & ((b & _U32(0x7FFFFF)) != _U32(0)) else est
     x = _float(est)
     t = a * x
     t = _ONE - t
@@ -158,7 +257,9 @@ def _reciprocal(a):
 def _atan(t):
     at = abs(t)
     large = at > _ONE
-    u = _reciprocal(at) if large else at
+    # Both sides computed, then selected: no branch in the loop.
+    u = _reciprocal(at)
+    u = u if large else at
     u2 = u * u
     p = u2 * _AP0
     p = p + _AP1
@@ -172,25 +273,27 @@ def _atan(t):
     q = q + _AQ3
     r = p / q
     r = u * r
-    if large:
-        r = _HALF_PI - r
+    h = _HALF_PI - r
+    r = h if large else r
     return _float(_bits(r) ^ (_bits(t) & _SIGN))
+
+
+@_inline
+def _atan2(yv, xv):
+    yb, xb = _bits(yv), _bits(xv)
+    result_sign = (yb ^ xb) & _SIGN
+    t = yv / xv
+    t = _float(_ONE_BITS | result_sign) if abs(xv) == abs(yv) else t
+    t = _float(result_sign) if ((xb | yb) & _ABS) == _U32(0) else t
+    shift = _float(((_PI_BITS if xb & _SIGN else _U32(0))) | (yb & _SIGN))
+    return _atan(t) + shift
 
 
 @_jit
 def atan2_f32(y, x, out):
     """out[i] = Eigen's packet atan2(y[i], x[i]) (1-D contiguous float32 arrays)."""
     for i in range(y.size):
-        yv, xv = y[i], x[i]
-        yb, xb = _bits(yv), _bits(xv)
-        result_sign = (yb ^ xb) & _SIGN
-        t = yv / xv
-        if abs(xv) == abs(yv):
-            t = _float(_ONE_BITS | result_sign)
-        if _float(xb | yb) == 0:
-            t = _float(result_sign)
-        shift = _float((_PI_BITS if xb & _SIGN else _U32(0)) | (yb & _SIGN))
-        out[i] = _atan(t) + shift
+        out[i] = _atan2(y[i], x[i])
 
 
 # --- tan (glibc_float.tanf) ------------------------------------------------------------------

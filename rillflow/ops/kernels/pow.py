@@ -220,7 +220,7 @@ def pow_kernel(x, y):
     if dt == _F32 and y.dtype == _F32:
         return packet_then_scalar(pow_packet, glibc_scalar.powf, x, y)
     if dt == y.dtype and (dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
-        out = packet_then_scalar(pow_packet, glibc_scalar.powf,
-                                 x.astype(np.float32), y.astype(np.float32))
-        return out.astype(dt)
+        # Eigen has no float16/bfloat16 packet for pow: TensorFlow calls
+        # glibc's powf on every element (as for atan2, trig.py).
+        return chunked(glibc_scalar.powf, x.astype(np.float32), y.astype(np.float32)).astype(dt)
     return None

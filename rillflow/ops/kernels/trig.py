@@ -204,6 +204,8 @@ def atan2_kernel(y, x):
     if dt == _F32:
         return packet_then_scalar(_atan2_packet, _atan2_scalar, y, x)
     if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
-        return packet_then_scalar(_atan2_packet, _atan2_scalar,
-                                  y.astype(np.float32), x.astype(np.float32)).astype(dt)
+        # Eigen has no float16/bfloat16 packet for atan2: TensorFlow calls
+        # glibc's atan2f on every element (a differential run against
+        # TensorFlow 2.21 shows it: the packet code is 1 ulp off in a few).
+        return chunked(_atan2_scalar, y.astype(np.float32), x.astype(np.float32)).astype(dt)
     return np.arctan2(y, x)

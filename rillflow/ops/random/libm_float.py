@@ -22,6 +22,8 @@ import math
 
 import numpy as np
 
+from ..kernels import glibc_float as _gf
+
 # --- exact fused multiply-add in float64 ------------------------------------------
 
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for 53-bit doubles
@@ -154,12 +156,12 @@ def logf(x):
 
 # --- sincosf --------------------------------------------------------------------------
 
-_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")  # 2/pi * 2**24
-_HPI = float.fromhex("0x1.921FB54442D18p0")        # pi/2
-_C = [float.fromhex(h) for h in ("0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5",
-                                 "-0x1.6c087e89a359dp-10", "0x1.99343027bf8c3p-16")]
-_S = [float.fromhex(h) for h in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7",
-                                 "-0x1.994eb3774cf24p-13")]
+# glibc's reduction constants and polynomials, shared with the tensor
+# kernels' sinf/cosf (one copy of the numbers).
+_HPI_INV = float(_gf._HPI_INV)   # 2/pi * 2**24
+_HPI = float(_gf._HPI)           # pi/2
+_C = [float(c) for c in _gf._COS_C]
+_S = [float(c) for c in _gf._SIN_S]
 _TINY_TOP = (np.float32(2.0 ** -12).view(np.uint32) >> 20) & 0x7ff
 
 
