@@ -8,29 +8,48 @@ temporaries. Imported only by jit_kernels.py.
 row sums, sums of exp) in compiled form; softmax_kernel's softmax,
 log_softmax and cross entropies take them as their `k` argument.
 """
+import numba
 import numpy as np
 
 from . import jit_exp_log as _je
-from .jit_exp_log import PACKET, exp_p, exp_s, jit, lane, log_s
+from .jit_exp_log import PACKET, exp_p, exp_s, flush, jit, lane, log_s
 from .softmax_kernel import _LEAF
 
 _ZERO = np.float32(0.0)
 
 
-@lane
-def _value(x, i, mode, packet):
-    # The summed value of x[i]: itself (mode 0) or its exp (mode 1), by the
-    # packet path or libm's.
-    v = x[i]
-    if mode == 0:
-        return v
-    return exp_p(v) if packet else exp_s(v)
+@jit
+def _exp_packets(x, lo, n, e):
+    # A function of its own (not inlined): so compiled, the loop is the
+    # vectorized one of jit_exp_log.exp_f32.
+    xs = x[lo:lo + n]          # (x[lo + j] in the loop keeps it from vectorizing)
+    for j in range(n):
+        e[j] = exp_p(xs[j])
 
 
 @lane
-def _leaf(x, lo, hi, mode, acc):
+def _leaf(x, lo, hi, mode, acc, e):
     """softmax_kernel._leaf_sums of x[lo:hi] (at most _LEAF values) after
-    `mode`; acc is scratch space for 4 x 8 lanes."""
+    `mode`; acc is scratch space for 4 x 8 lanes, e room for a leaf's exps
+    (a separate array: were it part of acc, LLVM could not tell the
+    accumulators from the values and would not vectorize the sum)."""
+    if mode == 1:
+        # The exps first, in a loop of their own (packets for the leaf's
+        # whole packets, libm's for the rest), then a plain sum: an exp
+        # inside the accumulation loop keeps it from vectorizing.
+        n = hi - lo
+        whole = n - n % PACKET
+        _exp_packets(x, lo, whole, e)
+        for j in range(whole, n):
+            e[j] = exp_s(x[lo + j])
+        return _leaf_sum(e, 0, n, acc)
+    return _leaf_sum(x, lo, hi, acc)
+
+
+@lane
+def _leaf_sum(x, lo, hi, acc):
+    """softmax_kernel._leaf_sums of the values x[lo:hi] themselves."""
+    xs = x[lo:hi]     # (indexing x[lo + i] keeps the loops from vectorizing)
     n = hi - lo
     whole = n - n % PACKET
     for j in range(4 * PACKET):
@@ -40,7 +59,7 @@ def _leaf(x, lo, hi, mode, acc):
         n4 = n - n % (4 * PACKET)
         for b in range(0, n4, 4 * PACKET):          # blocks, in order
             for j in range(4 * PACKET):             # accumulator j // 8, lane j % 8
-                acc[j] += _value(x, lo + b + j, mode, True)
+                acc[j] += xs[b + j]
         for j in range(PACKET):                     # ((a0 + a1) + a2) + a3
             s = acc[j] + acc[PACKET + j]
             s = s + acc[2 * PACKET + j]
@@ -48,10 +67,10 @@ def _leaf(x, lo, hi, mode, acc):
         start = n4
     for b in range(start, whole, PACKET):
         for j in range(PACKET):
-            acc[j] += _value(x, lo + b + j, mode, True)
+            acc[j] += xs[b + j]
     s = _ZERO
     for j in range(whole, n):
-        s += _value(x, lo + j, mode, False)
+        s += xs[j]
     # predux: halves, then SSE's horizontal sum.
     v0 = acc[0] + acc[4]
     v1 = acc[1] + acc[5]
@@ -63,19 +82,13 @@ def _leaf(x, lo, hi, mode, acc):
 
 
 @jit
-def leaf_sum(x, lo, hi, mode):
-    """One leaf's sum of the 1-D float32 x[lo:hi] (for rows split in halves)."""
-    acc = np.empty(4 * PACKET, np.float32)
-    return _leaf(x, lo, hi, mode, acc)
-
-
-@jit
 def rows_sum(x, n, mode, out):
     """out[r] = Eigen's sum of row r of the flat float32 x (rows of n <= _LEAF
     values) after `mode` (0: the values, 1: their exp)."""
     acc = np.empty(4 * PACKET, np.float32)
+    e = np.empty(_LEAF, np.float32)
     for r in range(out.size):
-        out[r] = _leaf(x, r * n, r * n + n, mode, acc)
+        out[r] = _leaf(x, r * n, r * n + n, mode, acc, e)
 
 
 @jit
@@ -85,17 +98,74 @@ def log_scalar_f32(x, out):
         out[i] = log_s(x[i])
 
 
-def _split_sum(flat, lo, n, mode, first):
+@numba.njit(numba.float32(numba.float32[::1], numba.int64, numba.int64, numba.int64,
+                          numba.int64, numba.float32[::1], numba.float32[::1]), cache=True,
+            nogil=True, error_model="numpy")
+def _split_sum(flat, lo, n, mode, first, acc, e):
     # softmax_kernel._split_sum: halves split at a multiple of 8 of the
-    # flat index, summed recursively (only rows longer than _LEAF).
+    # flat index, summed recursively (only rows longer than _LEAF). Typed,
+    # so that Numba compiles the recursion.
     if n <= _LEAF:
-        return np.float32(leaf_sum(flat, lo, lo + n, mode))
+        return _leaf(flat, lo, lo + n, mode, acc, e)
     split = PACKET * -(-(first + -(-n // 2)) // PACKET)
     left = min(split - first, n)
-    s = np.float32(0) + _split_sum(flat, lo, left, mode, first)
+    s = _ZERO + _split_sum(flat, lo, left, mode, first, acc, e)
     if left < n:
-        s = s + _split_sum(flat, lo + left, n - left, mode, split)
+        s = s + _split_sum(flat, lo + left, n - left, mode, split, acc, e)
     return s
+
+
+@jit
+def rows_split_sum(flat, n, mode, first, out):
+    """out[r] = the split sum of row r of the flat float32 x (rows longer
+    than _LEAF), `first` the flat index of its first element."""
+    acc = np.empty(4 * PACKET, np.float32)
+    e = np.empty(_LEAF, np.float32)
+    for r in range(out.size):
+        out[r] = _split_sum(flat, r * n, n, mode, first + r * n, acc, e)
+
+
+@jit
+def shift_rows_f32(x, n, out):
+    """out = x minus its row's maximum (rows of n values; a NaN in a row
+    makes its maximum NaN, as NumPy's max)."""
+    for r in range(out.size // n if n else 0):
+        row, dst = x[r * n:r * n + n], out[r * n:r * n + n]
+        m = row[0]
+        for j in range(1, n):
+            v = row[j]
+            if v > m or v != v:
+                m = v
+                if v != v:
+                    break
+        for j in range(n):
+            dst[j] = row[j] - m
+
+
+@jit
+def divide_rows_flush_f32(x, n, s):
+    """x[row] /= s[row], then subnormal results to +-0 (in place)."""
+    for r in range(s.size):
+        d = s[r]
+        row = x[r * n:r * n + n]
+        for j in range(n):
+            row[j] = flush(row[j] / d)
+
+
+def shift_rows(x):
+    """softmax_kernel.shifted_rows, compiled."""
+    a = np.ascontiguousarray(x, np.float32)
+    out = np.empty(a.shape, np.float32)
+    if a.size:
+        shift_rows_f32(a.reshape(-1), a.shape[1], out.reshape(-1))
+    return out
+
+
+def divide_rows_flush(x, s):
+    """softmax_kernel's `x /= s[:, None]` and flush, compiled (x C-contiguous)."""
+    if x.size:
+        divide_rows_flush_f32(x.reshape(-1), x.shape[1], np.ascontiguousarray(s, np.float32))
+    return x
 
 
 def _sums(x, mode, first=0):
@@ -107,8 +177,7 @@ def _sums(x, mode, first=0):
     if n <= _LEAF:
         rows_sum(flat, n, mode, out)
     else:
-        for r in range(rows):
-            out[r] = _split_sum(flat, r * n, n, mode, first + r * n)
+        rows_split_sum(flat, n, mode, first, out)
     return out
 
 
@@ -135,4 +204,5 @@ def ops():
     """softmax_kernel's primitives, compiled (see softmax_kernel.NUMPY_OPS)."""
     return {"exp_all": _elementwise(_je.exp_f32), "log_all": _elementwise(_je.log_f32),
             "sum_exp": sum_exp, "row_sums": row_sums,
-            "log_scalar": _elementwise(log_scalar_f32)}
+            "log_scalar": _elementwise(log_scalar_f32), "shift_rows": shift_rows,
+            "divide_rows_flush": divide_rows_flush}

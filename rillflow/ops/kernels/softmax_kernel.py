@@ -127,13 +127,19 @@ def _sum_exp(shifted):
 
 # The primitives the functions below are built from. jit_softmax.ops()
 # gives compiled ones with the same bits; callers pass them as `k`.
-NUMPY_OPS = {"exp_all": _exp_all, "log_all": _log_all, "sum_exp": _sum_exp,
-             "row_sums": row_sums, "log_scalar": exp_log.log_scalar}
-
-
 def shifted_rows(logits2d):
     """logits minus their row maxima (float32, a new array)."""
     return logits2d - logits2d.max(axis=1, keepdims=True)
+
+
+def _divide_rows_flush(x, s):
+    x /= s[:, None]
+    return exp_log._flush(x)
+
+
+NUMPY_OPS = {"exp_all": _exp_all, "log_all": _log_all, "sum_exp": _sum_exp,
+             "row_sums": row_sums, "log_scalar": exp_log.log_scalar,
+             "shift_rows": shifted_rows, "divide_rows_flush": _divide_rows_flush}
 
 
 def softmax_2d(logits2d, k=None):
@@ -141,7 +147,7 @@ def softmax_2d(logits2d, k=None):
     primitives, NUMPY_OPS by default)."""
     k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        e = k["exp_all"](shifted_rows(logits2d))
+        e = k["exp_all"](k["shift_rows"](logits2d))
         # TensorFlow multiplies by 1/sum from Eigen's packet reciprocal, the
         # CPU's approximate RCPPS plus a Newton step: its bits differ between
         # CPU models (Intel, AMD), so the exact quotient is used here; the
@@ -155,7 +161,7 @@ def log_softmax_2d(logits2d, k=None):
     """TensorFlow's float32 log_softmax of the rows of a 2-D array."""
     k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        x = shifted_rows(logits2d)
+        x = k["shift_rows"](logits2d)
         x -= k["log_all"](k["sum_exp"](x))[:, None]
     return x
 
@@ -164,7 +170,7 @@ def softmax_xent_2d(labels2d, logits2d, k=None):
     """TensorFlow's float32 softmax cross entropy: (loss, backprop)."""
     k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        b = shifted_rows(logits2d)
+        b = k["shift_rows"](logits2d)
         s = k["sum_exp"](b)
         terms = k["log_all"](s)[:, None] - b
         terms *= labels2d
@@ -180,13 +186,11 @@ def sparse_xent_2d(labels, logits2d, k=None):
     the loss takes libm's log of each row's sum (a scalar generator)."""
     k = k or NUMPY_OPS
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        b = shifted_rows(logits2d)
+        b = k["shift_rows"](logits2d)
         s = k["sum_exp"](b)
         rows = np.arange(b.shape[0])
         loss = k["log_scalar"](s) - b[rows, labels]
-        back = k["exp_all"](b)
-        back /= s[:, None]
-        exp_log._flush(back)
+        back = k["divide_rows_flush"](k["exp_all"](b), s)
         back[rows, labels] -= np.float32(1)
     return loss, back
 
