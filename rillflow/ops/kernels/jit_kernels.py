@@ -190,6 +190,10 @@ def _load():
         softmax["sum_exp"](np.zeros((2, 9), np.float32))
         softmax["row_sums"](np.zeros((1, 2 * _sk._LEAF + 9), np.float32))
         softmax["log_scalar"](np.zeros(2, np.float32))
+        for name in ("softmax", "log_softmax", "shift_rows"):
+            softmax[name](np.zeros((2, 9), np.float32))
+            softmax[name](np.zeros((1, 2 * _sk._LEAF + 9), np.float32))
+        softmax["divide_rows_flush"](np.ones((2, 9), np.float32), np.ones(2, np.float32))
     except Exception as e:   # refuses this NumPy version, cannot compile, ...
         _why_off.append("off: numba could not load the kernels (%s: %s)"
                         % (type(e).__name__, e))

@@ -12,7 +12,8 @@ import numba
 import numpy as np
 
 from . import jit_exp_log as _je
-from .jit_exp_log import PACKET, exp_p, exp_s, flush, jit, lane, log_s
+from .jit_exp_log import (PACKET, as_bits, exp_p, exp_s, flush, from_bits, jit, lane, log_p,
+                          log_s)
 from .softmax_kernel import _LEAF
 
 _ZERO = np.float32(0.0)
@@ -131,13 +132,7 @@ def shift_rows_f32(x, n, out):
     makes its maximum NaN, as NumPy's max)."""
     for r in range(out.size // n if n else 0):
         row, dst = x[r * n:r * n + n], out[r * n:r * n + n]
-        m = row[0]
-        for j in range(1, n):
-            v = row[j]
-            if v > m or v != v:
-                m = v
-                if v != v:
-                    break
+        m = _row_max(row)
         for j in range(n):
             dst[j] = row[j] - m
 
@@ -150,6 +145,91 @@ def divide_rows_flush_f32(x, n, s):
         row = x[r * n:r * n + n]
         for j in range(n):
             row[j] = flush(row[j] / d)
+
+
+@jit
+def _row_max(row):
+    """The row's maximum as NumPy's max gives it (its first NaN if it has
+    one; of -0 and +0, +0). Compared as integers ordered like the floats,
+    which vectorizes where a float max (with NaN's rules) does not."""
+    top = np.int64(0)
+    nan = np.int64(0)
+    for j in range(row.size):
+        b = as_bits(row[j])
+        top = max(top, b ^ (0x80000000 | ((b >> 31) * 0x7FFFFFFF)))
+        nan |= (b & 0x7FFFFFFF) > 0x7F800000
+    if nan:
+        for j in range(row.size):
+            if row[j] != row[j]:
+                return row[j]
+    if top & 0x80000000:
+        return from_bits(top ^ 0x80000000)
+    return from_bits(top ^ 0xFFFFFFFF)
+
+
+@jit
+def softmax_rows_f32(x, n, out):
+    """softmax_kernel.softmax_2d in one pass over each row (rows of n
+    values): shift by the row's max, exp (packets by flat position over the
+    whole tensor, libm's for its last size % 8), Eigen's row sum, multiply
+    by 1/sum, flush subnormals."""
+    total = out.size
+    head = total - total % PACKET
+    acc = np.empty(4 * PACKET, np.float32)
+    e = np.empty(_LEAF, np.float32)
+    ex = np.empty(n, np.float32)    # the row's exps (exp in place would not vectorize)
+    for r in range(total // n if n else 0):
+        lo = r * n
+        row, dst = x[lo:lo + n], out[lo:lo + n]
+        m = _row_max(row)
+        for j in range(n):
+            dst[j] = row[j] - m
+        k = min(n, max(0, head - lo))
+        _exp_packets(dst, 0, k, ex)
+        for j in range(k, n):
+            ex[j] = exp_s(dst[j])
+        if n <= _LEAF:
+            sm = _leaf_sum(ex, 0, n, acc)
+        else:
+            sm = _split_sum(ex, 0, n, 0, lo, acc, e)
+        inv = np.float32(1) / sm
+        for j in range(n):
+            dst[j] = flush(ex[j] * inv)
+
+
+@jit
+def log_softmax_rows_f32(x, n, out):
+    """softmax_kernel.log_softmax_2d in one pass over each row: shift, the
+    row's sum of exps (Eigen's order, exps by the leaf's packets), its log
+    (packets over the vector of row sums, libm's for its last rows % 8),
+    subtracted."""
+    rows = out.size // n if n else 0
+    head = rows - rows % PACKET
+    acc = np.empty(4 * PACKET, np.float32)
+    e = np.empty(_LEAF, np.float32)
+    for r in range(rows):
+        lo = r * n
+        row, dst = x[lo:lo + n], out[lo:lo + n]
+        m = _row_max(row)
+        for j in range(n):
+            dst[j] = row[j] - m
+        if n <= _LEAF:
+            sm = _leaf(dst, 0, n, 1, acc, e)
+        else:
+            sm = _split_sum(dst, 0, n, 1, lo, acc, e)
+        ls = log_p(sm) if r < head else log_s(sm)
+        for j in range(n):
+            dst[j] = dst[j] - ls
+
+
+def _rows_kernel(kernel):
+    def f(x):
+        a = np.ascontiguousarray(x, np.float32)
+        out = np.empty(a.shape, np.float32)
+        if a.size:
+            kernel(a.reshape(-1), a.shape[1], out.reshape(-1))
+        return out
+    return f
 
 
 def shift_rows(x):
@@ -205,4 +285,6 @@ def ops():
     return {"exp_all": _elementwise(_je.exp_f32), "log_all": _elementwise(_je.log_f32),
             "sum_exp": sum_exp, "row_sums": row_sums,
             "log_scalar": _elementwise(log_scalar_f32), "shift_rows": shift_rows,
-            "divide_rows_flush": divide_rows_flush}
+            "divide_rows_flush": divide_rows_flush,
+            "softmax": _rows_kernel(softmax_rows_f32),
+            "log_softmax": _rows_kernel(log_softmax_rows_f32)}

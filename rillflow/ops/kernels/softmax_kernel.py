@@ -128,8 +128,16 @@ def _sum_exp(shifted):
 # The primitives the functions below are built from. jit_softmax.ops()
 # gives compiled ones with the same bits; callers pass them as `k`.
 def shifted_rows(logits2d):
-    """logits minus their row maxima (float32, a new array)."""
-    return logits2d - logits2d.max(axis=1, keepdims=True)
+    """logits minus their row maxima (float32, a new array). A row with a
+    NaN has that (first) NaN as its maximum: NumPy's max gives some NaN,
+    whose sign and payload vary with its SIMD path (the jit extra's
+    jit_softmax._row_max follows the same rule)."""
+    m = logits2d.max(axis=1, keepdims=True)
+    nan_rows = np.flatnonzero(np.isnan(m[:, 0]))
+    if nan_rows.size:
+        rows = logits2d[nan_rows]
+        m[nan_rows, 0] = rows[np.arange(nan_rows.size), np.argmax(np.isnan(rows), axis=1)]
+    return logits2d - m
 
 
 def _divide_rows_flush(x, s):
@@ -146,6 +154,8 @@ def softmax_2d(logits2d, k=None):
     """TensorFlow's float32 softmax of the rows of a 2-D array (`k`: the
     primitives, NUMPY_OPS by default)."""
     k = k or NUMPY_OPS
+    if "softmax" in k:       # the same steps fused (the jit extra)
+        return k["softmax"](logits2d)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         e = k["exp_all"](k["shift_rows"](logits2d))
         # TensorFlow multiplies by 1/sum from Eigen's packet reciprocal, the
@@ -160,6 +170,8 @@ def softmax_2d(logits2d, k=None):
 def log_softmax_2d(logits2d, k=None):
     """TensorFlow's float32 log_softmax of the rows of a 2-D array."""
     k = k or NUMPY_OPS
+    if "log_softmax" in k:   # the same steps fused (the jit extra)
+        return k["log_softmax"](logits2d)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         x = k["shift_rows"](logits2d)
         x -= k["log_all"](k["sum_exp"](x))[:, None]
