@@ -149,6 +149,7 @@ class _Dispatcher:
         self.entries = []
         self.trigger = ()           # classes whose instances may dispatch
         self.cache = {}             # class -> whether its instances may dispatch
+        self.plain = set()          # classes seen not to dispatch (the wrapper's fast test)
 
     def refresh(self):
         classes = {c for e in self.entries for ch in e.checks.values() for c in ch.classes()}
@@ -156,6 +157,11 @@ class _Dispatcher:
         # types) make a call dispatch, so only they leave the fast path.
         self.trigger = tuple(classes)
         self.cache = {}
+        self.plain.clear()  # the same set object: the wrapper's code holds it
+
+    def checked_params(self):
+        """The parameter names some signature checks."""
+        return frozenset(n for e in self.entries for n in e.checks)
 
     def may_dispatch(self, value):
         cls = value.__class__
@@ -199,25 +205,65 @@ class _Dispatcher:
         return found.target(*args, **kwargs)
 
 
-def _make_wrapper(api, dispatcher):
+def _slow_call(api, dispatcher):
+    """The wrapper's path for calls with an argument of a class not yet known
+    to be plain: dispatch, or call `api`."""
     may = dispatcher.may_dispatch
 
-    @functools.wraps(api)
-    def wrapper(*args, **kwargs):
-        for a in args:
+    def slow(*args, **kwargs):
+        hit = False
+        for a in (*args, *kwargs.values()):
             if may(a):
-                break
-        else:
-            for a in kwargs.values():
-                if may(a):
-                    break
+                hit = True
+            elif a.__class__ is not list and a.__class__ is not tuple:
+                dispatcher.plain.add(a.__class__)
+        if hit:
+            result = dispatcher.dispatch(args, kwargs)
+            if result is not NotImplemented:
+                return result
+        return api(*args, **kwargs)
+    return slow
+
+
+_P = inspect.Parameter
+
+
+def _make_wrapper(api, dispatcher):
+    """The function published as `tf.X` while `api` has registrations.
+
+    It is generated with `api`'s own parameters, so a call costs one frame
+    and a set lookup per checked parameter: the class of each argument that
+    some signature names is looked up in `dispatcher.plain` (classes seen
+    not to dispatch); any other class takes the slow path, which dispatches
+    or adds the class to the set. APIs with *args/**kwargs get a generic
+    wrapper."""
+    slow = _slow_call(api, dispatcher)
+    params = list(inspect.signature(api).parameters.values())
+    checked = dispatcher.checked_params()
+    if any(p.kind in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD, _P.POSITIONAL_ONLY) for p in params):
+        wrapper = functools.wraps(api)(lambda *args, **kwargs: slow(*args, **kwargs))
+    else:
+        ns = {"_api": api, "_plain": dispatcher.plain, "_slow": slow}
+        defs, call, star = [], [], False
+        for i, p in enumerate(params):
+            if p.kind is _P.KEYWORD_ONLY and not star:
+                defs.append("*")
+                star = True
+            if p.default is _P.empty:
+                defs.append(p.name)
             else:
-                return api(*args, **kwargs)
-        result = dispatcher.dispatch(args, kwargs)
-        if result is NotImplemented:
-            return api(*args, **kwargs)
-        return result
+                ns["_d%d" % i] = p.default
+                defs.append("%s=_d%d" % (p.name, i))
+            call.append(p.name if p.kind is _P.POSITIONAL_OR_KEYWORD else
+                        "%s=%s" % (p.name, p.name))
+        test = " or ".join("%s.__class__ not in _plain" % p.name for p in params
+                           if p.name in checked) or "False"
+        src = ("def wrapper(%s):\n    if %s:\n        return _slow(%s)\n"
+               "    return _api(%s)\n" % (", ".join(defs), test, ", ".join(call), ", ".join(call)))
+        exec(compile(src, "<dispatch wrapper of %s>" % api.__name__, "exec"), ns)
+        wrapper = functools.wraps(api)(ns["wrapper"])
     wrapper._tf_dispatch_target = api
+    wrapper._tf_checked = checked
     return wrapper
 
 
@@ -327,12 +373,22 @@ def register(api, signature, target, check_target_signature=True):
     dispatcher.entries.append(entry)
     dispatcher.refresh()
     _TARGETS.setdefault(target, []).append((original, entry))
-    if original not in _WRAPPER_OF:
-        wrapper = _make_wrapper(original, dispatcher)
-        _WRAPPER_OF[original] = wrapper
-        _ORIGINAL_OF[wrapper] = original
-        _publish(original, wrapper)
+    _install(original, dispatcher)
     return target
+
+
+def _install(original, dispatcher):
+    """Publishes a wrapper checking the parameters the signatures name
+    (a new one when that set changed)."""
+    old = _WRAPPER_OF.get(original)
+    if old is not None and old._tf_checked == dispatcher.checked_params():
+        return
+    wrapper = _make_wrapper(original, dispatcher)
+    _WRAPPER_OF[original] = wrapper
+    _ORIGINAL_OF[wrapper] = original
+    if old is not None:
+        del _ORIGINAL_OF[old]
+    _publish(old if old is not None else original, wrapper)
 
 
 def unregister(target):
@@ -353,6 +409,8 @@ def unregister(target):
             wrapper = _WRAPPER_OF.pop(original)
             del _ORIGINAL_OF[wrapper]
             _publish(wrapper, original)
+        else:
+            _install(original, d)
     before = len(_ELEMENTWISE)
     _ELEMENTWISE[:] = [e for e in _ELEMENTWISE if e[2] is not target]
     found = found or len(_ELEMENTWISE) != before
