@@ -164,3 +164,22 @@ def test_tf_function_arguments_and_results():
     assert g(MaskedTensor([1, 2], [True, False])).numpy().tolist() == [2, 4]
     n = tf.function(lambda net: net.mt.values * 3)(Net(_mt(), 2.0))
     assert n.numpy().tolist() == [[3, 6, 9], [12, 15, 18]]
+
+
+class Row(tf.experimental.BatchableExtensionType):
+    x: tf.Tensor
+
+
+def test_dataset_of_batchable_extension_type():
+    ds = tf.data.Dataset.from_tensor_slices(Row(tf.constant([1, 2, 3, 4, 5])))
+    assert repr(ds.element_spec) == "Row.Spec(x=TensorSpec(shape=(), dtype=tf.int32, name=None))"
+    b = ds.batch(2)
+    assert repr(b.element_spec) == ("Row.Spec(x=TensorSpec(shape=(None,), dtype=tf.int32, "
+                                    "name=None))")
+    assert [r.x.numpy().tolist() for r in b] == [[1, 2], [3, 4], [5]]
+    assert [int(r.x) for r in b.unbatch()] == [1, 2, 3, 4, 5]
+
+
+def test_cond_returns_extension_value():
+    out = tf.cond(tf.constant(True), lambda: Row(tf.constant(1)), lambda: Row(tf.constant(2)))
+    assert type(out) is Row and int(out.x) == 1

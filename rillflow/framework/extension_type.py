@@ -15,6 +15,8 @@ import inspect
 import numpy as np
 
 from .api_export import export
+from .component_batching import slice_iter, stack_components
+from .tensor_shape import TensorShape
 from .extension_type_fields import ImmutableDict, convert_field
 from .tensor import EagerTensor, Tensor
 from .tensor_spec import TensorSpec
@@ -381,7 +383,44 @@ class BatchableExtensionType(ExtensionType):
 
 
 class BatchableExtensionTypeSpec(ExtensionTypeSpec):
-    """The spec of a BatchableExtensionType (`tf.experimental.BatchableExtensionTypeSpec`)."""
+    """The spec of a BatchableExtensionType (`tf.experimental.BatchableExtensionTypeSpec`):
+    batching adds a leading dimension to every tensor field (tf.data)."""
+
+    def _map_specs(self, fn):
+        spec = type(self).__new__(type(self))
+        spec._tf_set({n: _walk(v, fn) for n, v in self._tf_fields.items()})
+        return spec
+
+    def _batch(self, batch_size):
+        """The spec of a batch of `batch_size` values (None: unknown)."""
+        def add(sp):
+            if isinstance(sp, TensorSpec):
+                return TensorSpec(TensorShape([batch_size]).concatenate(sp.shape), sp.dtype)
+            return sp._batch(batch_size)
+        return self._map_specs(add)
+
+    def _unbatch(self):
+        """The spec of the rows of a value of this spec.
+
+        Raises:
+          ValueError: for a field of rank 0.
+        """
+        def drop(sp):
+            if isinstance(sp, TensorSpec):
+                if sp.shape.rank == 0:
+                    raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+                return TensorSpec(sp.shape[1:], sp.dtype)
+            return sp._unbatch()
+        return self._map_specs(drop)
+
+    def _batch_numpy(self, rows):
+        """The components (NumPy) of the batch of values with components `rows`."""
+        return [stack_components(rows, i) for i in range(len(rows[0]))]
+
+    def _unbatch_numpy(self, components):
+        """The components (NumPy) of each row of a value with `components`."""
+        cols = [list(slice_iter(c)) for c in components]
+        return [list(r) for r in zip(*cols)]
 
 
 export("experimental.ExtensionType")(ExtensionType)
