@@ -223,6 +223,11 @@ def test_compiled_row_sums_and_softmax_family(jit_on, cols):
     rows = max(1, 40_000 // cols)
     x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
     x[0, :min(cols, 3)] = [np.inf, -np.inf, np.nan][:min(cols, 3)]
+    if rows > 3:
+        x[2] = -np.abs(x[2])             # a negative NaN, -0 and -inf in one row
+        x[2, 0] = -np.inf
+        x[2, -1] = -np.float32(np.nan)
+        x[3, ::2] = -0.0
     labels = rng.integers(0, cols, rows)
     soft = rng.dirichlet(np.ones(cols), rows).astype(np.float32)
     fast, slow = jit_kernels.softmax_ops(x.size), softmax_kernel.NUMPY_OPS
@@ -233,6 +238,8 @@ def test_compiled_row_sums_and_softmax_family(jit_on, cols):
         with np.errstate(all="ignore"):
             _bits_equal(fast[k](arg), slow[k](arg))
     _bits_equal(fast["row_sums"](x[1:], first=5), slow["row_sums"](x[1:], first=5))
+    # The shift keeps a row's first NaN (its sign too) on both paths.
+    assert fast["shift_rows"](x).tobytes() == slow["shift_rows"](x).tobytes()
     for f, args in [(softmax_kernel.softmax_2d, (x,)), (softmax_kernel.log_softmax_2d, (x,)),
                     (softmax_kernel.softmax_xent_2d, (soft, x)),
                     (softmax_kernel.sparse_xent_2d, (labels, x))]:
