@@ -54,6 +54,32 @@ def _fmt(t):
     return "%.3f s" % t
 
 
+def _blas_kernels():
+    """Which OpenBLAS kernels NumPy runs: the matrix products (and the
+    convolutions built on them) run at half speed on AVX2 kernels on an
+    AVX-512 CPU, and some environments force them (OPENBLAS_CORETYPE)."""
+    import ctypes
+    import numpy as np
+    forced = os.environ.get("OPENBLAS_CORETYPE")
+    name = None
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split()[-1] for line in f if "openblas" in line.lower()}
+        for path in paths:
+            lib = ctypes.CDLL(path)
+            for fn in ("scipy_openblas_get_corename64_", "openblas_get_corename64_",
+                       "openblas_get_corename"):
+                if hasattr(lib, fn):
+                    getattr(lib, fn).restype = ctypes.c_char_p
+                    name = getattr(lib, fn)().decode()
+                    break
+    except OSError:
+        pass
+    del np
+    text = "OpenBLAS, %s kernels" % name if name else "unknown"
+    return text + (" (forced by OPENBLAS_CORETYPE=%s)" % forced if forced else "")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", default="", help="only workloads whose name contains this")
@@ -106,6 +132,7 @@ def _run_core(selected, args):
     for r in rows:
         print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r)))
     print("compiled kernels (the jit extra): %s" % jit_kernels.status())
+    print("NumPy's BLAS: %s" % _blas_kernels())
 
 
 if __name__ == "__main__":
