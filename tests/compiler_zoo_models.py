@@ -437,7 +437,10 @@ def second_order(rng):
     def step(V, x):
         with tf.GradientTape() as outer:
             with tf.GradientTape() as inner:
-                y = tf.reduce_sum(tf.nn.softplus(tf.matmul(x, V["w"]) + V["b"]) ** 2)
+                # tf.square, not ** 2: in graphs TensorFlow (and rillflow)
+                # rewrites x ** 2 as Square, whose bits differ from eager's pow
+                # (docs/numerics.md), so the sums can differ in the last bit.
+                y = tf.reduce_sum(tf.square(tf.nn.softplus(tf.matmul(x, V["w"]) + V["b"])))
             gw = inner.gradient(y, V["w"])
             penalty = tf.reduce_sum(gw * gw)
         gw2, gb2 = outer.gradient(penalty, [V["w"], V["b"]])
