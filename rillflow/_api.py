@@ -4,6 +4,7 @@ import importlib
 import sys
 import types
 
+from .framework import dispatch
 from .framework.api_export import EXPORTS
 
 
@@ -27,6 +28,9 @@ def _namespace(package, dotted):
 
 def build(package):
     """Sets every exported name on `package` and its namespaces."""
+    # Elementwise dispatch handlers registered while the op families were
+    # being imported also cover the ops of families imported after them.
+    dispatch.apply_pending()
     for name, obj in EXPORTS.items():
         ns, _, leaf = name.rpartition(".")
         target = _namespace(package, ns) if ns else package
