@@ -83,6 +83,18 @@ class RaggedTensorSpec:
     def _arg_spec(self):
         return self
 
+    def _check_value(self, value, specs_ok=False):
+        """Raises a TypeError unless `value` (a RaggedTensor, or with
+        `specs_ok` a spec) fits this spec (an input_signature's)."""
+        if isinstance(value, RaggedTensorSpec) and specs_ok:
+            other = value
+        elif isinstance(value, RaggedTensor):
+            other = value._type_spec
+        else:
+            raise TypeError("Can not cast %r to %r" % (value, self))
+        if not self.is_compatible_with(other):
+            raise TypeError("Can not cast %r to %r" % (other, self))
+
     def is_compatible_with(self, spec_or_value):
         """Whether a RaggedTensor (or spec) has this type and a compatible shape
         (for ragged_rank 0, also a plain tensor or TensorSpec of a compatible
