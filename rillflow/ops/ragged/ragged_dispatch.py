@@ -74,3 +74,15 @@ _register(shape_ops.size, {"input": RaggedTensor},
 _register(shape_ops.rank, {"input": RaggedTensor},
           lambda input, name=None: convert_to_tensor(np.int32(input.shape.rank)))  # noqa
 
+
+
+def _reverse(tensor, axis, name=None):
+    """`tf.reverse` of a RaggedTensor: a `::-1` slice at each axis."""
+    rank = tensor.shape.rank
+    axes = {int(a) % rank for a in np.reshape(np.asarray(
+        axis.numpy() if hasattr(axis, "numpy") else axis), [-1])}
+    return tensor[tuple(slice(None, None, -1) if i in axes else slice(None)
+                        for i in range(max(axes) + 1))]
+
+
+_register(gather_ops.reverse, {"tensor": RaggedTensor}, _reverse)
