@@ -19,7 +19,7 @@ from .functional import MapNode
 from .sources import ListNode
 from ..framework.convert import convert_to_tensor
 from ..framework.sparse_tensor import SparseTensorSpec
-from ..ops.ragged.ragged_tensor import RaggedTensorSpec
+from ..ops.ragged.ragged_spec import RaggedTensorSpec
 
 
 def _static_int(v):

@@ -1,14 +1,20 @@
-"""`tf.RaggedTensor`: rows of different lengths, and `tf.ragged.constant`.
+"""`tf.RaggedTensor`: rows of different lengths.
 
 A RaggedTensor is `values` cut into rows at `row_splits` (int64 or int32);
-`values` may itself be a RaggedTensor (more ragged dimensions). It is a
-composite tensor: a traced function takes it as its components (the flat
-values, then the row splits outermost first, as TensorFlow orders them) and
-keys its traces by RaggedTensorSpec. AutoGraph (which iterates its rows
-with a tensor loop) and tf.data (which batches it through its spec) know
-about RaggedTensor, not the other way round. Only part of TensorFlow's
-ragged op library is here: construction, row access, `to_list` / `numpy` /
-`to_tensor`, and what `tf.strings.split` results need.
+`values` may itself be a RaggedTensor (more ragged dimensions). This module
+holds the class: the row-partition constructors (`from_row_splits`,
+`from_row_lengths`, ... with TensorFlow's validation messages), the
+accessors (`row_lengths`, `value_rowids`, `nrows`, `bounding_shape`...),
+`to_list` / `numpy` / printing, and the composite protocol (a traced
+function takes it as its components: the flat values, then the row splits
+outermost first, as TensorFlow orders them, and keys its traces by
+RaggedTensorSpec). The modules above it install the rest on the class
+(`ragged_spec`: the spec; `ragged_conversion`: `from_tensor`, `to_tensor`,
+`from_sparse`, `to_sparse`; `ragged_getitem`: `[]`; `ragged_math_ops`: the
+operators), as `tensor_operators` does for `tf.Tensor`.
+
+Row-partition arithmetic on eager tensors is NumPy on the splits; in a
+graph it is built from the core ops, so the same code traces.
 """
 import numpy as np
 
@@ -16,30 +22,97 @@ from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
-from ...framework.component_batching import slice_iter, stack_components
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import EagerTensor, Tensor
-from ...framework.tensor_shape import TensorShape, as_shape
-from ...framework.tensor_spec import TensorSpec
-from ..core import op_util as U
-from ..core.constant_ops import constant as dense, zeros
-from ..core.join_ops import concat
-from ..core.math_ops import cast, subtract
+from ...framework.tensor_shape import TensorShape
+from ..core.creation_ops import range as tf_range
+from ..core.gather_ops import gather
+from ..core.join_ops import concat, stack
+from ..core.math_ops import cast, maximum, subtract
+from ..core.reduction_ops import reduce_max
+from ..core.repeat_unique_roll_ops import repeat
 from ..core.scan_ops import cumsum
 from ..core.segment_ops import bincount
-from ..core.shape_ops import shape
+from ..core.shape_ops import shape as tf_shape, reshape
 from ..core.slicing import getitem
+from ..core.constant_ops import zeros
 
 _state = _context.state
-_OBJ = np.dtype(object)
 
 
-def _row_splits_kernel(rowids, nrows):
-    counts = np.bincount(rowids, minlength=int(nrows)) if rowids.size else \
-        np.zeros(int(nrows), dtype=np.int64)
-    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+def _eager(*ts):
+    """Whether every tensor given holds a value now (so NumPy can do the
+    partition arithmetic)."""
+    return all(isinstance(t, EagerTensor) for t in ts)
 
 
+def _np_tensor(a, dtype):
+    return EagerTensor(np.asarray(a, dtype=dtype._np))
+
+
+def _splits_tensor(x, dtype=None):
+    """`x` as a row-partition tensor: int64 unless it is an int32 tensor or
+    `dtype` says so.
+
+    Raises:
+      ValueError: a non-integer dtype.
+    """
+    t = convert_to_tensor(x, dtype_hint=dtype or D.int64)
+    if t.dtype not in (D.int32, D.int64):
+        raise ValueError("row_splits must have dtype int32 or int64")
+    if dtype is not None and t.dtype is not dtype:
+        t = cast(t, dtype)
+    return t
+
+
+def _assert_non_negative(x, what):
+    """TensorFlow's `assert_non_negative` message for the first elements of `x`."""
+    bad = x < 0
+    if bad.any():
+        shown = [repr(str(v)) for v in x[:3].tolist()] + (["'...'"] if x.size > 3 else [])
+        raise errors.InvalidArgumentError(
+            None, None, f"Arguments to {what}.  \nCondition x >= 0 did not hold "
+            f"element-wise:\nx (shape={tuple(x.shape)} dtype={D.as_dtype(x.dtype).name}) = "
+            f"\n[{', '.join(shown)}]")
+
+
+def _assert_equal(x, y, what):
+    """TensorFlow's `assert_equal` message for two scalars."""
+    if x != y:
+        raise errors.InvalidArgumentError(
+            None, None, f"Arguments to {what}\nCondition x == y did not hold.\n"
+            f"First 1 elements of x:\n[{x}]\nFirst 1 elements of y:\n[{y}]")
+
+
+def _nvals(values):
+    """The number of rows of `values` (a Python int, or None when unknown)."""
+    if isinstance(values, RaggedTensor):
+        return values.nrows_value()
+    return values.shape[0] if values.shape.rank else None
+
+
+def _check_rank1(t):
+    if t.shape.rank is not None and t.shape.rank != 1:
+        raise ValueError(f"Shape {t.shape} must have rank 1")
+
+
+def _convert_values(values):
+    if isinstance(values, RaggedTensor):
+        return values
+    v = convert_to_tensor(values)
+    if v.shape.rank == 0:
+        # TensorFlow fails slicing the shape of a scalar.
+        raise errors.InvalidArgumentError(
+            None, None, "slice index 0 of dimension 0 out of bounds. [Op:StridedSlice] "
+            "name: strided_slice/")
+    return v
+
+
+def _match_splits_dtype(values, splits):
+    if isinstance(values, RaggedTensor) and values.row_splits.dtype is not splits.dtype:
+        raise ValueError(
+            "Argument `row_partition` of RaggedTensor with name: partition must have same "
+            f"dtype as Argument `values`. ({splits.dtype} vs. {values.row_splits.dtype}).")
 
 
 @export("RaggedTensor")
@@ -47,62 +120,241 @@ class RaggedTensor:
     """Rows of different lengths: `values` cut into rows at `row_splits`.
 
     Row i holds `values[row_splits[i]:row_splits[i + 1]]`. `values` may
-    itself be a RaggedTensor (more ragged dimensions).
+    itself be a RaggedTensor (more ragged dimensions). Build one with the
+    `from_*` class methods or `tf.ragged.constant`.
     """
 
     _is_tensor_like = True   # tf.is_tensor(ragged) is True
     _is_composite_tensor = True
+    # Filled by ragged_spec (the spec module sits above this one).
+    _spec_class = None
 
-    def __init__(self, values, row_splits):
+    def __init__(self, values, row_splits, uniform_row_length=None):
         self._values = values
         self._row_splits = row_splits
+        # A Python int or scalar tensor when every row has this length
+        # (`from_uniform_row_length`): the shape then shows it.
+        self._uniform_row_length = uniform_row_length
 
     # --- construction -------------------------------------------------------
     @classmethod
+    def _from_row_partition(cls, values, splits, validate, what, uniform=None):
+        """The RaggedTensor of `values` and `splits`, checked eagerly as
+        TensorFlow does when `validate` (the last split counts the values)."""
+        _match_splits_dtype(values, splits)
+        if validate and _eager(splits):
+            n = _nvals(values)
+            if n is not None and isinstance(values, (EagerTensor, RaggedTensor)):
+                _assert_equal(int(splits._v[-1]), n,
+                              f"{what} do not form a valid RaggedTensor")
+        return cls(values, splits, uniform)
+
+    @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
-        """A RaggedTensor whose row i is `values[row_splits[i]:row_splits[i+1]]`."""
-        if not isinstance(values, RaggedTensor):
-            values = convert_to_tensor(values)
-        splits = convert_to_tensor(row_splits, dtype_hint=D.int64)
-        if validate and isinstance(splits, EagerTensor):
+        """A RaggedTensor whose row i is `values[row_splits[i]:row_splits[i+1]]`.
+
+        Raises:
+          ValueError: `row_splits` not a vector, empty, or not integers.
+          InvalidArgumentError (validate): not starting at 0, decreasing, or
+            not ending at the number of values.
+        """
+        values = _convert_values(values)
+        splits = _splits_tensor(row_splits)
+        _check_rank1(splits)
+        if splits.shape[0] == 0:
+            raise ValueError("row_splits tensor may not be empty.")
+        if validate and _eager(splits):
             s = splits._v
-            if s.ndim != 1 or s.size == 0 or s[0] != 0 or np.any(np.diff(s) < 0):
-                raise errors.InvalidArgumentError(
-                    None, None, "row_splits must be a non-empty, non-decreasing vector "
-                    "starting at 0")
-            nvals = values.nrows_value() if isinstance(values, RaggedTensor) \
-                else values.shape[0]
-            if nvals is not None and s[-1] != nvals:
-                raise errors.InvalidArgumentError(
-                    None, None, "Last row_splits value must equal the number of values")
-        return cls(values, splits)
+            _assert_equal(int(s[0]), 0, "from_row_splits do not form a valid RaggedTensor:zero")
+            _assert_non_negative(np.diff(s), "from_row_splits do not form a valid RaggedTensor:"
+                                 "monotonic")
+        return cls._from_row_partition(values, splits, validate, "_from_row_partition")
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        """A RaggedTensor whose row i has `row_lengths[i]` values."""
-        lengths = np.asarray(U.np_value(row_lengths)).astype(np.int64)
-        splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        return cls.from_row_splits(values, EagerTensor(splits), validate=validate)
+        """A RaggedTensor whose row i has `row_lengths[i]` values.
+
+        Raises:
+          InvalidArgumentError (validate): a negative length, or lengths not
+            summing to the number of values.
+        """
+        values = _convert_values(values)
+        lengths = _splits_tensor(row_lengths)
+        _check_rank1(lengths)
+        if _eager(lengths):
+            if validate:
+                _assert_non_negative(lengths._v, "from_row_lengths do not form a valid "
+                                     "RowPartition")
+            splits = _np_tensor(np.concatenate([[0], np.cumsum(lengths._v)]), lengths.dtype)
+        else:
+            splits = concat([zeros([1], lengths.dtype), cumsum(lengths)], 0)
+        return cls._from_row_partition(values, splits, validate, "_from_row_partition")
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
-        """A RaggedTensor where value j is in row `value_rowids[j]` (sorted)."""
-        rowids = np.asarray(U.np_value(value_rowids)).astype(np.int64)
-        n = int(nrows) if nrows is not None else (int(rowids.max()) + 1 if rowids.size else 0)
-        return cls.from_row_splits(values, EagerTensor(_row_splits_kernel(rowids, n)),
-                                   validate=validate)
+        """A RaggedTensor where value j is in row `value_rowids[j]` (sorted);
+        `nrows` (default: the last row id + 1) may add empty rows at the end.
+
+        Raises:
+          ValueError: `value_rowids` and `values` of different lengths, or
+            `nrows` below the last row id + 1.
+          InvalidArgumentError (validate): negative or decreasing row ids.
+        """
+        values = _convert_values(values)
+        rowids = _splits_tensor(value_rowids)
+        _check_rank1(rowids)
+        n = _nvals(values)
+        if n is not None and rowids.shape[0] is not None and rowids.shape[0] != n:
+            raise ValueError(f"Shapes ({n},) and ({rowids.shape[0]},) are incompatible")
+        if nrows is not None:
+            nrows = _splits_tensor(nrows, rowids.dtype)
+        if _eager(rowids) and (nrows is None or _eager(nrows)):
+            r = rowids._v
+            if validate:
+                _assert_non_negative(r[:1], "from_value_rowids do not form a valid "
+                                     "RowPartition")
+                _assert_non_negative(np.diff(r), "from_value_rowids do not form a valid "
+                                     "RowPartition")
+            last = int(r[-1]) + 1 if r.size else 0
+            count = last if nrows is None else int(nrows._v)
+            if count < last:
+                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={count},"
+                                 f" value_rowids[-1]={last - 1}")
+            counts = np.bincount(r, minlength=count) if r.size else np.zeros(count, np.int64)
+            splits = _np_tensor(np.concatenate([[0], np.cumsum(counts)]), rowids.dtype)
+        else:
+            if nrows is None:
+                nrows = cast(maximum(reduce_max(rowids) + 1, 0), rowids.dtype)
+            counts = bincount(cast(rowids, D.int32), minlength=cast(nrows, D.int32),
+                              maxlength=cast(nrows, D.int32), dtype=rowids.dtype)
+            splits = concat([zeros([1], rowids.dtype), cumsum(counts)], 0)
+        return cls._from_row_partition(values, splits, validate, "_from_row_partition")
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate=True):
+        """A RaggedTensor whose row i starts at `row_starts[i]` (the last row
+        ends with the values).
+
+        Raises:
+          InvalidArgumentError (validate): not starting at 0, or decreasing.
+        """
+        values = _convert_values(values)
+        starts = _splits_tensor(row_starts)
+        _check_rank1(starts)
+        n = _nvals(values)
+        if _eager(starts) and n is not None:
+            if validate and starts._v.size:
+                _assert_equal(int(starts._v[0]), 0,
+                              "from_row_starts do not form a valid RaggedTensor")
+            splits = _np_tensor(np.concatenate([starts._v, [n]]), starts.dtype)
+        else:
+            total = cast(RaggedTensor._outer_size(values), starts.dtype)
+            splits = concat([starts, reshape(total, [1])], 0)
+        if validate and _eager(splits):
+            _assert_non_negative(np.diff(splits._v), "from_row_starts do not form a valid "
+                                 "RaggedTensor:monotonic")
+        return cls._from_row_partition(values, splits, validate, "_from_row_partition")
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, name=None, validate=True):
+        """A RaggedTensor whose row i ends at `row_limits[i]` (the first row
+        starts at 0).
+
+        Raises:
+          InvalidArgumentError (validate): decreasing limits, or the last not
+            the number of values.
+        """
+        values = _convert_values(values)
+        limits = _splits_tensor(row_limits)
+        _check_rank1(limits)
+        splits = concat([zeros([1], limits.dtype), limits], 0)
+        if validate and _eager(splits):
+            _assert_non_negative(np.diff(splits._v), "from_row_limits do not form a valid "
+                                 "RaggedTensor:monotonic")
+        return cls._from_row_partition(values, splits, validate, "_from_row_partition")
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None,
+                                validate=True, name=None):
+        """A RaggedTensor whose rows all have `uniform_row_length` values (its
+        shape shows the length); `nrows` is needed when the length is 0.
+
+        Raises:
+          ValueError: the values do not fill the rows exactly.
+        """
+        values = _convert_values(values)
+        length = _splits_tensor(uniform_row_length,
+                                values.row_splits.dtype if isinstance(values, RaggedTensor)
+                                else None)
+        n = _nvals(values)
+        if _eager(length) and n is not None:
+            k = int(length._v)
+            rows = int(nrows) if nrows is not None else (n // k if k else 0)
+            if validate and k * rows != n:
+                raise ValueError(f"uniform_row_length={k} times nrows={rows} must equal "
+                                 f"nvals={n}")
+            splits = _np_tensor(np.arange(rows + 1) * k, length.dtype)
+            return cls(values, splits, k)
+        total = cast(RaggedTensor._outer_size(values), length.dtype)
+        rows = cast(nrows, length.dtype) if nrows is not None else total // maximum(length, 1)
+        splits = tf_range(rows + 1, dtype=length.dtype) * length
+        return cls(values, splits, length)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
+        """Applies `from_row_splits` for each splits vector, innermost first."""
+        if isinstance(nested_row_splits, (Tensor, np.ndarray)):
+            raise TypeError("nested_row_splits must be a list of Tensors")
+        out = flat_values
+        for s in reversed(list(nested_row_splits)):
+            out = cls.from_row_splits(out, s, validate=validate)
+        return out
+
+    @classmethod
+    def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None,
+                                validate=True):
+        """Applies `from_row_lengths` for each lengths vector, innermost first."""
+        out = flat_values
+        for lengths in reversed(list(nested_row_lengths)):
+            out = cls.from_row_lengths(out, lengths, validate=validate)
+        return out
+
+    @classmethod
+    def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None,
+                                 name=None, validate=True):
+        """Applies `from_value_rowids` for each row-ids vector, innermost first.
+
+        Raises:
+          ValueError: `nested_nrows` of another length than `nested_value_rowids`.
+        """
+        ids = list(nested_value_rowids)
+        nrows = [None] * len(ids) if nested_nrows is None else list(nested_nrows)
+        if len(nrows) != len(ids):
+            raise ValueError("Argument `nested_nrows` must have the same length as argument "
+                             "`nested_value_rowids`. len(nested_nrows) = "
+                             f"{len(nrows)} vs. len(nested_values_rowids) = {len(ids)}.")
+        out = flat_values
+        for r, n in reversed(list(zip(ids, nrows))):
+            out = cls.from_value_rowids(out, r, n, validate=validate)
+        return out
+
+    @staticmethod
+    def _outer_size(values):
+        """The number of rows of `values` as a scalar tensor."""
+        if isinstance(values, RaggedTensor):
+            return values.nrows()
+        return getitem(tf_shape(values, out_type=D.int64), 0)
 
     @classmethod
     def _from_value_rowids(cls, values, sparse_indices, dense_shape):
         """From the (indices, values, shape) of a sparse result, in either mode."""
-        if _state.graph is None:
+        if _eager(sparse_indices, dense_shape):
             rowids = sparse_indices._v[:, 0]
-            return cls(values, EagerTensor(_row_splits_kernel(rowids, dense_shape._v[0])))
-        rowids = cast(getitem(sparse_indices, (slice(None), 0)), D.int32)
-        nrows = cast(getitem(dense_shape, 0), D.int32)
-        counts = cast(bincount(rowids, minlength=nrows, maxlength=nrows), D.int64)
-        splits = concat([zeros([1], D.int64), cumsum(counts)], 0)
-        return cls(values, splits)
+            n = int(dense_shape._v[0])
+            counts = np.bincount(rowids, minlength=n) if rowids.size else np.zeros(n, np.int64)
+            return cls(values, _np_tensor(np.concatenate([[0], np.cumsum(counts)]), D.int64))
+        rowids = getitem(sparse_indices, (slice(None), 0))
+        return cls.from_value_rowids(values, rowids, getitem(dense_shape, 0), validate=False)
 
     # --- structure ------------------------------------------------------------
     @property
@@ -112,7 +364,7 @@ class RaggedTensor:
 
     @property
     def row_splits(self):
-        """int64 vector: row i is `values[row_splits[i]:row_splits[i+1]]`."""
+        """Row i is `values[row_splits[i]:row_splits[i+1]]` (int64 or int32)."""
         return self._row_splits
 
     @property
@@ -139,19 +391,34 @@ class RaggedTensor:
         return 1 + (self._values.ragged_rank if isinstance(self._values, RaggedTensor) else 0)
 
     @property
+    def uniform_row_length(self):
+        """The length of every row (a scalar tensor) if made uniform, else None."""
+        u = self._uniform_row_length
+        if u is None or isinstance(u, Tensor):
+            return u
+        return _np_tensor(u, self._row_splits.dtype)
+
+    @property
+    def row_splits_dtype(self):
+        """The dtype of the row partitions."""
+        return self._row_splits.dtype
+
+    @property
     def dtype(self):
         """The dtype of the values."""
         return self.flat_values.dtype
 
     @property
     def shape(self):
-        """[nrows, None, ...]: the ragged dimensions are None."""
+        """[nrows, None, ...]: ragged dimensions are None (a uniform row
+        length shows as its value)."""
         n = self._row_splits.shape[0]
         inner = self._values.shape
-        dims = [None if n is None else n - 1, None]
         if inner.rank is None:
             return TensorShape(None)
-        return TensorShape(dims + inner.as_list()[1:])
+        u = self._uniform_row_length
+        second = u if isinstance(u, (int, np.integer)) else None
+        return TensorShape([None if n is None else n - 1, second] + inner.as_list()[1:])
 
     @property
     def ndim(self):
@@ -162,47 +429,194 @@ class RaggedTensor:
         """Same as `shape`."""
         return self.shape
 
+    @property
+    def device(self):
+        """The device of the values."""
+        return self.flat_values.device
+
+    def consumers(self):
+        """The ops reading any component (graphs only; [] eagerly)."""
+        out = []
+        for c in self._to_components():
+            if not isinstance(c, EagerTensor):
+                out.extend(op for op in c.consumers() if not any(op is o for o in out))
+        return out
+
     def nrows_value(self):
         """The number of rows as a Python int (None in a graph if unknown)."""
         n = self._row_splits.shape[0]
         return None if n is None else n - 1
 
-    def nrows(self, out_type=D.int64, name=None):
-        """The number of rows, a scalar tensor."""
+    def nrows(self, out_type=None, name=None):
+        """The number of rows, a scalar tensor (of the row splits' dtype by default)."""
+        out_type = D.as_dtype(out_type) if out_type is not None else self._row_splits.dtype
         n = self.nrows_value()
         if n is not None:
-            return convert_to_tensor(np.array(n, dtype=D.as_dtype(out_type)._np))
-        return cast(subtract(getitem(shape(self._row_splits, out_type=D.int64), 0),
-                             np.int64(1)), out_type)
+            return _np_tensor(n, out_type)
+        return cast(getitem(tf_shape(self._row_splits, out_type=D.int64), 0) - 1, out_type)
+
+    def row_starts(self, name=None):
+        """Where each row starts in `values`."""
+        return getitem(self._row_splits, slice(None, -1))
+
+    def row_limits(self, name=None):
+        """Where each row ends in `values`."""
+        return getitem(self._row_splits, slice(1, None))
 
     def row_lengths(self, axis=1, name=None):
-        """The length of each row (int64)."""
-        if axis != 1:
-            raise NotImplementedError("row_lengths supports axis=1 only here")
-        s = self._row_splits
-        if isinstance(s, EagerTensor):
-            return EagerTensor(np.diff(s._v).astype(np.int64))
-        return subtract(getitem(s, slice(1, None)), getitem(s, slice(None, -1)))
+        """The length of each row: for `axis=1` a vector; for a deeper axis a
+        RaggedTensor of the lengths of the rows at that depth; for `axis=0`
+        the number of rows.
+
+        Raises:
+          ValueError: an axis out of bounds.
+        """
+        rank = self.shape.rank
+        if axis < 0 and rank is not None:
+            axis += rank
+        if axis == 0:
+            return self.nrows()
+        if axis == 1:
+            s = self._row_splits
+            if _eager(s):
+                return EagerTensor(np.diff(s._v))
+            return subtract(getitem(s, slice(1, None)), getitem(s, slice(None, -1)))
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.row_lengths(axis - 1))
+        if rank is not None and not 0 <= axis < rank:
+            raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+        # A uniform dimension of the values: every row has that length.
+        n = self._values.shape[axis - 1]
+        lengths = _np_tensor(np.full(int(_nvals(self._values) or 0), n),
+                             self._row_splits.dtype)
+        return self.with_values(lengths)
 
     def value_rowids(self, name=None):
-        """The row of each value (int64)."""
-        lengths = self.row_lengths()._v
-        return EagerTensor(np.repeat(np.arange(lengths.size, dtype=np.int64), lengths))
+        """The row of each value."""
+        s = self._row_splits
+        if _eager(s):
+            lengths = np.diff(s._v)
+            return EagerTensor(np.repeat(np.arange(lengths.size, dtype=s._v.dtype), lengths))
+        return repeat(tf_range(self.nrows(), dtype=s.dtype), self.row_lengths())
+
+    def nested_row_lengths(self, name=None):
+        """The row lengths of each ragged dimension, outermost first."""
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_lengths())
+            rt = rt.values
+        return tuple(out)
+
+    def nested_value_rowids(self, name=None):
+        """The value row ids of each ragged dimension, outermost first."""
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt.values
+        return tuple(out)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        """The smallest dense shape holding every row: [nrows, longest row, ...]
+        (one entry when `axis` is given)."""
+        out_type = D.as_dtype(out_type) if out_type is not None else self._row_splits.dtype
+        dims = [self.nrows(out_type)]
+        rt = self
+        while isinstance(rt, RaggedTensor):
+            lengths = rt.row_lengths()
+            if _eager(lengths):
+                dims.append(_np_tensor(lengths._v.max() if lengths._v.size else 0, out_type))
+            else:
+                dims.append(cast(maximum(reduce_max(lengths), 0), out_type))
+            rt = rt.values
+        inner = rt.shape.as_list()[1:]
+        if all(d is not None for d in inner) and all(_eager(d) for d in dims):
+            out = _np_tensor([int(d._v) for d in dims] + inner, out_type)
+        else:
+            tail = getitem(tf_shape(rt, out_type=out_type), slice(1, None))
+            out = concat([stack(dims), tail], 0)
+        return out if axis is None else getitem(out, axis)
+
+    def with_values(self, new_values):
+        """This partition with other values (same number of rows as `values`)."""
+        if not isinstance(new_values, RaggedTensor):
+            new_values = convert_to_tensor(new_values)
+        return RaggedTensor(new_values, self._row_splits, self._uniform_row_length)
+
+    def with_flat_values(self, new_values):
+        """This nested partition with other flat values."""
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    def with_row_splits_dtype(self, dtype):
+        """The same tensor with every row partition cast to `dtype`."""
+        dtype = D.as_dtype(dtype)
+        values = self._values.with_row_splits_dtype(dtype) \
+            if isinstance(self._values, RaggedTensor) else self._values
+        splits = self._row_splits if self._row_splits.dtype is dtype \
+            else cast(self._row_splits, dtype)
+        return RaggedTensor(values, splits, self._uniform_row_length)
+
+    def merge_dims(self, outer_axis, inner_axis):
+        """Merges dimensions `outer_axis` to `inner_axis` (inclusive) into one:
+        a Tensor when every dimension is merged away from the ragged ones.
+
+        Raises:
+          ValueError: `outer_axis` after `inner_axis`.
+        """
+        rank = self.shape.rank
+        if outer_axis < 0:
+            outer_axis += rank
+        if inner_axis < 0:
+            inner_axis += rank
+        if outer_axis > inner_axis:
+            raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal "
+                             f"to inner_axis ({inner_axis})")
+        if outer_axis == inner_axis:
+            return self
+        if outer_axis == 0:
+            if inner_axis <= self.ragged_rank:
+                v = self._values
+                for _ in range(inner_axis - 1):
+                    v = v.values
+                return v
+            # Past the ragged dimensions: flat values merged with the uniform ones.
+            fv = self.flat_values
+            merged = inner_axis - self.ragged_rank
+            tail = fv.shape.as_list()[merged + 1:]
+            return reshape(fv, [-1] + tail)
+        if outer_axis == 1:
+            # Each row's items become the items of the merged levels below.
+            splits, v = self._row_splits, self._values
+            for _ in range(inner_axis - 1):
+                if isinstance(v, RaggedTensor):
+                    splits, v = gather(v.row_splits, splits), v.values
+                else:
+                    dims = v.shape.as_list()
+                    splits, v = splits * dims[1], reshape(v, [-1] + dims[2:])
+            return RaggedTensor(v, splits)
+        values = self._values
+        if isinstance(values, RaggedTensor):
+            return self.with_values(values.merge_dims(outer_axis - 1, inner_axis - 1))
+        dims = values.shape.as_list()
+        o, i = outer_axis - 1, inner_axis - 1
+        return self.with_values(reshape(values, dims[:o] + [-1] + dims[i + 1:]))
 
     # --- values -------------------------------------------------------------
+    def _is_eager(self):
+        return _eager(self.flat_values, *self.nested_row_splits)
+
     def _eager_check(self, what):
-        if not isinstance(self._row_splits, EagerTensor):
-            raise ValueError(f"RaggedTensor.{what}() is only available eagerly")
+        if not self._is_eager():
+            raise ValueError(f"RaggedTensor.{what}() is only supported in eager mode.")
 
     def to_list(self):
         """The rows as nested Python lists."""
         self._eager_check("to_list")
         splits = self._row_splits._v
-        if isinstance(self._values, RaggedTensor):
-            inner = self._values.to_list()
-        else:
-            inner = self._values._v.tolist()
-        return [inner[int(a):int(b)] for a, b in zip(splits[:-1], splits[1:])]
+        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) \
+            else self._values._v.tolist()
+        return [inner[a:b] for a, b in zip(splits[:-1].tolist(), splits[1:].tolist())]
 
     def numpy(self):
         """The rows as NumPy values, as TensorFlow gives them: one array when
@@ -210,8 +624,8 @@ class RaggedTensor:
         self._eager_check("numpy")
         values = self._values.numpy() if isinstance(self._values, RaggedTensor) \
             else self._values._v
-        splits = self._row_splits._v
-        rows = [values[int(splits[i]):int(splits[i + 1])] for i in range(len(splits) - 1)]
+        splits = self._row_splits._v.tolist()
+        rows = [values[a:b] for a, b in zip(splits[:-1], splits[1:])]
         if not rows:
             return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
         if any(len(r) != len(rows[0]) for r in rows):
@@ -221,104 +635,18 @@ class RaggedTensor:
             return out
         return np.array(rows)
 
-    def to_tensor(self, default_value=None, name=None, shape=None):
-        """A dense tensor: rows padded with `default_value` (zero or b'') to the longest."""
-        self._eager_check("to_tensor")
-        rows = self.to_list()
-        dtype = self.dtype
-        if default_value is None:
-            default_value = b"" if dtype is D.string else 0
-        elif isinstance(default_value, str):
-            default_value = default_value.encode("utf-8")
-
-        def depth(x):
-            return 1 + depth(x[0]) if isinstance(x, list) and x else 1
-
-        rank = self.ragged_rank + self.flat_values.shape.rank
-        dims = [0] * rank
-
-        def measure(x, d):
-            if d < rank and isinstance(x, list):
-                dims[d] = max(dims[d], x.__len__())
-                for v in x:
-                    measure(v, d + 1)
-
-        measure(rows, 0)
-        if shape is not None:
-            dims = [d if s is None else s for d, s in zip(dims, as_shape(shape).as_list())]
-        np_dtype = _OBJ if dtype is D.string else dtype._np
-        if np_dtype is not _OBJ:
-            out = np.full(dims, default_value, dtype=np_dtype)
-        else:
-            out = np.empty(dims, dtype=object)
-            out.reshape(-1)[:] = [default_value] * out.size
-
-        def fill(x, idx):
-            if len(idx) == rank:
-                out[idx] = x
-                return
-            for i, v in enumerate(x):
-                if i < dims[len(idx)]:
-                    fill(v, idx + (i,))
-
-        fill(rows, ())
-        return EagerTensor(out)
-
-    def __getitem__(self, key):
-        if isinstance(key, Tensor) and key.shape.rank == 0 and key.dtype.is_integer \
-                and isinstance(key, EagerTensor):
-            key = int(key._v)
-        if not isinstance(self._row_splits, EagerTensor) or isinstance(key, Tensor):
-            return self._graph_row(key)
-        splits = self._row_splits._v
-        if isinstance(key, (int, np.integer)):
-            n = splits.size - 1
-            if not -n <= key < n:
-                raise IndexError(f"row index {key} out of range for {n} rows")
-            key %= n
-            a, b = int(splits[key]), int(splits[key + 1])
-            if isinstance(self._values, RaggedTensor):
-                return self._values[a:b]
-            return EagerTensor(self._values._v[a:b])
-        if isinstance(key, slice):
-            rows = range(splits.size - 1)[key]
-            if key.step not in (None, 1):
-                raise ValueError("RaggedTensor slices with a step are not supported here")
-            if not rows:
-                start = 0
-                new = np.zeros(1, dtype=splits.dtype)
-            else:
-                start = int(splits[rows[0]])
-                new = splits[rows[0]:rows[-1] + 2] - start
-            end = int(new[-1]) + start
-            if isinstance(self._values, RaggedTensor):
-                vals = self._values[start:end]
-            else:
-                vals = EagerTensor(self._values._v[start:end])
-            return RaggedTensor(vals, EagerTensor(new.astype(splits.dtype)))
-        raise TypeError("RaggedTensor indices must be ints or slices here")
-
-    def _graph_row(self, key):
-        """Row `key` (an int or a scalar integer tensor; negative counts from
-        the end) in a graph: `values[row_splits[:-1][key]:row_splits[1:][key]]`."""
-        if isinstance(self._values, RaggedTensor) or not (
-                isinstance(key, (int, np.integer)) or isinstance(key, Tensor)
-                and key.shape.rank == 0 and key.dtype.is_integer):
-            raise NotImplementedError("in a graph, only the rows of a RaggedTensor with one "
-                                      "ragged dimension can be indexed here, by an integer")
-        starts = getitem(self._row_splits, slice(None, -1))
-        limits = getitem(self._row_splits, slice(1, None))
-        return getitem(self._values, slice(getitem(starts, key), getitem(limits, key)))
-
     def __iter__(self):
         self._eager_check("__iter__")
         for i in range(self._row_splits._v.size - 1):
             yield self[i]
 
+    def __bool__(self):
+        raise TypeError("RaggedTensor may not be used as a boolean.")
+
     # --- composite protocol (tf.nest, tf.function arguments and results) -------
     @property
     def _type_spec(self):
-        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank,
+        return self._spec_class(self.shape, self.dtype, self.ragged_rank,
                                 self._row_splits.dtype)
 
     _arg_spec = _type_spec
@@ -335,19 +663,13 @@ class RaggedTensor:
     def _trace_key(self):
         return self._type_spec._trace_key()
 
-    def __len__(self):
-        n = self.nrows_value()
-        if n is None:
-            raise TypeError("len of a RaggedTensor with an unknown number of rows")
-        return n
-
     def __eq__(self, other):
         return self is other
 
     __hash__ = object.__hash__
 
     def __repr__(self):
-        if isinstance(self._row_splits, EagerTensor):
+        if self._is_eager():
             # TensorFlow's: the numpy() value, elements joined by ", ".
             with np.printoptions(formatter={"all": _formatter}):
                 return "<tf.RaggedTensor %s>" % _formatter(self.numpy())
@@ -370,310 +692,3 @@ def _from_components(components):
     for splits in reversed(components[1:]):
         values = RaggedTensor(values, splits)
     return values
-
-
-@export("RaggedTensorSpec")
-class RaggedTensorSpec:
-    """The type of a RaggedTensor: shape (ragged dimensions None), dtype,
-    ragged rank and row splits dtype (`tf.RaggedTensorSpec`)."""
-
-    __slots__ = ("_shape", "_dtype", "_ragged_rank", "_row_splits_dtype")
-
-    def __init__(self, shape=None, dtype=D.float32, ragged_rank=None,
-                 row_splits_dtype=D.int64, flat_values_spec=None):
-        self._shape = as_shape(shape)
-        self._dtype = D.as_dtype(dtype)
-        self._row_splits_dtype = D.as_dtype(row_splits_dtype)
-        rank = self._shape.rank
-        if ragged_rank is None:
-            if rank is None:
-                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
-            ragged_rank = rank - 1
-        if not isinstance(ragged_rank, int):
-            raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
-        # As in TensorFlow a ragged_rank below 0 is allowed: unbatching the
-        # dense rows of a ragged_rank 0 spec gives one, and batching it again
-        # gives the rows back.
-        if rank is not None and ragged_rank >= rank:
-            raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than rank "
-                             f"({rank}).")
-        self._ragged_rank = ragged_rank
-
-    @classmethod
-    def from_value(cls, value):
-        """The spec of a RaggedTensor."""
-        return value._type_spec
-
-    shape = property(lambda self: self._shape, doc="The (partial) shape.")
-    dtype = property(lambda self: self._dtype, doc="The values' dtype.")
-    ragged_rank = property(lambda self: self._ragged_rank, doc="The ragged dimensions.")
-    row_splits_dtype = property(lambda self: self._row_splits_dtype,
-                                doc="int64 or int32.")
-    value_type = property(lambda self: RaggedTensor, doc="RaggedTensor.")
-
-    @property
-    def _component_specs(self):
-        if self._ragged_rank <= 0:
-            # The value is a plain tensor of this shape.
-            return [TensorSpec(self._shape, self._dtype)]
-        dims = self._shape.as_list() if self._shape.rank is not None else None
-        inner = TensorShape(None) if dims is None else \
-            TensorShape([None] + dims[self._ragged_rank + 1:])
-        nrows = None if dims is None else dims[0]
-        outer = TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)
-        return [TensorSpec(inner, self._dtype), outer] + [
-            TensorSpec([None], self._row_splits_dtype) for _ in range(self._ragged_rank - 1)]
-
-    def _to_components(self, value=None):
-        return list(self._component_specs) if value is None else value._to_components()
-
-    def _from_components(self, components):
-        return _from_components(list(components))
-
-    def _trace_key(self):
-        s = self._shape
-        return ("RaggedTensor", self._dtype, None if s.rank is None else tuple(s.as_list()),
-                self._ragged_rank, self._row_splits_dtype)
-
-    @property
-    def _arg_spec(self):
-        return self
-
-    def is_compatible_with(self, spec_or_value):
-        """Whether a RaggedTensor (or spec) has this type and a compatible shape
-        (for ragged_rank 0, also a plain tensor or TensorSpec of a compatible
-        shape, as in TensorFlow)."""
-        other = spec_or_value
-        if isinstance(other, RaggedTensor):
-            other = other._type_spec
-        if self._ragged_rank == 0 and isinstance(other, (Tensor, TensorSpec)):
-            return other.dtype is self._dtype and self._shape.is_compatible_with(other.shape)
-        return (isinstance(other, RaggedTensorSpec) and self._dtype is other._dtype
-                and self._ragged_rank == other._ragged_rank
-                and self._row_splits_dtype is other._row_splits_dtype
-                and self._shape.is_compatible_with(other._shape))
-
-    def is_subtype_of(self, other):
-        """Whether every value of this spec is also one of `other`."""
-        return (isinstance(other, RaggedTensorSpec) and self._dtype is other._dtype
-                and self._ragged_rank == other._ragged_rank
-                and self._row_splits_dtype is other._row_splits_dtype
-                and self._shape.is_subtype_of(other._shape))
-
-    def most_specific_common_supertype(self, others):
-        """The most specific spec matching this one and all `others`, or None
-        (for another dtype, ragged rank or row splits dtype)."""
-        shape = self._shape
-        for o in others:
-            if not isinstance(o, RaggedTensorSpec) or o._dtype is not self._dtype or \
-                    o._ragged_rank != self._ragged_rank or \
-                    o._row_splits_dtype is not self._row_splits_dtype:
-                return None
-            shape = shape.most_specific_compatible_shape(o._shape)
-        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
-
-    # --- batching (tf.data `batch` / `unbatch` / `from_tensor_slices`) ---------
-    def _batch(self, batch_size):
-        """The spec of a batch of `batch_size` values of this spec: one more
-        leading dimension, ragged (`batch_size` may be None)."""
-        return RaggedTensorSpec(TensorShape([batch_size]).concatenate(self._shape),
-                                self._dtype, self._ragged_rank + 1, self._row_splits_dtype)
-
-    def _unbatch(self):
-        """The spec of the rows of a value of this spec (one ragged dimension
-        fewer; below 0 the rows are plain tensors, as in TensorFlow)."""
-        return RaggedTensorSpec(self._shape[1:], self._dtype, self._ragged_rank - 1,
-                                self._row_splits_dtype)
-
-    def _batch_numpy(self, rows):
-        """The components (NumPy) of the batch (a value of `_batch()`) of the
-        values of this spec whose components are `rows`: their rows
-        concatenated, with new outer row splits.
-
-        Raises:
-          InvalidArgumentError: for rows whose uniform inner dimensions differ.
-        """
-        k = self._ragged_rank
-        if k < 0:
-            return [stack_components(rows, 0)]
-        splits_np = self._row_splits_dtype._np
-        flat = [np.asarray(r[0]) for r in rows]
-        inner = flat[0].shape[1:]
-        for f in flat:
-            if f.ndim == 0 or f.shape[1:] != inner:
-                raise errors.InvalidArgumentError(
-                    None, None, "Cannot batch RaggedTensors whose inner dimensions differ: "
-                    f"{list(flat[0].shape)} and {list(f.shape)}.")
-        # Level j of the batch splits the rows of level j-1; each element's
-        # splits move by the number of items before it at that level.
-        nrows = [len(f) if k == 0 else len(r[1]) - 1 for f, r in zip(flat, rows)]
-        levels = [np.concatenate([[0], np.cumsum(nrows)]).astype(splits_np)]
-        for j in range(1, k + 1):
-            parts, offset = [np.zeros(1, splits_np)], 0
-            for r in rows:
-                sp = np.asarray(r[j])
-                parts.append((sp[1:] + offset).astype(splits_np, copy=False))
-                offset += int(sp[-1])
-            levels.append(np.concatenate(parts))
-        return [np.concatenate(flat)] + levels
-
-    def _unbatch_numpy(self, components):
-        """The components (NumPy) of each row (a value of `_unbatch()`) of the
-        value of this spec whose components are `components`.
-
-        Raises:
-          InvalidArgumentError: for a scalar.
-        """
-        k = self._ragged_rank
-        flat = components[0]
-        if k <= 0:
-            if np.ndim(flat) == 0:
-                raise errors.InvalidArgumentError(
-                    None, None, "Cannot unbatch an input with scalar components.")
-            return [[v] for v in slice_iter(flat)]
-        out = []
-        outer = components[1]
-        for i in range(len(outer) - 1):
-            a, b = int(outer[i]), int(outer[i + 1])
-            row = []
-            for sp in components[2:]:
-                # This row's part of the next level, shifted to start at 0.
-                row.append(sp[a:b + 1] - sp[a])
-                a, b = int(sp[a]), int(sp[b])
-            out.append([flat[a:b]] + row)
-        return out
-
-    def __eq__(self, other):
-        return type(other) is RaggedTensorSpec and self._trace_key() == other._trace_key()
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash(self._trace_key())
-
-    def __repr__(self):
-        return "RaggedTensorSpec(%r, %r, %d, %r)" % (
-            self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
-
-
-# --- tf.ragged.constant --------------------------------------------------------------------
-
-def _is_nested(x):
-    """Whether `x` is a list level (a list, tuple or array of rank > 0)."""
-    return isinstance(x, (list, tuple)) or np.ndim(x) != 0
-
-
-def _depths(pylist):
-    """(depth of the scalars or None when there are none, depth of the deepest
-    list counting empty ones); a scalar has depths (0, 0).
-
-    Raises:
-      ValueError: scalars at different depths.
-    """
-    if not _is_nested(pylist):
-        return 0, 0
-    scalar, deepest = None, 1
-    for item in pylist:
-        s, d = _depths(item)
-        if s is not None:
-            if scalar is not None and scalar != s + 1:
-                raise ValueError("all scalar values must have the same nesting depth")
-            scalar = s + 1
-        deepest = max(deepest, d + 1)
-    return scalar, deepest
-
-
-def _uniform_inner_shape(pylist, ragged_rank):
-    """The shape of the values below `ragged_rank` ragged levels, from the
-    first of them; every other must have it.
-
-    Raises:
-      ValueError: fewer list levels than `ragged_rank`, or values of
-        different shapes.
-    """
-    flat = list(pylist)
-    for level in range(ragged_rank):
-        if not all(_is_nested(v) for v in flat):
-            raise ValueError(f"pylist has scalar values depth {level + 1}, but ragged_rank="
-                             f"{ragged_rank} requires scalar value depth greater than "
-                             f"{ragged_rank}")
-        flat = [x for v in flat for x in v]
-    shape, probe = [], flat
-    while _is_nested(probe):
-        shape.append(len(probe))
-        if not len(probe):
-            break
-        probe = probe[0]
-    shape = tuple(shape[1:])
-
-    def check(item, dims):
-        if _is_nested(item) != bool(dims) or dims and dims[0] != len(item):
-            raise ValueError("inner values have inconsistent shape")
-        for child in (item if dims else ()):
-            check(child, dims[1:])
-
-    check(flat, (len(flat),) + shape)
-    return shape
-
-
-@export("ragged.constant")
-def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
-             row_splits_dtype=D.int64):
-    """A RaggedTensor of the nested Python list `pylist` (`tf.ragged.constant`).
-
-    Unless given, `ragged_rank` is the nesting depth of the scalars less one
-    (less `inner_shape`'s rank), and at least 1; a list whose rows all have
-    the same length is still ragged. A scalar, a flat list, or
-    `ragged_rank=0` gives a plain Tensor. Empty lists give float32 values
-    unless `dtype` says otherwise.
-
-    Raises:
-      ValueError: scalars at different depths, deeper empty lists than
-        scalars, or a `ragged_rank` / `inner_shape` that does not fit.
-      TypeError: `pylist` is already a RaggedTensor.
-    """
-    if isinstance(pylist, RaggedTensor):
-        raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
-    splits_dtype = D.as_dtype(row_splits_dtype)
-    if not _is_nested(pylist):
-        if ragged_rank is not None and ragged_rank != 0:
-            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with "
-                             f"ragged_rank={ragged_rank}")
-        if inner_shape:
-            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with "
-                             f"dim(inner_shape)={len(inner_shape)}")
-        return dense(pylist, dtype, ())
-    if ragged_rank is not None and ragged_rank < 0:
-        raise ValueError(f"Invalid ragged_rank={ragged_rank!r}: must be nonnegative")
-    scalar_depth, max_depth = _depths(pylist)
-    if scalar_depth is not None:
-        if max_depth > scalar_depth:
-            raise ValueError(f"Invalid pylist={pylist!r}: empty list nesting is greater than "
-                             "scalar value nesting")
-        if ragged_rank is not None and max_depth < ragged_rank:
-            raise ValueError(f"Invalid pylist={pylist}, max depth smaller than "
-                             f"ragged_rank={ragged_rank}")
-    if inner_shape is not None and ragged_rank is not None:
-        depth = ragged_rank + len(inner_shape) + 1
-        if depth != scalar_depth if scalar_depth is not None else depth < max_depth:
-            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with ragged_rank="
-                             f"{ragged_rank} and dim(inner_shape)={len(inner_shape)}")
-    if ragged_rank == 0 or ragged_rank is None and (
-            max_depth < 2 or inner_shape is not None and max_depth - len(inner_shape) < 2):
-        return dense(pylist, dtype, inner_shape)
-    if inner_shape is None:
-        inner_shape = () if ragged_rank is None else _uniform_inner_shape(pylist, ragged_rank)
-    inner_shape = tuple(inner_shape)
-    if ragged_rank is None:
-        depth = max_depth if scalar_depth is None else scalar_depth - len(inner_shape)
-        ragged_rank = max(1, depth - 1)
-    levels, rows = [], list(pylist)
-    for _ in range(ragged_rank):
-        lengths = [len(r) for r in rows]
-        levels.append(np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]))
-        rows = [x for r in rows for x in r]
-    out = dense(rows, dtype, (len(rows),) + inner_shape, name="values")
-    for splits in reversed(levels):
-        out = RaggedTensor(out, convert_to_tensor(splits.astype(splits_dtype._np)))
-    return out

@@ -5,6 +5,7 @@ String tensors hold NumPy object arrays of Python `bytes` (string_util.py).
 `tf.strings.split` of a vector has rows of different lengths, which
 TensorFlow returns as a RaggedTensor (ragged_tensor.py).
 """
+import itertools
 import re
 
 import numpy as np
@@ -580,17 +581,19 @@ def _split_one(b, sep, maxsplit):
 def _split_kernel(x, sep, maxsplit=-1):
     sep = sep[()] if isinstance(sep, np.ndarray) else sep
     flat = x.reshape(-1)
-    indices, values = [], []
-    width = 0
-    for i, b in enumerate(flat):
-        parts = _split_one(b, sep, maxsplit)
-        width = max(width, parts.__len__())
-        for j, p in enumerate(parts):
-            indices.append((i, j))
-            values.append(p)
-    idx = np.array(indices, dtype=np.int64).reshape(-1, 2)
-    return [idx, _obj_array(values, (values.__len__(),)),
-            np.array([flat.size, width], dtype=np.int64)]
+    # Splitting is per string (bytes.split); the indices are whole-array NumPy.
+    parts = [_split_one(b, sep, maxsplit) for b in flat.tolist()]
+    lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    values = list(itertools.chain.from_iterable(parts))
+    total = len(values)
+    starts = np.cumsum(lengths) - lengths
+    rows = np.repeat(np.arange(flat.size, dtype=np.int64), lengths)
+    cols = np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
+    idx = np.stack([rows, cols], axis=1) if total else np.zeros((0, 2), np.int64)
+    width = int(lengths.max()) if lengths.size else 0
+    out = np.empty(total, dtype=object)
+    out[:] = values
+    return [idx, out, np.array([flat.size, width], dtype=np.int64)]
 
 
 def _split_infer(inputs, attrs):
@@ -633,14 +636,9 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
 
 
 def _nest_uniform(ragged, x):
-    """Regroups the rows of `ragged` (one per element of `x`) by `x`'s leading dims."""
-    if _state.graph is not None:
-        raise NotImplementedError("tf.strings.split of rank > 1 inputs is only supported "
-                                  "eagerly")
-    dims = list(x.shape)
+    """Regroups the rows of `ragged` (one per element of `x`) by `x`'s leading
+    dims (uniform row lengths; eagerly and in graphs)."""
     out = ragged
-    for d in reversed(dims[1:]):
-        n = out.nrows_value() // d
-        splits = np.arange(0, n * d + 1, d, dtype=np.int64)
-        out = RaggedTensor(out, EagerTensor(splits))
+    for d in reversed(list(x.shape)[1:]):
+        out = RaggedTensor.from_uniform_row_length(out, d, validate=False)
     return out

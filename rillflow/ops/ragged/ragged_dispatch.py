@@ -1,0 +1,88 @@
+"""The public `tf.*` functions TensorFlow dispatches on RaggedTensor
+arguments, registered with `framework/dispatch.py`: every unary and binary
+elementwise API (`tf.math.*`, `tf.strings.*` elementwise ops, `tf.cast`,
+comparisons...), the reductions (`tf.reduce_sum` ... `tf.math.reduce_std`),
+`tf.concat`, `tf.stack`, `tf.gather`, `tf.where`, `tf.expand_dims`,
+`tf.boolean_mask`, `tf.size` and `tf.rank`. The implementations are in
+`ragged_math_ops` and `ragged_array_ops`; this module only wires them.
+"""
+import inspect
+import typing
+
+import numpy as np
+
+from ...framework import dispatch
+from ...framework import dtypes as D
+from ...framework.convert import convert_to_tensor
+from ...framework.tensor import Tensor
+from ..strings import string_ops
+from ..core import broadcast_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+
+from ..core.shape_ops import size as dense_size
+from . import ragged_array_ops as A
+from . import ragged_math_ops as RM
+from .ragged_tensor import RaggedTensor
+
+# What may stand beside a RaggedTensor in a call: anything convertible to a
+# tensor (TensorFlow's RaggedOrDense, with Python values converted).
+_OPERAND = typing.Union[RaggedTensor, Tensor, int, float, bool, complex, str, bytes, list,
+                        tuple, np.ndarray, np.generic]
+
+
+def _register(api, signature, impl):
+    """Registers `impl(**arguments)` for `api` (bound by the API's own signature)."""
+    sig = inspect.signature(api)
+
+    def target(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return impl(**bound.arguments)
+    target.__name__ = f"ragged_{api.__name__}"
+    target.__doc__ = f"`tf.{api.__name__}` for RaggedTensor arguments."
+    dispatch.register(api, signature, target, check_target_signature=False)
+
+
+dispatch.register_unary_elementwise(RaggedTensor, RM.unary_elementwise)
+dispatch.register_binary_elementwise(_OPERAND, _OPERAND, RM.binary_elementwise)
+
+for _kind in ("sum", "mean", "max", "min", "prod", "any", "all", "variance", "std"):
+    def _reduce(input_tensor, axis=None, keepdims=False, name=None, _kind=_kind):
+        return RM.reduce(_kind, input_tensor, axis, keepdims)
+    _register(getattr(reduction_ops, f"reduce_{_kind}"), {"input_tensor": RaggedTensor},
+              _reduce)
+
+_register(join_ops.concat, {"values": typing.List[_OPERAND]},
+          lambda values, axis, name=None: A.concat(values, axis))
+_register(join_ops.stack, {"values": typing.List[_OPERAND]},
+          lambda values, axis=0, name=None: A.stack(values, axis))
+_register(gather_ops.gather, {"params": _OPERAND, "indices": _OPERAND},
+          lambda params, indices, validate_indices=None, axis=None, batch_dims=0,
+          name=None: A.gather_ragged(params, indices, axis=axis, batch_dims=batch_dims))
+_register(broadcast_ops.where, {"condition": _OPERAND, "x": typing.Optional[_OPERAND],
+                                "y": typing.Optional[_OPERAND]},
+          lambda condition, x=None, y=None, name=None: A.where_ragged(condition, x, y))
+_register(dim_ops.expand_dims, {"input": RaggedTensor},
+          lambda input, axis, name=None: A.expand_dims(input, axis))  # noqa: A002
+_register(gather_ops.boolean_mask, {"tensor": _OPERAND, "mask": _OPERAND},
+          lambda tensor, mask, axis=None, name=None: A.boolean_mask(tensor, mask))
+_register(string_ops.split, {"input": RaggedTensor},
+          lambda input, sep=None, maxsplit=-1, name=None: input.with_flat_values(  # noqa
+              string_ops.split(input.flat_values, sep, maxsplit)))
+_register(shape_ops.size, {"input": RaggedTensor},
+          lambda input, out_type=None, name=None: dense_size(  # noqa: A002
+              input.flat_values, out_type=out_type or D.int32))
+_register(shape_ops.rank, {"input": RaggedTensor},
+          lambda input, name=None: convert_to_tensor(np.int32(input.shape.rank)))  # noqa
+
+
+
+def _reverse(tensor, axis, name=None):
+    """`tf.reverse` of a RaggedTensor: a `::-1` slice at each axis."""
+    rank = tensor.shape.rank
+    axes = {int(a) % rank for a in np.reshape(np.asarray(
+        axis.numpy() if hasattr(axis, "numpy") else axis), [-1])}
+    return tensor[tuple(slice(None, None, -1) if i in axes else slice(None)
+                        for i in range(max(axes) + 1))]
+
+
+_register(gather_ops.reverse, {"tensor": RaggedTensor}, _reverse)
