@@ -52,8 +52,14 @@ def test_unregister():
         tf.experimental.unregister_dispatch_for(target)
     with pytest.raises(ValueError, match="Attempt to convert"):
         tf.add(m, m)
-    # The original function is published again (no wrapper cost left).
-    assert not hasattr(tf.add, "_tf_dispatch_target")
+    # With no registration left the original function is published again (no
+    # wrapper cost left); tf.add keeps its wrapper for RaggedTensor's.
+    @tf.experimental.dispatch_for_api(tf.linalg.det, {"input": M})
+    def det_target(input, name=None):  # noqa: A002 - TensorFlow's parameter name
+        return "d"
+    assert tf.linalg.det(m) == "d" and hasattr(tf.linalg.det, "_tf_dispatch_target")
+    tf.experimental.unregister_dispatch_for(det_target)
+    assert not hasattr(tf.linalg.det, "_tf_dispatch_target")
 
 
 def test_bad_registrations():
