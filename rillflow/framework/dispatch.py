@@ -260,7 +260,7 @@ def _make_wrapper(api, dispatcher):
                            if p.name in checked) or "False"
         src = ("def wrapper(%s):\n    if %s:\n        return _slow(%s)\n"
                "    return _api(%s)\n" % (", ".join(defs), test, ", ".join(call), ", ".join(call)))
-        exec(compile(src, "<dispatch wrapper of %s>" % api.__name__, "exec"), ns)
+        exec(compile(src, "<rillflow dispatch wrapper of %s>" % api.__name__, "exec"), ns)
         wrapper = functools.wraps(api)(ns["wrapper"])
     wrapper._tf_dispatch_target = api
     wrapper._tf_checked = checked

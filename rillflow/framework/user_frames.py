@@ -16,8 +16,9 @@ source_maps = {}
 
 def is_framework_file(filename):
     """Whether frames of `filename` belong to rillflow (not to the user)."""
-    # framework/dispatch.py compiles its wrappers as "<dispatch wrapper of NAME>".
-    return filename.startswith(_PKG_DIR) or filename.startswith("<dispatch wrapper of ") or (
+    # Generated code (compiled graphs, framework/dispatch.py's wrappers) is
+    # compiled under "<rillflow ...>" names.
+    return filename.startswith(_PKG_DIR) or (
         filename.startswith("<rillflow") and filename not in source_maps)
 
 
