@@ -8,12 +8,17 @@ only the branch np.where would select is computed. The x86 estimate
 tables are x86_estimates' own arrays. erfc's scalar tail (the last
 size % 8 elements) is erf._erfc_scalar compiled, with jit_glibc's glibc
 expf (the reimplementation, not the C library's, whose bits could differ).
+
+TensorFlow's flush-to-zero/denormals-are-zero (ftz.py) at the few operations
+that can meet a subnormal: erf's p / q (subnormal exactly when x is: flushing
+it equals reading x as zero), erfc's exp(-x**2) and z * r (x above ~9.2),
+the sqrt of the rsqrt tail.
 """
 import numpy as np
 
 from . import erf as _erf
 from . import x86_estimates as _x86
-from .jit_exp_log import PACKET, as_bits, from_bits, jit, lane
+from .jit_exp_log import PACKET, as_bits, flush, from_bits, jit, lane
 from .jit_glibc import _expf
 
 _f = np.float32
@@ -49,7 +54,7 @@ def erf_1(x):
     q = q * x2 + _ERF_Q[3]
     q = q * x2 + _ERF_Q[4]
     q = q * x2 + _ERF_Q[5]
-    r = p / q
+    r = flush(p / q)       # subnormal only for subnormal x, which DAZ reads as +-0
     if r > _ONE:
         r = _ONE
     if r < _MONE:
@@ -86,7 +91,7 @@ def _exp_erfc(x_in):
     k1 = k if big else k + 64
     y = y * from_bits((k1 + 127) << 23)
     if not big:
-        y = y * _TWO_M64
+        y = flush(y * _TWO_M64)    # FTZ: exp(-x**2) below 2**-126 is 0
     if x_in > y:
         y = x_in
     if x_in < _EXP_LO:
@@ -155,7 +160,7 @@ def _erfc_1(x_in, scalar):
     den = den * q2 + _DE3
     den = den * q2 + _DE4
     r = num / (x * den)
-    large = z * r + (_TWO if x < _ZERO else _ZERO)
+    large = flush(z * r) + (_TWO if x < _ZERO else _ZERO)
     return large if _ONE < x2 else small
 
 
@@ -239,7 +244,7 @@ def rsqrt_f32(x, out):
     if _rsqrt_head(x, out, head):
         _rsqrt_fix(x, out, head)
     for i in range(head, n):
-        out[i] = _ONE / np.sqrt(x[i])
+        out[i] = _ONE / np.sqrt(flush(x[i]))     # DAZ: +-inf for a subnormal
 
 
 KERNELS = {"erf": erf_f32, "erfc": erfc_f32, "rsqrt": rsqrt_f32}

@@ -15,6 +15,12 @@ and redone one at a time afterwards.
 Numba widens integer arithmetic to 64 bits, so the 32-bit wrap-arounds of the
 NumPy code are redone with masks and explicit conversions; NumPy's
 NaN-propagating minimum/maximum become comparisons that NaN fails.
+
+TensorFlow's flush-to-zero/denormals-are-zero (trig.py, ftz.py): sin's
+result is flushed (it is subnormal exactly when x is, and DAZ reads such an
+x as +-0), atan2's operands are flushed before the division and the
+comparison and its result after the sum; glibc's tanf has no arithmetic on
+tiny inputs.
 """
 import numba
 import numpy as np
@@ -22,6 +28,7 @@ import numpy as np
 from . import glibc_float as _g
 from . import trig as _t
 from . import x86_estimates as _x
+from .jit_exp_log import flush
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -105,7 +112,7 @@ def _sincos(x, sine):
     s = s + r
     even = (quadrant & 1) == 0
     if sine:
-        result = s if even else c
+        result = flush(s) if even else c     # sin(subnormal): +-0 (DAZ)
         sign = (_bits(x) ^ _U32((quadrant & 2) << 30)) & _SIGN
     else:
         result = c if even else s
@@ -149,7 +156,7 @@ def _sincos_fast(x, sine):
     s = s + r
     even = (qb & _U32(1)) == _U32(0)
     if sine:
-        result = s if even else c
+        result = flush(s) if even else c     # sin(subnormal): +-0 (DAZ)
         sign = (_bits(x) ^ (qb << _U32(30))) & _SIGN
     else:
         result = c if even else s
@@ -282,11 +289,13 @@ def _atan(t):
 def _atan2(yv, xv):
     yb, xb = _bits(yv), _bits(xv)
     result_sign = (yb ^ xb) & _SIGN
+    yv = flush(yv)      # DAZ: the division and the comparison read +-0
+    xv = flush(xv)
     t = yv / xv
     t = _float(_ONE_BITS | result_sign) if abs(xv) == abs(yv) else t
     t = _float(result_sign) if ((xb | yb) & _ABS) == _U32(0) else t
     shift = _float(((_PI_BITS if xb & _SIGN else _U32(0))) | (yb & _SIGN))
-    return _atan(t) + shift
+    return flush(_atan(t) + shift)      # FTZ
 
 
 @_jit
