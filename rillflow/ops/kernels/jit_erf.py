@@ -10,8 +10,8 @@ size % 8 elements) is erf._erfc_scalar compiled, with jit_glibc's glibc
 expf (the reimplementation, not the C library's, whose bits could differ).
 
 TensorFlow's flush-to-zero/denormals-are-zero (ftz.py) at the few operations
-that can meet a subnormal: erf's p / q (subnormal exactly when x is: flushing
-it equals reading x as zero), erfc's exp(-x**2) and z * r (x above ~9.2),
+that can meet a subnormal: erf's x (its x * x flushes too, but only the
+constant terms of the polynomials, which swamp it, see that), erfc's exp(-x**2) and z * r (x above ~9.2),
 the sqrt of the rsqrt tail.
 """
 import numpy as np
@@ -40,6 +40,7 @@ _MHALF = _f(-0.5)
 @lane
 def erf_1(x):
     """erf._erf_f32 for one element (packets and tail alike)."""
+    x = flush(x)           # DAZ: a subnormal x reads as +-0 (x * 1.128 can be normal)
     x2 = x * x
     if _SIXTEEN < x2:          # np.minimum(16, x*x): a NaN x*x stays
         x2 = _SIXTEEN
@@ -54,7 +55,7 @@ def erf_1(x):
     q = q * x2 + _ERF_Q[3]
     q = q * x2 + _ERF_Q[4]
     q = q * x2 + _ERF_Q[5]
-    r = flush(p / q)       # subnormal only for subnormal x, which DAZ reads as +-0
+    r = p / q
     if r > _ONE:
         r = _ONE
     if r < _MONE:
