@@ -18,9 +18,10 @@ NaN-propagating minimum/maximum become comparisons that NaN fails.
 
 TensorFlow's flush-to-zero/denormals-are-zero (trig.py, ftz.py): sin's
 result is flushed (it is subnormal exactly when x is, and DAZ reads such an
-x as +-0), atan2's operands are flushed before the division and the
-comparison and its result after the sum; glibc's tanf has no arithmetic on
-tiny inputs.
+x as +-0); atan2's elements with a subnormal operand or result (an IEEE
+result is subnormal wherever TensorFlow's flushed one would differ) are
+redone with the flushes after the main loop; glibc's tanf has no arithmetic
+on tiny inputs.
 """
 import numba
 import numpy as np
@@ -286,23 +287,78 @@ def _atan(t):
 
 
 @_inline
-def _atan2(yv, xv):
+def _atan2(yv, xv, ftz):
+    """trig._atan2_block for one element; with `ftz`, TensorFlow's flushes:
+    DAZ on the operands of the division and the comparison (the zero test
+    reads bits), FTZ on the result."""
     yb, xb = _bits(yv), _bits(xv)
     result_sign = (yb ^ xb) & _SIGN
-    yv = flush(yv)      # DAZ: the division and the comparison read +-0
-    xv = flush(xv)
+    if ftz:
+        yv = flush(yv)
+        xv = flush(xv)
     t = yv / xv
     t = _float(_ONE_BITS | result_sign) if abs(xv) == abs(yv) else t
     t = _float(result_sign) if ((xb | yb) & _ABS) == _U32(0) else t
     shift = _float(((_PI_BITS if xb & _SIGN else _U32(0))) | (yb & _SIGN))
-    return flush(_atan(t) + shift)      # FTZ
+    r = _atan(t) + shift
+    return flush(r) if ftz else r
+
+
+_TINY32 = _F32(2.0 ** -126)
+
+
+@_inline
+def _subnormal(v):
+    return (abs(v) < _TINY32) & (v != _F32(0.0))
+
+
+@_jit
+def count_subnormal(y, x, out):
+    """How many elements have a subnormal y, x or out: a vectorized pass."""
+    c = 0
+    for i in range(y.size):
+        c += _subnormal(y[i]) | _subnormal(x[i]) | _subnormal(out[i])
+    return c
+
+
+@_jit
+def _atan2_plain(y, x, out):
+    # Whether any y, x or result is subnormal: a flag or-ed in the loop
+    # costs ~1% (a count, or flushing every element, ~20%).
+    special = False
+    for i in range(y.size):
+        yv, xv = y[i], x[i]
+        r = _atan2(yv, xv, False)
+        out[i] = r
+        special |= _subnormal(yv) | _subnormal(xv) | _subnormal(r)
+    return special
+
+
+@_jit
+def _atan2_ftz(yv, xv):
+    # Not inlined: a call keeps the scan loop below scalar (and short).
+    return _atan2(yv, xv, True)
+
+
+@_jit
+def _fix_subnormal(y, x, out):
+    n = y.size
+    for lo in range(0, n, FIX_BLOCK):
+        hi = min(lo + FIX_BLOCK, n)
+        if count_subnormal(y[lo:hi], x[lo:hi], out[lo:hi]):
+            for i in range(lo, hi):
+                if _subnormal(y[i]) | _subnormal(x[i]) | _subnormal(out[i]):
+                    out[i] = _atan2_ftz(y[i], x[i])
 
 
 @_jit
 def atan2_f32(y, x, out):
-    """out[i] = Eigen's packet atan2(y[i], x[i]) (1-D contiguous float32 arrays)."""
-    for i in range(y.size):
-        out[i] = _atan2(y[i], x[i])
+    """out[i] = Eigen's packet atan2(y[i], x[i]) (1-D contiguous float32
+    arrays): a vectorized loop in IEEE arithmetic, then, for the elements
+    whose y, x or result is subnormal (usually none), TensorFlow's
+    flush-to-zero/denormals-are-zero version, block by block."""
+    if _atan2_plain(y, x, out):
+        _fix_subnormal(y, x, out)
 
 
 # --- tan (glibc_float.tanf) ------------------------------------------------------------------
