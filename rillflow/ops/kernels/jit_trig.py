@@ -16,9 +16,10 @@ Numba widens integer arithmetic to 64 bits, so the 32-bit wrap-arounds of the
 NumPy code are redone with masks and explicit conversions; NumPy's
 NaN-propagating minimum/maximum become comparisons that NaN fails.
 
-TensorFlow's flush-to-zero/denormals-are-zero (trig.py, ftz.py): sin's
-result is flushed (it is subnormal exactly when x is, and DAZ reads such an
-x as +-0); atan2's elements with a subnormal operand or result (an IEEE
+TensorFlow's flush-to-zero/denormals-are-zero (trig.py, ftz.py): the main
+loops run in IEEE arithmetic and or a flag for subnormal inputs (and atan2's
+results) as they go; only where it is set are those elements redone: sin of
+a subnormal is +-0 (DAZ reads x as zero); atan2's elements with a subnormal operand or result (an IEEE
 result is subnormal wherever TensorFlow's flushed one would differ) are
 redone with the flushes after the main loop; glibc's tanf has no arithmetic
 on tiny inputs.
@@ -29,7 +30,7 @@ import numpy as np
 from . import glibc_float as _g
 from . import trig as _t
 from . import x86_estimates as _x
-from .jit_exp_log import flush
+from .jit_exp_log import flush, subnormal, zero_subnormals
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -113,7 +114,7 @@ def _sincos(x, sine):
     s = s + r
     even = (quadrant & 1) == 0
     if sine:
-        result = flush(s) if even else c     # sin(subnormal): +-0 (DAZ)
+        result = s if even else c
         sign = (_bits(x) ^ _U32((quadrant & 2) << 30)) & _SIGN
     else:
         result = c if even else s
@@ -157,7 +158,7 @@ def _sincos_fast(x, sine):
     s = s + r
     even = (qb & _U32(1)) == _U32(0)
     if sine:
-        result = flush(s) if even else c     # sin(subnormal): +-0 (DAZ)
+        result = s if even else c
         sign = (_bits(x) ^ (qb << _U32(30))) & _SIGN
     else:
         result = c if even else s
@@ -167,8 +168,14 @@ def _sincos_fast(x, sine):
 
 @_jit
 def _sin_fast(x, out):
+    # Returns whether any x is subnormal (a flag or-ed in the loop: ~1%,
+    # where flushing every result cost ~15%).
+    special = False
     for i in range(x.size):
-        out[i] = _sincos_fast(x[i], True)
+        v = x[i]
+        out[i] = _sincos_fast(v, True)
+        special |= subnormal(v)
+    return special
 
 
 @_jit
@@ -215,7 +222,8 @@ def sin_f32(x, out):
     """out[i] = Eigen's packet sin of x[i] (1-D contiguous float32 arrays):
     a vectorized loop for |x| < _SIN_HUGE, then the Payne-Hanek reduction
     for the (usually no) elements at or above it, inf and NaN."""
-    _sin_fast(x, out)
+    if _sin_fast(x, out):
+        zero_subnormals(x, out)     # DAZ: sin of a subnormal is +-0
     if count_at_least(x, _SIN_HUGE):
         _fix_huge(x, out, True)
 
@@ -304,12 +312,7 @@ def _atan2(yv, xv, ftz):
     return flush(r) if ftz else r
 
 
-_TINY32 = _F32(2.0 ** -126)
-
-
-@_inline
-def _subnormal(v):
-    return (abs(v) < _TINY32) & (v != _F32(0.0))
+_subnormal = subnormal
 
 
 @_jit
