@@ -14,6 +14,8 @@ import rillflow as tf
 from rillflow.ops.kernels import glibc_float, jit_kernels, trig
 from rillflow.ops.kernels import pow as pow_kernels
 from rillflow.ops.kernels.x86_estimates import packet_then_scalar
+from test_numerics_trig import _FTZ_CASES
+from test_numerics_trig import test_subnormal_rules as _subnormal_rules
 
 pytest.importorskip("numba")
 
@@ -225,3 +227,11 @@ def test_half_atan2_and_pow_compiled_are_glibc_everywhere(loops, dtype):
                            (_POW(np.abs(a), b), glibc_float.powf(np.abs(a32), b32))):
             assert fast.dtype == dt
             np.testing.assert_array_equal(fast.astype(np.float32), want.astype(dt).astype(np.float32))
+
+
+@pytest.mark.parametrize("fn,args,packet,scalar", _FTZ_CASES)
+def test_subnormal_rules_compiled(loops, fn, args, packet, scalar):
+    # TensorFlow's flush-to-zero/denormals-are-zero bits (test_numerics_trig)
+    # from the compiled loops, packets and glibc tails (erf and rsqrt too).
+    assert jit_kernels.wait(timeout=300) == "on", jit_kernels.status()
+    _subnormal_rules(fn, args, packet, scalar)

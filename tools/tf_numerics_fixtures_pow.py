@@ -9,14 +9,16 @@ Run with TensorFlow's own interpreter, never rillflow's:
 Inputs are deterministic (seeded). `*_odd_y` hold results for tensors of 1003
 elements, whose last 3 take glibc's scalar function; `*_scalar` results of 0-d
 tensors (all glibc); `pow_fn_*` results of tf.function, where TensorFlow's graph
-optimizer rewrites constant exponents 2, 3, 0.5 and -0.5.
+optimizer rewrites constant exponents 2, 3, 0.5 and -0.5. The inputs include
+subnormals, tiny values and results near the underflow threshold, which
+TensorFlow's threads flush to zero.
 """
 import os
 import sys
 
 import numpy as np
 
-N = 8192
+N = 10240
 SCALARS = 384
 ODD = 1003
 
@@ -24,8 +26,8 @@ ODD = 1003
 def pow_inputs(rng):
     f32 = np.float32
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0,
-                        3.0, -3.0, 1e-45, 1e30, -1e30, 1e-30, 127.0, -127.0, 0.25, 1e10],
-                       f32)
+                        3.0, -3.0, 1e-45, 1e30, -1e30, 1e-30, 127.0, -127.0, 0.25, 1e10,
+                        3e-39, -1e-40, 1.2e-38], f32)
     sx, sy = np.meshgrid(special, special)
     xs, ys = [sx.ravel()], [sy.ravel()]
     n = 1500
@@ -40,6 +42,17 @@ def pow_inputs(rng):
            (rng.standard_normal(n) * 1e4).astype(f32)]              # near 1, huge y
     xs.append(np.exp(rng.uniform(-80, 80, n)).astype(f32))
     ys.append(rng.uniform(-2, 2, n).astype(f32))
+    # Results near the underflow threshold (y * log2(x) in [-155, -120]), of
+    # both signs, and subnormal bases and exponents.
+    near = rng.uniform(0.01, 100, 600).astype(f32)
+    yn = (rng.uniform(-155, -120, 600) / np.log2(near.astype(np.float64))).astype(f32)
+    xs += [near, -near[:200]]
+    ys += [yn, np.round(yn[:200])]
+    sub = (rng.integers(1, 2 ** 23, 400).astype(np.uint32)
+           | (rng.integers(0, 2, 400).astype(np.uint32) << np.uint32(31))).view(f32)
+    xs += [sub, (rng.standard_normal(200) * 4).astype(f32)]
+    ys += [np.concatenate([(rng.standard_normal(300) * 3).astype(f32),
+                           np.array([1.0, -1.0, 2.0, -3.0, 0.5], f32).repeat(20)]), sub[:200]]
     x = np.concatenate(xs)[:N]
     y = np.concatenate(ys)[:N]
     fill = N - len(x)
@@ -57,9 +70,18 @@ def unary_inputs(rng):
     parts = [bits, rng.uniform(-130, 130, N // 4).astype(f32), rng.standard_normal(N // 8).astype(f32),
              near, near.view(np.int32).__add__(1).view(f32),
              (np.exp(rng.uniform(np.log(1e-8), np.log(1e38), N // 8))
-              * rng.choice([-1, 1], N // 8)).astype(f32),
-             np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 0.75, -0.75, 120.0, -120.0,
-                       0.785398, 2.0 ** -12, 2.0 ** -13, 88.0, -88.0, -104.0, 89.0, 1.0], f32)]
+              * rng.choice([-1, 1], N // 8)).astype(f32)]
+    # First, as the tail of `parts` is cut at N: subnormals, tiny values,
+    # erfc's underflow band and the special values.
+    parts = [
+        (rng.integers(1, 2 ** 23, N // 16).astype(np.uint32)        # subnormals
+         | (rng.integers(0, 2, N // 16).astype(np.uint32) << np.uint32(31))).view(f32),
+        (np.exp(rng.uniform(np.log(1e-38), np.log(1e-20), N // 16))
+         * rng.choice([-1, 1], N // 16)).astype(f32),
+        rng.uniform(8.5, 10.5, N // 16).astype(f32),     # erfc's underflow
+        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 0.75, -0.75, 120.0, -120.0,
+                  0.785398, 2.0 ** -12, 2.0 ** -13, 88.0, -88.0, -104.0, 89.0, 1.0], f32),
+    ] + parts
     x = np.concatenate(parts)
     x = np.concatenate([x, rng.standard_normal(N).astype(f32)])[:N]
     return x[rng.permutation(N)]

@@ -9,20 +9,35 @@ Run with TensorFlow's own interpreter, never rillflow's:
 Inputs are deterministic (seeded). Each packet-path array has a multiple of 8
 elements, so TensorFlow computes all of them with Eigen's vectorized code;
 the `*_scalar` arrays hold results of 0-d tensors, which go through the C
-library's scalar functions instead.
+library's scalar functions instead. The inputs include subnormals, tiny
+normal values and inputs whose intermediates or results are subnormal (erfc
+near 9.5, atan2 of tiny ratios, pow near 2**-126): TensorFlow's threads
+flush those to zero, and rillflow reproduces where.
 """
 import os
 import sys
 
 import numpy as np
 
-N = 4096
+N = 6144
 SCALARS = 256
+
+
+def tiny_values(rng, n):
+    """Subnormals of both signs (random bits) and tiny normal values."""
+    f32 = np.float32
+    sub = (rng.integers(1, 2 ** 23, n // 2).astype(np.uint32)
+           | (rng.integers(0, 2, n // 2).astype(np.uint32) << np.uint32(31))).view(f32)
+    tiny = (np.exp(rng.uniform(np.log(1e-38), np.log(1e-20), n - n // 2))
+            * rng.choice([-1, 1], n - n // 2)).astype(f32)
+    out = np.concatenate([sub, tiny])
+    return out[rng.permutation(n)]
 
 
 def unary_inputs(rng, trig=False):
     f32 = np.float32
     parts = [
+        tiny_values(rng, 48),            # the first SCALARS go to 0-d tensors too
         rng.standard_normal(800).astype(f32),
         (rng.standard_normal(400) * 10).astype(f32),
         (np.exp(rng.uniform(np.log(1e-38), np.log(3e38), 600)) * rng.choice([-1, 1], 600)).astype(f32),
@@ -33,6 +48,8 @@ def unary_inputs(rng, trig=False):
                  f32),
         (rng.integers(1, 2 ** 23, 40).astype(np.uint32)).view(f32),   # subnormals
         rng.uniform(-6, 6, 400).astype(f32),
+        tiny_values(rng, 300),
+        rng.uniform(8.5, 10.5, 200).astype(f32),     # erfc's exp(-x**2) and result underflow
     ]
     if trig:
         k = np.concatenate([np.arange(-40, 41), rng.integers(-200000, 200000, 200)])
@@ -51,7 +68,7 @@ def unary_inputs(rng, trig=False):
 def binary_inputs(rng, op):
     f32 = np.float32
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0,
-                        3.0, -3.0, 1e-45, 1e30, -1e30], f32)
+                        3.0, -3.0, 1e-45, 1e30, -1e30, 3e-39, -1e-40], f32)
     sx, sy = np.meshgrid(special, special)
     xs = [sx.ravel()]
     ys = [sy.ravel()]
@@ -72,12 +89,26 @@ def binary_inputs(rng, op):
         ys.append((rng.standard_normal(200) * 3).astype(f32))     # non-integer: NaN
         xs.append(np.exp(rng.uniform(-80, 80, 300)).astype(f32))
         ys.append(rng.uniform(-2, 2, 300).astype(f32))
+        # Results near the underflow threshold: y * log2(x) in [-155, -120].
+        base = rng.uniform(0.01, 100, 300).astype(f32)
+        xs.append(base)
+        ys.append((rng.uniform(-155, -120, 300) / np.log2(base.astype(np.float64))).astype(f32))
+        t = tiny_values(rng, 200)                                 # subnormal/tiny x and y
+        xs += [t, mag(100), t[:100]]
+        ys += [np.concatenate([(rng.standard_normal(150) * 3).astype(f32),
+                               np.array([1.0, -1.0, 2.0, -3.0, 0.5] * 10, f32)]),
+               t[100:], t[:100][::-1]]
     else:
         a = rng.standard_normal(400).astype(f32)
         xs.append(a)
         ys.append(a * rng.choice([-1, 1], 400).astype(f32))       # |x| == |y|
         xs.append(rng.uniform(-1, 1, 400).astype(f32))
         ys.append(rng.uniform(-1e-3, 1e-3, 400).astype(f32))
+        # Tiny ratios (a subnormal y / x), subnormal operands and pairs.
+        t = tiny_values(rng, 300)
+        xs += [t[:150], mag(150), t[150:]]
+        ys += [(np.exp(rng.uniform(np.log(1e2), np.log(1e38), 150))
+                * rng.choice([-1, 1], 150)).astype(f32), t[:150], t[:150][::-1]]
     x = np.concatenate(xs)
     y = np.concatenate(ys)
     fill = N - len(x)
@@ -115,8 +146,8 @@ def main():
         data[name + "_b"] = b
         data[name + "_y"] = fn(tf.constant(a), tf.constant(b)).numpy()
         data[name + "_scalar"] = np.array(
-            [fn(tf.constant(u), tf.constant(v)).numpy() for u, v in zip(a[:SCALARS], b[:SCALARS])],
-            np.float32)
+            [fn(tf.constant(u), tf.constant(v)).numpy()
+             for u, v in zip(a[:SCALARS + 68], b[:SCALARS + 68])], np.float32)
         for tag, dt in (("f16", np.float16), ("bf16", bf16)):
             yh = fn(tf.constant(a.astype(dt)), tf.constant(b.astype(dt))).numpy()
             data["%s_%s_y" % (name, tag)] = yh.view(np.uint16)

@@ -15,12 +15,13 @@ bfloat16 through float32):
 
 Only IEEE float32 +, -, *, /, floor and bit operations: the bits do not
 depend on NumPy's SIMD code paths. float64 keeps the library erf (TensorFlow's
-own float64 rational approximation is not reproduced). Subnormals are not
-flushed to zero as TensorFlow's threads do.
+own float64 rational approximation is not reproduced). TensorFlow's threads
+flush subnormals (ftz.py): erf of a subnormal is +-0 (x reads as zero in
+x * P), and erfc's exp(-x**2) and result flush to zero from x ~ 9.2.
 """
 import numpy as np
 
-from . import glibc_scalar, x86_estimates
+from . import ftz, glibc_scalar, x86_estimates
 from .chunked import chunked
 from .x86_estimates import packet_then_scalar
 
@@ -52,7 +53,14 @@ _SIXTEEN, _ONE, _MINUS_ONE, _TWO, _ZERO = _f(16.0, 1.0, -1.0, 2.0, 0.0)
 
 def _erf_f32(x):
     with np.errstate(all="ignore"):
-        x2 = np.minimum(_SIXTEEN, x * x)
+        x2 = x * x
+        if ftz.any_below(x2):
+            # Some |x| < 2**-63 (or zero): DAZ makes a subnormal x read as
+            # +-0 in x * P below, so erf is +-0 there. (x * x itself flushes
+            # to 0 for |x| < 2**-63, which the constant terms swamp anyway.)
+            x = ftz.daz(x)
+            x2 = x * x
+        x2 = np.minimum(_SIXTEEN, x2)
         p = x * _horner(x2, _ERF_P)
         q = _horner(x2, _ERF_Q)
         return np.maximum(np.minimum(p / q, _ONE), _MINUS_ONE)
@@ -105,6 +113,7 @@ _ERFC_DEN = _f(1.7251677811145782470703125e-02, 3.9137163758277893066406250e-01,
                1.0000000000000000000000000e+00, 6.2173241376876831054687500e-01,
                9.5662862062454223632812500e-02)
 _FLT_MIN = np.float32(1.1754944e-38)
+_UNDER_X2 = np.float32(84.0)   # below any x**2 whose erfc underflows (84.5)
 _SPLIT = np.float32(4097.0)   # 2**12 + 1: Veltkamp splitting of a 24-bit significand
 
 
@@ -136,7 +145,15 @@ def _erfc_f32(x_in, exp, reciprocal):
         q2 = reciprocal(x2)
         r = _horner(q2, _ERFC_NUM) / (x * _horner(q2, _ERFC_DEN))
         large = z * r + np.where(x < _ZERO, _TWO, _ZERO)
-        return np.where(large_mask, large, small)
+        out = np.where(large_mask, large, small)
+        # FTZ: erfc is subnormal from x ~ 9.19 (x**2 ~ 84.5) on, and 0 in
+        # TensorFlow. Its exp(-x**2), subnormal from x ~ 9.34, is flushed
+        # there too, but that changes nothing else: its product with r is
+        # subnormal either way, and 2 + tiny is 2 for negative x. erfc is
+        # never negative, so subnormal results are the values in (0, 2**-126).
+        if np.fmax.reduce(x2, axis=None) > _UNDER_X2:
+            out[out < _FLT_MIN] = _ZERO
+        return out
 
 
 def _erfc_packet(x):

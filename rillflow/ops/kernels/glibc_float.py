@@ -16,10 +16,18 @@ from their published descriptions, with their constants):
   FMA, and the compiler fuses every `a * b + c` whose product feeds only
   sums; `_fma` reproduces those fused steps exactly.
 
+TensorFlow runs them with flush-to-zero and denormals-are-zero set (ftz.py):
+glibc's float arithmetic reads subnormal operands as zeros and its float64
+to float32 conversions flush subnormal results, while its integer tests of
+the bits see subnormals as they are; expf, powf and atan2f do the same here.
+(sinf, cosf and tanf return a tiny input untouched, without arithmetic.)
+
 Only IEEE-exact operations (float32/float64 +, -, *, /, conversions, integer
 and bit operations, nextafter): the bits do not depend on NumPy's SIMD paths.
 """
 import numpy as np
+
+from . import ftz
 
 _F64 = np.float64
 _U32, _U64, _I32, _I64 = np.uint32, np.uint64, np.int32, np.int64
@@ -284,6 +292,9 @@ def _exp2_table(ki, r, poly, sign_bias=None):
     return y * s
 
 
+_EXPF_UNDER = np.float32(87.0)
+
+
 def expf(x):
     """glibc's expf (its FMA build) on a float32 array."""
     x = _as_f32(x)
@@ -306,6 +317,10 @@ def expf(x):
             sp = np.where(top >= _U32(0x7F8), x + x, sp)
             sp = np.where(x == np.float32(-np.inf), np.float32(0.0), sp)
             out = np.where(special, sp, out)
+        # FTZ: the conversion to float32 flushes results below 2**-126
+        # (x < -87.3).
+        if ftz.any_below(-x, _EXPF_UNDER):
+            ftz.flush(out)
     return out.reshape(shape)
 
 
@@ -389,10 +404,13 @@ def powf(x, y):
         sign_bias = np.where(x_neg & (yint == 1), _SIGN_BIAS, sign_bias)
         ixa = ix & _U32(0x7FFFFFFF)
         sub = ixa < _U32(0x00800000)
-        ixn = np.where(sub, ((np.abs(x) * np.float32(2.0 ** 23)).view(_U32) & _U32(0x7FFFFFFF))
-                       - _U32(23 << 23), ixa)
+        # glibc scales a subnormal x by 2**23 in float arithmetic, which DAZ
+        # makes 0: its bits minus 23 << 23 (wrapping) then give log2 = -150
+        # for every subnormal x (checked against TensorFlow's tails).
+        ixn = np.where(sub, _U32(0) - _U32(23 << 23), ixa)
         logx = _log2_inline(ixn)
-        ylogx = y.astype(_F64) * logx
+        # DAZ: the conversion of y to double reads a subnormal as +-0.
+        ylogx = ftz.daz(y).astype(_F64) * logx
         kd = ylogx + _d("0x1.8p+52") / 32
         ki = kd.view(_U64)
         kd = kd - _d("0x1.8p+52") / 32
@@ -414,6 +432,8 @@ def powf(x, y):
         yo = np.where(ix == _U32(0x3f800000), one, yo)
         yo = np.where(two_iy == 0, one, yo)
         out = np.where(_zeroinfnan(iy), yo, out)
+        # FTZ: the final conversion to float32 flushes a subnormal result.
+        ftz.flush(out)
     return out.reshape(shape)
 
 
@@ -474,7 +494,11 @@ def atan2f(y, x):
         ix, iy = hx & 0x7FFFFFFF, hy & 0x7FFFFFFF
         m = ((hy >> 31) & 1) | ((hx >> 30) & 2)
         k = (iy - ix) >> 23
-        z = _atanf(np.abs(y / x))
+        # DAZ: subnormal operands of the division read as +-0 (0/0 is NaN);
+        # FTZ: a subnormal quotient is 0. The integer tests around it (k, ix,
+        # iy) and atanf(y) for x == 1, which returns a tiny y untouched, see
+        # the bits as they are.
+        z = _atanf(ftz.flush(np.abs(ftz.daz(y) / ftz.daz(x))))
         z = np.where(k > 60, _PI_O_2 + np.float32(0.5) * _PI_LO, z)
         z = np.where((hx < 0) & (k < -60), np.float32(0.0), z)
         general = [z, -z, _PI - (z - _PI_LO), (z - _PI_LO) - _PI]

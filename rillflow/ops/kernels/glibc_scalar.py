@@ -11,6 +11,8 @@ np.float32 scalars, float64 steps on Python floats (both IEEE, rounding
 once: there is no fused multiply-add in Python; glibc's fused steps go
 through the same exact emulation `_fma`), integer steps on int64 scalars.
 tests/test_glibc_scalar.py checks the bits against glibc_float's.
+TensorFlow's flush-to-zero and denormals-are-zero modes apply as in
+glibc_float (`_flush` where glibc's float arithmetic would flush).
 glibc's `x + y` with two NaN arguments gives x's (made quiet), as x86's addss
 (`_nan_sum`); NumPy's add in glibc_float may pick either of two NaNs when one
 is signaling, depending on its loop.
@@ -21,6 +23,7 @@ import struct
 import numpy as np
 
 from . import glibc_float as _g
+from .ftz import flush_scalar as _flush
 
 _F32, _F64, _U32, _U64, _I32, _I64 = (np.float32, np.float64, np.uint32, np.uint64,
                                       np.int32, np.int64)
@@ -170,14 +173,14 @@ def _expf(x):
     ki = _Q.unpack(_D.pack(kd))[0]
     kd = kd - _SHIFT
     r = _fma(_INVLN2_N, xd, -kd)
-    return _F32(_exp2_table(ki, r, _SEP0, _SEP1, _SEP2, 0))
+    # FTZ: the conversion to float32 flushes a subnormal result.
+    return _flush(_F32(_exp2_table(ki, r, _SEP0, _SEP1, _SEP2, 0)))
 
 
 _POWF_INVC = list(_g._POWF_INVC)
 _POWF_LOGC = list(_g._POWF_LOGC)
 _A0, _A1, _A2, _A3, _A4 = _g._POWF_A
 _OFLOW = _g._d("0x1.fffffffd1d571p+6")
-_TWO_23 = _F32(2.0 ** 23)
 
 
 def _checkint(iy):
@@ -238,8 +241,9 @@ def _powf(x, y):
         return _NAN_F
     ixa = ix & 0x7FFFFFFF
     if ixa < 0x00800000:
-        ixa = ((_bits(abs(x) * _TWO_23) & 0x7FFFFFFF) - (23 << 23)) & _M32
-    ylogx = float(y) * _log2_inline(ixa)
+        # x * 2**23 reads a subnormal x as 0 (DAZ): log2 = -150 follows.
+        ixa = (0 - (23 << 23)) & _M32
+    ylogx = float(_flush(y)) * _log2_inline(ixa)
     if ylogx <= -150.0:
         return _MINUS_ZERO_F if odd_neg else _ZERO_F
     if ylogx > _OFLOW:
@@ -248,7 +252,7 @@ def _powf(x, y):
     ki = _Q.unpack(_D.pack(kd))[0]
     kd = kd - _SHIFT_32
     sign_bias = (1 << 16) if odd_neg else 0
-    return _F32(_exp2_table(ki, ylogx - kd, _EP0, _EP1, _EP2, sign_bias))
+    return _flush(_F32(_exp2_table(ki, ylogx - kd, _EP0, _EP1, _EP2, sign_bias)))
 
 
 # --- atan2f (glibc_float.atan2f) -------------------------------------------------------------
@@ -331,7 +335,8 @@ def _atan2f(y, x):
     elif hx < 0 and k < -60:
         z = _ZERO_F
     else:
-        z = _atanf(abs(y / x))
+        # DAZ on the operands, FTZ on the quotient (glibc_float.atan2f).
+        z = _atanf(abs(_flush(_flush(y) / _flush(x))))
     if m == 0:
         return z
     if m == 1:

@@ -8,12 +8,17 @@ only the branch np.where would select is computed. The x86 estimate
 tables are x86_estimates' own arrays. erfc's scalar tail (the last
 size % 8 elements) is erf._erfc_scalar compiled, with jit_glibc's glibc
 expf (the reimplementation, not the C library's, whose bits could differ).
+
+TensorFlow's flush-to-zero/denormals-are-zero (ftz.py) at the few operations
+that can meet a subnormal: erf of a subnormal x (its x * x flushes too, but
+only the polynomials' constant terms, which swamp it, see that), erfc's exp(-x**2) and z * r (x above ~9.2),
+the sqrt of the rsqrt tail.
 """
 import numpy as np
 
 from . import erf as _erf
 from . import x86_estimates as _x86
-from .jit_exp_log import PACKET, as_bits, from_bits, jit, lane
+from .jit_exp_log import PACKET, as_bits, flush, from_bits, jit, lane, subnormal, zero_subnormals
 from .jit_glibc import _expf
 
 _f = np.float32
@@ -60,13 +65,21 @@ def erf_1(x):
 @jit
 def erf_f32(x, out):
     """out = erf.erf_kernel(x) for 1-D contiguous float32 arrays."""
+    special = False
     for i in range(x.size):
-        out[i] = erf_1(x[i])
+        v = x[i]
+        out[i] = erf_1(v)
+        special |= subnormal(v)
+    if special:
+        # DAZ: x * P reads a subnormal x as +-0 (x * 1.128 can be normal):
+        # erf is +-0. Out of the loop, which stays vectorized.
+        zero_subnormals(x, out)
 
 
 @lane
-def _exp_erfc(x_in):
-    """erf._exp_f32 for one element of its domain, -121 <= x_in <= -1."""
+def _exp_erfc(x_in, ftz):
+    """erf._exp_f32 for one element of its domain, -121 <= x_in <= -1
+    (with `ftz`, a subnormal result flushed)."""
     x = _EXP_HI if x_in > _EXP_HI else x_in
     m = np.floor(x * _LOG2E + _HALF)
     r = m * _LN2_HI + x
@@ -87,6 +100,8 @@ def _exp_erfc(x_in):
     y = y * from_bits((k1 + 127) << 23)
     if not big:
         y = y * _TWO_M64
+        if ftz:
+            y = flush(y)       # FTZ: exp(-x**2) below 2**-126 is 0
     if x_in > y:
         y = x_in
     if x_in < _EXP_LO:
@@ -108,19 +123,20 @@ def _rcp_normal(a):
 
 
 @lane
-def _erfc_packet(x_in):
-    """erf._erfc_packet for one element."""
-    return _erfc_1(x_in, False)
+def _erfc_packet(x_in, ftz):
+    """erf._erfc_packet for one element (without `ftz`, IEEE subnormals:
+    right for x_in < 9)."""
+    return _erfc_1(x_in, False, ftz)
 
 
 @lane
 def _erfc_scalar(x_in):
     """erf._erfc_scalar for one element: glibc's expf and a true division."""
-    return _erfc_1(x_in, True)
+    return _erfc_1(x_in, True, True)
 
 
 @lane
-def _erfc_1(x_in, scalar):
+def _erfc_1(x_in, scalar, ftz):
     """erf._erfc_f32 for one element. Both branches are computed and one
     is selected, as np.where does: no branch, so the loop vectorizes (the
     other branch's values are discarded, and its table index stays in
@@ -135,7 +151,7 @@ def _erfc_1(x_in, scalar):
     p = p * x2 + _SM4
     p = p * x2 + _SM5
     small = x * p + _ONE
-    e = _expf(-x2) if scalar else _exp_erfc(-x2)
+    e = _expf(-x2) if scalar else _exp_erfc(-x2, ftz)
     gamma = _SPLIT * x                          # erf._square_low
     hi = (x - gamma) + gamma
     lo = x - hi
@@ -155,15 +171,61 @@ def _erfc_1(x_in, scalar):
     den = den * q2 + _DE3
     den = den * q2 + _DE4
     r = num / (x * den)
-    large = z * r + (_TWO if x < _ZERO else _ZERO)
+    zr = z * r
+    if ftz:
+        zr = flush(zr)
+    large = zr + (_TWO if x < _ZERO else _ZERO)
     return large if _ONE < x2 else small
+
+
+_UNDER = _f(9.0)    # below it neither exp(-x**2) nor erfc is subnormal
 
 
 @jit
 def erfc_head(x, out, n):
-    """out[:n] = erf._erfc_packet(x[:n])."""
+    """out[:n] = erf._erfc_packet(x[:n]): IEEE arithmetic in the vectorized
+    loop, then TensorFlow's flushes for the (usually no) x above 9."""
+    if _erfc_loop(x, out, n):
+        _erfc_fix(x, out, n)
+
+
+@jit
+def _erfc_loop(x, out, n):
+    # A function of its own, with an or-ed flag: LLVM vectorizes it.
+    special = False
     for i in range(n):
-        out[i] = _erfc_packet(x[i])
+        v = x[i]
+        out[i] = _erfc_packet(v, False)
+        special |= v > _UNDER
+    return special
+
+
+@jit
+def _count_above(x, limit):
+    # A vectorized count (NaN is not above).
+    c = 0
+    for i in range(x.size):
+        c += x[i] > limit
+    return c
+
+
+@jit
+def _erfc_fix(x, out, n):
+    # Blocks of 256 without any x > 9 (one vectorized count says so) are
+    # skipped; the others are scanned one element at a time.
+    for lo in range(0, n, 256):
+        hi = min(lo + 256, n)
+        if _count_above(x[lo:hi], _UNDER):
+            for i in range(lo, hi):
+                if x[i] > _UNDER:
+                    out[i] = _erfc_ftz(x[i])
+
+
+@jit
+def _erfc_ftz(v):
+    # Not inlined: a call keeps the scan above a short scalar loop (inlined,
+    # LLVM computes the whole erfc for every element).
+    return _erfc_packet(v, True)
 
 
 @jit
@@ -239,7 +301,7 @@ def rsqrt_f32(x, out):
     if _rsqrt_head(x, out, head):
         _rsqrt_fix(x, out, head)
     for i in range(head, n):
-        out[i] = _ONE / np.sqrt(x[i])
+        out[i] = _ONE / np.sqrt(flush(x[i]))     # DAZ: +-inf for a subnormal
 
 
 KERNELS = {"erf": erf_f32, "erfc": erfc_f32, "rsqrt": rsqrt_f32}

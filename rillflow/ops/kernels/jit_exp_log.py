@@ -101,6 +101,7 @@ _SIG_HI = _f(_el._SIG_HI)
 _S2, _S3, _S4, _S5 = (_f(c) for c in (_el._S2, _el._S3, _el._S4, _el._S5))
 _LOGF_SUBNORMAL = np.float32(_el._LOGF_SUBNORMAL)
 _M126 = np.float32(126.0)
+_TINY_NORMAL, _ZERO_F = np.float32(2.0 ** -126), np.float32(0.0)
 _M150, _P128, _M127 = np.float32(-150.0), np.float32(128.0), np.float32(-127.0)
 
 
@@ -111,6 +112,22 @@ def flush(y):
     if (b & 0x7F800000) < 0x00800000:
         return from_bits(b & 0x80000000)
     return y
+
+
+@lane
+def subnormal(v):
+    """Whether the float32 v is subnormal (nonzero, below 2**-126)."""
+    return (abs(v) < _TINY_NORMAL) & (v != _ZERO_F)
+
+
+@jit
+def zero_subnormals(x, out):
+    """out[i] = +-0 (x[i]'s sign) where x[i] is subnormal: the result of
+    reading it as zero (DAZ) in sin and erf. Run only when the main loop's
+    flag says there is one, so that loop stays vectorized and unflushed."""
+    for i in range(x.size):
+        if subnormal(x[i]):
+            out[i] = x[i] * _ZERO_F
 
 
 @lane

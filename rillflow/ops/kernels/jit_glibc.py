@@ -19,11 +19,15 @@ the NumPy code wraps around in uint32, and the uint64 steps stay uint64
 with uint64 constants. Imported only by jit_kernels.py, which checks that
 Numba is there. Module-level functions, so Numba's disk cache serves later
 processes.
+
+TensorFlow's flush-to-zero/denormals-are-zero (glibc_float's docstring):
+`flush` on expf's and powf's results and atan2f's quotient and operands.
 """
 import numba
 import numpy as np
 
 from . import glibc_float as _g
+from .jit_exp_log import flush
 from .jit_trig import _reduce_large, _tanf
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -176,14 +180,14 @@ def _expf(x):
     ki = _F64(kd).view(_U64)
     kd = kd - _SHIFT
     r = _fma(_INVLN2_N, xd, -kd)
-    return _F32(_exp2_table(ki, r, _SEP0, _SEP1, _SEP2, _U64(0)))
+    # FTZ: the conversion to float32 flushes a subnormal result.
+    return flush(_F32(_exp2_table(ki, r, _SEP0, _SEP1, _SEP2, _U64(0))))
 
 
 _POWF_INVC = np.array(_g._POWF_INVC)
 _POWF_LOGC = np.array(_g._POWF_LOGC)
 _A0, _A1, _A2, _A3, _A4 = _g._POWF_A
 _OFLOW = _g._d("0x1.fffffffd1d571p+6")
-_TWO_23 = _F32(2.0 ** 23)
 
 
 @_inline
@@ -248,8 +252,9 @@ def _powf(x, y):
         return _NAN_F
     ixa = ix & 0x7FFFFFFF
     if ixa < 0x00800000:
-        ixa = ((_bits(abs(x) * _TWO_23) & 0x7FFFFFFF) - (23 << 23)) & _M32
-    ylogx = _F64(y) * _log2_inline(ixa)
+        # x * 2**23 reads a subnormal x as 0 (DAZ): log2 = -150 follows.
+        ixa = (0 - (23 << 23)) & _M32
+    ylogx = _F64(flush(y)) * _log2_inline(ixa)
     if ylogx <= -150.0:
         return _MINUS_ZERO_F if odd_neg else _ZERO_F
     if ylogx > _OFLOW:
@@ -258,7 +263,7 @@ def _powf(x, y):
     ki = _F64(kd).view(_U64)
     kd = kd - _SHIFT_32
     sign_bias = _U64(1 << 16) if odd_neg else _U64(0)
-    return _F32(_exp2_table(ki, ylogx - kd, _EP0, _EP1, _EP2, sign_bias))
+    return flush(_F32(_exp2_table(ki, ylogx - kd, _EP0, _EP1, _EP2, sign_bias)))
 
 
 # --- atan2f (glibc_float.atan2f) -------------------------------------------------------------
@@ -343,7 +348,7 @@ def _atan2f(y, x):
     elif hx < 0 and k < -60:
         z = _ZERO_F
     else:
-        z = _atanf(abs(y / x))
+        z = _atanf(abs(flush(flush(y) / flush(x))))   # DAZ, FTZ
     if m == 0:
         return z
     if m == 1:

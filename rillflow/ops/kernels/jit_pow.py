@@ -7,12 +7,17 @@ Numba's disk cache serves later processes.
 NumPy's NaN-propagating minimum/maximum/clip become comparisons that NaN
 fails; lanes where they would see a NaN are overwritten by pow's special
 cases, as in the NumPy code.
+
+TensorFlow's flush-to-zero/denormals-are-zero (pow.py, ftz.py): x and y are
+flushed on entry (y == 1 still hands back x's own bits) and the one product
+that can round to a subnormal, the last scaling of `_pow_abs`, is flushed.
 """
 import numba
 import numpy as np
 
 from . import erf as _erf
 from . import pow as _p
+from .jit_exp_log import flush
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -149,7 +154,7 @@ def _pow_abs(ax, y):
     kb = k >> 2
     c = _float((kb + 127) << 23)
     out = ((e_r * c) * c) * c
-    out = out * _float((k - 3 * kb + 127) << 23)
+    out = flush(out * _float((k - 3 * kb + 127) << 23))    # FTZ
     return n if n != n else out
 
 
@@ -157,6 +162,9 @@ def _pow_abs(ax, y):
 def _pow(x, y):
     """pow._pow_block for one element: |x|**y, then the special cases as
     selects in pow._special_cases' order (no branches: loops vectorize)."""
+    x_bits = x
+    x = flush(x)        # DAZ: subnormal operands read as +-0
+    y = flush(y)
     ax = abs(x)
     out = _pow_abs(ax, y)
     x_neg = x < _ZERO
@@ -178,7 +186,7 @@ def _pow(x, y):
     out = inf if ax == _INF else out
     out = _NAN if (x != x) | (y != y) else out
     out = _ONE if (x == _ONE) | (y == _ZERO) else out
-    return x if y == _ONE else out
+    return x_bits if y == _ONE else out
 
 
 @_jit

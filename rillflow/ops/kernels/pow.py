@@ -20,12 +20,14 @@ wheels are built for AVX without FMA, so every product and sum rounds):
   exponents, y == 1, x == 1, y == 0) overwrite the result in Eigen's order.
 
 Every operation is an IEEE float32 +, -, *, floor/trunc or a bit operation,
-so the bits do not depend on NumPy's SIMD code paths. Subnormals are not
-flushed to zero as TensorFlow's threads do.
+so the bits do not depend on NumPy's SIMD code paths. TensorFlow's threads
+flush subnormals (ftz.py): subnormal x and y read as +-0 (x**y is then 0,
+inf or 1), except that y == 1 selects x's bits untouched; results below
+2**-126 become +-0.
 """
 import numpy as np
 
-from . import glibc_scalar
+from . import ftz, glibc_scalar
 from .chunked import chunked
 from .erf import _exp_f32
 from .x86_estimates import packet_then_scalar
@@ -150,11 +152,15 @@ def _pow_abs(x, y):
     nr = _round_half_away(r)
     r = r - nr
     n = n + nr
+    # FTZ: only the last product of _ldexp can round to a subnormal that
+    # matters (an earlier one is subnormal only where the result is 0 anyway).
+    under = np.fmin.reduce(n, axis=None) < np.float32(-125.0)
     # Eigen's generic_exp2(r): exp(hi) * (1 + lo) with ln2 * r = hi + lo.
     r = np.minimum(np.maximum(r, np.float32(-151.0)), np.float32(129.0))
     ph, pl = _two_prod(_LN2, r)
     e_r = _exp_f32(ph) * (_ONE + pl)
-    return _ldexp(e_r, n)
+    out = _ldexp(e_r, n)
+    return ftz.flush(out) if under else out
 
 
 def pow_packet(x, y):
@@ -165,9 +171,15 @@ def pow_packet(x, y):
 def _pow_block(x, y):
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
     with np.errstate(all="ignore"):
-        ax = np.abs(x)
+        x_bits = x
+        ax, ay = np.abs(x), np.abs(y)
+        if ftz.any_below(ax) or ftz.any_below(ay):
+            # DAZ: subnormal operands read as +-0 in every comparison and
+            # product (pow(subnormal, -1) is inf, pow(x, subnormal) is 1); only
+            # the final y == 1 select hands back x's own bits.
+            x, y = ftz.daz(x), ftz.daz(y)
+            ax, ay = np.abs(x), np.abs(y)
         base = out = _pow_abs(ax, y)
-        ay = np.abs(y)
         # Where x is finite and nonzero, |y| < _HUGE_Y (so not NaN) and neither
         # x == 1 nor y in {0, 1}, Eigen's special cases only change the sign
         # or give NaN for negative x; a cheap test keeps the full cases below
@@ -182,7 +194,7 @@ def _pow_block(x, y):
         if not plain.all():
             rare = ~plain
             out = np.array(out, copy=True)
-            out[rare] = _special_cases(x[rare], y[rare], base[rare])
+            out[rare] = _special_cases(x[rare], y[rare], base[rare], x_bits[rare])
     return out
 
 
@@ -192,8 +204,9 @@ def _integer_tests(y):
     return y_int, y_int & ~(_round_half_away(y_half) == y_half)
 
 
-def _special_cases(x, y, out):
-    """Eigen's special cases, in its order, over `out` = |x|**y."""
+def _special_cases(x, y, out, x_bits):
+    """Eigen's special cases, in its order, over `out` = |x|**y (x after DAZ,
+    x_bits before)."""
     ax = np.abs(x)
     x_neg = x < _ZERO
     x_zero = x == _ZERO
@@ -210,7 +223,7 @@ def _special_cases(x, y, out):
     at_neg_inf = np.where(y_odd_int, -at_pos_inf, at_pos_inf)
     out = np.where(ax == _INF, np.where(x_neg, at_neg_inf, at_pos_inf), out)
     out = np.where(np.isnan(x) | np.isnan(y), _NAN, out)
-    return np.where(y == _ONE, x, np.where((x == _ONE) | (y == _ZERO), _ONE, out))
+    return np.where(y == _ONE, x_bits, np.where((x == _ONE) | (y == _ZERO), _ONE, out))
 
 
 def pow_kernel(x, y):

@@ -21,12 +21,14 @@ The scalar tail goes through glibc (sinf, cosf, atan2f) in TensorFlow, and
 here through `glibc_float`'s reimplementations of them, bit for bit.
 
 Every operation in the packet paths is an IEEE float32 +, -, *, / or a bit
-operation, so the results do not depend on NumPy's SIMD code paths. Subnormal
-inputs are not flushed to zero as TensorFlow's threads do.
+operation, so the results do not depend on NumPy's SIMD code paths.
+TensorFlow's threads flush subnormals (ftz.py): sin of a subnormal is +-0 in
+the packets (glibc's sinf returns tiny inputs untouched: no arithmetic), and
+atan2 reads subnormal operands as zeros and flushes tiny results.
 """
 import numpy as np
 
-from . import glibc_float, glibc_scalar, x86_estimates
+from . import ftz, glibc_float, glibc_scalar, x86_estimates
 from .chunked import chunked
 from .x86_estimates import PACKET, packet_then_scalar
 
@@ -84,6 +86,12 @@ def _reduce_huge(ax):
 def _sincos_f32(x, sine):
     with np.errstate(all="ignore"):
         ax = np.abs(x)
+        if sine and ftz.any_below(ax):
+            # DAZ: a subnormal x reads as +-0 in the multiplies below, so its
+            # sine is +-0 (x's sign bit, read as bits, signs it). cos of a
+            # subnormal is 1 either way.
+            x = ftz.daz(x)
+            ax = np.abs(x)
         y_round = ax * _TWO_OVER_PI + _ROUNDING_MAGIC
         # The low bits of (y + 2**23) are round(y): the quadrant.
         quadrant = y_round.view(np.int32)
@@ -139,6 +147,7 @@ _ATAN_P = _f(1.12026982009410858154296875e-01, 7.296695709228515625e-01, 8.10995
 _ATAN_Q = _f(1.00917108356952667236328125e-02, 2.8318560123443603515625e-01, 1.0,
              8.109951019287109375e-01)
 _HALF_PI, _PI, _ONE = _f(np.pi / 2, np.pi, 1.0)
+_TWO_TINY = np.float32(2.0 ** -125)
 
 
 def _atan_f32(t):
@@ -163,13 +172,26 @@ def _atan2_block(y, x):
         yb = np.ascontiguousarray(y).view(_U32)
         xb = np.ascontiguousarray(x).view(_U32)
         result_sign = (yb ^ xb) & _SIGN
+        ax, ay = np.abs(x), np.abs(y)
+        if ftz.any_below(ax) or ftz.any_below(ay):
+            # DAZ: the division and the comparison read subnormals as +-0
+            # (two subnormals compare equal: t = +-1); the zero test below
+            # reads the bits, as Eigen's does (checked against TensorFlow).
+            x, y = ftz.daz(x), ftz.daz(y)
+            ax, ay = np.abs(x), np.abs(y)
         t = y / x
         # |x| == |y| (also both infinite): exactly +-1; both zero: a signed zero.
-        t = np.where(np.abs(x) == np.abs(y), (_ONE.view(_U32) | result_sign).view(np.float32), t)
-        t = np.where((xb | yb).view(np.float32) == 0, result_sign.view(np.float32), t)
+        t = np.where(ax == ay, (_ONE.view(_U32) | result_sign).view(np.float32), t)
+        t = np.where(((xb | yb) & ~_SIGN) == 0, result_sign.view(np.float32), t)
         # +-pi (y's sign) for x with its sign bit set, else +-0.
         shift = (np.where(xb & _SIGN, _PI.view(_U32), _U32(0)) | (yb & _SIGN)).view(np.float32)
-        return _atan_f32(t) + shift
+        out = _atan_f32(t) + shift
+        # FTZ: atan(t) ~ t is subnormal only for |t| < 2**-125 (and then the
+        # sum with a zero shift keeps it); flushing the quotient t too would
+        # give the same bits, flushing the result is enough.
+        if ftz.any_below(np.abs(t), _TWO_TINY):
+            ftz.flush(out)
+        return out
 
 
 _atan2_scalar = glibc_scalar.atan2f

@@ -20,6 +20,7 @@ import zlib
 
 import numpy as np
 
+from . import ftz
 from .chunked import chunked
 
 _RESIDUALS = (
@@ -165,9 +166,10 @@ def packet_then_scalar(packet, scalar, *args):
 
 
 def _rsqrt_scalar(x):
-    # Eigen's scalar rsqrt is a division by the correctly rounded sqrt.
+    # Eigen's scalar rsqrt is a division by the correctly rounded sqrt; sqrtss
+    # reads a subnormal as +-0 (DAZ): +-inf, as TensorFlow gives.
     with np.errstate(all="ignore"):
-        return _ONE / np.sqrt(x)
+        return _ONE / np.sqrt(ftz.daz(x))
 
 
 def _rsqrt_packet(x):
