@@ -23,9 +23,25 @@ from .tensor_spec import TensorSpec
 from .convert import convert_to_tensor
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
-           "BatchableExtensionTypeSpec"]
+           "BatchableExtensionTypeSpec", "registered_name", "lookup_registered"]
 
 _RESERVED = ("_tf_extension_type_fields", "_tf_frozen")
+
+# Classes by the name SavedModel records for them: a class body's own
+# `__name__ = "pkg.Type"` (TensorFlow registers `Type.Spec` under that name).
+_REGISTERED = {}
+
+
+def registered_name(cls):
+    """The name under which `cls` (an ExtensionType) is saved, or None when
+    its class body sets no `__name__` (TensorFlow cannot save it then)."""
+    name = cls.__dict__.get("__name__")
+    return name if isinstance(name, str) and _REGISTERED.get(name) is cls else None
+
+
+def lookup_registered(name):
+    """The ExtensionType class registered under `name`, or None."""
+    return _REGISTERED.get(name)
 
 
 def _walk(value, leaf):
@@ -168,6 +184,8 @@ class ExtensionType:
             __init__.__wrapped__ = own_init
             cls.__init__ = __init__
         _add_spec_class(cls)
+        if isinstance(cls.__dict__.get("__name__"), str):
+            _REGISTERED[cls.__dict__["__name__"]] = cls
 
     def _tf_finish(self):
         """Converts the fields, runs `__validate__`, freezes the value."""
