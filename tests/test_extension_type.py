@@ -278,3 +278,31 @@ def test_dispatch_target_without_name_parameter():
                                          r"name=None\) does not match API's signature "
                                          r"\(x, y, name=None\).$"):
         tf.experimental.dispatch_for_api(tf.math.add, {"x": _Q})(lambda x, y, nm=None: 1)
+
+
+class _Relaxed(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    w: tf.Tensor
+    tag: str = "a"
+
+
+def test_most_specific_common_supertype():
+    a = _Relaxed.Spec(tf.TensorShape([2]), tf.TensorSpec([2, 3]), "a")
+    b = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3]), "a")
+    c = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3], tf.int32), "a")
+    d = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3]), "b")
+    e = _Relaxed.Spec(tf.TensorShape([4, 1]), tf.TensorSpec([4]), "a")
+    assert repr(a.most_specific_common_supertype([b])) == (
+        "_Relaxed.Spec(shape=TensorShape([None]), w=TensorSpec(shape=(None, 3), "
+        "dtype=tf.float32, name=None), tag='a')")
+    assert a.most_specific_common_supertype([c]) is None
+    assert a.most_specific_common_supertype([d]) is None
+    assert repr(a.most_specific_common_supertype([b, e])) == (
+        "_Relaxed.Spec(shape=TensorShape(None), w=TensorSpec(shape=<unknown>, "
+        "dtype=tf.float32, name=None), tag='a')")
+    assert a.most_specific_common_supertype([]) == a
+    relaxed = a.most_specific_common_supertype([b])
+    assert (a.is_subtype_of(relaxed), relaxed.is_subtype_of(a)) == (True, False)
+    ds = tf.data.Dataset.from_tensors(_Relaxed(tf.TensorShape([2]), tf.ones([2, 3]))) \
+        .concatenate(tf.data.Dataset.from_tensors(_Relaxed(tf.TensorShape([4]), tf.ones([4, 3]))))
+    assert repr(ds.element_spec) == repr(relaxed)

@@ -426,8 +426,48 @@ class ExtensionTypeSpec:
                                                          subtype=True)
 
     def most_specific_common_supertype(self, others):
-        """This spec if every one of `others` equals it, else None."""
-        return self if all(o == self for o in others) else None
+        """The most specific spec that values of this spec and of every one
+        of `others` match, field by field (shapes relaxed, as TensorFlow:
+        TensorSpecs and TensorShape fields lose the dimensions that differ,
+        nested specs recurse, other fields must be equal), or None."""
+        if any(type(o) is not type(self) for o in others):
+            return None
+        fields = {}
+        for n, v in self._tf_fields.items():
+            common = _common_supertype(v, [o._tf_fields[n] for o in others])
+            if common is _NO_COMMON:
+                return None
+            fields[n] = common
+        spec = type(self).__new__(type(self))
+        spec._tf_set(fields)
+        return spec
+
+
+_NO_COMMON = object()
+
+
+def _common_supertype(value, others):
+    """The common supertype of field specs `value` and `others`, or
+    _NO_COMMON."""
+    if isinstance(value, (TensorSpec, ExtensionTypeSpec)):
+        common = value.most_specific_common_supertype(others)
+        return _NO_COMMON if common is None else common
+    if isinstance(value, TensorShape):
+        if not all(isinstance(o, TensorShape) for o in others):
+            return _NO_COMMON
+        return value.most_specific_common_supertype(others)
+    if isinstance(value, tuple):
+        if not all(isinstance(o, tuple) and len(o) == len(value) for o in others):
+            return _NO_COMMON
+        parts = [_common_supertype(v, [o[i] for o in others]) for i, v in enumerate(value)]
+        return _NO_COMMON if any(p is _NO_COMMON for p in parts) else tuple(parts)
+    if isinstance(value, ImmutableDict):
+        if not all(isinstance(o, ImmutableDict) and set(o) == set(value) for o in others):
+            return _NO_COMMON
+        parts = {k: _common_supertype(value[k], [o[k] for o in others]) for k in value}
+        return _NO_COMMON if any(p is _NO_COMMON for p in parts.values()) else \
+            ImmutableDict(parts)
+    return value if all(_key_of(o) == _key_of(value) for o in others) else _NO_COMMON
 
 
 def _compatible(a, b, subtype=False):
@@ -439,6 +479,10 @@ def _compatible(a, b, subtype=False):
         return b.shape.is_subtype_of(a.shape) if subtype else \
             a.shape.is_compatible_with(b.shape)
     if isinstance(a, ExtensionTypeSpec):
+        return b.is_subtype_of(a) if subtype else a.is_compatible_with(b)
+    if isinstance(a, TensorShape):  # a TensorShape field relaxes as a shape
+        if not isinstance(b, TensorShape):
+            return False
         return b.is_subtype_of(a) if subtype else a.is_compatible_with(b)
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_compatible(a[k], b[k], subtype) for k in a)
