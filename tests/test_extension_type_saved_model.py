@@ -96,3 +96,11 @@ def test_unregistered_on_load_falls_back_to_anonymous(tmp_path, monkeypatch):
     assert repr(sig) == ("((AnonymousExtensionTypeSpec(values=TensorSpec(shape=(None,), "
                          "dtype=tf.float32, name=None), mask=TensorSpec(shape=(None,), "
                          "dtype=tf.bool, name=None)),), {})")
+
+
+def test_a_name_is_registered_once():
+    with pytest.raises(ValueError, match=r"^Name rillflow_tests.MT.Spec has already been "
+                                         r"registered for class .*\.MT\.Spec\.$"):
+        class Again(tf.experimental.ExtensionType):
+            __name__ = "rillflow_tests.MT"
+            v: tf.Tensor

@@ -184,8 +184,14 @@ class ExtensionType:
             __init__.__wrapped__ = own_init
             cls.__init__ = __init__
         _add_spec_class(cls)
-        if isinstance(cls.__dict__.get("__name__"), str):
-            _REGISTERED[cls.__dict__["__name__"]] = cls
+        name = cls.__dict__.get("__name__")
+        if isinstance(name, str):
+            old = _REGISTERED.get(name)
+            if old is not None:
+                # As TensorFlow's type spec registry: one class per name.
+                raise ValueError(f"Name {name}.Spec has already been registered for class "
+                                 f"{old.__module__}.{old.__qualname__}.Spec.")
+            _REGISTERED[name] = cls
 
     def _tf_finish(self):
         """Converts the fields, runs `__validate__`, freezes the value."""
