@@ -3,6 +3,7 @@ Expected values and messages were recorded from TensorFlow 2.21 (the same
 calls run with `import tensorflow as tf`)."""
 from typing import List, Optional, Union
 
+import numpy as np
 import pytest
 
 import rillflow as tf
@@ -161,3 +162,24 @@ def test_inside_tf_function(registered):
     out = f(_m([1., 2.], [True, False]), _m([3., 4.], [True, True]))
     assert out.values.numpy().tolist() == [4., 6.]
     assert out.mask.numpy().tolist() == [True, False]
+
+
+def test_sparse_tensor_elementwise_apis():
+    # TensorFlow 2.21: these keep the sparsity; others fail converting it.
+    st = tf.sparse.SparseTensor([[0, 0], [1, 2]], [-1.5, 4.0], [2, 3])
+    for f, want in [(tf.abs, [1.5, 4.]), (tf.math.negative, [1.5, -4.]),
+                    (tf.math.sign, [-1., 1.]), (tf.math.square, [2.25, 16.]),
+                    (tf.sqrt, [np.nan, 2.])]:
+        r = f(st)
+        assert isinstance(r, tf.SparseTensor)
+        np.testing.assert_array_equal(r.values.numpy(), want)
+        np.testing.assert_array_equal(r.indices.numpy(), [[0, 0], [1, 2]])
+        np.testing.assert_array_equal(r.dense_shape.numpy(), [2, 3])
+    r = tf.cast(st, tf.int32)
+    assert isinstance(r, tf.SparseTensor) and r.dtype == tf.int32
+    np.testing.assert_array_equal(r.values.numpy(), [-1, 4])
+    for f in (tf.exp, tf.nn.relu, tf.math.log1p):
+        with pytest.raises(ValueError, match=r"^Attempt to convert a value \(SparseTensor"):
+            f(st)
+    with pytest.raises(ValueError, match=r"^Attempt to convert a value \(SparseTensor"):
+        tf.math.multiply(st, 2.0)

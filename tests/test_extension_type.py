@@ -1,8 +1,10 @@
 """tf.experimental.ExtensionType: fields, conversion, immutability, Spec,
 tf.nest and tf.function. Reprs, values and messages were recorded from
 TensorFlow 2.21 (the same code run with `import tensorflow as tf`)."""
+import typing
 from typing import Mapping, Optional, Tuple, Union
 
+import numpy as np
 import pytest
 
 import rillflow as tf
@@ -183,3 +185,124 @@ def test_dataset_of_batchable_extension_type():
 def test_cond_returns_extension_value():
     out = tf.cond(tf.constant(True), lambda: Row(tf.constant(1)), lambda: Row(tf.constant(2)))
     assert type(out) is Row and int(out.x) == 1
+
+
+# -- specs, user Spec classes, batching, map_fn, dispatch (texts from TF 2.21) --
+
+class _P(tf.experimental.ExtensionType):
+    a: tf.Tensor
+    b: tf.Tensor
+
+
+def test_spec_constructor_takes_positional_fields():
+    s = _P.Spec(tf.TensorSpec([2]), tf.TensorSpec(2))
+    assert repr(s) == ("_P.Spec(a=TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
+                       "b=TensorSpec(shape=(2,), dtype=tf.float32, name=None))")
+    with pytest.raises(TypeError, match="^missing a required argument: 'b'$"):
+        _P.Spec(tf.TensorSpec([2]))
+    with pytest.raises(TypeError, match="^multiple values for argument 'a'$"):
+        _P.Spec(tf.TensorSpec([2]), a=tf.TensorSpec([2]))
+    with pytest.raises(TypeError, match="^b: expected a TensorSpec, got 'int'$"):
+        _P.Spec(a=tf.TensorSpec([2]), b=3)
+    with pytest.raises(TypeError, match="^b: expected a Tensor, got 'NoneType'$"):
+        _P([1], None)
+
+
+class _Q(tf.experimental.BatchableExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+
+    class Spec:
+        def __init__(self, shape, dtype=tf.float32):
+            self.values = tf.TensorSpec(shape, dtype)
+            self.mask = tf.TensorSpec(shape, tf.bool)
+
+        shape = property(lambda self: self.values.shape)
+
+
+def test_user_spec_class_is_a_mixin():
+    s = _Q.Spec([None, 2])
+    assert repr(s) == ("_Q.Spec(values=TensorSpec(shape=(None, 2), dtype=tf.float32, "
+                       "name=None), mask=TensorSpec(shape=(None, 2), dtype=tf.bool, name=None))")
+    assert s.shape.as_list() == [None, 2]
+    assert isinstance(s, tf.experimental.ExtensionTypeSpec)
+
+
+class _Net(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    work: tf.Tensor
+
+    def __init__(self, work):
+        self.work = tf.convert_to_tensor(work)
+        self.shape = self.work.shape[:-1]
+
+
+def test_tensorshape_fields_are_batched():
+    b = _Net([[1., 2], [3, 4], [5, 6]])
+    ds = tf.data.Dataset.from_tensor_slices(b)
+    assert repr(ds.element_spec) == ("_Net.Spec(shape=TensorShape([]), work=TensorSpec("
+                                     "shape=(2,), dtype=tf.float32, name=None))")
+    assert [x.shape.as_list() for x in ds] == [[], [], []]
+    assert repr(ds.batch(2).element_spec) == (
+        "_Net.Spec(shape=TensorShape([None]), work=TensorSpec(shape=(None, 2), "
+        "dtype=tf.float32, name=None))")
+
+
+@pytest.mark.parametrize("wrap", [lambda f: f, tf.function])
+def test_map_fn_over_batchable_extension_types(wrap):
+    b = _Net([[1., 2], [3, 4], [5, 6]])
+    out = wrap(lambda x: tf.map_fn(lambda n: _Net(n.work * 2), x))(b)
+    assert isinstance(out, _Net) and out.shape.as_list() == [3]
+    np.testing.assert_array_equal(out.work.numpy(), [[2, 4], [6, 8], [10, 12]])
+    s = tf.map_fn(lambda n: tf.reduce_sum(n.work), b, fn_output_signature=tf.float32)
+    np.testing.assert_array_equal(s.numpy(), [3, 7, 11])
+
+
+def test_concrete_function_takes_extension_values():
+    f = tf.function(lambda x: (x.a + x.b) / 2)
+    cf = f.get_concrete_function(_P.Spec(tf.TensorSpec([2]), tf.TensorSpec(2)))
+    np.testing.assert_allclose(cf(_P([1.2, 0.4], [0.8, 0.2])).numpy(), [1., 0.3])
+
+
+def test_dispatch_target_without_name_parameter():
+    @tf.experimental.dispatch_for_api(tf.stack)
+    def qstack(values: typing.List[_Q], axis=0):
+        return _Q(tf.stack([v.values for v in values], axis),
+                  tf.stack([v.mask for v in values], axis))
+    try:
+        out = tf.stack([_Q([1.], [True]), _Q([2.], [False])], name="x")
+        np.testing.assert_array_equal(out.values.numpy(), [[1.], [2.]])
+    finally:
+        tf.experimental.unregister_dispatch_for(qstack)
+    with pytest.raises(ValueError, match=r"^Dispatch function's signature \(x, y, nm=None, "
+                                         r"name=None\) does not match API's signature "
+                                         r"\(x, y, name=None\).$"):
+        tf.experimental.dispatch_for_api(tf.math.add, {"x": _Q})(lambda x, y, nm=None: 1)
+
+
+class _Relaxed(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    w: tf.Tensor
+    tag: str = "a"
+
+
+def test_most_specific_common_supertype():
+    a = _Relaxed.Spec(tf.TensorShape([2]), tf.TensorSpec([2, 3]), "a")
+    b = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3]), "a")
+    c = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3], tf.int32), "a")
+    d = _Relaxed.Spec(tf.TensorShape([4]), tf.TensorSpec([4, 3]), "b")
+    e = _Relaxed.Spec(tf.TensorShape([4, 1]), tf.TensorSpec([4]), "a")
+    assert repr(a.most_specific_common_supertype([b])) == (
+        "_Relaxed.Spec(shape=TensorShape([None]), w=TensorSpec(shape=(None, 3), "
+        "dtype=tf.float32, name=None), tag='a')")
+    assert a.most_specific_common_supertype([c]) is None
+    assert a.most_specific_common_supertype([d]) is None
+    assert repr(a.most_specific_common_supertype([b, e])) == (
+        "_Relaxed.Spec(shape=TensorShape(None), w=TensorSpec(shape=<unknown>, "
+        "dtype=tf.float32, name=None), tag='a')")
+    assert a.most_specific_common_supertype([]) == a
+    relaxed = a.most_specific_common_supertype([b])
+    assert (a.is_subtype_of(relaxed), relaxed.is_subtype_of(a)) == (True, False)
+    ds = tf.data.Dataset.from_tensors(_Relaxed(tf.TensorShape([2]), tf.ones([2, 3]))) \
+        .concatenate(tf.data.Dataset.from_tensors(_Relaxed(tf.TensorShape([4]), tf.ones([4, 3]))))
+    assert repr(ds.element_spec) == repr(relaxed)

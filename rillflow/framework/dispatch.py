@@ -308,6 +308,42 @@ def _strip(sig):
                        return_annotation=inspect.Signature.empty)
 
 
+def _same_parameters(a, b):
+    """TensorFlow's test of a target's signature: the same parameter names
+    and kinds, in order (defaults and annotations may differ)."""
+    pa, pb = list(a.parameters.values()), list(b.parameters.values())
+    return len(pa) == len(pb) and all(x.name == y.name and x.kind == y.kind
+                                      for x, y in zip(pa, pb))
+
+
+def _add_name_parameter(target, api_sig):
+    """`target` taking the API's `name` argument too when it lacks one
+    (TensorFlow's `_add_name_scope_wrapper`, so `def f(values, axis=0)`
+    may implement `tf.stack(values, axis=0, name='stack')`). The name is
+    dropped: it would only name the ops of a graph."""
+    if "name" not in api_sig.parameters:
+        return target
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):
+        return target
+    if "name" in sig.parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                       for p in sig.parameters.values()):
+        return target
+    index = list(api_sig.parameters).index("name")
+
+    @functools.wraps(target)
+    def with_name(*args, **kwargs):
+        if index < len(args):
+            args = args[:index] + args[index + 1:]
+        else:
+            kwargs.pop("name", None)
+        return target(*args, **kwargs)
+    with_name.__signature__ = sig.replace(
+        parameters=list(sig.parameters.values()) + [api_sig.parameters["name"]])
+    return with_name
+
+
 def _signatures_of(target, signatures):
     if signatures:
         return list(signatures)
@@ -361,9 +397,8 @@ def register(api, signature, target, check_target_signature=True):
             target_sig = inspect.signature(target)
         except (TypeError, ValueError):
             target_sig = None
-        # TensorFlow compares the parameter names only (not defaults).
-        if target_sig is not None and list(target_sig.parameters) != list(api_sig.parameters):
-            raise ValueError(f"Dispatch function's signature {_strip(target_sig)} does not "
+        if target_sig is not None and not _same_parameters(target_sig, api_sig):
+            raise ValueError(f"Dispatch function's signature {target_sig} does not "
                              f"match API's signature {_strip(api_sig)}.")
     checks = _checks_for(api_sig, signature)
     dispatcher = _DISPATCHERS.get(original)
@@ -512,6 +547,11 @@ def dispatch_for_api(api, *signatures):
         _checks_for(api_sig, sig)
 
     def decorator(target):
+        if not callable(target):
+            raise TypeError(f"Expected dispatch_target to be callable; got {target!r}")
+        # As TensorFlow, the decorated name is bound to the wrapper, which
+        # is what unregister_dispatch_for receives.
+        target = _add_name_parameter(target, api_sig)
         for sig in _signatures_of(target, signatures):
             register(api, sig, target)
         return target

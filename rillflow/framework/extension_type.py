@@ -23,9 +23,25 @@ from .tensor_spec import TensorSpec
 from .convert import convert_to_tensor
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
-           "BatchableExtensionTypeSpec"]
+           "BatchableExtensionTypeSpec", "registered_name", "lookup_registered"]
 
 _RESERVED = ("_tf_extension_type_fields", "_tf_frozen")
+
+# Classes by the name SavedModel records for them: a class body's own
+# `__name__ = "pkg.Type"` (TensorFlow registers `Type.Spec` under that name).
+_REGISTERED = {}
+
+
+def registered_name(cls):
+    """The name under which `cls` (an ExtensionType) is saved, or None when
+    its class body sets no `__name__` (TensorFlow cannot save it then)."""
+    name = cls.__dict__.get("__name__")
+    return name if isinstance(name, str) and _REGISTERED.get(name) is cls else None
+
+
+def lookup_registered(name):
+    """The ExtensionType class registered under `name`, or None."""
+    return _REGISTERED.get(name)
 
 
 def _walk(value, leaf):
@@ -167,14 +183,15 @@ class ExtensionType:
                 self._tf_finish()
             __init__.__wrapped__ = own_init
             cls.__init__ = __init__
-        if "Spec" not in cls.__dict__:
-            base = BatchableExtensionTypeSpec if issubclass(cls, BatchableExtensionType) \
-                else ExtensionTypeSpec
-            spec = type("Spec", (base,), {"value_type": cls, "__module__": cls.__module__})
-            spec.__qualname__ = spec.__name__ = cls.__qualname__ + ".Spec"
-            cls.Spec = spec
-        else:
-            cls.Spec.value_type = cls
+        _add_spec_class(cls)
+        name = cls.__dict__.get("__name__")
+        if isinstance(name, str):
+            old = _REGISTERED.get(name)
+            if old is not None:
+                # As TensorFlow's type spec registry: one class per name.
+                raise ValueError(f"Name {name}.Spec has already been registered for class "
+                                 f"{old.__module__}.{old.__qualname__}.Spec.")
+            _REGISTERED[name] = cls
 
     def _tf_finish(self):
         """Converts the fields, runs `__validate__`, freezes the value."""
@@ -255,6 +272,51 @@ class ExtensionType:
         return self._type_spec._trace_key()
 
 
+def _add_spec_class(cls):
+    """Builds `cls.Spec` (TensorFlow's `_add_type_spec`): a subclass of the
+    (batchable) spec base holding what the class's own nested `class Spec`
+    defines (methods, properties, a constructor assigning the fields)."""
+    spec_dict = {"value_type": cls, "__module__": cls.__module__}
+    user_spec = cls.__dict__.get("Spec")
+    names = {f.name for f in cls._tf_extension_type_fields}
+    if user_spec is not None:
+        for name, value in user_spec.__dict__.items():
+            if name in _RESERVED:
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec uses reserved name "
+                                 f"'{name}'.")
+            if name in names:
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec defines a variable "
+                                 f"'{name}' which shadows a field in {cls.__qualname__}")
+            if name not in ("__module__", "__dict__", "__weakref__", "__qualname__"):
+                spec_dict[name] = value
+    if "__init__" in spec_dict:
+        spec_dict["__init__"] = _wrap_spec_constructor(spec_dict["__init__"])
+    base = BatchableExtensionTypeSpec if issubclass(cls, BatchableExtensionType) \
+        else ExtensionTypeSpec
+    spec = type(cls.__name__ + ".Spec", (base,), spec_dict)
+    spec.__qualname__ = cls.__qualname__ + ".Spec"
+    cls.Spec = spec
+
+
+def _wrap_spec_constructor(user_init):
+    """A user's `Spec.__init__` (which assigns the fields as attributes)
+    followed by the check that every field was set."""
+    def __init__(self, *args, **kwargs):
+        object.__setattr__(self, "_tf_fields", {})
+        object.__setattr__(self, "_tf_building", True)
+        user_init(self, *args, **kwargs)
+        object.__setattr__(self, "_tf_building", False)
+        fields = {}
+        for f in self.value_type._tf_extension_type_fields:
+            if f.name not in self._tf_fields:
+                raise ValueError(f"Field {f.name} was not set by the constructor of "
+                                 f"{type(self).__qualname__}.")
+            fields[f.name] = self._tf_fields[f.name]
+        self._tf_set(fields)
+    __init__.__wrapped__ = user_init
+    return __init__
+
+
 def _from_fields(cls, values):
     """A value of `cls` holding `values` as they are (no conversion, no
     `__validate__`): rebuilt from components."""
@@ -272,13 +334,25 @@ class ExtensionTypeSpec:
 
     value_type = None
 
-    def __init__(self, **fields):
-        names = [f.name for f in self.value_type._tf_extension_type_fields]
-        missing = [n for n in names if n not in fields]
-        extra = [n for n in fields if n not in names]
-        if missing or extra:
-            raise TypeError(f"{type(self).__qualname__} expects the fields {names}")
-        self._tf_set(fields)
+    def __init__(self, *args, **kwargs):
+        """Takes one spec per field, positionally or by name (TensorFlow's
+        generated spec constructor).
+
+        Raises:
+          TypeError: for missing or repeated fields (Python's binding
+            message) and for a tensor field whose spec is not a TensorSpec.
+        """
+        fields = self.value_type._tf_extension_type_fields
+        sig = inspect.Signature([inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                 for f in fields])
+        bound = sig.bind(*args, **kwargs).arguments
+        for f in fields:
+            ann = f.annotation
+            if isinstance(ann, type) and issubclass(ann, Tensor) and \
+                    not isinstance(bound[f.name], TensorSpec):
+                raise TypeError(f"{f.name}: expected a TensorSpec, got "
+                                f"{type(bound[f.name]).__name__!r}")
+        self._tf_set({f.name: bound[f.name] for f in fields})
 
     def _tf_set(self, fields):
         object.__setattr__(self, "_tf_fields", dict(fields))
@@ -290,6 +364,13 @@ class ExtensionTypeSpec:
         raise AttributeError(name)
 
     def __setattr__(self, name, value):
+        if self.__dict__.get("_tf_building"):  # inside a user's Spec.__init__
+            names = [f.name for f in self.value_type._tf_extension_type_fields]
+            if name in names:
+                self._tf_fields[name] = value
+            else:
+                object.__setattr__(self, name, value)
+            return
         raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
                              "constructor of ExtensionTypeSpec.")
 
@@ -351,8 +432,48 @@ class ExtensionTypeSpec:
                                                          subtype=True)
 
     def most_specific_common_supertype(self, others):
-        """This spec if every one of `others` equals it, else None."""
-        return self if all(o == self for o in others) else None
+        """The most specific spec that values of this spec and of every one
+        of `others` match, field by field (shapes relaxed, as TensorFlow:
+        TensorSpecs and TensorShape fields lose the dimensions that differ,
+        nested specs recurse, other fields must be equal), or None."""
+        if any(type(o) is not type(self) for o in others):
+            return None
+        fields = {}
+        for n, v in self._tf_fields.items():
+            common = _common_supertype(v, [o._tf_fields[n] for o in others])
+            if common is _NO_COMMON:
+                return None
+            fields[n] = common
+        spec = type(self).__new__(type(self))
+        spec._tf_set(fields)
+        return spec
+
+
+_NO_COMMON = object()
+
+
+def _common_supertype(value, others):
+    """The common supertype of field specs `value` and `others`, or
+    _NO_COMMON."""
+    if isinstance(value, (TensorSpec, ExtensionTypeSpec)):
+        common = value.most_specific_common_supertype(others)
+        return _NO_COMMON if common is None else common
+    if isinstance(value, TensorShape):
+        if not all(isinstance(o, TensorShape) for o in others):
+            return _NO_COMMON
+        return value.most_specific_common_supertype(others)
+    if isinstance(value, tuple):
+        if not all(isinstance(o, tuple) and len(o) == len(value) for o in others):
+            return _NO_COMMON
+        parts = [_common_supertype(v, [o[i] for o in others]) for i, v in enumerate(value)]
+        return _NO_COMMON if any(p is _NO_COMMON for p in parts) else tuple(parts)
+    if isinstance(value, ImmutableDict):
+        if not all(isinstance(o, ImmutableDict) and set(o) == set(value) for o in others):
+            return _NO_COMMON
+        parts = {k: _common_supertype(value[k], [o[k] for o in others]) for k in value}
+        return _NO_COMMON if any(p is _NO_COMMON for p in parts.values()) else \
+            ImmutableDict(parts)
+    return value if all(_key_of(o) == _key_of(value) for o in others) else _NO_COMMON
 
 
 def _compatible(a, b, subtype=False):
@@ -364,6 +485,10 @@ def _compatible(a, b, subtype=False):
         return b.shape.is_subtype_of(a.shape) if subtype else \
             a.shape.is_compatible_with(b.shape)
     if isinstance(a, ExtensionTypeSpec):
+        return b.is_subtype_of(a) if subtype else a.is_compatible_with(b)
+    if isinstance(a, TensorShape):  # a TensorShape field relaxes as a shape
+        if not isinstance(b, TensorShape):
+            return False
         return b.is_subtype_of(a) if subtype else a.is_compatible_with(b)
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_compatible(a[k], b[k], subtype) for k in a)
@@ -386,9 +511,20 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
     """The spec of a BatchableExtensionType (`tf.experimental.BatchableExtensionTypeSpec`):
     batching adds a leading dimension to every tensor field (tf.data)."""
 
-    def _map_specs(self, fn):
+    def _map_specs(self, fn, shape_fn):
+        """This spec with `fn` applied to each nested spec and `shape_fn` to
+        each TensorShape field (TensorFlow's default batch encoder batches
+        both)."""
+        def one(v):
+            if isinstance(v, TensorShape):
+                return shape_fn(v)
+            if isinstance(v, tuple):
+                return tuple(one(x) for x in v)
+            if isinstance(v, ImmutableDict):
+                return ImmutableDict((k, one(v[k])) for k in v)
+            return _walk(v, fn)
         spec = type(self).__new__(type(self))
-        spec._tf_set({n: _walk(v, fn) for n, v in self._tf_fields.items()})
+        spec._tf_set({n: one(v) for n, v in self._tf_fields.items()})
         return spec
 
     def _batch(self, batch_size):
@@ -397,7 +533,7 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
             if isinstance(sp, TensorSpec):
                 return TensorSpec(TensorShape([batch_size]).concatenate(sp.shape), sp.dtype)
             return sp._batch(batch_size)
-        return self._map_specs(add)
+        return self._map_specs(add, lambda s: TensorShape([batch_size]).concatenate(s))
 
     def _unbatch(self):
         """The spec of the rows of a value of this spec.
@@ -411,7 +547,12 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
                     raise ValueError("Unbatching a tensor is only supported for rank >= 1")
                 return TensorSpec(sp.shape[1:], sp.dtype)
             return sp._unbatch()
-        return self._map_specs(drop)
+
+        def drop_shape(s):
+            if s.rank == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            return s[1:]
+        return self._map_specs(drop, drop_shape)
 
     def _batch_numpy(self, rows):
         """The components (NumPy) of the batch of values with components `rows`."""

@@ -96,9 +96,14 @@ def convert_field(value, annotation, path):
                               convert_field(v, args[1], f"{path}[{k!r}]"))
                              for k, v in value.items())
     if not isinstance(annotation, type):
-        raise TypeError(f"Unsupported type annotation {annotation!r} for {path}")
+        raise TypeError(f"{path}: Unsupported type annotation {annotation!r}")
     if issubclass(annotation, Tensor):
-        return value if isinstance(value, Tensor) else convert_to_tensor(value)
+        if isinstance(value, Tensor):
+            return value
+        try:
+            return convert_to_tensor(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{path}: expected a Tensor, got {type(value).__name__!r}") from None
     if annotation is TensorShape:
         return as_shape(value)
     if annotation is _dtypes.DType:

@@ -354,6 +354,14 @@ class ConcreteFunction(core_types.ConcreteFunction):
                     raise TypeError(f"Argument {pname!r}: shape {t.shape} is incompatible with "
                                     f"the traced shape {e.shape} of {self.graph.name}()")
                 flat.append(t)
+            elif getattr(e, "_is_composite_tensor", False):
+                # A composite (ExtensionType, RaggedTensor...): its traced
+                # placeholders are its components.
+                spec = getattr(g, "_type_spec", None)
+                if spec is None or not spec.is_compatible_with(e._type_spec):
+                    raise TypeError(f"Argument {pname!r} of {self.graph.name}() expected "
+                                    f"{e._type_spec!r}, got {g!r}")
+                flat.extend(g._to_components())
             elif hasattr(e, "_arg_spec"):
                 flat.append(g)
             else:

@@ -30,6 +30,7 @@ from ..framework.tensor import EagerTensor, SymbolicTensor
 from ..function.concrete_function import ConcreteFunction
 from ..ops.random.philox import GuardedPhilox
 from ..ops.state.variables import ResourceHandle
+from . import composites
 from . import values as V
 from .custom_gradients import SavedGradient, trace_gradient
 from .stand_ins import (VariableArgument, composite_kind, composite_template, dataset_function,
@@ -182,7 +183,10 @@ class GraphWriter:
             return {"dataset_function": [self.add_function(v.concrete),
                                          self._value(v.output_spec)]}
         if isinstance(v, CompositeOutput):
-            return {"composite": [composite_kind(v.template),
+            # An ExtensionType or RaggedTensor result is rebuilt from its spec.
+            spec = getattr(v.template, "_type_spec", None)
+            kind = composites.encode(spec, self._value) if spec is not None else None
+            return {"composite": [kind or composite_kind(v.template),
                                   [self._value(c) for c in v.components]]}
         spec = getattr(v, "_arg_spec", None)
         if spec is not None and hasattr(v, "_storage"):
@@ -193,7 +197,7 @@ class GraphWriter:
             return {"resource": self._resource_key(v)}
         if isinstance(v, EagerTensor):
             return {"eager": V.encode_array(v._v)}
-        return None
+        return composites.encode(v, self._value)
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -423,8 +427,15 @@ class GraphReader:
         if kind == "composite":
             if not isinstance(p, list) or len(p) != 2 or not isinstance(p[1], list):
                 raise FormatError("malformed composite")
-            return CompositeOutput(composite_template(p[0]),
-                                   [self._value(c) for c in p[1]])
+            template = p[0]
+            if isinstance(template, dict) and len(template) == 1 and \
+                    next(iter(template)) in composites.KINDS:
+                template = self._value(template)  # an ExtensionType / ragged spec
+            else:
+                template = composite_template(template)
+            return CompositeOutput(template, [self._value(c) for c in p[1]])
+        if kind in composites.KINDS:
+            return composites.decode(kind, p, self._value)
         raise FormatError(f"unknown value kind {kind!r}")
 
 

@@ -16,6 +16,7 @@ from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic_function import Function
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
+from . import composites
 from . import values as V
 from .graph_io import FormatError
 from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature
@@ -193,6 +194,15 @@ def _saved_traces(fn):
     return out
 
 
+def _encode_spec(v):
+    """Writes an input signature's composite specs (ExtensionType, ragged)."""
+    return composites.encode(v, lambda x: V.encode(x, _encode_spec))
+
+
+def _decode_spec(kind, p):
+    return composites.decode(kind, p, lambda x: V.decode(x, _decode_spec))
+
+
 def _function_node(fn, writer):
     params = []
     sig = fn._signature if isinstance(fn, RestoredFunction) else fn.function_spec.signature
@@ -207,7 +217,7 @@ def _function_node(fn, writer):
     spec = fn.input_signature
     return {"kind": "function", "name": fn.__name__ if hasattr(fn, "__name__") else fn._name,
             "concrete": [writer.add_function(cf) for cf in _saved_traces(fn)],
-            "input_signature": None if spec is None else V.encode(tuple(spec)),
+            "input_signature": None if spec is None else V.encode(tuple(spec), _encode_spec),
             "params": params if sig is not None else None}
 
 
@@ -289,7 +299,7 @@ def _restore_function(n, reader):
     cfs = [reader.function(c) for c in _list(n.get("concrete"))]
     spec = n.get("input_signature")
     if spec is not None:
-        spec = V.decode(spec)
+        spec = V.decode(spec, _decode_spec)
         if not isinstance(spec, tuple):
             raise FormatError("malformed input signature")
     params = n.get("params")

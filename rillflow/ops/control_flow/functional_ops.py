@@ -17,6 +17,7 @@ from .while_loop import while_loop
 from ...framework import errors
 from ...framework.func_graph import trace_function
 from ..core.shape_ops import shape
+from ...framework.extension_type import BatchableExtensionTypeSpec
 
 __all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map"]
 
@@ -91,8 +92,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
       ValueError: for scalar elements, elements of different lengths, or an
         `fn` result that does not match the signature.
     """
-    flat, n_static, n = _elements(elems, "map_fn")
     signature = fn_output_signature if fn_output_signature is not None else dtype
+    if any(_batchable(x) for x in nest.flatten(elems)) or any(
+            isinstance(s, BatchableExtensionTypeSpec) for s in nest.flatten(signature)):
+        return _map_composites(fn, elems, signature, parallel_iterations)
+    flat, n_static, n = _elements(elems, "map_fn")
     if signature is None:
         # By default the results have the elements' dtypes, any shape.
         signature = nest.pack_sequence_as(elems, [TensorSpec(None, t.dtype) for t in flat])
@@ -107,6 +111,68 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     _, tas = while_loop(lambda i, _: i < n, body, (0, _writers(specs, n)),
                         parallel_iterations=parallel_iterations or 10)
     return nest.pack_sequence_as(signature, _stack(tas, n_static, specs))
+
+
+def _batchable(x):
+    """Whether `x` is a BatchableExtensionType value: its batch is the
+    stack of its components (TensorFlow's default batch encoder)."""
+    return isinstance(getattr(x, "_type_spec", None), BatchableExtensionTypeSpec)
+
+
+def _split(leaves, specs, flat):
+    """`leaves` rebuilt from the tensors `flat`: a leaf with a spec takes as
+    many tensors as it has components."""
+    it = iter(flat)
+    out = []
+    for leaf, spec in zip(leaves, specs):
+        if spec is None:
+            out.append(next(it))
+        else:
+            out.append(spec._from_components([next(it) for _ in spec._component_specs]))
+    return out
+
+
+def _map_composites(fn, elems, signature, parallel_iterations):
+    """map_fn over elements or results that are BatchableExtensionType
+    values: a map_fn over their components, each row rebuilt with the
+    unbatched spec, the stacked results with the batched one."""
+    leaves = nest.flatten(elems)
+    in_specs = [x._type_spec._unbatch() if _batchable(x) else None for x in leaves]
+    flat_in = []
+    for x, spec in zip(leaves, in_specs):
+        flat_in.extend(x._to_components() if spec is not None else [convert_to_tensor(x)])
+    if signature is None:
+        # As TensorFlow: by default the results are like the elements.
+        signature = nest.pack_sequence_as(
+            elems, [s if s is not None else TensorSpec(None, convert_to_tensor(x).dtype)
+                    for x, s in zip(leaves, in_specs)])
+    out_leaves = nest.flatten(signature)
+    out_specs = [s if isinstance(s, BatchableExtensionTypeSpec) else None for s in out_leaves]
+    flat_sig = []
+    for s in out_leaves:
+        if isinstance(s, BatchableExtensionTypeSpec):
+            # Any shape: the traced rows fix them.
+            flat_sig.extend(TensorSpec(None, c.dtype) for c in s._component_specs)
+        else:
+            flat_sig.append(_spec(s))
+
+    def flat_fn(row):
+        elem = nest.pack_sequence_as(elems, _split(leaves, in_specs, list(row)))
+        result = fn(elem)
+        try:
+            nest.assert_same_structure(signature, result, check_types=False)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"The output of `fn` in map_fn does not match its signature: "
+                             f"{e}") from None
+        out = []
+        for v, s in zip(nest.flatten(result), out_specs):
+            out.extend(v._to_components() if s is not None else [v])
+        return tuple(out)
+    stacked = map_fn(flat_fn, tuple(flat_in), fn_output_signature=tuple(flat_sig),
+                     parallel_iterations=parallel_iterations)
+    n_static = flat_in[0].shape[0] if flat_in and flat_in[0].shape.rank else None
+    batched = [None if s is None else s._batch(n_static) for s in out_specs]
+    return nest.pack_sequence_as(signature, _split(out_leaves, batched, list(stacked)))
 
 
 def _accumulate(fn, elems, initializer, reverse, what, keep_all):

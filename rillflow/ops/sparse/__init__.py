@@ -1,3 +1,4 @@
 """SparseTensor ops (`tf.sparse`): the registry entries and public functions
-(sparse_ops, sparse_array_ops, sparse_math_ops) and their NumPy kernels (sparse_kernels).
+(sparse_ops, sparse_array_ops, sparse_math_ops), their NumPy kernels (sparse_kernels), and
+the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch).
 The SparseTensor type itself is in rillflow/framework/sparse_tensor.py."""
