@@ -190,6 +190,18 @@ CASES = [
     'tf.strings.upper(tf.ragged.constant([["ab","c"],[]]))',
     'tf.size(rt, out_type=tf.int64)',
     'tf.ragged.constant([["a b"]]).shape',
+    # tf.tile of ragged rank 1 and 2, zero multiples, uniform inner dimensions
+    'tf.tile(rt, [1, 2])',
+    'tf.tile(rt, [2, 3])',
+    'tf.tile(rt, [0, 2])',
+    'tf.tile(r3, [2, 1, 2])',
+    'tf.tile(r3, [1, 3, 2])',
+    'tf.tile(r3, [2, 2, 0])',
+    'tf.tile(rd, [2, 2, 3])',
+    'tf.function(lambda x: tf.tile(x, [2, 3]))(rt)',
+    'tf.strings.substr(tf.ragged.constant([["So", "long"], ["thanks", "for"]]), 0, 2)',
+    'tf.strings.to_hash_bucket_fast(tf.ragged.constant([["Who", "is"], [], ["Dan"]]), 1024)',
+    'tf.nn.embedding_lookup([[1., 2.], [3., 4.], [5., 6.]], tf.ragged.constant([[2, 0], [], [1]]))',
 ]
 
 

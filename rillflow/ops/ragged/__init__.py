@@ -10,6 +10,7 @@
   reductions, `tf.ragged.map_flat_values`, the Python operators.
 - `ragged_array_ops`: concat, stack, gather, where, boolean_mask,
   `tf.ragged.range`, segment ids <-> row splits, `stack_dynamic_partitions`.
+- `ragged_tile`: `tf.tile` of a RaggedTensor.
 - `ragged_dispatch`: the public `tf.*` functions that take ragged
   arguments, routed to the two modules above (until the dispatch module).
 """

@@ -3,7 +3,8 @@ arguments, registered with `framework/dispatch.py`: every unary and binary
 elementwise API (`tf.math.*`, `tf.strings.*` elementwise ops, `tf.cast`,
 comparisons...), the reductions (`tf.reduce_sum` ... `tf.math.reduce_std`),
 `tf.concat`, `tf.stack`, `tf.gather`, `tf.where`, `tf.expand_dims`,
-`tf.boolean_mask`, `tf.size` and `tf.rank`. The implementations are in
+`tf.boolean_mask`, `tf.tile` (`ragged_tile`), `tf.nn.embedding_lookup` of
+ragged ids, `tf.size` and `tf.rank`. The implementations are in
 `ragged_math_ops` and `ragged_array_ops`; this module only wires them.
 """
 import inspect
@@ -17,10 +18,12 @@ from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ..strings import string_ops
 from ..core import broadcast_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+from ..nn import dropout_embedding
 
 from ..core.shape_ops import size as dense_size
 from . import ragged_array_ops as A
 from . import ragged_math_ops as RM
+from . import ragged_tile
 from .ragged_tensor import RaggedTensor
 
 # What may stand beside a RaggedTensor in a call: anything convertible to a
@@ -68,6 +71,12 @@ _register(gather_ops.boolean_mask, {"tensor": _OPERAND, "mask": _OPERAND},
 _register(string_ops.split, {"input": RaggedTensor},
           lambda input, sep=None, maxsplit=-1, name=None: input.with_flat_values(  # noqa
               string_ops.split(input.flat_values, sep, maxsplit)))
+_register(broadcast_ops.tile, {"input": RaggedTensor},
+          lambda input, multiples, name=None: ragged_tile.tile(input, multiples))  # noqa: A002
+# Ragged ids look up each flat id (TensorFlow's ragged embedding_lookup).
+_register(dropout_embedding.embedding_lookup, {"ids": RaggedTensor},
+          lambda params, ids, max_norm=None, name=None: ids.with_flat_values(
+              dropout_embedding.embedding_lookup(params, ids.flat_values, max_norm)))
 _register(shape_ops.size, {"input": RaggedTensor},
           lambda input, out_type=None, name=None: dense_size(  # noqa: A002
               input.flat_values, out_type=out_type or D.int32))
