@@ -354,6 +354,14 @@ class ConcreteFunction(core_types.ConcreteFunction):
                     raise TypeError(f"Argument {pname!r}: shape {t.shape} is incompatible with "
                                     f"the traced shape {e.shape} of {self.graph.name}()")
                 flat.append(t)
+            elif hasattr(e, "_component_specs") and not isinstance(e, Tensor):
+                # A composite (RaggedTensor, SparseTensor...): the graph has one
+                # placeholder per component, so pass the given value's components.
+                spec = getattr(g, "_arg_spec", None)
+                if spec is None or not e._arg_spec.is_compatible_with(spec):
+                    raise TypeError(f"Argument {pname!r} of {self.graph.name}() is {g!r}, "
+                                    f"incompatible with the traced {e._arg_spec!r}")
+                flat.extend(g._to_components())
             elif hasattr(e, "_arg_spec"):
                 flat.append(g)
             else:
