@@ -17,13 +17,14 @@ from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ..strings import string_ops
-from ..core import broadcast_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+from ..core import broadcast_ops, constant_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
 from ..nn import dropout_embedding
 
 from ..core.shape_ops import size as dense_size
 from . import ragged_array_ops as A
 from . import ragged_math_ops as RM
 from . import ragged_tile
+from .dynamic_ragged_shape import DynamicRaggedShape
 from .ragged_tensor import RaggedTensor
 
 # What may stand beside a RaggedTensor in a call: anything convertible to a
@@ -95,3 +96,30 @@ def _reverse(tensor, axis, name=None):
 
 
 _register(gather_ops.reverse, {"tensor": RaggedTensor}, _reverse)
+
+
+# tf.shape of a RaggedTensor is its DynamicRaggedShape (int32 unless out_type
+# says otherwise), and the tensor makers accept one to build RaggedTensors.
+dispatch.register_dispatchable_type(DynamicRaggedShape)
+_register(shape_ops.shape, {"input": RaggedTensor},
+          lambda input, out_type=None, name=None: DynamicRaggedShape.from_tensor(  # noqa
+              input, dtype=out_type or D.int32))
+
+
+def _filled(shape, make):
+    """A RaggedTensor of `shape` whose flat values `make(inner_shape)` builds."""
+    return shape._add_row_partitions(make(shape.inner_shape))
+
+
+_register(constant_ops.zeros, {"shape": DynamicRaggedShape},
+          lambda shape, dtype=D.float32, name=None, layout=None: _filled(
+              shape, lambda s: constant_ops.zeros(s, dtype)))
+_register(constant_ops.ones, {"shape": DynamicRaggedShape},
+          lambda shape, dtype=D.float32, name=None, layout=None: _filled(
+              shape, lambda s: constant_ops.ones(s, dtype)))
+_register(constant_ops.fill, {"dims": DynamicRaggedShape},
+          lambda dims, value, name=None, layout=None: _filled(
+              dims, lambda s: constant_ops.fill(s, value)))
+_register(shape_ops.reshape, {"shape": DynamicRaggedShape},
+          lambda tensor, shape, name=None: _filled(
+              shape, lambda s: shape_ops.reshape(tensor, s)))
