@@ -228,7 +228,7 @@ CASES = [
     'tf.experimental.DynamicRaggedShape.from_lengths([2, 3])',
     'tf.experimental.DynamicRaggedShape.from_lengths([2, (1, 2), (3, 1, 1)])',
     'tf.experimental.DynamicRaggedShape.from_lengths([2, (1, 2), 3, (3, 1, 1, 0, 0, 0, 1, 1, 1)])',
-    "tf.reshape(tf.constant(list('abcdefghi')), tf.shape(rt))",
+    "tf.reshape(tf.constant(list('abcdefgh')), tf.shape(rt))",
     'tf.reshape(tf.range(7), tf.shape(r3))',
     'tf.zeros(tf.shape(rt))',
     'tf.ones(tf.shape(rt), tf.int32)',
