@@ -241,6 +241,12 @@ CASES = [
     'tf.experimental.RowPartition.from_row_lengths([5, 3, 2]).is_uniform()',
     'tf.experimental.RowPartition.from_uniform_row_length(3, nvals=6)',
     'tf.experimental.RowPartition.from_row_splits([0, 2, 5]).row_lengths()',
+    'tf.map_fn(tf.math.square, rt)',
+    'tf.map_fn(tf.reduce_sum, rt, fn_output_signature=tf.int32)',
+    'tf.map_fn(lambda r: tf.concat([r, r], 0), rt)',
+    'tf.map_fn(lambda r: tf.cast(r, tf.float32) * 2, rt, fn_output_signature=tf.RaggedTensorSpec([None], tf.float32, ragged_rank=0))',
+    'tf.function(lambda d: tf.map_fn(tf.math.square, d))(rt)',
+    'tf.map_fn(tf.math.square, rt[:0])',
     'tf.experimental.DynamicRaggedShape(row_partitions=[tf.experimental.RowPartition.from_row_lengths([5, 3, 2])], inner_shape=[10, 8])',
 ]
 

@@ -23,7 +23,8 @@ from ..nn import dropout_embedding
 from ..core.shape_ops import size as dense_size
 from . import ragged_array_ops as A
 from . import ragged_math_ops as RM
-from . import ragged_tile
+from . import ragged_map_fn, ragged_tile
+from ..control_flow import functional_ops
 from .dynamic_ragged_shape import DynamicRaggedShape
 from .ragged_tensor import RaggedTensor
 
@@ -123,3 +124,8 @@ _register(constant_ops.fill, {"dims": DynamicRaggedShape},
 _register(shape_ops.reshape, {"shape": DynamicRaggedShape},
           lambda tensor, shape, name=None: _filled(
               shape, lambda s: shape_ops.reshape(tensor, s)))
+
+
+# tf.map_fn over the rows of a RaggedTensor.
+_register(functional_ops.map_fn, {"elems": RaggedTensor},
+          lambda fn, elems, **kwargs: ragged_map_fn.map_fn(fn, elems, **kwargs))
