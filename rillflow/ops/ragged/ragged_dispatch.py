@@ -129,3 +129,21 @@ _register(shape_ops.reshape, {"shape": DynamicRaggedShape},
 # tf.map_fn over the rows of a RaggedTensor.
 _register(functional_ops.map_fn, {"elems": RaggedTensor},
           lambda fn, elems, **kwargs: ragged_map_fn.map_fn(fn, elems, **kwargs))
+
+
+def _strings_join(inputs, separator="", name=None):
+    """`tf.strings.join` with RaggedTensor inputs: all ragged inputs share one
+    partition, dense ones broadcast to it; the flat values are joined."""
+    first = next(x for x in inputs if isinstance(x, RaggedTensor))
+    flats = []
+    for x in inputs:
+        if not isinstance(x, RaggedTensor):
+            x = RM._broadcast_dense(first, convert_to_tensor(x))
+        if isinstance(x, RaggedTensor):
+            RM._same_partition(x, first)
+            x = x.flat_values
+        flats.append(x)
+    return first.with_flat_values(string_ops.join(flats, separator))
+
+
+_register(string_ops.join, {"inputs": typing.List[_OPERAND]}, _strings_join)

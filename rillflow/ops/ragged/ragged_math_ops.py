@@ -51,7 +51,8 @@ def _assert_same_splits(x, y):
     if diff.size:
         d = diff[:3]
         raise errors.InvalidArgumentError(
-            None, None, "Condition x == y did not hold.\nIndices of first 3 different values:"
+            None, None, "Condition x == y did not hold.\nIndices of first "
+            f"{d.size} different values:"
             f"\n{d.reshape(-1, 1)}\nCorresponding x values:\n{a[d]}\nCorresponding y "
             f"values:\n{b[d]}\nFirst 3 elements of x:\n{a[:3]}\nFirst 3 elements of y:\n"
             f"{b[:3]}")
