@@ -6,4 +6,4 @@ TensorProto (`tensor_pb`), CRC-32C and TFRecord framing (`crc32c`,
 This package is also the `tf.io` namespace: the parsing ops (in
 rillflow/ops/io/parsing_ops.py) are set on it when the API is assembled.
 """
-from . import wire, containers, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
+from . import wire, descriptor, containers, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
