@@ -15,6 +15,27 @@ r2 = tf.ragged.constant([[1, 2], [3], [4, 5, 6], [], [7]])
 r3 = tf.ragged.constant([[[1, 2, 3], [4]], [[5], [], [6, 7]]])
 rd = tf.ragged.constant([[[1., 2.], [3., 4.]], [[5., 6.]]], ragged_rank=1)
 ru = tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], 2)
+
+
+def _example(**feats):
+    # A serialized tf.train.Example: name=[ints], [floats] or [bytes].
+    def feature(v):
+        if v and isinstance(v[0], bytes):
+            return tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+        if v and isinstance(v[0], float):
+            return tf.train.Feature(float_list=tf.train.FloatList(value=v))
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+    return tf.train.Example(features=tf.train.Features(
+        feature={k: feature(v) for k, v in feats.items()})).SerializeToString()
+
+
+exs = [_example(colors=[b"red", b"blue"], lengths=[7], v=[1., 2., 3., 4., 5., 6.],
+                rl=[2, 0, 4], rs=[0, 2, 2, 6], ids=[0, 0, 2, 2, 2, 2], st=[0, 2, 2],
+                lim=[2, 2, 6], rl2=[1, 2]),
+       _example(colors=[b"orange"], lengths=[], v=[7., 8.], rl=[1, 1], rs=[0, 1, 2],
+                ids=[1, 1], st=[0, 1], lim=[1, 2], rl2=[0, 2]),
+       _example(colors=[b"black"])]
+RF = tf.io.RaggedFeature
 """
 
 CASES = [
@@ -245,6 +266,36 @@ CASES = [
     "tf.strings.join([tf.ragged.constant([['a', 'b'], ['c']]), '!'])",
     'tf.ragged.constant([[1, 2, 3], [4], [5, 6]]) + tf.ragged.constant([[10, 20], [30, 40], [50]])',
     'tf.ragged.constant([[1, 2, 3], [4], [5, 6]]) + tf.ragged.constant([[10, 20], [30, 40, 5], [50]])',
+    # tf.io.RaggedFeature parsing: batches, single records, every partition kind
+    "sorted(tf.io.parse_example(exs, {'colors': RF(tf.string), 'lengths': RF(tf.int64)}).items())",
+    "sorted(tf.io.parse_example(exs[:2], {'colors': RF(tf.string), 'lengths': RF(tf.int64)}).items())",
+    "tf.io.parse_example(exs, {'colors': RF(tf.string)})['colors'].row_splits.dtype",
+    "tf.io.parse_example(exs, {'c': RF(tf.string, value_key='colors', row_splits_dtype=tf.int64)})['c'].row_splits",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowSplits('rs')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.ValueRowIds('ids')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowStarts('st')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLimits('lim')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.UniformRowLength(2)])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl2'), RF.RowLengths('rl')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl'), RF.UniformRowLength(1)])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')], row_splits_dtype=tf.int64)})['x'].nested_row_splits",
+    "[sorted(tf.io.parse_single_example(e, {'c': RF(tf.string, value_key='colors'), 'l': RF(tf.int64, value_key='lengths')}).items()) for e in exs]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.ValueRowIds('ids')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowSplits('rs')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowStarts('st')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLimits('lim')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.UniformRowLength(2)])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl'), RF.UniformRowLength(1)])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl2'), RF.RowLengths('rl')])}) for e in exs[:2]]",
+    "tf.function(lambda b: tf.io.parse_example(b, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])}))(tf.constant(exs[:2]))",
+    "tf.io.parse_example(exs, {'colors': RF(tf.int64)})",
+    "tf.io.parse_example(exs, {'x': RF(tf.int64), 'f': tf.io.FixedLenFeature([], tf.string, default_value='')})",
+    "tf.io.parse_example(exs, {'a': RF(tf.float32, value_key='v'), 'b': RF(tf.int64, value_key='v')})",
+    "tf.io.parse_example(exs, {'a': RF(tf.float32, value_key='v'), 'b': RF(tf.float32, value_key='v', row_splits_dtype=tf.int64)})",
+    "RF(tf.int32)",
+    "RF(tf.string, value_key='')",
     'tf.map_fn(tf.math.square, rt)',
     'tf.map_fn(tf.reduce_sum, rt, fn_output_signature=tf.int32)',
     'tf.map_fn(lambda r: tf.concat([r, r], 0), rt)',

@@ -1,5 +1,6 @@
 """`tf.io` and `tf.train`'s record formats, without protobuf: protocol
-buffer wire format (`wire`, `message`), tf.train.Example (`example_pb`),
+buffer wire format (`wire`, `message`, and `descriptor`: `DESCRIPTOR`s that
+protobuf's own text_format can fill messages through), tf.train.Example (`example_pb`),
 TensorProto (`tensor_pb`), CRC-32C and TFRecord framing (`crc32c`,
 `tfrecord`) and file access (`gfile`).
 
