@@ -11,6 +11,7 @@
 - `ragged_array_ops`: concat, stack, gather, where, boolean_mask,
   `tf.ragged.range`, segment ids <-> row splits, `stack_dynamic_partitions`.
 - `ragged_tile`: `tf.tile` of a RaggedTensor.
+- `ragged_gather`: `tf.gather` on any axis and with batch dimensions.
 - `ragged_map_fn`: `tf.map_fn` over the rows of a RaggedTensor.
 - `dynamic_ragged_shape`: `tf.experimental.RowPartition` and
   `tf.experimental.DynamicRaggedShape` (what `tf.shape(rt)` returns).

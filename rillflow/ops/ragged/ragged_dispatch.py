@@ -23,7 +23,7 @@ from ..nn import dropout_embedding
 from ..core.shape_ops import size as dense_size
 from . import ragged_array_ops as A
 from . import ragged_math_ops as RM
-from . import ragged_map_fn, ragged_tile
+from . import ragged_gather, ragged_map_fn, ragged_tile
 from ..control_flow import functional_ops
 from .dynamic_ragged_shape import DynamicRaggedShape
 from .ragged_tensor import RaggedTensor
@@ -62,7 +62,7 @@ _register(join_ops.stack, {"values": typing.List[_OPERAND]},
           lambda values, axis=0, name=None: A.stack(values, axis))
 _register(gather_ops.gather, {"params": _OPERAND, "indices": _OPERAND},
           lambda params, indices, validate_indices=None, axis=None, batch_dims=0,
-          name=None: A.gather_ragged(params, indices, axis=axis, batch_dims=batch_dims))
+          name=None: ragged_gather.gather(params, indices, axis=axis, batch_dims=batch_dims))
 _register(broadcast_ops.where, {"condition": _OPERAND, "x": typing.Optional[_OPERAND],
                                 "y": typing.Optional[_OPERAND]},
           lambda condition, x=None, y=None, name=None: A.where_ragged(condition, x, y))
