@@ -16,7 +16,7 @@ from ...framework import dispatch
 from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
-from ..strings import string_ops
+from ..strings import segment_join_ops, string_ops
 from ..core import broadcast_ops, constant_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
 from ..nn import dropout_embedding
 
@@ -147,3 +147,17 @@ def _strings_join(inputs, separator="", name=None):
 
 
 _register(string_ops.join, {"inputs": typing.List[_OPERAND]}, _strings_join)
+
+
+def _reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """`tf.strings.reduce_join` of a RaggedTensor: a segment join over the
+    reduced ragged axis (the dense join on uniform inner axes)."""
+    def seg(data, ids, n):
+        return segment_join_ops.unsorted_segment_join(data, ids, n, separator)
+
+    def dense(t, ax):
+        return string_ops.reduce_join(t, ax, separator=separator)
+    return RM._reduce(seg, dense, inputs, axis, keepdims)
+
+
+_register(string_ops.reduce_join, {"inputs": RaggedTensor}, _reduce_join)
