@@ -49,3 +49,16 @@ def test_bad_arguments():
         tf.strings.to_hash_bucket_strong(["a"], 10, [1])
     with pytest.raises(TypeError):
         tf.strings.to_hash_bucket_fast([1, 2], 10)
+
+
+def test_fingerprint_matches_tensorflow():
+    assert tf.fingerprint(STRINGS).numpy().tolist() == DATA["fingerprint"]
+    pairs = tf.reshape(tf.constant(STRINGS[:200]), [100, 2])
+    assert tf.fingerprint(pairs).numpy().tolist() == DATA["fingerprint_pairs"]
+    ints = tf.reshape(tf.range(60, dtype=tf.int64), [10, 6])
+    assert tf.fingerprint(ints).numpy().tolist() == DATA["fingerprint_int64"]
+    floats = tf.reshape(tf.range(21, dtype=tf.float32) * 0.5, [7, 3])
+    assert tf.fingerprint(floats).numpy().tolist() == DATA["fingerprint_float32"]
+    assert tf.fingerprint(ints).dtype == tf.uint8
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Unsupported fingerprint method"):
+        tf.fingerprint(["a"], method="md5")

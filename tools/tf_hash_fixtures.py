@@ -1,5 +1,5 @@
 """Regenerates tests/data/string_hash_tf.json: TensorFlow 2.21's
-`tf.strings.to_hash_bucket_fast` and `to_hash_bucket_strong` of strings of
+`tf.strings.to_hash_bucket_fast`, `to_hash_bucket_strong` and `tf.fingerprint` of strings of
 every length class of FarmHash (0-16, 17-32, 33-64, the 64-byte loop) and of
 SipHash (0-7 bytes left after the 8-byte blocks), which
 tests/test_string_hash.py compares with rillflow's.
@@ -35,7 +35,13 @@ def main():
             "fast_1000": tf.strings.to_hash_bucket_fast(s, 1000).numpy().tolist(),
             "strong_big": tf.strings.to_hash_bucket_strong(s, 2**63 - 1, [1, 2]).numpy().tolist(),
             "strong_1024": tf.strings.to_hash_bucket_strong(
-                s, 1024, [123456789012, 987654321]).numpy().tolist()}
+                s, 1024, [123456789012, 987654321]).numpy().tolist(),
+            "fingerprint": tf.fingerprint(s).numpy().tolist(),
+            "fingerprint_pairs": tf.fingerprint(tf.reshape(s[:200], [100, 2])).numpy().tolist(),
+            "fingerprint_int64": tf.fingerprint(
+                tf.reshape(tf.range(60, dtype=tf.int64), [10, 6])).numpy().tolist(),
+            "fingerprint_float32": tf.fingerprint(
+                tf.reshape(tf.range(21, dtype=tf.float32) * 0.5, [7, 3])).numpy().tolist()}
     with open(OUT, "w") as f:
         json.dump(data, f)
 

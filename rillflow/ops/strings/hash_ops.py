@@ -1,7 +1,8 @@
 """String hashing: `tf.strings.to_hash_bucket_fast` (FarmHash Fingerprint64,
 the `farmhashna::Hash64` variant TensorFlow's `Fingerprint64` calls) and
 `tf.strings.to_hash_bucket_strong` (SipHash-2-4 keyed by two uint64s, the
-`highwayhash::SipHash` behind TensorFlow's `StrongKeyedHash`).
+`highwayhash::SipHash` behind TensorFlow's `StrongKeyedHash`), and
+`tf.fingerprint` (FarmHash of each row's bytes).
 
 Both hashes are computed for all strings of a tensor at once on NumPy
 uint64 arrays (which wrap modulo 2**64 like the C++ `uint64_t`): the bytes
@@ -17,6 +18,7 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
+from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from .string_util import _no_grads, _same_shape_infer, _string_input
 
@@ -284,3 +286,53 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
     _check_buckets(num_buckets, "StringToHashBucketStrong")
     return apply(_Strong, [x], {"num_buckets": int(num_buckets), "key": key},
                  name=name or "StringToHashBucketStrong")
+
+
+def _le_bytes(hashes):
+    """Each uint64 as its 8 little-endian bytes: a [n, 8] uint8 array."""
+    return hashes.astype("<u8").view(np.uint8).reshape(-1, 8)
+
+
+def _fingerprint_kernel(data, method=b"farmhash64"):
+    if data.ndim < 1:
+        raise U.op_error("Fingerprint", f"`data` should have at least one dimension: "
+                         f"{list(data.shape)}")
+    n = data.shape[0]
+    rows = data.reshape(n, -1)
+    if data.dtype == object:
+        # A string row: FarmHash of each string, and with several strings, of
+        # their fingerprints' bytes laid end to end (TensorFlow's FingerprintOp).
+        h = fingerprint64(list(rows.reshape(-1)))
+        if rows.shape[1] != 1:
+            cat = _le_bytes(h).reshape(n, -1)
+            h = fingerprint64([r.tobytes() for r in cat])
+    else:
+        # A numeric row: FarmHash of its bytes in memory (little-endian).
+        flat = np.ascontiguousarray(rows.astype(rows.dtype.newbyteorder("<")))
+        h = fingerprint64([r.tobytes() for r in flat])
+    return _le_bytes(h).reshape(n, 8)
+
+
+def _fingerprint_infer(inputs, attrs):
+    d = inputs[0].shape
+    if d.rank is not None and d.rank < 1:
+        raise ValueError(f"Shape must be at least rank 1 but is rank {d.rank}")
+    return [(TensorShape([None if d.rank is None else d[0], 8]), D.uint8)]
+
+
+_Fingerprint = register("Fingerprint", _fingerprint_kernel, _fingerprint_infer, _no_grads)
+
+
+@export("fingerprint")
+def fingerprint(data, method="farmhash64", name=None):
+    """A 64-bit FarmHash fingerprint of each row (`data[i]`) as 8 uint8
+    bytes, little-endian: shape `[data.shape[0], 8]`, the same on every
+    platform (TensorFlow's `tf.fingerprint`).
+
+    Raises:
+      InvalidArgumentError: a method other than "farmhash64".
+    """
+    x = convert_to_tensor(data)
+    if method != "farmhash64":
+        raise U.op_error("Fingerprint", f"Unsupported fingerprint method: {method}")
+    return apply(_Fingerprint, [x, convert_to_tensor(method)], {}, name=name or "Fingerprint")
