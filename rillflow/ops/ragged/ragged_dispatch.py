@@ -2,10 +2,13 @@
 arguments, registered with `framework/dispatch.py`: every unary and binary
 elementwise API (`tf.math.*`, `tf.strings.*` elementwise ops, `tf.cast`,
 comparisons...), the reductions (`tf.reduce_sum` ... `tf.math.reduce_std`),
-`tf.concat`, `tf.stack`, `tf.gather`, `tf.where`, `tf.expand_dims`,
-`tf.boolean_mask`, `tf.tile` (`ragged_tile`), `tf.nn.embedding_lookup` of
-ragged ids, `tf.size` and `tf.rank`. The implementations are in
-`ragged_math_ops` and `ragged_array_ops`; this module only wires them.
+`tf.concat`, `tf.stack`, `tf.gather` (`ragged_gather`), `tf.where`,
+`tf.expand_dims`, `tf.boolean_mask`, `tf.tile` (`ragged_tile`),
+`tf.nn.embedding_lookup` of ragged ids, `tf.map_fn` (`ragged_map_fn`),
+`tf.strings.join` and `tf.strings.reduce_join`, `tf.size`, `tf.rank`,
+`tf.reverse`, and `tf.shape`, which returns a `DynamicRaggedShape` that
+`tf.zeros`, `tf.ones`, `tf.fill` and `tf.reshape` accept. The
+implementations live in the other ragged modules; this module only wires them.
 """
 import inspect
 import typing
