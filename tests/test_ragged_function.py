@@ -118,3 +118,15 @@ def test_large_inputs_are_vectorized():
                                                  minlength=lengths.size))
     assert rt[:, :2].row_lengths().numpy().tolist() == np.minimum(lengths, 2).tolist()
     assert rt.to_tensor().shape == [200_000, 4]
+
+
+def test_concrete_function_called_with_ragged_argument():
+    """get_concrete_function(rt), then the concrete function called with a
+    RaggedTensor of the same spec (its components feed the placeholders)."""
+    fn = tf.function(lambda x: x + 1)
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+    cf = fn.get_concrete_function(rt)
+    assert cf(rt).to_list() == [[2, 3], [4], [5, 6, 7]]
+    assert cf(tf.ragged.constant([[1], [], [4, 5, 6, 7]])).to_list() == [[2], [], [5, 6, 7, 8]]
+    with pytest.raises(TypeError):
+        cf(tf.ragged.constant([[1.5]]))

@@ -15,6 +15,27 @@ r2 = tf.ragged.constant([[1, 2], [3], [4, 5, 6], [], [7]])
 r3 = tf.ragged.constant([[[1, 2, 3], [4]], [[5], [], [6, 7]]])
 rd = tf.ragged.constant([[[1., 2.], [3., 4.]], [[5., 6.]]], ragged_rank=1)
 ru = tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], 2)
+
+
+def _example(**feats):
+    # A serialized tf.train.Example: name=[ints], [floats] or [bytes].
+    def feature(v):
+        if v and isinstance(v[0], bytes):
+            return tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+        if v and isinstance(v[0], float):
+            return tf.train.Feature(float_list=tf.train.FloatList(value=v))
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+    return tf.train.Example(features=tf.train.Features(
+        feature={k: feature(v) for k, v in feats.items()})).SerializeToString()
+
+
+exs = [_example(colors=[b"red", b"blue"], lengths=[7], v=[1., 2., 3., 4., 5., 6.],
+                rl=[2, 0, 4], rs=[0, 2, 2, 6], ids=[0, 0, 2, 2, 2, 2], st=[0, 2, 2],
+                lim=[2, 2, 6], rl2=[1, 2]),
+       _example(colors=[b"orange"], lengths=[], v=[7., 8.], rl=[1, 1], rs=[0, 1, 2],
+                ids=[1, 1], st=[0, 1], lim=[1, 2], rl2=[0, 2]),
+       _example(colors=[b"black"])]
+RF = tf.io.RaggedFeature
 """
 
 CASES = [
@@ -190,6 +211,137 @@ CASES = [
     'tf.strings.upper(tf.ragged.constant([["ab","c"],[]]))',
     'tf.size(rt, out_type=tf.int64)',
     'tf.ragged.constant([["a b"]]).shape',
+    # tf.tile of ragged rank 1 and 2, zero multiples, uniform inner dimensions
+    'tf.tile(rt, [1, 2])',
+    'tf.tile(rt, [2, 3])',
+    'tf.tile(rt, [0, 2])',
+    'tf.tile(r3, [2, 1, 2])',
+    'tf.tile(r3, [1, 3, 2])',
+    'tf.tile(r3, [2, 2, 0])',
+    'tf.tile(rd, [2, 2, 3])',
+    'tf.function(lambda x: tf.tile(x, [2, 3]))(rt)',
+    'tf.strings.substr(tf.ragged.constant([["So", "long"], ["thanks", "for"]]), 0, 2)',
+    'tf.strings.to_hash_bucket_fast(tf.ragged.constant([["Who", "is"], [], ["Dan"]]), 1024)',
+    'tf.nn.embedding_lookup([[1., 2.], [3., 4.], [5., 6.]], tf.ragged.constant([[2, 0], [], [1]]))',
+    # DynamicRaggedShape and RowPartition
+    'tf.shape(rt)',
+    'tf.shape(rt).dtype',
+    'tf.shape(rt, out_type=tf.int64).dtype',
+    '(tf.shape(rt).rank, tf.shape(rt).num_row_partitions, tf.shape(rt).inner_shape)',
+    'tf.shape(rt).row_partitions',
+    '(tf.shape(rt).static_lengths(), tf.shape(rt).is_uniform(0), tf.shape(rt).is_uniform(1))',
+    'tf.shape(rt)[0]',
+    'tf.shape(rt)[1]',
+    'tf.shape(rt)[2]',
+    'tf.shape(rt)[-1]',
+    'tf.shape(rt)[:1]',
+    'tf.shape(rt)[:2]',
+    'tf.shape(rt)[:0]',
+    'tf.shape(r3)',
+    'tf.shape(r3)[:2]',
+    'tf.shape(rd)',
+    '(tf.shape(rd)[2], tf.shape(rd)[-1], tf.shape(rd).inner_shape)',
+    'tf.shape(ru)',
+    'tf.shape(ru)[1]',
+    'tf.experimental.DynamicRaggedShape.from_lengths([4, (2, 1, 0, 8), 12])',
+    'tf.experimental.DynamicRaggedShape.from_lengths([4, (2, 1, 0, 8), 12]).row_partitions',
+    'tf.experimental.DynamicRaggedShape.from_lengths([4, (2, 1, 0, 8), 12]).inner_shape',
+    'tf.experimental.DynamicRaggedShape.from_lengths([2, 3])',
+    'tf.experimental.DynamicRaggedShape.from_lengths([2, (1, 2), (3, 1, 1)])',
+    'tf.experimental.DynamicRaggedShape.from_lengths([2, (1, 2), 3, (3, 1, 1, 0, 0, 0, 1, 1, 1)])',
+    "tf.reshape(tf.constant(list('abcdefgh')), tf.shape(rt))",
+    'tf.reshape(tf.range(7), tf.shape(r3))',
+    'tf.zeros(tf.shape(rt))',
+    'tf.ones(tf.shape(rt), tf.int32)',
+    'tf.fill(tf.shape(rt), 9)',
+    'tf.zeros(tf.shape(rd))',
+    'tf.ones(tf.shape(ru))',
+    'tf.experimental.RowPartition.from_row_lengths([5, 3, 2])',
+    'tf.experimental.RowPartition.from_row_lengths([5, 3, 2]).nrows()',
+    'tf.experimental.RowPartition.from_row_lengths([5, 3, 2]).nvals()',
+    'tf.experimental.RowPartition.from_row_lengths([5, 3, 2]).is_uniform()',
+    'tf.experimental.RowPartition.from_uniform_row_length(3, nvals=6)',
+    'tf.experimental.RowPartition.from_row_splits([0, 2, 5]).row_lengths()',
+    "tf.strings.join([tf.ragged.constant([['a', 'b'], ['c']]), tf.ragged.constant([['x', 'y'], ['z']])], separator='+')",
+    "tf.strings.join([tf.ragged.constant([['a', 'b'], ['c']]), '!'])",
+    'tf.ragged.constant([[1, 2, 3], [4], [5, 6]]) + tf.ragged.constant([[10, 20], [30, 40], [50]])',
+    'tf.ragged.constant([[1, 2, 3], [4], [5, 6]]) + tf.ragged.constant([[10, 20], [30, 40, 5], [50]])',
+    # tf.io.RaggedFeature parsing: batches, single records, every partition kind
+    "sorted(tf.io.parse_example(exs, {'colors': RF(tf.string), 'lengths': RF(tf.int64)}).items())",
+    "sorted(tf.io.parse_example(exs[:2], {'colors': RF(tf.string), 'lengths': RF(tf.int64)}).items())",
+    "tf.io.parse_example(exs, {'colors': RF(tf.string)})['colors'].row_splits.dtype",
+    "tf.io.parse_example(exs, {'c': RF(tf.string, value_key='colors', row_splits_dtype=tf.int64)})['c'].row_splits",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowSplits('rs')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.ValueRowIds('ids')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowStarts('st')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLimits('lim')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.UniformRowLength(2)])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl2'), RF.RowLengths('rl')])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl'), RF.UniformRowLength(1)])})",
+    "tf.io.parse_example(exs[:2], {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')], row_splits_dtype=tf.int64)})['x'].nested_row_splits",
+    "[sorted(tf.io.parse_single_example(e, {'c': RF(tf.string, value_key='colors'), 'l': RF(tf.int64, value_key='lengths')}).items()) for e in exs]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.ValueRowIds('ids')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowSplits('rs')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowStarts('st')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLimits('lim')])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.UniformRowLength(2)])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl'), RF.UniformRowLength(1)])}) for e in exs[:2]]",
+    "[tf.io.parse_single_example(e, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl2'), RF.RowLengths('rl')])}) for e in exs[:2]]",
+    "tf.function(lambda b: tf.io.parse_example(b, {'x': RF(tf.float32, value_key='v', partitions=[RF.RowLengths('rl')])}))(tf.constant(exs[:2]))",
+    "tf.io.parse_example(exs, {'colors': RF(tf.int64)})",
+    "tf.io.parse_example(exs, {'x': RF(tf.int64), 'f': tf.io.FixedLenFeature([], tf.string, default_value='')})",
+    "tf.io.parse_example(exs, {'a': RF(tf.float32, value_key='v'), 'b': RF(tf.int64, value_key='v')})",
+    "tf.io.parse_example(exs, {'a': RF(tf.float32, value_key='v'), 'b': RF(tf.float32, value_key='v', row_splits_dtype=tf.int64)})",
+    "RF(tf.int32)",
+    "RF(tf.string, value_key='')",
+    # gather on axis > 0 and with batch dims
+    'tf.gather(rt, tf.ragged.constant([[0, 1], [], [2, 0, 1], [0], []]), batch_dims=1)',
+    'tf.gather(r3, [0], axis=1)',
+    'tf.gather(r3, [0, 0], axis=2)',
+    'tf.gather(rd, [1, 0], axis=2)',
+    'tf.gather(rd, [[1], [0]], axis=2, batch_dims=1)',
+    'tf.gather(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.ragged.constant([[2, 0], [1]]), batch_dims=1)',
+    'tf.gather(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.ragged.constant([[2, 0], [1]]), axis=1)',
+    'tf.gather(rt, [0], axis=1, batch_dims=2)',
+    'tf.gather(rt, [[0]], axis=0, batch_dims=1)',
+    # ragged with dense of higher rank, ragged with ragged of another ragged rank
+    'tf.ragged.constant([[2, 0], [1]]) + tf.constant([[[0]], [[3]]])',
+    'tf.ragged.constant([[2, 0], [1]]) + tf.constant([[[0]], [[3]], [[6]]])',
+    'tf.ragged.constant([[2, 0], [1]]) + tf.constant([[[[0]], [[3]]]])',
+    'tf.ragged.constant([[2, 0], [1]]) + tf.zeros([2, 3, 1, 1], tf.int32)',
+    'tf.ragged.constant([[2, 0], [1]]) + tf.constant([[[0], [1]], [[3], [4]]])',
+    'tf.constant([[[0]], [[3]]]) - tf.ragged.constant([[2, 0], [1]])',
+    'tf.constant([[1], [2]]) - tf.ragged.constant([[2, 0], [1]])',
+    'tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]]) + tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)',
+    'tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1) * tf.ragged.constant([[[1, 2], [3, 4]], [[5, 7]]])',
+    'rd + tf.constant([[[1.]], [[2.]], [[3.]]])',
+    'rt + tf.constant([[1], [2], [3]])',
+    'rt + tf.constant([[1], [2], [3], [4], [5], [6]])',
+    'rt + tf.constant([[1], [2], [3], [4], [5]])',
+    'rt + tf.constant([[1, 2, 3, 4]])',
+    # strings.reduce_join of ragged, unsorted_segment_join
+    'tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=1, separator="-")',
+    'tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=0)',
+    'tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]))',
+    'tf.strings.reduce_join(tf.ragged.constant([[["a", "b"], ["x"]], [], [["c"]]]), axis=2)',
+    'tf.strings.reduce_join(tf.ragged.constant([[["a", "b"], ["x"]], [], [["c"]]]), axis=1)',
+    'tf.strings.reduce_join(tf.ragged.constant([[["a", "b"], ["x"]], [], [["c"]]]), axis=[1, 2], separator="|")',
+    'tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=1, keepdims=True)',
+    'tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c"]]), axis=-1)',
+    'tf.strings.reduce_join(tf.ragged.constant([["ab", "cd"], ["e"]]), keepdims=True)',
+    'tf.strings.unsorted_segment_join(["a", "b", "c", "d"], [1, 0, 1, 3], 4, separator=",")',
+    'tf.strings.unsorted_segment_join([["a", "b"], ["c", "d"]], [1, 1], 2)',
+    'tf.strings.unsorted_segment_join(["a", "b"], [0, 5], 2)',
+    'tf.strings.unsorted_segment_join(["a", "b"], [-1, 1], 2)',
+    'tf.map_fn(tf.math.square, rt)',
+    'tf.map_fn(tf.reduce_sum, rt, fn_output_signature=tf.int32)',
+    'tf.map_fn(lambda r: tf.concat([r, r], 0), rt)',
+    'tf.map_fn(lambda r: tf.cast(r, tf.float32) * 2, rt, fn_output_signature=tf.RaggedTensorSpec([None], tf.float32, ragged_rank=0))',
+    'tf.function(lambda d: tf.map_fn(tf.math.square, d))(rt)',
+    'tf.map_fn(tf.math.square, rt[:0])',
+    'tf.experimental.DynamicRaggedShape(row_partitions=[tf.experimental.RowPartition.from_row_lengths([5, 3, 2])], inner_shape=[10, 8])',
 ]
 
 

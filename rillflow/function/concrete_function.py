@@ -354,13 +354,16 @@ class ConcreteFunction(core_types.ConcreteFunction):
                     raise TypeError(f"Argument {pname!r}: shape {t.shape} is incompatible with "
                                     f"the traced shape {e.shape} of {self.graph.name}()")
                 flat.append(t)
-            elif getattr(e, "_is_composite_tensor", False):
-                # A composite (ExtensionType, RaggedTensor...): its traced
-                # placeholders are its components.
-                spec = getattr(g, "_type_spec", None)
-                if spec is None or not spec.is_compatible_with(e._type_spec):
+            elif getattr(e, "_is_composite_tensor", False) or (
+                    hasattr(e, "_component_specs") and not isinstance(e, Tensor)):
+                # A composite (ExtensionType, RaggedTensor, SparseTensor...): the
+                # graph has one placeholder per component, so pass the given
+                # value's components.
+                attr = "_type_spec" if hasattr(e, "_type_spec") else "_arg_spec"
+                want, spec = getattr(e, attr), getattr(g, attr, None)
+                if spec is None or not want.is_compatible_with(spec):
                     raise TypeError(f"Argument {pname!r} of {self.graph.name}() expected "
-                                    f"{e._type_spec!r}, got {g!r}")
+                                    f"{want!r}, got {g!r}")
                 flat.extend(g._to_components())
             elif hasattr(e, "_arg_spec"):
                 flat.append(g)

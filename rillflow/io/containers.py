@@ -3,6 +3,7 @@ messages, string-keyed message maps) and the element checks with protobuf's
 error messages. Containers tell their message when they change, so an
 unset submessage becomes set once written to."""
 import numpy as np
+from .descriptor import map_entry_class
 
 __all__ = ["CHECKS", "RepeatedScalar", "RepeatedMessage", "MessageMap"]
 
@@ -127,6 +128,10 @@ class MessageMap(dict):
         super().__setitem__(k, m)
         self._owner._mark()
         return m
+
+    def GetEntryClass(self):  # noqa: N802 - protobuf's API
+        """The class of one key/value entry (text_format parses into it)."""
+        return map_entry_class(self._cls)
 
     def get_or_create(self, k):
         """The value at `k`, inserted empty if missing."""

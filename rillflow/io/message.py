@@ -12,6 +12,7 @@ import functools
 import struct
 
 from . import wire
+from .descriptor import descriptor_of
 from .containers import CHECKS as _CHECKS, MessageMap, RepeatedMessage, RepeatedScalar
 
 __all__ = ["Field", "Message", "DecodeError"]
@@ -64,6 +65,8 @@ class Message:
         super().__init_subclass__(**kw)
         cls._BY_NAME = {f.name: f for f in cls._FIELDS}
         cls._BY_NUMBER = {f.number: f for f in cls._FIELDS}
+        # protobuf's text_format reads the fields through DESCRIPTOR.
+        cls.DESCRIPTOR = descriptor_of(cls)
         for f in cls._FIELDS:
             setattr(cls, f.name, property(functools.partial(Message._get, field=f),
                                           functools.partial(Message._set, field=f),
@@ -128,6 +131,10 @@ class Message:
             parent._mark()
         elif p is not None:
             p._mark()
+
+    def SetInParent(self):  # noqa: N802 - protobuf's API
+        """Marks this submessage present in its parent, though empty."""
+        self._mark()
 
     def _present(self, field):
         v = self._values.get(field.name)

@@ -16,7 +16,8 @@ from .random import seeding, random_util, stateful_ops, stateless_ops, generator
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
-from .strings import string_util, string_ops, unicode_ops  # noqa: F401
+from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
+from .strings import segment_join_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
@@ -28,10 +29,11 @@ from .core import bucket_ops, bitcast_ops, partition_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
 from .image import image_color, image_metrics  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
-from .io import parsing_ops, io_ops  # noqa: F401
+from .io import ragged_parsing, parsing_ops, io_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
-from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops  # noqa: F401
+from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
+from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
 from . import tensor_operators
 

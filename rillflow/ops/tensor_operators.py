@@ -59,6 +59,10 @@ def _fast(opdef, ufunc, slow, reverse, int_ok=True):
 
 def _binop(fn, name):
     def forward(self, other):
+        if getattr(other.__class__, "_is_composite_tensor", False):
+            # A RaggedTensor (or other composite) on the right: its reflected
+            # operator knows how to combine with a tensor.
+            return NotImplemented
         return fn(self, other, name=name)
 
     def reverse(self, other):

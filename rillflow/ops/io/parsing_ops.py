@@ -23,6 +23,7 @@ from ..core import op_util as U
 from ..core.creation_ops import name_scope
 from ...framework.sparse_tensor import SparseTensor
 from ..core.shape_ops import reshape
+from . import ragged_parsing
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "SparseFeature",
            "RaggedFeature", "parse_example", "parse_single_example"]
@@ -85,12 +86,49 @@ class SparseFeature(collections.namedtuple(
 @export("io.RaggedFeature")
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
-    """A ragged feature (parsing with it raises NotImplementedError)."""
+    """A feature parsed into a RaggedTensor: the values of `value_key` (the
+    feature's own key by default) cut by `partitions`, outermost first, each
+    read from another int64 feature (`RowSplits`, `RowLengths`, `RowStarts`,
+    `RowLimits`, `ValueRowIds`) or a constant `UniformRowLength`. A batch of
+    records adds the outer (batch) dimension."""
     __slots__ = ()
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
+    _PARTITION_TYPES = (RowSplits, RowLengths, RowStarts, RowLimits, ValueRowIds,
+                        UniformRowLength)
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=D.int32,
                 validate=False):
-        return super().__new__(cls, dtype, value_key, partitions, row_splits_dtype, validate)
+        if value_key is not None:
+            if not isinstance(value_key, str):
+                raise ValueError(f"Argument `value_key` must be a string; got {value_key}")
+            if not value_key:
+                raise ValueError("Argument `value_key` must not be empty")
+        dtype = D.as_dtype(dtype)
+        if dtype not in (D.int64, D.float32, D.string):
+            raise ValueError("Argument `dtype` must be int64, float32, or bytes; got "
+                             f"{dtype!r}")
+        row_splits_dtype = D.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (D.int32, D.int64):
+            raise ValueError("Argument `row_splits_dtype` must be int32 or int64; got"
+                             f"{row_splits_dtype!r}")
+        if not isinstance(partitions, (list, tuple)):
+            raise TypeError("Argument `partitions` must be a list or tuple. Received"
+                            f"partitions={partitions} of type {type(partitions).__name__}.")
+        for p in partitions:
+            if not isinstance(p, cls._PARTITION_TYPES):
+                raise TypeError("Argument `partitions` cannot be cast to any of the partition "
+                                f"types in {cls._PARTITION_TYPES}; got: {p!r} with type "
+                                f"{type(p)}")
+        if not isinstance(validate, bool):
+            raise TypeError(f"Argument `validate` must be a bool; got {validate!r}")
+        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype,
+                               validate)
 
 
 # --- reading one record ----------------------------------------------------------------------
@@ -216,7 +254,8 @@ def _array(vals, dtype):
 
 
 def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_shapes=(),
-                  dense_seq=(), sparse_keys=(), sparse_types=()):
+                  dense_seq=(), sparse_keys=(), sparse_types=(), ragged_keys=(),
+                  ragged_value_types=(), ragged_split_types=()):
     serialized, names = np.asarray(serialized, dtype=object), np.asarray(names, dtype=object)
     if serialized.ndim > 1:
         raise _error("Expected serialized to be a scalar or vector, got shape: "
@@ -226,6 +265,8 @@ def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_
     parser = _Parser(single, names.reshape(-1) if names.size else None)
     feats = [parser.record(i, r) for i, r in enumerate(records)]
     outs = _sparse_outputs(parser, feats, sparse_keys, sparse_types) if sparse_keys else []
+    ragged = _ragged_outputs(parser, feats, ragged_keys, ragged_value_types,
+                             ragged_split_types)
     for key, dtype, shape, is_seq, default in zip(dense_keys, Tdense, dense_shapes, dense_seq,
                                                   defaults):
         shape = tuple(shape)
@@ -255,7 +296,30 @@ def _parse_kernel(serialized, names, *defaults, dense_keys=(), Tdense=(), dense_
         else:
             out = np.stack(rows) if rows else _array([], dtype).reshape((0,) + shape)
         outs.append(out[0, ...] if single else out)  # (a 0-d array, not a bare item)
-    return outs
+    return outs + ragged
+
+
+def _ragged_outputs(parser, feats, keys, types, split_types):
+    """Each ragged key's values of all records, concatenated, then each
+    key's row splits cutting them into records (TensorFlow's op outputs)."""
+    values, splits = [], []
+    for key, dtype, sdtype in zip(keys, types, split_types):
+        vals, lengths = [], []
+        for i, f in enumerate(feats):
+            payload = f.get(key)
+            kind, got = (None, None) if payload is None else _values(payload)
+            if kind is None:          # a missing feature is an empty row
+                lengths.append(0)
+                continue
+            if kind is not dtype:
+                raise parser.key_error(i, key, f"Data types don't match. Expected type: "
+                                       f"{U.tf_type_name(dtype)}, Actual type: "
+                                       f"{U.tf_type_name(kind)}")
+            vals.extend(got)
+            lengths.append(len(got))
+        values.append(_array(vals, dtype))
+        splits.append(np.concatenate([[0], np.cumsum(lengths)]).astype(sdtype.as_numpy_dtype))
+    return values + splits
 
 
 def _sparse_outputs(parser, feats, keys, types):
@@ -303,6 +367,8 @@ def _parse_infer(inputs, attrs):
             out.append((TensorShape(None), dtype))
         else:
             out.append((TensorShape(list(s.as_list()) + inner), dtype))
+    out += [(TensorShape([None]), t) for t in attrs.get("ragged_value_types", ())]
+    out += [(TensorShape([None]), t) for t in attrs.get("ragged_split_types", ())]
     return out
 
 
@@ -344,10 +410,10 @@ def _prepare(features):
         if isinstance(f, VarLenFeature):
             _dtype_check(D.as_dtype(f.dtype))
             continue
-        if isinstance(f, (SparseFeature, RaggedFeature)):
-            raise NotImplementedError(_NO_SPARSE.format(type(f).__name__).replace(
-                "tf.SparseTensor", "tf.RaggedTensor parsing" if isinstance(f, RaggedFeature)
-                else "tf.SparseTensor"))
+        if isinstance(f, RaggedFeature):
+            continue
+        if isinstance(f, SparseFeature):
+            raise NotImplementedError(_NO_SPARSE.format(type(f).__name__))
         if not isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)):
             raise ValueError(f"Unsupported {type(f).__name__} {f} for key '{key}'")
         dtype = D.as_dtype(f.dtype)
@@ -393,12 +459,24 @@ def _parse(serialized, features, names):
     if sparse:
         attrs["sparse_keys"] = tuple(k for k, _ in sparse)
         attrs["sparse_types"] = tuple(t for _, t in sparse)
+    ragged = ragged_parsing.ragged_keys(features, RaggedFeature)
+    if ragged:
+        attrs["ragged_keys"] = tuple(k for k, _, _ in ragged)
+        attrs["ragged_value_types"] = tuple(t for _, t, _ in ragged)
+        attrs["ragged_split_types"] = tuple(t for _, _, t in ragged)
     outs = apply(_ParseExampleV2, [s, n] + defaults, attrs, name="ParseExampleV2", multi=True)
     m = len(sparse)
-    # As TensorFlow's op: each sparse feature's indices, values, shapes, then the dense.
+    # As TensorFlow's op: each sparse feature's indices, values, shapes, then
+    # the dense, then each ragged key's values and row splits.
     result = {k: SparseTensor(outs[i], outs[m + i], outs[2 * m + i])
               for i, (k, _) in enumerate(sparse)}
-    result.update(zip(keys, outs[3 * m:]))
+    dense_end = 3 * m + len(keys)
+    result.update(zip(keys, outs[3 * m:dense_end]))
+    if ragged:
+        r = len(ragged)
+        result.update(ragged_parsing.assemble(
+            features, RaggedFeature, ragged, outs[dense_end:dense_end + r],
+            outs[dense_end + r:dense_end + 2 * r], s.shape.rank == 0))
     return result
 
 
@@ -410,7 +488,7 @@ def parse_example(serialized, features, example_names=None, name=None):
     Raises:
       InvalidArgumentError: for a missing required feature, a wrong type or
         number of values, or bytes that are not an Example.
-      NotImplementedError: for SparseFeature, RaggedFeature.
+      NotImplementedError: for SparseFeature.
     """
     with name_scope(name or "ParseExample"):
         return _parse(serialized, features, example_names)

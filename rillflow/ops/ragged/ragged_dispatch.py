@@ -2,9 +2,13 @@
 arguments, registered with `framework/dispatch.py`: every unary and binary
 elementwise API (`tf.math.*`, `tf.strings.*` elementwise ops, `tf.cast`,
 comparisons...), the reductions (`tf.reduce_sum` ... `tf.math.reduce_std`),
-`tf.concat`, `tf.stack`, `tf.gather`, `tf.where`, `tf.expand_dims`,
-`tf.boolean_mask`, `tf.size` and `tf.rank`. The implementations are in
-`ragged_math_ops` and `ragged_array_ops`; this module only wires them.
+`tf.concat`, `tf.stack`, `tf.gather` (`ragged_gather`), `tf.where`,
+`tf.expand_dims`, `tf.boolean_mask`, `tf.tile` (`ragged_tile`),
+`tf.nn.embedding_lookup` of ragged ids, `tf.map_fn` (`ragged_map_fn`),
+`tf.strings.join` and `tf.strings.reduce_join`, `tf.size`, `tf.rank`,
+`tf.reverse`, and `tf.shape`, which returns a `DynamicRaggedShape` that
+`tf.zeros`, `tf.ones`, `tf.fill` and `tf.reshape` accept. The
+implementations live in the other ragged modules; this module only wires them.
 """
 import inspect
 import typing
@@ -15,12 +19,16 @@ from ...framework import dispatch
 from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
-from ..strings import string_ops
-from ..core import broadcast_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+from ..strings import segment_join_ops, string_ops
+from ..core import broadcast_ops, constant_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+from ..nn import dropout_embedding
 
 from ..core.shape_ops import size as dense_size
 from . import ragged_array_ops as A
 from . import ragged_math_ops as RM
+from . import ragged_gather, ragged_map_fn, ragged_tile
+from ..control_flow import functional_ops
+from .dynamic_ragged_shape import DynamicRaggedShape
 from .ragged_tensor import RaggedTensor
 
 # What may stand beside a RaggedTensor in a call: anything convertible to a
@@ -57,7 +65,7 @@ _register(join_ops.stack, {"values": typing.List[_OPERAND]},
           lambda values, axis=0, name=None: A.stack(values, axis))
 _register(gather_ops.gather, {"params": _OPERAND, "indices": _OPERAND},
           lambda params, indices, validate_indices=None, axis=None, batch_dims=0,
-          name=None: A.gather_ragged(params, indices, axis=axis, batch_dims=batch_dims))
+          name=None: ragged_gather.gather(params, indices, axis=axis, batch_dims=batch_dims))
 _register(broadcast_ops.where, {"condition": _OPERAND, "x": typing.Optional[_OPERAND],
                                 "y": typing.Optional[_OPERAND]},
           lambda condition, x=None, y=None, name=None: A.where_ragged(condition, x, y))
@@ -68,6 +76,12 @@ _register(gather_ops.boolean_mask, {"tensor": _OPERAND, "mask": _OPERAND},
 _register(string_ops.split, {"input": RaggedTensor},
           lambda input, sep=None, maxsplit=-1, name=None: input.with_flat_values(  # noqa
               string_ops.split(input.flat_values, sep, maxsplit)))
+_register(broadcast_ops.tile, {"input": RaggedTensor},
+          lambda input, multiples, name=None: ragged_tile.tile(input, multiples))  # noqa: A002
+# Ragged ids look up each flat id (TensorFlow's ragged embedding_lookup).
+_register(dropout_embedding.embedding_lookup, {"ids": RaggedTensor},
+          lambda params, ids, max_norm=None, name=None: ids.with_flat_values(
+              dropout_embedding.embedding_lookup(params, ids.flat_values, max_norm)))
 _register(shape_ops.size, {"input": RaggedTensor},
           lambda input, out_type=None, name=None: dense_size(  # noqa: A002
               input.flat_values, out_type=out_type or D.int32))
@@ -86,3 +100,67 @@ def _reverse(tensor, axis, name=None):
 
 
 _register(gather_ops.reverse, {"tensor": RaggedTensor}, _reverse)
+
+
+# tf.shape of a RaggedTensor is its DynamicRaggedShape (int32 unless out_type
+# says otherwise), and the tensor makers accept one to build RaggedTensors.
+dispatch.register_dispatchable_type(DynamicRaggedShape)
+_register(shape_ops.shape, {"input": RaggedTensor},
+          lambda input, out_type=None, name=None: DynamicRaggedShape.from_tensor(  # noqa
+              input, dtype=out_type or D.int32))
+
+
+def _filled(shape, make):
+    """A RaggedTensor of `shape` whose flat values `make(inner_shape)` builds."""
+    return shape._add_row_partitions(make(shape.inner_shape))
+
+
+_register(constant_ops.zeros, {"shape": DynamicRaggedShape},
+          lambda shape, dtype=D.float32, name=None, layout=None: _filled(
+              shape, lambda s: constant_ops.zeros(s, dtype)))
+_register(constant_ops.ones, {"shape": DynamicRaggedShape},
+          lambda shape, dtype=D.float32, name=None, layout=None: _filled(
+              shape, lambda s: constant_ops.ones(s, dtype)))
+_register(constant_ops.fill, {"dims": DynamicRaggedShape},
+          lambda dims, value, name=None, layout=None: _filled(
+              dims, lambda s: constant_ops.fill(s, value)))
+_register(shape_ops.reshape, {"shape": DynamicRaggedShape},
+          lambda tensor, shape, name=None: _filled(
+              shape, lambda s: shape_ops.reshape(tensor, s)))
+
+
+# tf.map_fn over the rows of a RaggedTensor.
+_register(functional_ops.map_fn, {"elems": RaggedTensor},
+          lambda fn, elems, **kwargs: ragged_map_fn.map_fn(fn, elems, **kwargs))
+
+
+def _strings_join(inputs, separator="", name=None):
+    """`tf.strings.join` with RaggedTensor inputs: all ragged inputs share one
+    partition, dense ones broadcast to it; the flat values are joined."""
+    first = next(x for x in inputs if isinstance(x, RaggedTensor))
+    flats = []
+    for x in inputs:
+        if not isinstance(x, RaggedTensor):
+            x = RM._broadcast_dense(first, convert_to_tensor(x))
+        if isinstance(x, RaggedTensor):
+            RM._same_partition(x, first)
+            x = x.flat_values
+        flats.append(x)
+    return first.with_flat_values(string_ops.join(flats, separator))
+
+
+_register(string_ops.join, {"inputs": typing.List[_OPERAND]}, _strings_join)
+
+
+def _reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """`tf.strings.reduce_join` of a RaggedTensor: a segment join over the
+    reduced ragged axis (the dense join on uniform inner axes)."""
+    def seg(data, ids, n):
+        return segment_join_ops.unsorted_segment_join(data, ids, n, separator)
+
+    def dense(t, ax):
+        return string_ops.reduce_join(t, ax, separator=separator)
+    return RM._reduce(seg, dense, inputs, axis, keepdims)
+
+
+_register(string_ops.reduce_join, {"inputs": RaggedTensor}, _reduce_join)

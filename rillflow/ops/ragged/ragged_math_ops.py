@@ -34,6 +34,7 @@ from ..core.slicing import getitem
 from ..core.constant_ops import zeros
 from .ragged_tensor import RaggedTensor, _eager
 from .ragged_conversion import from_tensor
+from . import ragged_tile
 
 
 # --- elementwise ----------------------------------------------------------------------
@@ -51,7 +52,8 @@ def _assert_same_splits(x, y):
     if diff.size:
         d = diff[:3]
         raise errors.InvalidArgumentError(
-            None, None, "Condition x == y did not hold.\nIndices of first 3 different values:"
+            None, None, "Condition x == y did not hold.\nIndices of first "
+            f"{d.size} different values:"
             f"\n{d.reshape(-1, 1)}\nCorresponding x values:\n{a[d]}\nCorresponding y "
             f"values:\n{b[d]}\nFirst 3 elements of x:\n{a[:3]}\nFirst 3 elements of y:\n"
             f"{b[:3]}")
@@ -92,26 +94,82 @@ def _broadcast_dense(rt, d):
     if drank is None or drank <= inner:
         return d
     dims = [1] * (rank - drank) + d.shape.as_list()
+    n = rt.nrows_value()
+    if dims[0] not in (1, None) and n is not None and dims[0] != n:
+        # The outer dimensions differ: TensorFlow's failed assert_equal.
+        raise errors.InvalidArgumentError(
+            None, None, "Condition x == y did not hold.\nFirst 1 elements of x:\n[False]\n"
+            "First 1 elements of y:\n[ True]")
     ragged_dims = dims[1:k + 1]
     if all(x == 1 for x in ragged_dims):
         d = reshape(d, [dims[0]] + dims[k + 1:])
         if dims[0] == 1:
             return squeeze(d, [0])
         return gather(d, _outer_rowids(rt))
-    if drank < rank:
+    if drank < rank or (dims[0] == 1 and n is not None):
+        # A size-1 outer dimension broadcasts to the rows before partitioning.
         d = broadcast_to(reshape(d, dims), [rt.nrows_value()] + dims[1:]) \
             if dims[0] == 1 else reshape(d, dims)
     return from_tensor(RaggedTensor, d, ragged_rank=k, row_splits_dtype=rt.row_splits.dtype)
 
 
+def _dense_of_higher_rank(func, rt, d, rt_first):
+    """`func` of RaggedTensor `rt` and a dense `d` of higher rank: `rt` is
+    repeated along `d`'s extra outer dimensions (as broadcasting does). The
+    copies are laid end to end as rows, `d` is folded the same way, the
+    same-rank broadcast does the work, then the extra dimensions are put
+    back as uniform row partitions."""
+    extra = d.shape.rank - rt.shape.rank
+    dims = d.shape.as_list()
+    lead, rest = dims[:extra], dims[extra:]
+    k = rt.nrows_value()
+    if None in lead or k is None or rest[0] is None:
+        raise NotImplementedError("broadcasting a RaggedTensor against a dense tensor of "
+                                  "higher rank with unknown dimensions")
+    if rest[0] not in (1, k):
+        raise errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: {dims} vs. {rt.shape}")
+    count = int(np.prod(lead))
+    folded = broadcast_to(reshape(d, [count] + rest), [count, k] + rest[1:])
+    folded = reshape(folded, [count * k] + rest[1:])
+    copies = ragged_tile.tile(rt, [count] + [1] * (rt.shape.rank - 1))
+    out = binary_elementwise(func, copies, folded) if rt_first else \
+        binary_elementwise(func, folded, copies)
+    out = RaggedTensor.from_uniform_row_length(out, k, nrows=count, validate=False)
+    for j in range(len(lead) - 1, 0, -1):
+        out = RaggedTensor.from_uniform_row_length(out, lead[j], nrows=int(np.prod(lead[:j])),
+                                                   validate=False)
+    return out
+
+
+def _raise_ragged_rank(rt, ragged_rank):
+    """`rt` with its uniform inner dimensions up to `ragged_rank` turned into
+    row partitions (same values), so it can meet a tensor of that ragged rank."""
+    extra = ragged_rank - rt.ragged_rank
+    if extra <= 0:
+        return rt
+    return rt.with_flat_values(from_tensor(RaggedTensor, rt.flat_values, ragged_rank=extra,
+                                           row_splits_dtype=rt.row_splits.dtype))
+
+
 def binary_elementwise(func, x, y):
     """`func(x, y)` where either is ragged: on the flat values, the dense or
-    scalar operand broadcast to them."""
+    scalar operand broadcast to them (a dense operand of higher rank repeats
+    the ragged one along its extra outer dimensions; two ragged operands of
+    one rank but different ragged ranks meet at the higher ragged rank)."""
     x_r, y_r = isinstance(x, RaggedTensor), isinstance(y, RaggedTensor)
     if not x_r:
         x = convert_to_tensor(x, dtype_hint=y.dtype)
     if not y_r:
         y = convert_to_tensor(y, dtype_hint=x.dtype)
+    rx, ry = x.shape.rank, y.shape.rank
+    if x_r and not y_r and rx is not None and ry is not None and ry > rx:
+        return _dense_of_higher_rank(func, x, y, True)
+    if y_r and not x_r and rx is not None and ry is not None and rx > ry:
+        return _dense_of_higher_rank(func, y, x, False)
+    if x_r and y_r and rx is not None and rx == ry and x.ragged_rank != y.ragged_rank:
+        k = max(x.ragged_rank, y.ragged_rank)
+        x, y = _raise_ragged_rank(x, k), _raise_ragged_rank(y, k)
     if x_r and not y_r:
         y = _broadcast_dense(x, y)
         if isinstance(y, RaggedTensor):
