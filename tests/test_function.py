@@ -653,3 +653,13 @@ def test_unhashable_python_arguments_are_refused():
     f(Frozen(1))
     f(Frozen(2))
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_error_of_a_function_autograph_could_not_convert_is_raised_as_is():
+    # TensorFlow 2.21: AutoGraph cannot read exec'd source and runs the
+    # function as-is; its tracing error is not wrapped in "in user code:".
+    ns = {"tf": tf}
+    exec("def fn(x):\n    if x > 0:\n        return x\n    return -x\n", ns)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
+        tf.function(ns["fn"])(tf.constant(1.0))
+    assert str(info.value).startswith("Using a symbolic `tf.Tensor` as a Python `bool`")

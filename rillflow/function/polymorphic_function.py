@@ -513,8 +513,11 @@ class Function(core_types.PolymorphicFunction):
             self._tracing_count += 1
         stack = _tracing_stack()
         # As TensorFlow: with AutoGraph, an error escaping the outermost
-        # AutoGraph trace reads "in user code: ..." with the user's frames.
-        outermost = self._autograph and not any(f._autograph for f in stack)
+        # AutoGraph trace reads "in user code: ..." with the user's frames --
+        # when AutoGraph converted the function; one it could not convert (no
+        # source) runs as-is and its errors are raised as they are.
+        converted = python_callable is not self._python_function
+        outermost = self._autograph and converted and not any(f._autograph for f in stack)
         stack.append(self)
         try:
             fg = trace_function(self._name, python_callable, pos, kw,
