@@ -444,9 +444,12 @@ def _lse_value(xv, axis, keepdims):
         out = _lse_f32(xv, my_max, axis, keepdims)
         if out is not None:
             return out
+    # Other axes: TensorFlow's exp and log all the same (its ops run one by
+    # one), and NumPy's sum, which adds along a middle axis in order, as
+    # Eigen's reduction over a non-inner axis does.
     with np.errstate(all="ignore"):
-        s = _sum_kernel(np.exp(xv - my_max), axis, keepdims)
-        out = np.log(s)
+        s = _sum_kernel(exp_kernel(xv - my_max), axis, keepdims)
+        out = log_kernel(np.asarray(s))
     return (out + np.reshape(my_max, np.shape(out))).astype(xv.dtype)[()]
 
 
