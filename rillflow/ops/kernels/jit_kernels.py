@@ -194,6 +194,8 @@ def _load():
             softmax[name](np.zeros((2, 9), np.float32))
             softmax[name](np.zeros((1, 2 * _sk._LEAF + 9), np.float32))
         softmax["divide_rows_flush"](np.ones((2, 9), np.float32), np.ones(2, np.float32))
+        softmax["sparse_xent"](np.zeros(2, np.int64), np.zeros((2, 9), np.float32))
+        softmax["sparse_xent"](np.zeros(1, np.int64), np.zeros((1, 2 * _sk._LEAF + 9), np.float32))
     except Exception as e:   # refuses this NumPy version, cannot compile, ...
         _why_off.append("off: numba could not load the kernels (%s: %s)"
                         % (type(e).__name__, e))

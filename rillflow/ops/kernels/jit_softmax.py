@@ -222,6 +222,50 @@ def log_softmax_rows_f32(x, n, out):
             dst[j] = dst[j] - ls
 
 
+@jit
+def sparse_xent_rows_f32(x, n, labels, loss, back):
+    """softmax_kernel.sparse_xent_2d in one pass over each row: the shifted
+    row, its sum of exps (the leaf's packets), libm's log of the sum minus
+    the label's logit, and exp(shifted) / sum by the whole tensor's packets,
+    flushed, minus 1 at the label."""
+    total = back.size
+    head = total - total % PACKET
+    acc = np.empty(4 * PACKET, np.float32)
+    e = np.empty(_LEAF, np.float32)
+    ex = np.empty(n, np.float32)
+    for r in range(labels.size):
+        lo = r * n
+        row, dst = x[lo:lo + n], back[lo:lo + n]
+        m = _row_max(row)
+        for j in range(n):
+            dst[j] = row[j] - m
+        if n <= _LEAF:
+            sm = _leaf(dst, 0, n, 1, acc, e)
+        else:
+            sm = _split_sum(dst, 0, n, 1, lo, acc, e)
+        lab = labels[r]
+        loss[r] = log_s(sm) - dst[lab]
+        k = min(n, max(0, head - lo))
+        _exp_packets(dst, 0, k, ex)
+        for j in range(k, n):
+            ex[j] = exp_s(dst[j])
+        for j in range(n):
+            dst[j] = flush(ex[j] / sm)
+        dst[lab] -= np.float32(1)
+
+
+def sparse_xent(labels, x):
+    """softmax_kernel.sparse_xent_2d fused (labels already checked)."""
+    a = np.ascontiguousarray(x, np.float32)
+    rows, n = a.shape
+    loss = np.empty(rows, np.float32)
+    back = np.empty(a.shape, np.float32)
+    if a.size:
+        sparse_xent_rows_f32(a.reshape(-1), n, np.ascontiguousarray(labels, np.int64), loss,
+                             back.reshape(-1))
+    return loss, back
+
+
 def _rows_kernel(kernel):
     def f(x):
         a = np.ascontiguousarray(x, np.float32)
@@ -287,4 +331,4 @@ def ops():
             "log_scalar": _elementwise(log_scalar_f32), "shift_rows": shift_rows,
             "divide_rows_flush": divide_rows_flush,
             "softmax": _rows_kernel(softmax_rows_f32),
-            "log_softmax": _rows_kernel(log_softmax_rows_f32)}
+            "log_softmax": _rows_kernel(log_softmax_rows_f32), "sparse_xent": sparse_xent}
