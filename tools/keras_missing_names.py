@@ -56,6 +56,9 @@ def resolve(name):
 def main(argv=None):
     """Prints the missing names (and with --all the present ones)."""
     argv = sys.argv[1:] if argv is None else argv
+    # tf.__internal__ exists only while rillflow stands in for tensorflow.
+    from rillflow.compat import tensorflow_shim
+    tensorflow_shim.install()
     names = referenced_names(keras_sources())
     missing = sorted(n for n in names if not resolve(n))
     # Only report the shortest missing prefix: tf.a.b is implied missing by tf.a.
