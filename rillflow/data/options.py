@@ -44,6 +44,15 @@ class AutoShardPolicy(enum.IntEnum):
     HINT = 3
 
 
+@export("data.experimental.ExternalStatePolicy")
+class ExternalStatePolicy(enum.IntEnum):
+    """What serializing a pipeline with external state does (TensorFlow's
+    values); rillflow never serializes pipelines, so it is recorded only."""
+    WARN = 0
+    IGNORE = 1
+    FAIL = 2
+
+
 @export("data.Options")
 class Options(_OptionGroup):
     """Options of a dataset (`Dataset.with_options`)."""

@@ -48,12 +48,24 @@ def type_spec_get_name(cls):
                      "(rillflow keeps no TypeSpec registry)")
 
 
+# Whether enable_op_determinism was called; rillflow's kernels are
+# deterministic either way, so only callers that ask read it.
+_determinism = [False]
+
+
 def enable_op_determinism():
-    """rillflow's kernels are deterministic already: nothing to switch."""
+    """Records the request; rillflow's kernels are deterministic already."""
+    _determinism[0] = True
 
 
 def disable_op_determinism():
-    """rillflow's kernels are always deterministic: nothing to switch."""
+    """Clears the request (rillflow's kernels stay deterministic)."""
+    _determinism[0] = False
+
+
+def is_op_determinism_enabled():
+    """Whether enable_op_determinism was called (and not disabled since)."""
+    return _determinism[0]
 
 
 def _not_implemented(name):
@@ -98,7 +110,8 @@ def modules():
             lookup=type_spec_lookup, get_name=type_spec_get_name),
         "tensorflow.python.framework.config": dict(
             enable_op_determinism=enable_op_determinism,
-            disable_op_determinism=disable_op_determinism),
+            disable_op_determinism=disable_op_determinism,
+            is_op_determinism_enabled=is_op_determinism_enabled),
         "tensorflow.python.ops.math_ops": dict(is_nan=is_nan),
         _CSR: {n: _not_implemented(f"{_CSR}.{n}") for n in (
             "sparse_tensor_to_csr_sparse_matrix", "sparse_matrix_sparse_mat_mul",
