@@ -35,3 +35,14 @@ _allocator.tune()
 _v1_names.add_aliases(_EXPORTS)
 _api.build(__import__(__name__))
 del _api, _v1_names, _EXPORTS
+
+
+def __getattr__(name):
+    """`tf.keras`: Keras 3 on rillflow, imported on first access (the
+    optional `keras` extra, so loaded lazily; compat/keras_loader.py)."""
+    if name == "keras":
+        from .compat import keras_loader
+        keras = keras_loader.load()
+        globals()["keras"] = keras
+        return keras
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

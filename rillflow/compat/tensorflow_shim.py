@@ -11,7 +11,10 @@ TensorFlow run unchanged.
 Mapped: `tensorflow` and each public namespace (`tensorflow.math`,
 `tensorflow.compat.v1`, ...), and `tensorflow.python.autograph`, TensorFlow's
 internal AutoGraph module, with the names its tests use (`to_graph`,
-`set_element_type`, `stack`, the `operators` package). Any other
+`set_element_type`, `stack`, the `operators` package), and the TensorFlow
+internals Keras 3 imports (`tensorflow.python.trackable.data_structures`,
+`tensorflow.python.eager.context`, ..., and `tf.__internal__`: see
+compat/tf_internals/). Any other
 `tensorflow.*` import raises ModuleNotFoundError instead of loading a second
 copy of a rillflow module under a TensorFlow name.
 """
@@ -19,6 +22,7 @@ import importlib.abc
 import sys
 import types
 from rillflow.framework.api_export import EXPORTS
+from rillflow.compat.tf_internals import internal_namespace, python_modules
 
 _AUTOGRAPH_NAMES = ("to_graph", "to_code", "set_element_type", "stack",
                     "set_verbosity", "get_verbosity", "trace")
@@ -47,12 +51,19 @@ def _module(name, doc):
 def install():
     """Makes `import tensorflow` give rillflow; returns the rillflow module.
     Idempotent."""
-    import rillflow
     from rillflow import autograph as _ag
+    # The root package is always initialised before this submodule runs;
+    # taking it from sys.modules keeps `rillflow.keras` (which calls this)
+    # from making an import cycle with the package's __init__.
+    rillflow = sys.modules["rillflow"]
 
     current = sys.modules.get("tensorflow")
     if current is not None and current is not rillflow:
-        raise RuntimeError("another `tensorflow` module is already imported")
+        raise RuntimeError(
+            "the real TensorFlow is already imported in this process, so rillflow cannot "
+            "stand in for `tensorflow`: install the shim before anything imports tensorflow "
+            "(or keras with KERAS_BACKEND=tensorflow)")
+    _check_keras_backend()
     sys.modules["tensorflow"] = rillflow
     namespaces = {n.rpartition(".")[0] for n in EXPORTS if "." in n}
     for ns in sorted(namespaces):
@@ -79,6 +90,41 @@ def install():
     sys.modules["tensorflow.python"] = python
     sys.modules["tensorflow.python.autograph"] = autograph
 
+    _install_internals(rillflow)
     if not any(isinstance(f, _Blocker) for f in sys.meta_path):
         sys.meta_path.insert(0, _Blocker())
     return rillflow
+
+
+def _check_keras_backend():
+    """Refuses when Keras is already imported on a backend other than
+    rillflow-as-TensorFlow: its backend is chosen once, at import."""
+    keras = sys.modules.get("keras")
+    if keras is None or sys.modules.get("tensorflow") is not None:
+        return
+    try:
+        backend = sys.modules["keras"].backend.backend()
+    except Exception:  # a half-imported keras: report it as unknown
+        backend = "unknown"
+    raise RuntimeError(
+        f"keras is already imported with the {backend!r} backend; rillflow can only run "
+        "Keras when it stands in for tensorflow before keras is imported (set "
+        "KERAS_BACKEND=tensorflow and install the shim, or use `rillflow.keras`)")
+
+
+def _install_internals(rillflow):
+    """Registers the TensorFlow internals Keras imports (tf_internals/) and
+    `tf.__internal__`; modules already present (tensorflow.python) are kept
+    and get the new children as attributes."""
+    if not hasattr(rillflow, "__internal__"):
+        rillflow.__internal__ = internal_namespace.build()
+    mods = python_modules.modules()
+    for name in sorted(mods):
+        sys.modules.setdefault(name, mods[name])
+    for name in sorted(mods):
+        parent, _, child = name.rpartition(".")
+        # `tensorflow.python` stays off the tensorflow module, as in TensorFlow;
+        # tf.experimental gets `dtensor` (`from tensorflow.experimental import
+        # dtensor` looks the attribute up, or rillflow.experimental.dtensor).
+        if parent in sys.modules and parent != "tensorflow":
+            setattr(sys.modules[parent], child, sys.modules[name])

@@ -1,5 +1,7 @@
 """`tf.data.Options`: pipeline options. rillflow runs every pipeline the same
 way, so options are recorded but do not change results."""
+import enum
+
 from ..framework.api_export import export
 
 
@@ -29,6 +31,26 @@ class ThreadingOptions(_OptionGroup):
 @export("data.experimental.DistributeOptions")
 class DistributeOptions(_OptionGroup):
     """Options for distributing the pipeline."""
+
+
+@export("data.experimental.AutoShardPolicy")
+class AutoShardPolicy(enum.IntEnum):
+    """How a multi-worker strategy shards a dataset (TensorFlow's values);
+    rillflow runs one worker, so the policy is recorded only."""
+    OFF = -1
+    AUTO = 0
+    FILE = 1
+    DATA = 2
+    HINT = 3
+
+
+@export("data.experimental.ExternalStatePolicy")
+class ExternalStatePolicy(enum.IntEnum):
+    """What serializing a pipeline with external state does (TensorFlow's
+    values); rillflow never serializes pipelines, so it is recorded only."""
+    WARN = 0
+    IGNORE = 1
+    FAIL = 2
 
 
 @export("data.Options")

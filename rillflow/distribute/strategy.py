@@ -133,6 +133,25 @@ class StrategyExtended:
         """The devices variables are placed on."""
         return self._devices
 
+    @contextlib.contextmanager
+    def colocate_vars_with(self, colocate_with_variable):
+        """Variables created inside go where `colocate_with_variable` is:
+        every rillflow variable lives in this process's memory already."""
+        yield
+
+    def update(self, var, fn, args=(), kwargs=None, group=True):
+        """Runs `fn(var, *args, **kwargs)` to update `var` (one copy of each
+        variable in rillflow, so once); returns its result."""
+        return fn(var, *args, **(kwargs or {}))
+
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        """`fn` run in each replica (`strategy.run`)."""
+        return self._container_strategy.run(fn, args=args, kwargs=kwargs)
+
+    def _in_multi_worker_mode(self):
+        """Whether several workers take part: never in rillflow."""
+        return False
+
 
 @export("distribute.Strategy")
 class Strategy:
@@ -268,6 +287,7 @@ def get_replica_context():
     return ReplicaContext(strategy) if replica else None
 
 
+@export("distribute.DistributedDataset")
 class DistributedDataset:
     """A dataset distributed over a strategy's replica: iterates (eagerly,
     in tf.function and in AutoGraph loops) as the dataset does, and passes
@@ -317,6 +337,7 @@ class DistributedDataset:
         return self._dataset._arg_spec
 
 
+@export("distribute.DistributedIterator")
 class DistributedIterator:
     """The iterator of a DistributedDataset: the dataset iterator's elements."""
 
@@ -361,3 +382,33 @@ class DistributedIterator:
     @property
     def _arg_spec(self):
         return self._iterator._arg_spec
+
+
+@export("distribute.DistributedValues")
+class DistributedValues:
+    """Base of per-replica values. rillflow's strategies hand each replica
+    plain values (module docstring), so no instance of this class is ever
+    made; it exists for `isinstance` checks written against TensorFlow."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("rillflow makes no per-replica DistributedValues: "
+                                  "its strategies pass plain values to replicas")
+
+
+class _UnavailableStrategy(Strategy):
+    """A TensorFlow strategy rillflow cannot run (several workers, TPUs):
+    present for `isinstance` checks, refused on construction."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(f"tf.distribute.{type(self).__name__} is not available "
+                                  "in rillflow (one process, CPU only)")
+
+
+@export("distribute.MultiWorkerMirroredStrategy")
+class MultiWorkerMirroredStrategy(_UnavailableStrategy):
+    """Not available in rillflow: it runs in one process."""
+
+
+@export("distribute.TPUStrategy")
+class TPUStrategy(_UnavailableStrategy):
+    """Not available in rillflow: it has no TPUs."""

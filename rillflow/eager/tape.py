@@ -33,6 +33,16 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
+def _handle_or_self(x):
+    """A variable-like object that is not a rillflow Variable but declares
+    `_should_act_as_resource_variable` (Keras' backend Variable wraps a
+    tf.Variable so) stands for its `.handle`, as in TensorFlow's backprop."""
+    if (not isinstance(x, Tensor) and not hasattr(x, "_tape_handle")
+            and getattr(x, "_should_act_as_resource_variable", False)):
+        return x.handle
+    return x
+
+
 def _as_source(x):
     """The tensor the tape tracks for a watched object (a variable's handle)."""
     handle = getattr(x, "_tape_handle", None)
@@ -114,6 +124,7 @@ class GradientTape:
           ValueError: for something that is neither a tensor nor a variable.
         """
         for t in nest.flatten(tensor):
+            t = _handle_or_self(t)
             if not isinstance(t, Tensor) and not hasattr(t, "_tape_handle"):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
@@ -196,7 +207,8 @@ class GradientTape:
                             "None.")
         flat_targets = [convert_to_tensor(t) if not isinstance(t, Tensor) else t
                         for t in (_read(x) for x in nest.flatten(target))]
-        flat_sources = nest.flatten(sources)
+        given_sources = nest.flatten(sources)
+        flat_sources = [_handle_or_self(s) for s in given_sources]
         for s in flat_sources:
             if not isinstance(s, Tensor) and not hasattr(s, "_tape_handle"):
                 # TensorFlow fails reading the source's dtype: same classes and texts.
@@ -214,7 +226,7 @@ class GradientTape:
                 raise ValueError("`output_gradients` must have one gradient per target")
         grads = backprop(list(self._records), flat_targets, tgrads, src_tensors)
         out = []
-        for s, g in zip(flat_sources, grads):
+        for s, g in zip(given_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:
                 g = zeros_like(s)
             out.append(g)

@@ -85,7 +85,9 @@ def _rebuild_eager(value):
 class EagerTensor(Tensor):
     """A tensor with a concrete value (a NumPy array or NumPy scalar)."""
 
-    __slots__ = ("_v", "__weakref__")
+    # __dict__: TensorFlow's tensors take arbitrary attributes (Keras marks
+    # activation outputs with `_keras_logits`); the dict is made on first use.
+    __slots__ = ("_v", "__weakref__", "__dict__")
 
     def __init__(self, value):
         self._v = value
@@ -231,7 +233,7 @@ def numpy_text(v, is_repr=False):
 class SymbolicTensor(Tensor):
     """An output of an Operation in a graph: no value, a static partial shape."""
 
-    __slots__ = ("_op", "_index", "_shape", "_dtype", "_const", "__weakref__")
+    __slots__ = ("_op", "_index", "_shape", "_dtype", "_const", "__weakref__", "__dict__")
 
     def __init__(self, op, index, shape, dtype):
         self._op = op

@@ -1,0 +1,136 @@
+"""Stand-ins for the `tensorflow.python.*` (and `tensorflow.compiler.*`)
+modules Keras 3 imports by name. `modules()` returns {module name: module};
+the shim registers them in sys.modules only while rillflow stands in for
+`tensorflow`. Each holds only the names Keras imports; what rillflow cannot
+do raises NotImplementedError when called, not when imported, since Keras
+imports some of them at module level for rarely used paths.
+"""
+import types
+
+from rillflow.framework import context as _context
+from rillflow.ops.core.unary_ops import is_nan
+from . import tracking, xla
+
+
+class _EagerContext:
+    """What `context.context()` returns: rillflow keeps no kernel cache or
+    async executor, so clearing and waiting have nothing to do."""
+
+    def clear_kernel_cache(self):
+        """No kernel cache to clear (rillflow runs NumPy kernels directly)."""
+
+    def executing_eagerly(self):
+        """Whether ops run immediately."""
+        return _context.executing_eagerly()
+
+
+_EAGER_CONTEXT = _EagerContext()
+
+
+def context():
+    """The eager context object (`tensorflow.python.eager.context.context`)."""
+    return _EAGER_CONTEXT
+
+
+def async_wait():
+    """Waits for pending async ops: rillflow runs every op synchronously."""
+
+
+def type_spec_lookup(name):
+    """`type_spec_registry.lookup`: rillflow has no TypeSpec name registry."""
+    raise ValueError(f"No TypeSpec has been registered with name {name!r} "
+                     "(rillflow keeps no TypeSpec registry)")
+
+
+def type_spec_get_name(cls):
+    """`type_spec_registry.get_name`: rillflow has no TypeSpec name registry."""
+    raise ValueError(f"TypeSpec {cls.__name__} has not been registered "
+                     "(rillflow keeps no TypeSpec registry)")
+
+
+# Whether enable_op_determinism was called; rillflow's kernels are
+# deterministic either way, so only callers that ask read it.
+_determinism = [False]
+
+
+def enable_op_determinism():
+    """Records the request; rillflow's kernels are deterministic already."""
+    _determinism[0] = True
+
+
+def disable_op_determinism():
+    """Clears the request (rillflow's kernels stay deterministic)."""
+    _determinism[0] = False
+
+
+def is_op_determinism_enabled():
+    """Whether enable_op_determinism was called (and not disabled since)."""
+    return _determinism[0]
+
+
+def _not_implemented(name):
+    def fn(*args, **kwargs):
+        raise NotImplementedError(f"{name} (CSR sparse matrices) is not implemented in rillflow")
+    fn.__name__ = name.rpartition(".")[2]
+    fn.__doc__ = f"Not implemented in rillflow: {name}."
+    return fn
+
+
+def _module(name, package=False, **members):
+    mod = types.ModuleType(name, f"rillflow stand-in for TensorFlow's `{name}`.")
+    if package:
+        mod.__path__ = []   # submodules come from sys.modules only
+    mod.__dict__.update(members)
+    return mod
+
+
+def _unsupported_class(name):
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(f"{name} is not implemented in rillflow (no DTensor)")
+    return type(name.rpartition(".")[2], (), {
+        "__init__": __init__, "__doc__": f"Not implemented in rillflow: {name}."})
+
+
+_CSR = "tensorflow.python.ops.linalg.sparse.sparse_csr_matrix_ops"
+
+
+def modules():
+    """{name: module} of the internal modules Keras imports, parents included
+    (each parent also has its children as attributes, as after an import)."""
+    mods = {}
+    leaves = {
+        "tensorflow.python.trackable.data_structures": dict(
+            ListWrapper=tracking.ListWrapper, _DictWrapper=tracking._DictWrapper),
+        "tensorflow.python.trackable.base": dict(Trackable=tracking.Trackable),
+        "tensorflow.python.trackable.autotrackable": dict(AutoTrackable=tracking.AutoTrackable),
+        "tensorflow.python.eager.context": dict(
+            context=context, async_wait=async_wait,
+            executing_eagerly=_context.executing_eagerly),
+        "tensorflow.python.framework.type_spec_registry": dict(
+            lookup=type_spec_lookup, get_name=type_spec_get_name),
+        "tensorflow.python.framework.config": dict(
+            enable_op_determinism=enable_op_determinism,
+            disable_op_determinism=disable_op_determinism,
+            is_op_determinism_enabled=is_op_determinism_enabled),
+        "tensorflow.python.ops.math_ops": dict(is_nan=is_nan),
+        _CSR: {n: _not_implemented(f"{_CSR}.{n}") for n in (
+            "sparse_tensor_to_csr_sparse_matrix", "sparse_matrix_sparse_mat_mul",
+            "csr_sparse_matrix_to_sparse_tensor")},
+        # Keras' TF backend imports it at module level; used only by
+        # keras.distribution with DTensor layouts.
+        "tensorflow.experimental.dtensor": {n: _unsupported_class(f"tf.experimental.dtensor.{n}")
+                                            for n in ("Mesh", "Layout")},
+        "tensorflow.compiler.tf2xla.python.xla": dict(
+            dynamic_update_slice=xla.dynamic_update_slice),
+    }
+    for name, members in leaves.items():
+        mods[name] = _module(name, **members)
+        parts = name.split(".")
+        for i in range(len(parts) - 1, 1, -1):
+            if ".".join(parts[:i]) == "tensorflow.experimental":
+                break   # rillflow's own tf.experimental is the parent
+            parent = ".".join(parts[:i])
+            if parent not in mods:
+                mods[parent] = _module(parent, package=True)
+            setattr(mods[parent], parts[i], mods[".".join(parts[:i + 1])])
+    return mods
