@@ -94,6 +94,28 @@ def generator_from_seed(tf):
     return out
 
 
+@case
+def stateless_dropout(tf):
+    # Python and tensor rates (a multiply by the rounded 1/keep vs a divide by
+    # 1 - rate), every float dtype, noise_shape broadcasting, int64 seeds and
+    # each spelling of the algorithm.
+    x = tf.reshape(tf.range(1, 25, dtype=tf.float32), [4, 6]) / 7
+    sd = tf.nn.experimental.stateless_dropout
+    out = [sd(x, 0.5, seed=[1, 0]),
+           sd(x, 0.3, seed=[7, -3], rng_alg="philox"),
+           sd(x, 0.9, seed=tf.constant([2**40, 5], tf.int64), rng_alg="auto_select"),
+           sd(x, tf.constant(0.25), seed=[3, 4]),
+           sd(x, 2 / 3, seed=[1, 0], noise_shape=[1, 6]),
+           sd(x, 0.4, seed=[5, 6], noise_shape=[4, 1], rng_alg=1),
+           sd(tf.ones([3, 5]), 0.8, seed=[9, 9], rng_alg=3),
+           sd(x, 0.0, seed=[1, 1])]
+    for d in (tf.float64, tf.float16, tf.bfloat16):
+        out += [sd(tf.cast(x, d), 0.35, seed=[11, 12]),
+                sd(tf.cast(x, d), tf.constant(0.35, d), seed=[11, 12])]
+    out.append(sd(tf.ones([2, 3, 4]), 0.5, seed=[0, 0], noise_shape=[2, 1, 4]))
+    return out
+
+
 # --- stateful ops and seeding ------------------------------------------------------
 
 @case

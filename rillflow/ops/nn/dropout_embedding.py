@@ -1,6 +1,7 @@
-"""`tf.nn.dropout`, `tf.nn.embedding_lookup` and two small composites
-(`tf.nn.crelu`, `tf.nn.zero_fraction`), all composed from other ops, as
-TensorFlow composes them."""
+"""`tf.nn.dropout`, `tf.nn.experimental.stateless_dropout`,
+`tf.nn.embedding_lookup` and two small composites (`tf.nn.crelu`,
+`tf.nn.zero_fraction`), all composed from other ops, as TensorFlow composes
+them."""
 import numpy as np
 
 from ...framework import dtypes as D
@@ -20,6 +21,7 @@ from ..core.math_ops import cast, divide, equal, greater_equal, multiply, negati
 from ..core.reduction_ops import reduce_mean
 from ..core.shape_ops import shape
 from ..random.stateful_ops import uniform
+from ..random.stateless_ops import stateless_uniform
 
 
 # --- dropout ------------------------------------------------------------------
@@ -53,7 +55,39 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
       ValueError: if `x` is not floating point, or `rate` is a number outside
         [0, 1) or a tensor that is not a scalar.
     """
-    with _scope(name or "dropout"):
+    def sampler(shape_, dtype):
+        return uniform(shape_, seed=seed, dtype=dtype)
+    return _dropout(x, rate, noise_shape, sampler, name, "dropout")
+
+
+@export("nn.experimental.stateless_dropout")
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """`tf.nn.dropout` whose keep/drop decisions depend only on the [2] int
+    `seed` (and the shapes), like `tf.random.stateless_uniform`: the same
+    arguments always drop the same elements, with TensorFlow's numbers.
+
+    `rng_alg` is the `alg` of `tf.random.stateless_uniform` (None means
+    "auto_select"); `noise_shape` is as in `tf.nn.dropout`.
+
+    Raises:
+      ValueError: if `x` is not floating point, or `rate` is a number outside
+        [0, 1) or a tensor that is not a scalar.
+    """
+    # TensorFlow's get_key_counter_alg reads a None algorithm as auto_select.
+    alg = "auto_select" if rng_alg is None else rng_alg
+
+    def sampler(shape_, dtype):
+        return stateless_uniform(shape_, seed=seed, dtype=dtype, alg=alg)
+    return _dropout(x, rate, noise_shape, sampler, name, "stateless_dropout")
+
+
+def _dropout(x, rate, noise_shape, sampler, name, default_name):
+    """TensorFlow's shared dropout body: scale `x` by 1 / (1 - rate), then
+    keep the elements where `sampler(noise_shape, x.dtype)` (uniform on
+    [0, 1)) is >= rate and zero the rest. The order of the steps matters for
+    bit-exact results: the scaling is a multiply by the rounded 1 / keep for a
+    Python rate but a divide by (1 - rate) for a tensor rate."""
+    with _scope(name or default_name):
         x = convert_to_tensor(x, name="x")
         if not x.dtype.is_floating:
             raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
@@ -80,7 +114,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                                  f"[0, 1). Received: rate={rate}")
             one = convert_to_tensor(1, dtype=x.dtype)
             x_scale = divide(x, subtract(one, rate))
-        random = uniform(_noise_shape(x, noise_shape), seed=seed, dtype=x.dtype)
+        random = sampler(_noise_shape(x, noise_shape), x.dtype)
         rate_t = rate if isinstance(rate, Tensor) else convert_to_tensor(rate, dtype=x.dtype)
         keep_mask = greater_equal(random, rate_t)
         return where(keep_mask, x_scale, convert_to_tensor(0, dtype=x.dtype))
