@@ -1,6 +1,7 @@
 """Keras 3 on rillflow (`tf.keras`, compat/keras_loader.py and the shim's
-TensorFlow internals): a small Sequential model trained as on TensorFlow 2.21
-(tests/data/keras_basic.json, from tools/keras_basic_fixture.py), and the
+TensorFlow internals): a small Sequential model, with and without Dropout,
+trained as on TensorFlow 2.21 (tests/data/keras_basic.json and
+keras_dropout.json, from tools/keras_basic_fixture.py), and the
 import guards. Each case runs in a subprocess: importing Keras fixes its
 backend and changes sys.modules for good."""
 import importlib.util
@@ -30,18 +31,22 @@ def _run(code, **env_extra):
 
 
 @needs_keras
-def test_keras_fit_evaluate_predict_match_tensorflow():
-    r = _run("""
+@pytest.mark.parametrize("dropout,fixture", [(False, "keras_basic.json"),
+                                             (True, "keras_dropout.json")])
+def test_keras_fit_evaluate_predict_match_tensorflow(dropout, fixture):
+    # With dropout the losses match only if every mask is TensorFlow's
+    # (tf.nn.experimental.stateless_dropout under Keras' seed generator).
+    r = _run(f"""
         import json, sys
         sys.path.insert(0, "tools")
         from rillflow.compat import tensorflow_shim
         tensorflow_shim.install()
         import keras_basic_fixture
-        print(json.dumps(keras_basic_fixture.run()))
+        print(json.dumps(keras_basic_fixture.run(dropout={dropout})))
     """)
     assert r.returncode == 0, r.stderr[-3000:]
     got = json.loads(r.stdout.strip().splitlines()[-1])
-    with open(os.path.join(ROOT, "tests", "data", "keras_basic.json")) as f:
+    with open(os.path.join(ROOT, "tests", "data", fixture)) as f:
         want = json.load(f)
     # Float32 training: the same ops in the same order, so within a few ulps.
     np.testing.assert_allclose(got["history"]["loss"], want["history"]["loss"], rtol=1e-5)

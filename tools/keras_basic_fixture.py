@@ -2,6 +2,7 @@
 numbers as JSON. Run under TensorFlow 2.21 + Keras to regenerate the fixture:
 
     python tools/keras_basic_fixture.py > tests/data/keras_basic.json
+    python tools/keras_basic_fixture.py --dropout > tests/data/keras_dropout.json
 
 and with `--rillflow` to run the same on rillflow (through the shim).
 The weights are set from NumPy (seeded here), not from Keras' initializers,
@@ -27,13 +28,20 @@ def data():
     return x, y, weights
 
 
-def run():
-    """Builds, compiles, fits, evaluates and predicts; returns the numbers."""
+def run(dropout=False):
+    """Builds, compiles, fits, evaluates and predicts; returns the numbers.
+
+    With `dropout`, a seeded Dropout layer sits between the Dense layers: its
+    masks come from tf.nn.experimental.stateless_dropout under Keras' seed
+    generator, so training reproduces TensorFlow's only if those masks do.
+    """
     import keras
     x, y, weights = data()
+    middle = [keras.layers.Dropout(0.3, seed=5)] if dropout else []
     model = keras.Sequential([
         keras.Input(shape=(8,)),
         keras.layers.Dense(16, activation="relu"),
+        *middle,
         keras.layers.Dense(3, activation="softmax"),
     ])
     model.set_weights(weights)
@@ -52,4 +60,4 @@ if __name__ == "__main__":
     if "--rillflow" in sys.argv:
         from rillflow.compat import tensorflow_shim
         tensorflow_shim.install()
-    print(json.dumps(run(), indent=1))
+    print(json.dumps(run(dropout="--dropout" in sys.argv), indent=1))
