@@ -589,3 +589,19 @@ def test_sparse_sgd_matches_dense(in_function):
         run()
     np.testing.assert_allclose(sparse_v.numpy(), dense_v.numpy(), rtol=1e-6)
     assert not np.allclose(sparse_v.numpy(), init)
+
+
+def test_cond_casts_mismatched_indexed_slices_indices_to_int64():
+    # TensorFlow 2.21's tf.cond: int32 indices in one branch and int64 in the
+    # other give int64 indices from both (Keras' sparse optimizer helpers rely
+    # on it).
+    @tf.function
+    def f(p):
+        a = tf.IndexedSlices(tf.ones([2, 3]), tf.constant([0, 2], tf.int32), tf.constant([4, 3]))
+        b = tf.IndexedSlices(tf.zeros([1, 3]), tf.constant([1], tf.int64), tf.constant([4, 3]))
+        r = tf.cond(p, lambda: a, lambda: b)
+        return r.values, r.indices, r.dense_shape
+    for p, rows, idx in ((True, [[1.0] * 3] * 2, [0, 2]), (False, [[0.0] * 3], [1])):
+        v, i, d = f(tf.constant(p))
+        assert v.numpy().tolist() == rows and i.numpy().tolist() == idx
+        assert i.dtype == tf.int64 and d.dtype == tf.int32

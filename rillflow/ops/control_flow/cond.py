@@ -13,7 +13,8 @@ from ...framework import dtypes as D
 from ...framework import nest
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.func_graph import FuncGraph
+from ...framework.func_graph import CompositeOutput, FuncGraph
+from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from . import control_flow_util as CF
 from ..gradients.backprop import backprop, is_differentiable, zeros_like_any
@@ -30,8 +31,29 @@ _state = _context.state
 
 # --- building ------------------------------------------------------------------
 
+def _match_indexed_slices_indices(branches):
+    """As TensorFlow's conditionals: an IndexedSlices output whose indices are
+    int32 in one branch and int64 in another gets int64 indices in every
+    branch (a cast added to the int32 branches' graphs)."""
+    flats = [nest.flatten(b.structured_outputs) if b.structured_outputs is not None else []
+             for b in branches]
+    if any(len(f) != len(flats[0]) for f in flats):
+        return      # the structure check reports it
+    for leaves in zip(*flats):
+        if not all(x.__class__ is CompositeOutput and isinstance(x.template, IndexedSlices)
+                   for x in leaves):
+            continue
+        if len({x.components[1].dtype for x in leaves}) < 2:
+            continue
+        for b, x in zip(branches, leaves):
+            if x.components[1].dtype is not D.int64:
+                with b.as_default():
+                    x.components[1] = cast(x.components[1], D.int64)
+
+
 def _check_branch_outputs(branches, what):
     """Raises if branch outputs differ in structure or dtype; returns merged specs."""
+    _match_indexed_slices_indices(branches)
     first = branches[0].structured_outputs
     for k, b in enumerate(branches[1:], 1):
         try:
