@@ -30,7 +30,7 @@ import numpy as np
 from . import fusion
 from .loop_invariant import invariant_inputs
 from .plan import Plan
-from .specialize import slice_result
+from ..ops.core.slicing import slice_result
 
 __all__ = ["batch_induction_ops", "MAX_ELEMENTS"]
 
@@ -172,7 +172,7 @@ def _emit_stacked(em, p, how, names, start, limit, delta):
     if flags is None:
         x = _expr(em, plan.inputs[0])
         # Contiguous, so that each row is laid out as the slice's kernel
-        # would give it (specialize.slice_result).
+        # would give it (ops/core/slicing.slice_result).
         em.emit("%s = %s(%s[%s])" % (name, em.global_for(slice_result, "sliced"), x,
                                      _range_slice(start, limit, delta)), op)
         return name

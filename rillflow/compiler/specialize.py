@@ -14,6 +14,7 @@ from ..framework import dtypes as D
 from ..framework.op_registry import get
 from ..ops.control_flow.list_ops import set_item_static
 from ..ops.core.broadcast_ops import select_values
+from ..ops.core.slicing import slice_result
 from ..ops.kernels import jit_kernels
 
 _NUMERIC_KINDS = "biufc"
@@ -254,21 +255,6 @@ def _strided_slice(op):
     if not parts:
         return None
     return "expr", _slice_template(parts), inputs
-
-
-def slice_result(r):
-    """A slice as the StridedSlice kernel gives it: a copy of the view, a
-    NumPy scalar, or a 0-d object array for a single string. The layout
-    matters for the bits: NumPy's float32 ufuncs and sums take other loops
-    (with other roundings) on views with other strides, even on one element
-    (`np.cosh(x[::-2])` differs from `np.cosh(x[::-2].copy())`)."""
-    if r.__class__ is np.ndarray:
-        return r.copy()
-    if isinstance(r, np.generic):
-        return r
-    out = np.empty((), dtype=object)
-    out[()] = r
-    return out
 
 
 def _slice_template(parts):

@@ -141,9 +141,14 @@ def resolve(dims, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0
     return out, tuple(index)
 
 
-def _as_array(r):
+def slice_result(r):
     """A slice result as an array the tensor owns (basic indexing gives views,
-    and object arrays give bare Python objects for single elements)."""
+    and object arrays give bare Python objects for single elements): a copy
+    of the view, a NumPy scalar, or a 0-d object array for a single string.
+    Compiled graphs use it too (compiler/specialize.py): the layout matters
+    for the bits, since NumPy's float32 ufuncs and sums take other loops
+    (other roundings) on views with other strides, even on one element
+    (`np.cosh(x[::-2])` differs from `np.cosh(x[::-2].copy())`)."""
     if r.__class__ is np.ndarray:
         return r.copy()
     if isinstance(r, np.generic):
@@ -176,7 +181,7 @@ def _strided_slice_kernel(x, begin, end, strides, begin_mask=0, end_mask=0, elli
                            new_axis_mask, shrink_axis_mask)
     except _SpecError as err:
         raise _IAE(None, None, str(err)) from None
-    return _as_array(x[index])
+    return slice_result(x[index])
 
 
 def _check_index_dtypes(op_name, b, e, s):
@@ -356,7 +361,7 @@ def getitem(tensor, key):
             _, index = resolve(x._v.shape, begin, end, strides, *masks)
         except _SpecError as err:
             raise _IAE(None, None, f"{err} [Op:StridedSlice]") from None
-        return EagerTensor(_as_array(x._v[index]))
+        return EagerTensor(slice_result(x._v[index]))
     return _apply_strided_slice(x, begin, end, strides, masks, "strided_slice",
                                 ("stack", "stack_1", "stack_2"), dynamic)
 
@@ -541,7 +546,7 @@ def _slice_kernel(x, begin, size, **_):
         except ValueError as err:
             raise _IAE(None, None, str(err)) from None
         index.append(builtins.slice(b, b + n))
-    return _as_array(x[tuple(index)])
+    return slice_result(x[tuple(index)])
 
 
 @_graph_errors
