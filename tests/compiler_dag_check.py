@@ -11,30 +11,19 @@ execution's (a difference there is an op's graph form).
 Each mode runs the program twice on its own copies of the variables, so
 that buffers reused across calls and updates made in place show up.
 """
-import contextlib
 import re
 
 import numpy as np
 
 import rillflow as tf
-from rillflow.compiler import codegen, fallback
+from rillflow.compiler import fallback
 from rillflow.framework import context
 
 import compiler_dag_programs as dag
+from helpers import optimizations
 
 MODES = ("eager", "compiled", "plain")
 CALLS = 2
-
-
-@contextlib.contextmanager
-def optimizations(on):
-    """Compiles with rillflow's optimizations on or off."""
-    saved = codegen.options.optimize
-    codegen.options.optimize = on
-    try:
-        yield
-    finally:
-        codegen.options.optimize = saved
 
 
 def _numpy(x):

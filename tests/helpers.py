@@ -1,4 +1,6 @@
 """Helpers shared by tests (`from helpers import assert_gradients_match`)."""
+import contextlib
+
 import numpy as np
 
 import rillflow as tf
@@ -32,3 +34,16 @@ def runner(in_function):
     def call(thunk):
         return thunk()
     return tf.function(call) if in_function else call
+
+
+@contextlib.contextmanager
+def optimizations(on):
+    """Compiles tf.functions with rillflow's compiler optimizations on or off
+    (off: the plain path, one kernel call per op)."""
+    from rillflow.compiler import codegen
+    saved = codegen.options.optimize
+    codegen.options.optimize = on
+    try:
+        yield
+    finally:
+        codegen.options.optimize = saved

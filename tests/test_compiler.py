@@ -1,23 +1,13 @@
 """The compiler: optimizations preserve semantics (a differential test of a
 corpus of graphs with and without them), and the generated code is what we
 expect (specialized expressions, CSE, pruning, fusion, readable source)."""
-import contextlib
 
 import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.compiler import codegen, fusion
-
-
-@contextlib.contextmanager
-def optimizations(on):
-    saved = codegen.options.optimize
-    codegen.options.optimize = on
-    try:
-        yield
-    finally:
-        codegen.options.optimize = saved
+from rillflow.compiler import fusion
+from helpers import optimizations
 
 
 def run_both(fn, *args):

@@ -9,29 +9,18 @@ agree: same dtype and shape, values within rtol 1e-5 (the compiled code runs
 the same kernels, and only the reorderings docs/numerics.md allows may move
 the last bits; most results are equal bit for bit).
 """
-import contextlib
 
 import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.compiler import codegen, fallback
+from rillflow.compiler import fallback
 
 from compiler_zoo_models import MODELS
+from helpers import optimizations
 
 RTOL = 1e-5
 ATOL = 1e-6
-
-
-@contextlib.contextmanager
-def optimizations(on):
-    """Compiles with rillflow's optimizations on or off."""
-    saved = codegen.options.optimize
-    codegen.options.optimize = on
-    try:
-        yield
-    finally:
-        codegen.options.optimize = saved
 
 
 def _numpy(x):
