@@ -175,7 +175,7 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
     from rillflow.ops.nn import jit_nn, pool_kernels as P
     if jit_nn.wait() != "on":
         pytest.skip("jit extra turned off: " + jit_nn.status())
-    loops = jit_nn._loops
+    loops = jit_nn.LOAD.value
     rng = np.random.default_rng(11)
     for k, s, pad in [((2, 2), (2, 2), "VALID"), ((3, 3), (2, 2), "SAME"),
                       ((3, 2), (1, 2), "SAME"), ((2, 3), (3, 1), "VALID"),
@@ -188,7 +188,7 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
             K, S = [1, *k, 1], [1, *s, 1]
             got, want = [], []
             for use in (True, False):
-                jit_nn._loops = loops if use else None
+                jit_nn.LOAD.value = loops if use else None
                 try:
                     y = P.max_pool(x, K, S, pad)
                     g = np.random.default_rng(3).standard_normal(y.shape).astype(np.float32)
@@ -196,7 +196,7 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
                         y, P.max_pool_grad(x, g, K, S, pad), P.avg_pool(x, K, S, pad),
                         P.avg_pool_grad(x.shape, g, K, S, pad)])
                 finally:
-                    jit_nn._loops = loops
+                    jit_nn.LOAD.value = loops
             for a, b in zip(got, want):
                 np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
 

@@ -88,6 +88,68 @@ def wait(timeout=None, start=True):
     return status()
 
 
+class BackgroundLoad:
+    """One family's compiled kernels, loaded once on a daemon thread named
+    `thread_name` (the first large request starts it; until it is done the
+    family's NumPy code runs, with the same bits, so no call waits).
+    `load()` compiles (or loads from Numba's disk cache) and returns the
+    kernels; an exception turns the family off, `status()` says why."""
+
+    def __init__(self, thread_name, load, what):
+        self._thread_name, self._load, self._what = thread_name, load, what
+        self.value = None       # load()'s result, once loaded
+        self._thread = None
+        self._why_off = None
+        self._lock = threading.Lock()
+
+    def start(self):
+        """Starts the load unless it started already or the extra is off."""
+        if self._thread is not None or not available():
+            return
+        with self._lock:
+            if self._thread is None:
+                t = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
+                self._thread = t
+                t.start()
+                # A short script may end while Numba is still loading: let
+                # the load finish before the interpreter (and LLVM) shut down.
+                atexit.register(t.join)
+
+    def get(self, size):
+        """The kernels for a tensor of `size` elements, or None (not loaded
+        yet, extra absent or off); a large tensor starts the load."""
+        if self.value is not None:
+            return self.value
+        if size >= MIN_ELEMENTS:
+            self.start()
+        return None
+
+    def wait(self, timeout=None):
+        """Starts the load (unless off), waits for it, returns status()."""
+        self.start()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.status()
+
+    def status(self):
+        """"on", "loading", or why these kernels are off."""
+        if not available():
+            return status()
+        if self.value is not None:
+            return "on"
+        if self._why_off:
+            return self._why_off
+        return "loading" if self._thread is not None and self._thread.is_alive() \
+            else "not loaded yet"
+
+    def _run(self):
+        try:
+            self.value = self._load()
+        except Exception as e:   # cannot compile, refuses this NumPy version, ...
+            self._why_off = "off: numba could not load %s (%s: %s)" % (
+                self._what, type(e).__name__, e)
+
+
 def tanh():
     """A function `f(x)` computing TensorFlow's tanh of an array or NumPy
     scalar with the bits of tanh_kernel.tanh_kernel, compiled for float32 and

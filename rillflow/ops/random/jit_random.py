@@ -9,9 +9,6 @@ compile after install), so no call waits for it; RILLFLOW_JIT=0 turns it
 off. Its own thread and table: the loader in jit_kernels.py is shared with
 other kernel families, and ops/kernels may not import ops/random.
 """
-import atexit
-import threading
-
 import numpy as np
 
 from ..kernels import jit_kernels as _jk
@@ -20,71 +17,42 @@ from ..kernels import jit_kernels as _jk
 # would only start a second of compiling.
 MIN_ELEMENTS = _jk.MIN_ELEMENTS
 
-_fills = None        # name -> compiled fill, once loaded
-_loader = []
-_why_off = []
-_lock = threading.Lock()
-
 
 def fills(n):
     """The compiled fills (jit_philox.KERNELS) for a request of `n` values,
     or None (small request, not loaded yet, jit extra absent or off)."""
     if n < MIN_ELEMENTS:
         return None
-    if _fills is None:
-        if not _loader and _jk.available():
-            _start()
-        return None
-    return _fills if _jk.available() else None
+    k = LOAD.get(n)
+    return k if k is not None and _jk.available() else None
 
 
 def status():
     """"on", "loading", or why the compiled random fills are off."""
     if not _jk.available():
         return _jk.status() if _jk.status().startswith("off") else "off"
-    if _fills is not None:
-        return "on"
-    if _why_off:
-        return _why_off[-1]
-    return "loading" if _loader and _loader[0].is_alive() else "not loaded yet"
+    return LOAD.status()
 
 
 def wait(timeout=None):
     """Starts loading the compiled fills (unless off), waits for them, and
     returns status()."""
-    if _jk.available():
-        _start()
-        _loader[0].join(timeout)
-    return status()
-
-
-def _start():
-    if _loader:
-        return
-    with _lock:
-        if not _loader:
-            t = threading.Thread(target=_load, name="rillflow-jit-load-random", daemon=True)
-            _loader.append(t)
-            t.start()
-            atexit.register(t.join)   # let LLVM finish before the interpreter ends
+    return LOAD.wait(timeout) if _jk.available() else status()
 
 
 def _load():
-    global _fills
-    try:
-        from . import jit_philox
-        k = jit_philox.KERNELS
-        a, b, c, d = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
-        # Compiles each once (or loads it from Numba's disk cache).
-        k["uniform_low_bits"](a, b, c, d, 7, np.empty(5, np.float32))
-        k["words_mod32"](a, b, c, d, np.uint64(7), np.uint64(1), np.empty(5, np.uint32))
-        k["words_mod64"](a, b, c, d, np.uint64(7), np.uint64(1), np.empty(5, np.uint64))
-        for name, dt in (("uniform_f32", np.float32), ("uniform_f64", np.float64),
-                         ("normal_f32", np.float32), ("normal_f64", np.float64),
-                         ("truncated_f32", np.float32), ("truncated_f64", np.float64)):
-            k[name](a, b, c, d, np.empty(5, dt))
-    except Exception as e:   # refuses this NumPy version, cannot compile, ...
-        _why_off.append("off: numba could not load the random fills (%s: %s)"
-                        % (type(e).__name__, e))
-        return
-    _fills = dict(k)
+    from . import jit_philox
+    k = jit_philox.KERNELS
+    a, b, c, d = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    # Compiles each once (or loads it from Numba's disk cache).
+    k["uniform_low_bits"](a, b, c, d, 7, np.empty(5, np.float32))
+    k["words_mod32"](a, b, c, d, np.uint64(7), np.uint64(1), np.empty(5, np.uint32))
+    k["words_mod64"](a, b, c, d, np.uint64(7), np.uint64(1), np.empty(5, np.uint64))
+    for name, dt in (("uniform_f32", np.float32), ("uniform_f64", np.float64),
+                     ("normal_f32", np.float32), ("normal_f64", np.float64),
+                     ("truncated_f32", np.float32), ("truncated_f64", np.float64)):
+        k[name](a, b, c, d, np.empty(5, dt))
+    return dict(k)
+
+
+LOAD = _jk.BackgroundLoad("rillflow-jit-load-random", _load, "the random fills")
