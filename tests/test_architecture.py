@@ -39,6 +39,7 @@ LAYERS = [
     ("rillflow._api", 10),
     ("rillflow.cli", 11),
     ("rillflow.demo", 11),
+    ("rillflow.__main__", 11),
     ("rillflow", 10),
 ]
 
