@@ -57,6 +57,9 @@ class FuncGraph(Graph):
         self.structured_outputs = None
         self.structured_input_signature = None
         self.outer_graph = outer_graph
+        # tf.function(jit_compile=True): ops traced here follow XLA's rules
+        # where TensorFlow's CPU kernels refuse (grouped and NCHW convolutions).
+        self.jit_compile = False
         self._captures = {}          # id(external) -> (external, internal)
         self._capture_order = []
         self._last_stateful = None
@@ -205,8 +208,19 @@ def _clean(name):
     return out
 
 
+def in_jit_compile_scope():
+    """True while tracing inside a `tf.function(jit_compile=True)` (at any
+    depth: XLA compiles the functions and branches it calls as well)."""
+    g = _context.state.graph
+    while g is not None:
+        if getattr(g, "jit_compile", False):
+            return True
+        g = getattr(g, "outer_graph", None)
+    return False
+
+
 def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=None,
-                   add_identities=True):
+                   add_identities=True, jit_compile=False):
     """Traces `python_func(*args, **kwargs)` into a new FuncGraph.
 
     Tensor-like leaves of `args`/`kwargs` (TensorSpecs, tensors) become
@@ -215,6 +229,7 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
     `structured_outputs` set.
     """
     fg = FuncGraph(name, outer_graph=outer_graph)
+    fg.jit_compile = bool(jit_compile)
     with _context.graph_mode(fg, hide_tapes=True):
         placeholders = []
 

@@ -521,7 +521,8 @@ class Function(core_types.PolymorphicFunction):
         stack.append(self)
         try:
             fg = trace_function(self._name, python_callable, pos, kw,
-                                arg_names=names, outer_graph=_state.graph)
+                                arg_names=names, outer_graph=_state.graph,
+                                jit_compile=bool(self._jit_compile))
         except Exception as e:
             if not outermost or getattr(e, "_not_user_code_error", False):
                 raise
@@ -618,7 +619,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         one trace serves every call.
       autograph: convert Python control flow on tensors into graph control
         flow.
-      jit_compile: accepted for compatibility (every function is compiled).
+      jit_compile: every function is compiled; with True, ops that TensorFlow
+        runs only under XLA on a CPU (grouped convolutions, NCHW layouts) are
+        allowed, as XLA allows them.
       reduce_retracing: generalize shapes instead of retracing for every
         new shape (`experimental_relax_shapes` is the old name).
       experimental_compile: old name of `jit_compile`.

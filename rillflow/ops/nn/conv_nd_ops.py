@@ -19,9 +19,11 @@ from ...framework.api_export import export
 from ...framework.context import executing_eagerly
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
+from ...framework.func_graph import in_jit_compile_scope
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
-from ..core.dim_ops import expand_dims, squeeze
+from ..core.dim_ops import expand_dims, squeeze, transpose
+from ..core.split_pad_ops import split
 from ..core.join_ops import concat
 from . import conv_ops as C
 from . import nn_util
@@ -325,12 +327,41 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`."
                          f" Received: strides={np.asarray(s)} and dilation_rate={np.asarray(d)}")
     name = name or "convolution"
+    if in_jit_compile_scope():
+        xla = _xla_convolution(x, f, s, padding, data_format, d, name, n)
+        if xla is not None:
+            return xla
     if n == 1:
         return C.conv1d(x, f, s[0], padding, data_format or "NWC", d[0], name=name)
     if n == 2:
         return C.conv2d(x, f, s, padding, data_format or "NHWC", d, name=name)
     return conv3d(x, f, [1] + s + [1], padding, data_format or "NDHWC", [1] + d + [1],
                   name=name)
+
+
+def _xla_convolution(x, f, strides, padding, data_format, dilations, name, n):
+    """`convolution` as XLA computes it, for what TensorFlow's CPU kernels
+    refuse and XLA accepts (tf.function(jit_compile=True)): channels-first
+    layouts (transposed to channels-last and back) and grouped convolutions
+    (input depth a multiple of the filter's: one convolution per group,
+    concatenated). None when neither applies."""
+    fmt = data_format or ""
+    if fmt.startswith("NC"):
+        to_last = [0] + list(range(2, n + 2)) + [1]
+        to_first = [0, n + 1] + list(range(1, n + 1))
+        y = convolution(transpose(x, to_last), f, strides, padding, None, dilations, name)
+        return transpose(y, to_first)
+    in_depth, f_depth = x.shape[-1], f.shape[-2]
+    if in_depth is None or f_depth is None or in_depth == f_depth or f_depth == 0 \
+            or in_depth % f_depth:
+        return None  # the ops' own checks report bad depths
+    groups = in_depth // f_depth
+    if f.shape[-1] is None or f.shape[-1] % groups:
+        return None
+    xs = split(x, groups, axis=-1)
+    fs = split(f, groups, axis=-1)
+    return concat([convolution(xg, fg, strides, padding, None, dilations, name)
+                   for xg, fg in zip(xs, fs)], axis=-1)
 
 
 @export("nn.atrous_conv2d")

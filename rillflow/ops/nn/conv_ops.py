@@ -108,6 +108,14 @@ def _conv_infer(inputs, attrs):
     if x.rank is None or f.rank is None:
         return [(TensorShape([None] * 4), inputs[0].dtype)]
     if x[3] is not None and f[2] is not None and f[3] is not None:
+        # TensorFlow's shape function words these checks differently from
+        # its kernel (_check_groups).
+        if f[2] == 0 or x[3] % f[2]:
+            raise ValueError(f"Depth of input ({x[3]}) is not a multiple of input depth of "
+                             f"filter ({f[2]})")
+        if f[3] % (x[3] // f[2]):
+            raise ValueError(f"Depth of output ({f[3]}) is not a multiple of the number of "
+                             f"groups ({x[3] // f[2]})")
         try:
             _check_groups(x[3], f[2], f[3])
         except errors.OpError as e:
