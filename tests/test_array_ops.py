@@ -737,3 +737,22 @@ def test_gradients_build_in_graphs_with_partial_shapes():
     with tf.Graph().as_default():
         x = ph([None, 4])
         assert tf.gradients(tf.tile(x, [2, 3]), x)[0].shape.as_list() == [None, 4]
+
+
+def test_dimension_lists_holding_float_tensors_truncate_as_tensorflow():
+    # TensorFlow 2.21: a list of dimensions with float tensors among them is
+    # converted to int32 (truncating), eagerly and in graphs; a float tensor
+    # or a list of Python floats is refused.
+    k = tf.constant([2.7, 3.0])
+    assert tf.reshape(tf.ones([6]), (k[0], k[1])).shape == (2, 3)
+    assert tf.zeros((k[1], 2)).shape == (3, 2)
+    assert tf.tile(tf.ones([2]), [k[1]]).shape == (6,)
+
+    @tf.function
+    def f(k):
+        return tf.reshape(tf.ones([6]), (k[0], k[1], 1))
+    assert f(k).shape == (2, 3, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tshape"):
+        tf.reshape(tf.ones([6]), tf.constant([2.0, 3.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tshape"):
+        tf.reshape(tf.ones([6]), [2.0, 3.0])

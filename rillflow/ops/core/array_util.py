@@ -11,6 +11,7 @@ from ...framework import dtypes as D
 from ...framework.convert import constant_value_tensor, convert_to_tensor
 from ...framework.tensor import SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape
+from .. import late
 from . import op_util as U
 
 _INDEX_TYPES = U.INDEX
@@ -65,10 +66,22 @@ def _index_input(value, op_name, param, attr):
     else:
         t = _int_list_tensor(value)
         if t is None:
-            t = convert_to_tensor(value)
+            t = convert_to_tensor(_cast_float_tensor_elements(value))
     if t.dtype not in _INDEX_TYPES:
         raise U.dtype_error(op_name, t.dtype, _INDEX_TYPES, attr, param)
     return t
+
+
+def _cast_float_tensor_elements(value):
+    """A list of dimensions holding float tensors, as TensorFlow converts it
+    for an int32 input: those elements truncated to int32 (`tf.reshape(x,
+    (k[0], k[1]))` with float `k` works on TensorFlow, eagerly and in
+    graphs; a float tensor or a list of Python floats does not)."""
+    if not isinstance(value, (list, tuple)) or not any(
+            isinstance(v, Tensor) and v.dtype.is_floating for v in value):
+        return value
+    return [late.cast(v, D.int32) if isinstance(v, Tensor) and v.dtype.is_floating else v
+            for v in value]
 
 
 def _index_pair(s0, s1, op_name):
