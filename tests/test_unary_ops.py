@@ -744,3 +744,11 @@ def test_tanh_float32_keeps_nans_and_saturates():
     got = tf.tanh(tf.constant([-12.0, 0.5, float("nan"), 12.0], tf.float32)).numpy()
     assert got[0] == -1.0 and got[3] == 1.0 and np.isnan(got[2])
     assert got[1].view(np.uint32) == 0x3eec9a9e
+
+
+def test_round_bfloat16_half_to_even():
+    # TensorFlow 2.21: tf.round on bfloat16 [1.5, 2.5, -0.5, 3.7] -> [2 2 -0 4]
+    r = tf.round(tf.constant([1.5, 2.5, -0.5, 3.7], tf.bfloat16))
+    assert r.dtype == tf.bfloat16
+    assert r.numpy().astype("float32").tolist() == [2.0, 2.0, -0.0, 4.0]
+    assert str(r) == "tf.Tensor([2 2 -0 4], shape=(4,), dtype=bfloat16)"

@@ -127,9 +127,11 @@ def _round_kernel(x):
     k = x.dtype.kind
     if k == "f":
         return np.rint(x)  # round half to even, as TensorFlow's Round
-    if k == "c" or x.dtype.itemsize < 4:
+    if k == "V" and x.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: through float32, exact
+        return np.rint(x.astype(np.float32)).astype(x.dtype)
+    if k == "c" or k == "V":
         raise _not_found("Round", x)
-    return x
+    return x  # TensorFlow's Round kernel takes every integer type
 
 
 def _rint_kernel(x):
