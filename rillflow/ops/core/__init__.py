@@ -3,7 +3,8 @@ shapes (shape_ops), tensors of given values (constant_ops), stack, unstack and c
 (join_ops), expand_dims, squeeze and transpose (dim_ops), tile, broadcasting and where
 (broadcast_ops), with their argument helpers (array_util); elementwise arithmetic and
 comparison (math_ops), one-tensor math (unary_ops), special functions, complex parts and
-atan2/xlogy/xdivy (special_math_ops), clipping (clip_ops), reductions over axes and
+atan2/xlogy/xdivy (special_math_ops), erfinv, ndtri, the Bessel functions and the other Cephes
+functions of tf.math.special, and nextafter (special_functions), clipping (clip_ops), reductions over axes and
 argmax/argmin (reduction_ops), scans (scan_ops), segment reductions and bincount
 (segment_ops), add_n (add_n_ops), with the reductions' shared helpers (reduction_util),
 tensors made from sizes (creation_ops), getitem, strided_slice and slice (slicing),
