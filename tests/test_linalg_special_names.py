@@ -156,3 +156,231 @@ def test_nextafter():
         y = tf.math.nextafter(x1, x2)
     np.testing.assert_array_equal(tape.gradient(y, x1).numpy(), [[3.0], [3.0]])
     np.testing.assert_array_equal(tape.gradient(y, x2).numpy(), [0.0, 0.0, 0.0])
+
+
+# =============================================================================
+# tf.linalg: lu, lu_solve, lu_matrix_inverse, lu_reconstruct, eig, eigh,
+# matrix_rank, pinv
+# =============================================================================
+
+LINALG = np.load(os.path.join(DATA, "tf_linalg.npz"))
+MATRICES = sorted({k.split("/")[0] for k in LINALG.files})
+# Eigen's unblocked LU (real matrices up to 16 x 16) is + - * / in the order
+# rillflow follows: the same bits. Complex division and the blocked LU of
+# larger matrices round otherwise.
+EXACT_LU = {"m3", "tie", "r5", "batch"}
+
+
+def _dtypes(name):
+    return ("complex64", "complex128") if np.iscomplexobj(LINALG[f"{name}/a"]) else \
+        ("float32", "float64")
+
+
+def _close(got, want, dt, scale=1.0):
+    """Within a few roundings of the largest entry: LAPACK (NumPy) against
+    Eigen (TensorFlow), whose blocking and order of sums differ."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape
+    tol = (2e-5 if dt in ("float32", "complex64") else 1e-12) * scale
+    np.testing.assert_allclose(got, want, rtol=0, atol=tol * max(np.abs(want).max(), 1.0))
+
+
+def _eig_loss(e, v, w):
+    # Invariant under the order of the eigenpairs and each eigenvector's
+    # phase (tools/tf_linalg_fixtures.py records the same).
+    mod2 = tf.math.real(v * tf.math.conj(v))
+    per_vector = tf.reduce_sum(mod2 * w[:, None], axis=-2)
+    return tf.reduce_sum(tf.math.real(e) * per_vector) + tf.reduce_sum(tf.math.imag(e) ** 2)
+
+
+@pytest.mark.parametrize("name", MATRICES)
+def test_lu_and_its_solvers_match_tensorflow(name):
+    a, rhs = LINALG[f"{name}/a"], LINALG[f"{name}/rhs"]
+    for dt in _dtypes(name):
+        at = tf.constant(a, dt)
+        for run in (tf.linalg.lu, tf.function(tf.linalg.lu)):
+            lu, p = run(at)
+            np.testing.assert_array_equal(p.numpy(), LINALG[f"{name}/{dt}/p"])
+            assert p.dtype == tf.int32 and lu.dtype == at.dtype
+            if name in EXACT_LU:
+                np.testing.assert_array_equal(lu.numpy(), LINALG[f"{name}/{dt}/lu"])
+            else:
+                _close(lu, LINALG[f"{name}/{dt}/lu"], dt)
+        # Property: the rows of A in the order p are L @ U.
+        lo = np.tril(lu.numpy(), -1) + np.eye(a.shape[-1])
+        up = np.triu(lu.numpy())
+        _close(np.take_along_axis(a, p.numpy()[..., None], axis=-2), lo @ up, dt, 10)
+        rt = tf.constant(rhs, dt)
+        with tf.GradientTape() as tape:
+            tape.watch([lu, rt])
+            x = tf.linalg.lu_solve(lu, p, rt)
+            loss = tf.reduce_sum(tf.math.real(x * tf.math.conj(x)))
+        g_lu, g_rhs = tape.gradient(loss, [lu, rt])
+        _close(x, LINALG[f"{name}/{dt}/lu_solve"], dt, 10)
+        _close(g_lu, LINALG[f"{name}/{dt}/lu_solve/d_lu"], dt, 100)
+        _close(g_rhs, LINALG[f"{name}/{dt}/lu_solve/d_rhs"], dt, 100)
+        _close(tf.linalg.lu_matrix_inverse(lu, p), LINALG[f"{name}/{dt}/lu_inverse"], dt, 10)
+        _close(tf.linalg.lu_reconstruct(lu, p), LINALG[f"{name}/{dt}/lu_reconstruct"], dt)
+        _close(tf.function(tf.linalg.lu_reconstruct)(lu, p), a, dt, 10)
+
+
+@pytest.mark.parametrize("name", MATRICES)
+def test_eig_and_eigh_match_tensorflow(name):
+    a, w = LINALG[f"{name}/a"], LINALG[f"{name}/w"]
+    n = a.shape[-1]
+    for dt in _dtypes(name):
+        at = tf.constant(a, dt)
+        e = tf.linalg.eigvals(at)
+        assert e.dtype == (tf.complex64 if dt in ("float32", "complex64") else tf.complex128)
+        e = e.numpy()
+        _close(np.sort_complex(e.reshape(-1, n)).reshape(e.shape),
+               LINALG[f"{name}/{dt}/eigvals"], dt, 10)
+        with tf.GradientTape() as tape:
+            tape.watch(at)
+            e, v = tf.linalg.eig(at)
+            loss = _eig_loss(e, v, tf.constant(w, e.dtype.real_dtype))
+        _close(tape.gradient(loss, at), LINALG[f"{name}/{dt}/eig/d_a"], dt, 100)
+        # Property: A v = v diag(e), unit-norm columns.
+        av = a.astype(v.dtype.as_numpy_dtype) @ v.numpy()
+        _close(av, v.numpy() * e.numpy()[..., None, :], dt, 10)
+        _close(np.linalg.norm(v.numpy(), axis=-2), np.ones(e.shape), dt)
+
+        herm = (a + np.conj(np.swapaxes(a, -1, -2))) / 2
+        ht = tf.constant(herm, dt)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(ht)
+            e, v = tf.linalg.eigh(ht)
+            loss = _eig_loss(e, v, tf.constant(w, e.dtype.real_dtype))
+            ev = tf.linalg.eigvalsh(ht)
+            loss_ev = tf.reduce_sum(tf.math.real(ev) * tf.constant(w, ev.dtype.real_dtype))
+        assert e.dtype == ht.dtype and ev.dtype == ht.dtype
+        _close(e, LINALG[f"{name}/{dt}/eigh"], dt, 10)
+        _close(ev, LINALG[f"{name}/{dt}/eigh"], dt, 10)
+        _close(tape.gradient(loss, ht), LINALG[f"{name}/{dt}/eigh/d_a"], dt, 100)
+        _close(tape.gradient(loss_ev, ht), LINALG[f"{name}/{dt}/eigvalsh/d_a"], dt, 100)
+        vh = np.conj(np.swapaxes(v.numpy(), -1, -2))
+        _close(vh @ v.numpy(), np.broadcast_to(np.eye(n), v.shape), dt, 10)
+        _close(tf.function(tf.linalg.eigvalsh)(ht), LINALG[f"{name}/{dt}/eigh"], dt, 10)
+
+
+@pytest.mark.parametrize("name", [m for m in MATRICES if m[0] != "c"])
+def test_matrix_rank_and_pinv_match_tensorflow(name):
+    a = LINALG[f"{name}/a"]
+    for dt in _dtypes(name):
+        at = tf.constant(a, dt)
+        np.testing.assert_array_equal(tf.linalg.matrix_rank(at).numpy(),
+                                      LINALG[f"{name}/{dt}/rank"])
+        low = tf.constant(a[..., :-1] @ np.swapaxes(a[..., :-1], -1, -2), dt)
+        np.testing.assert_array_equal(tf.linalg.matrix_rank(low).numpy(),
+                                      LINALG[f"{name}/{dt}/rank_low"])
+        wide = tf.constant(a[..., :-1, :], dt)
+        with tf.GradientTape() as tape:
+            tape.watch(wide)
+            pi = tf.linalg.pinv(wide)
+            loss = tf.reduce_sum(pi ** 2)
+        _close(pi, LINALG[f"{name}/{dt}/pinv"], dt, 10)
+        _close(tape.gradient(loss, wide), LINALG[f"{name}/{dt}/pinv/d_a"], dt, 100)
+        # The Moore-Penrose conditions.
+        x, xp = wide.numpy(), pi.numpy()
+        _close(x @ xp @ x, x, dt, 10)
+        _close(xp @ x @ xp, xp, dt, 10)
+        _close(x @ xp, np.swapaxes(x @ xp, -1, -2), dt, 10)
+
+
+def test_linalg_errors_match_tensorflow():
+    inv = tf.errors.InvalidArgumentError
+    with pytest.raises(inv, match=r"^Input is not invertible. \[Op:Lu\]"):
+        tf.linalg.lu(np.array([[1., 2], [2, 4]]))
+    with pytest.raises(inv, match=r"^Input matrix must be square. \[Op:Lu\]"):
+        tf.linalg.lu(np.zeros((2, 3)))
+    with pytest.raises(inv, match=r"^Input tensor must have rank >= 2, got 1 \[Op:Lu\]"):
+        tf.linalg.lu(np.zeros(3))
+    with pytest.raises(inv, match=r"^Value for attr 'T' of int32 is not in the list of allowed "
+                                  r"values: double, float, half, complex64, complex128"):
+        tf.linalg.lu(np.eye(2, dtype=np.int32))
+    with pytest.raises(inv, match=r"^Value for attr 'output_idx_type' of float is not in the "
+                                  r"list of allowed values: int32, int64"):
+        tf.linalg.lu(np.eye(2), output_idx_type=tf.float32)
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"Lu\[T=DT_HALF, output_idx_type=DT_INT32\]"):
+        tf.linalg.lu(np.eye(2, dtype=np.float16))
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 2 and 3"):
+        tf.function(tf.linalg.lu)(tf.zeros((2, 3)))
+    with pytest.raises(TypeError, match=r"^Value passed to parameter 'input' has DataType int32 "
+                                        r"not in list of allowed values: float64, float32, "
+                                        r"float16, complex64, complex128"):
+        tf.function(tf.linalg.lu)(tf.eye(2, dtype=tf.int32))
+    x = tf.constant([[2., 1.], [1., 3.]])
+    with tf.GradientTape() as tape:   # TensorFlow registers no gradient for Lu
+        tape.watch(x)
+        lu, _ = tf.linalg.lu(x)
+    with pytest.raises(LookupError):
+        tape.gradient(lu, x)
+    lu, p = tf.linalg.lu(np.eye(3))
+    for call, msg in (
+            (lambda: tf.linalg.lu_solve(lu, p, np.ones((2, 1))),
+             r"^`lower_upper.shape\[-1\]` must equal `rhs.shape\[-1\]`.$"),
+            (lambda: tf.linalg.lu_solve(lu, p, np.ones(3)),
+             r"^Input `rhs` must have at least 2 dimensions.$"),
+            (lambda: tf.linalg.lu_solve(lu, p[None], np.ones((3, 1))),
+             r"^`rank\(lower_upper\)` must equal `rank\(perm\) \+ 1`$"),
+            (lambda: tf.linalg.lu_reconstruct(np.ones((2, 3)), [0, 1]),
+             r"^`lower_upper` must be square.$"),
+            (lambda: tf.linalg.lu_reconstruct(np.ones(3), 0),
+             r"^Input `lower_upper` must have at least 2 dimensions.$"),
+            (lambda: tf.linalg.matrix_rank(np.ones(3)),
+             r"^Input `a` must have at least 2 dimensions \(saw: 1\).$")):
+        with pytest.raises(ValueError, match=msg):
+            call()
+    with pytest.raises(TypeError, match=r"^Input `a` must have `float`-like `dtype` "
+                                        r"\(saw int32\).$"):
+        tf.linalg.pinv(tf.eye(2, dtype=tf.int32))
+    with pytest.raises(TypeError, match=r"\(saw complex64\)"):
+        tf.linalg.pinv(np.eye(2, dtype=np.complex64))
+    with pytest.raises(inv, match=r"^Self-adjoint eigen decomposition was not successful. The "
+                                  r"input might not be valid. \[Op:SelfAdjointEigV2\]"):
+        tf.linalg.eigh(np.array([[np.nan, 1], [1, 2]]))
+    with pytest.raises(inv, match=r"^Input tensor 0 must have rank >= 2, got 1"):
+        tf.linalg.eigh(np.ones(3))
+    with pytest.raises(inv, match=r"^Input matrix must be square. \[Op:Eig\]"):
+        tf.linalg.eig(np.ones((2, 3)))
+    with pytest.raises(tf.errors.NotFoundError, match=r"SelfAdjointEigV2\[T=DT_HALF"):
+        tf.linalg.eigh(np.eye(2, dtype=np.float16))
+    with pytest.raises(UnboundLocalError):   # TensorFlow's wrapper fails the same way
+        tf.linalg.eig(np.eye(2, dtype=np.float16))
+
+
+def test_linalg_values_as_tensorflow_gives_them():
+    # Recorded from TensorFlow 2.21.
+    lu, p = tf.linalg.lu(np.array([[1., 2], [-1, 3]]))   # a tie keeps the first row
+    np.testing.assert_array_equal(lu.numpy(), [[1., 2.], [-1., 5.]])
+    np.testing.assert_array_equal(p.numpy(), [0, 1])
+    lu, p = tf.linalg.lu(np.zeros((0, 0)))
+    assert lu.shape == (0, 0) and p.shape == (0,)
+    assert tf.linalg.lu(np.eye(2), output_idx_type=tf.int64).p.dtype == tf.int64
+    # matrix_rank converts numpy integers to float32; its result is int32.
+    r = tf.linalg.matrix_rank(np.eye(2, dtype=np.int32))
+    assert r.dtype == tf.int32 and int(r) == 2
+    assert int(tf.linalg.matrix_rank(np.array([[1., 2], [3, 4]]), tol=5.)) == 1
+    np.testing.assert_array_equal(tf.linalg.pinv(np.diag([1., 1e-3]), rcond=1e-2).numpy(),
+                                  [[1., 0.], [0., 0.]])
+    assert tf.linalg.lu_reconstruct(np.ones((2, 2), np.int32), [0, 1]).dtype == tf.float32
+    e = tf.linalg.eigvalsh(np.array([[2., 100.], [1., 2.]]))   # only the lower triangle
+    np.testing.assert_allclose(e.numpy(), [1., 3.])
+    assert tf.eig is tf.linalg.eig and tf.eigvals is tf.linalg.eigvals
+    assert tf.compat.v1.self_adjoint_eig is tf.linalg.eigh
+
+
+def test_linalg_in_tf_function_with_unknown_shapes():
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None], tf.float64)])
+    def f(a):
+        lu, p = tf.linalg.lu(a)
+        return (tf.linalg.lu_reconstruct(lu, p), tf.linalg.matrix_rank(a), tf.linalg.pinv(a),
+                tf.linalg.lu_matrix_inverse(lu, p))
+
+    a = LINALG["batch/a"].reshape(-1, 4, 4)
+    rec, rank, pi, inv = f(tf.constant(a))
+    np.testing.assert_allclose(rec.numpy(), a, atol=1e-12)
+    np.testing.assert_array_equal(rank.numpy(), [4] * 6)
+    np.testing.assert_allclose(pi.numpy(), np.linalg.inv(a), atol=1e-10)
+    np.testing.assert_allclose(inv.numpy(), np.linalg.inv(a), atol=1e-10)

@@ -6,7 +6,8 @@ from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # n
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
 from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
-from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
+from .linalg import solve_ops, decomposition_ops, norm_ops, eig_ops  # noqa: F401
+from .linalg import lu_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
 from .state import module, scatter_variable_ops  # noqa: F401
