@@ -158,6 +158,90 @@ def test_nextafter():
     np.testing.assert_array_equal(tape.gradient(y, x2).numpy(), [0.0, 0.0, 0.0])
 
 
+INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+def test_bit_shifts_match_tensorflow(dt):
+    # Amounts from -70 to 70 (absolute values for unsigned types): TensorFlow
+    # clamps them to [0, bits - 1]; left shifts wrap, right shifts of signed
+    # values are arithmetic.
+    x, y = SPECIAL[f"shift/{dt}/x"], SPECIAL[f"shift/{dt}/y"]
+    xt, yt = tf.constant(x[:, None]), tf.constant(y[None, :])
+    for run in (lambda f: f(xt, yt), lambda f: tf.function(f)(xt, yt)):
+        left, right = run(tf.bitwise.left_shift), run(tf.bitwise.right_shift)
+        assert left.dtype == xt.dtype and right.dtype == xt.dtype
+        np.testing.assert_array_equal(left.numpy(), SPECIAL[f"shift/{dt}/left"])
+        np.testing.assert_array_equal(right.numpy(), SPECIAL[f"shift/{dt}/right"])
+
+
+def test_bit_shift_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^Value for attr 'T' of float is not in the list of allowed "
+                             r"values: int8, int16, int32, int64, uint8, uint16, uint32, uint64"):
+        tf.bitwise.left_shift(tf.constant([1.0]), tf.constant([1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute RightShift as input #1\(zero-based\) was "
+                             r"expected to be a int32 tensor but is a int64 tensor"):
+        tf.bitwise.right_shift(tf.constant([1]), tf.constant([1], tf.int64))
+    with pytest.raises(TypeError, match=r"^Value passed to parameter 'x' has DataType float32"):
+        tf.function(tf.bitwise.left_shift)(tf.constant([1.0]), tf.constant([1.0]))
+    np.testing.assert_array_equal(tf.bitwise.left_shift(3, tf.constant([1, 2])).numpy(), [6, 12])
+    x = tf.constant([1, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.bitwise.left_shift(x, 1)
+    assert tape.gradient(y, x) is None
+
+
+def test_histogram_fixed_width_bins():
+    v = SPECIAL["bins/x"]
+    for dt in ("float32", "float64"):
+        got = tf.histogram_fixed_width_bins(tf.constant(v, dt), tf.constant([0.0, 6.0], dt),
+                                            nbins=7)
+        assert got.dtype == tf.int32
+        np.testing.assert_array_equal(got.numpy(), SPECIAL[f"bins/{dt}"])
+    # Recorded from TensorFlow: the shape is kept, `dtype` is ignored, and
+    # nbins must be positive.
+    got = tf.histogram_fixed_width_bins(tf.constant([[1.0, 2.0], [9.0, -1.0]]), [0.0, 5.0], 5,
+                                        dtype=tf.int64)
+    assert got.dtype == tf.int32
+    np.testing.assert_array_equal(got.numpy(), [[1, 2], [4, 0]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^Expected 'tf.Tensor\(False, shape=\(\), dtype=bool\)' to be "
+                             r"true. Summarized data: b'nbins tf.Tensor\(0, shape=\(\), "
+                             r"dtype=int32\) must > 0'"):
+        tf.histogram_fixed_width_bins(tf.constant([1.0]), [0.0, 5.0], 0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"assertion failed: \[nbins Tensor\(\"histogram_fixed_width_bins/"
+                             r"nbins:0\", shape=\(\), dtype=int32\) must > 0\]"):
+        tf.function(lambda x: tf.histogram_fixed_width_bins(x, [0.0, 5.0], -1))(
+            tf.constant([1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute Sub as input #1\(zero-based\) was expected to "
+                             r"be a float tensor but is a int32 tensor"):
+        tf.histogram_fixed_width_bins(tf.constant([1.0]), [0, 5], 3)
+
+
+def test_sobel_edges_match_tensorflow():
+    image = SPECIAL["sobel/x"]
+    for dt, tol in (("float32", 2e-6), ("float64", 1e-14)):
+        it = tf.constant(image, dt)
+        with tf.GradientTape() as tape:
+            tape.watch(it)
+            edges = tf.image.sobel_edges(it)
+            loss = tf.reduce_sum(edges ** 2)
+        assert edges.shape == image.shape + (2,)
+        # Sums of six products: the convolution's order of additions is
+        # oneDNN's in TensorFlow.
+        np.testing.assert_allclose(edges.numpy(), SPECIAL[f"sobel/{dt}"], rtol=0, atol=tol * 8)
+        np.testing.assert_allclose(tape.gradient(loss, it).numpy(), SPECIAL[f"sobel/{dt}/d"],
+                                   rtol=tol * 10, atol=tol * 100)
+    sig = tf.function(tf.image.sobel_edges).get_concrete_function(
+        tf.TensorSpec([None, None, None, 3]))
+    assert sig.outputs[0].shape.as_list() == [None, None, None, 3, 2]
+
+
 # =============================================================================
 # tf.linalg: lu, lu_solve, lu_matrix_inverse, lu_reconstruct, eig, eigh,
 # matrix_rank, pinv

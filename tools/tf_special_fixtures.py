@@ -1,8 +1,10 @@
 """Records TensorFlow's CPU results for the Cephes special functions
 (tf.math.erfinv, ndtri, the Bessel functions, tf.math.special.dawsn, expint,
 fresnel_cos, fresnel_sin, spence) and their gradients, in float16, float32
-and float64, into tests/data/tf_special.npz, which
-tests/test_linalg_special_names.py compares with rillflow's.
+and float64, and for tf.bitwise.left_shift/right_shift (every integer dtype,
+amounts in and out of range), tf.histogram_fixed_width_bins and
+tf.image.sobel_edges (values and gradients), into tests/data/tf_special.npz,
+which tests/test_linalg_special_names.py compares with rillflow's.
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
 
@@ -54,6 +56,42 @@ def inputs(name):
     return x[:(len(x) - 5) // 8 * 8 + 5]
 
 
+INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def misc():
+    """The shifts, histogram bins and Sobel edges."""
+    out = {}
+    for dt in INTS:
+        info = np.iinfo(dt)
+        x = np.array([0, 1, 5, 7, info.max, info.min, info.max // 3, 100], dt)
+        y = np.arange(-70, 71, dtype=np.int64)
+        if info.min == 0:
+            y = np.abs(y)
+        y = y.astype(dt)
+        out[f"shift/{dt}/x"], out[f"shift/{dt}/y"] = x, y
+        xt, yt = tf.constant(x[:, None]), tf.constant(y[None, :])
+        out[f"shift/{dt}/left"] = tf.bitwise.left_shift(xt, yt).numpy()
+        out[f"shift/{dt}/right"] = tf.bitwise.right_shift(xt, yt).numpy()
+    v = np.concatenate([rng.uniform(-3, 9, 200), [0.0, 5.0, 6.0, -np.inf, np.inf, np.nan,
+                                                  4.999999, 1.0, 2.0]])
+    out["bins/x"] = v
+    for dt in ("float32", "float64"):
+        out[f"bins/{dt}"] = tf.histogram_fixed_width_bins(
+            tf.constant(v, dt), tf.constant([0.0, 6.0], dt), nbins=7).numpy()
+    image = rng.uniform(0, 1, (2, 6, 7, 3))
+    out["sobel/x"] = image
+    for dt in ("float32", "float64"):
+        it = tf.constant(image, dt)
+        with tf.GradientTape() as tape:
+            tape.watch(it)
+            edges = tf.image.sobel_edges(it)
+            loss = tf.reduce_sum(edges ** 2)
+        out[f"sobel/{dt}"] = edges.numpy()
+        out[f"sobel/{dt}/d"] = tape.gradient(loss, it).numpy()
+    return out
+
+
 def main():
     """Writes the fixture file."""
     out = {}
@@ -68,6 +106,7 @@ def main():
             out[f"{name}/{dt}/y"] = y.numpy()
             if dt != "float16":
                 out[f"{name}/{dt}/dy"] = tape.gradient(y, xt).numpy()
+    out.update(misc())
     np.savez_compressed(OUT, **out)
     print("wrote", OUT, len(out), "arrays")
 

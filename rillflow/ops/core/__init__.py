@@ -10,6 +10,6 @@ argmax/argmin (reduction_ops), scans (scan_ops), segment reductions and bincount
 tensors made from sizes (creation_ops), getitem, strided_slice and slice (slicing),
 gather, gather_nd, boolean_mask and reverse (gather_ops), scatter_nd and
 tensor_scatter_nd_* (scatter_ops), split and pad (split_pad_ops), repeat, unique and roll
-(repeat_unique_roll_ops), sorting, binning, partitioning and bitcasts, and the shared
+(repeat_unique_roll_ops), sorting, binning, partitioning, bitcasts and bit shifts (shift_ops), and the shared
 op-definition helpers (op_util). The Python operators of tf.Tensor are installed by
 rillflow/ops/tensor_operators.py, above every family."""
