@@ -112,7 +112,7 @@ def _check_nbins(nbins):
         "dtype=int32) must > 0]")
 
 
-@export("histogram_fixed_width_bins")
+@export("histogram_fixed_width_bins", "compat.v1.histogram_fixed_width_bins")
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=D.int32, name=None):
     """The bin index of each value among `nbins` equal-width bins spanning
     `value_range` (shape of `values`): floor(nbins * (v - lo) / (hi - lo))

@@ -39,14 +39,14 @@ _RightShift = register("RightShift", _right_shift_kernel, U.binary_infer("RightS
                        _no_grad, allowed=INTS)
 
 
-@export("bitwise.left_shift")
+@export("bitwise.left_shift", "compat.v1.bitwise.left_shift")
 def left_shift(x, y, name=None):
     """x shifted left by y bits, elementwise with broadcasting (integer
     tensors of one dtype); amounts outside [0, bits - 1] are clamped into it."""
     return binary(_LeftShift, x, y, name or "LeftShift")
 
 
-@export("bitwise.right_shift")
+@export("bitwise.right_shift", "compat.v1.bitwise.right_shift")
 def right_shift(x, y, name=None):
     """x shifted right by y bits (arithmetic for signed x), elementwise with
     broadcasting; amounts outside [0, bits - 1] are clamped into it."""

@@ -206,130 +206,133 @@ def _public(opdef, x, name, scope):
         return unary(opdef, x, opdef.name)
 
 
-@export("math.erfinv")
+@export("math.erfinv", "compat.v1.math.erfinv")
 def erfinv(x, name=None):
     """The inverse of `tf.math.erf` elementwise on [-1, 1] (+-inf at +-1, NaN
     outside), computed as ndtri((x + 1) / 2) / sqrt(2) as TensorFlow does."""
     return _public(_Erfinv, x, name, "erfinv")
 
 
-@export("math.ndtri")
+@export("math.ndtri", "compat.v1.math.ndtri")
 def ndtri(x, name=None):
     """The quantile function of the standard normal distribution: the z with
     Phi(z) = x, for x in [0, 1] (+-inf at the ends, NaN outside)."""
     return _public(_Ndtri, x, name, "ndtri")
 
 
-@export("math.bessel_i0", "math.special.bessel_i0")
+@export("math.bessel_i0", "math.special.bessel_i0", "compat.v1.math.bessel_i0",
+        "compat.v1.math.special.bessel_i0")
 def bessel_i0(x, name=None):
     """The modified Bessel function of the first kind of order 0, I0(x)."""
     return _public(_BESSEL["BesselI0"], x, name, "bessel_i0")
 
 
-@export("math.bessel_i0e", "math.special.bessel_i0e")
+@export("math.bessel_i0e", "math.special.bessel_i0e")  # compat.v1: v2_names.py
 def bessel_i0e(x, name=None):
     """The exponentially scaled modified Bessel function of order 0,
     exp(-|x|) I0(x), elementwise (finite where I0 itself overflows)."""
     return _public(_BESSEL["BesselI0e"], x, name, "bessel_i0e")
 
 
-@export("math.bessel_i1", "math.special.bessel_i1")
+@export("math.bessel_i1", "math.special.bessel_i1", "compat.v1.math.bessel_i1",
+        "compat.v1.math.special.bessel_i1")
 def bessel_i1(x, name=None):
     """The modified Bessel function of the first kind of order 1, I1(x)."""
     return _public(_BESSEL["BesselI1"], x, name, "bessel_i1")
 
 
-@export("math.bessel_i1e", "math.special.bessel_i1e")
+@export("math.bessel_i1e", "math.special.bessel_i1e", "compat.v1.math.bessel_i1e",
+        "compat.v1.math.special.bessel_i1e")
 def bessel_i1e(x, name=None):
     """The exponentially scaled modified Bessel function of order 1,
     exp(-|x|) I1(x)."""
     return _public(_BESSEL["BesselI1e"], x, name, "bessel_i1e")
 
 
-@export("math.special.bessel_k0")
+@export("math.special.bessel_k0", "compat.v1.math.special.bessel_k0")
 def bessel_k0(x, name=None):
     """The modified Bessel function of the second kind of order 0, K0(x)
     (inf for x <= 0)."""
     return _public(_BESSEL["BesselK0"], x, name, "bessel_k0")
 
 
-@export("math.special.bessel_k0e")
+@export("math.special.bessel_k0e", "compat.v1.math.special.bessel_k0e")
 def bessel_k0e(x, name=None):
     """The exponentially scaled K0: exp(x) K0(x) (inf for x <= 0)."""
     return _public(_BESSEL["BesselK0e"], x, name, "bessel_k0e")
 
 
-@export("math.special.bessel_k1")
+@export("math.special.bessel_k1", "compat.v1.math.special.bessel_k1")
 def bessel_k1(x, name=None):
     """The modified Bessel function of the second kind of order 1, K1(x)
     (inf for x <= 0)."""
     return _public(_BESSEL["BesselK1"], x, name, "bessel_k1")
 
 
-@export("math.special.bessel_k1e")
+@export("math.special.bessel_k1e", "compat.v1.math.special.bessel_k1e")
 def bessel_k1e(x, name=None):
     """The exponentially scaled K1: exp(x) K1(x) (inf for x <= 0)."""
     return _public(_BESSEL["BesselK1e"], x, name, "bessel_k1e")
 
 
-@export("math.special.bessel_j0")
+@export("math.special.bessel_j0", "compat.v1.math.special.bessel_j0")
 def bessel_j0(x, name=None):
     """The Bessel function of the first kind of order 0, J0(x)."""
     return _public(_BESSEL["BesselJ0"], x, name, "bessel_j0")
 
 
-@export("math.special.bessel_j1")
+@export("math.special.bessel_j1", "compat.v1.math.special.bessel_j1")
 def bessel_j1(x, name=None):
     """The Bessel function of the first kind of order 1, J1(x)."""
     return _public(_BESSEL["BesselJ1"], x, name, "bessel_j1")
 
 
-@export("math.special.bessel_y0")
+@export("math.special.bessel_y0", "compat.v1.math.special.bessel_y0")
 def bessel_y0(x, name=None):
     """The Bessel function of the second kind of order 0, Y0(x) (-inf at 0,
     NaN for x < 0)."""
     return _public(_BESSEL["BesselY0"], x, name, "bessel_y0")
 
 
-@export("math.special.bessel_y1")
+@export("math.special.bessel_y1", "compat.v1.math.special.bessel_y1")
 def bessel_y1(x, name=None):
     """The Bessel function of the second kind of order 1, Y1(x) (NaN for
     x < 0; at 0, NaN in float32 and -inf in float64, as TensorFlow)."""
     return _public(_BESSEL["BesselY1"], x, name, "bessel_y1")
 
 
-@export("math.special.dawsn")
+@export("math.special.dawsn", "compat.v1.math.special.dawsn")
 def dawsn(x, name=None):
     """Dawson's integral exp(-x^2) * integral_0^x exp(t^2) dt."""
     return _public(_Dawsn, x, name, "dawsn")
 
 
-@export("math.special.expint")
+@export("math.special.expint", "compat.v1.math.special.expint")
 def expint(x, name=None):
     """The exponential integral Ei(x) (NaN for x < 0)."""
     return _public(_Expint, x, name, "expint")
 
 
-@export("math.special.fresnel_cos")
+@export("math.special.fresnel_cos", "compat.v1.math.special.fresnel_cos")
 def fresnel_cos(x, name=None):
     """The Fresnel cosine integral: integral_0^x cos(pi t^2 / 2) dt."""
     return _public(_FresnelCos, x, name, "fresnel_cos")
 
 
-@export("math.special.fresnel_sin")
+@export("math.special.fresnel_sin", "compat.v1.math.special.fresnel_sin")
 def fresnel_sin(x, name=None):
     """The Fresnel sine integral: integral_0^x sin(pi t^2 / 2) dt."""
     return _public(_FresnelSin, x, name, "fresnel_sin")
 
 
-@export("math.special.spence")
+@export("math.special.spence", "compat.v1.math.special.spence")
 def spence(x, name=None):
     """Spence's function: integral_1^x log(t) / (1 - t) dt for x >= 0 (NaN
     below)."""
     return _public(_Spence, x, name, "spence")
 
 
-@export("math.nextafter")
+@export("math.nextafter", "compat.v1.math.nextafter")
 def nextafter(x1, x2, name=None):
     """The next representable value after x1 in the direction of x2,
     elementwise with broadcasting (float32 and float64)."""

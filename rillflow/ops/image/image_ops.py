@@ -525,7 +525,7 @@ _SOBEL = np.expand_dims(np.transpose(np.array(
     [[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0)), -2)
 
 
-@export("image.sobel_edges")
+@export("image.sobel_edges", "compat.v1.image.sobel_edges")
 def sobel_edges(image):
     """The Sobel edge maps of a [batch, height, width, channels] float image:
     [batch, height, width, channels, 2], dy then dx for each channel,
