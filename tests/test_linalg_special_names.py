@@ -131,6 +131,19 @@ def test_special_function_edge_values():
     np.testing.assert_array_equal(S.bessel_k0(tf.constant([1e-40] * 9)).numpy(), np.inf)
 
 
+def test_vectorized_logf_is_the_c_librarys():
+    # The scalar-path logf of ops/kernels/cephes.py is glibc's algorithm;
+    # where the platform's libm can be called, it must agree bit for bit.
+    from rillflow.ops.kernels import cephes, exp_log
+    if exp_log._LIBM is None:
+        pytest.skip("no C library to compare with")
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.uniform(0, 2, 20000), 10.0 ** rng.uniform(-45, 38.5, 20000),
+                        [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40]])
+    x = x.astype(np.float32)
+    want, got = exp_log.log_scalar(x), cephes.logf(x)
+    assert _same_bits(got, want).all()
+
 def test_nextafter():
     got = tf.math.nextafter(tf.constant([0.0, 1.0, -0.0, np.inf, np.nan, 1.0]),
                             tf.constant([1.0, 0.0, -1.0, 0.0, 1.0, np.nan]))
@@ -148,7 +161,8 @@ def test_nextafter():
                        match=r"^cannot compute NextAfter as input #1\(zero-based\) was expected "
                              r"to be a float tensor but is a double tensor"):
         tf.math.nextafter(tf.constant([1.0]), tf.constant([2.0], tf.float64))
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\]"):
         tf.math.nextafter(tf.constant([1.0, 2.0]), tf.constant([2.0, 3.0, 4.0]))
     x1, x2 = tf.constant([[1.0], [2.0]]), tf.constant([3.0, 0.0, 5.0])
     with tf.GradientTape(persistent=True) as tape:

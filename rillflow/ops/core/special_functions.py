@@ -170,7 +170,8 @@ _BESSEL = {name: _unary_op(name, _bessel.KERNELS[name], grad, _HALF_F32_F64)
            for name, grad in _BESSEL_GRADS.items()}
 
 _Dawsn = _unary_op("Dawsn", _cephes.scalar_kernel(_cephes.dawsn), _dawsn_grad, _F32_F64)
-_Expint = _unary_op("Expint", _cephes.scalar_kernel(_cephes.expint, daz=False), _expint_grad, _F32_F64)
+_Expint = _unary_op("Expint", _cephes.scalar_kernel(_cephes.expint, daz=False), _expint_grad,
+                    _F32_F64)
 _FresnelCos = _unary_op("FresnelCos", _cephes.scalar_kernel(_cephes.fresnel_cos),
                         _fresnel_cos_grad, _F32_F64)
 _FresnelSin = _unary_op("FresnelSin", _cephes.scalar_kernel(_cephes.fresnel_sin),

@@ -13,10 +13,10 @@ set, because TensorFlow evaluates one formula along different paths:
   rounded on its own (the wheel has no FMA), so NumPy float32 arithmetic in
   the same order gives the same bits.
 - `F32_SCALAR`: the last `size % 8` elements of a packet op and every element
-  of a scalar-only op: the C library's expf, sinf, cosf (glibc's algorithms,
-  vectorized in `glibc_float`), logf and log1pf (the platform's libm, called
-  per element: glibc's are not correctly rounded, so no float64 shortcut
-  gives their bits).
+  of a scalar-only op: glibc's expf, sinf, cosf (vectorized in `glibc_float`)
+  and logf (`logf` below; glibc's results are not always correctly rounded,
+  so no float64 shortcut gives their bits), and the platform libm's log1pf,
+  called per element on the elements that need it.
 - `F64`: float64, with NumPy's exp/log/sin/cos (Eigen's double polynomials
   differ from them by at most an ulp).
 
@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from . import exp_log, glibc_float, trig
+from .glibc_float import _fma
 from .x86_estimates import packet_then_scalar, reciprocal, rsqrt
 
 __all__ = ["Math", "F32_PACKET", "F32_SCALAR", "F64", "polevl", "chbevl", "packet_kernel",
@@ -54,9 +55,57 @@ def _rsqrt_exact(x):
     return x.dtype.type(1) / np.sqrt(x)
 
 
+# glibc's logf (ARM's optimized-routines algorithm, its x86-64 FMA build):
+# log(x) = k ln2 + log(c) + log1p(z/c - 1) with z in [0x3f330000, 2 * that)
+# and 1/c, log(c) from a 16-entry table, log1p by a cubic.
+_LOGF_TAB = np.array([[float.fromhex(h) for h in row.split()] for row in """
+    0x1.661ec79f8f3bep+0 -0x1.57bf7808caadep-2
+    0x1.571ed4aaf883dp+0 -0x1.2bef0a7c06ddbp-2
+    0x1.49539f0f010bp+0 -0x1.01eae7f513a67p-2
+    0x1.3c995b0b80385p+0 -0x1.b31d8a68224e9p-3
+    0x1.30d190c8864a5p+0 -0x1.6574f0ac07758p-3
+    0x1.25e227b0b8eap+0 -0x1.1aa2bc79c81p-3
+    0x1.1bb4a4a1a343fp+0 -0x1.a4e76ce8c0e5ep-4
+    0x1.12358f08ae5bap+0 -0x1.1973c5a611cccp-4
+    0x1.0953f419900a7p+0 -0x1.252f438e10c1ep-5
+    0x1p+0 0x0p+0
+    0x1.e608cfd9a47acp-1 0x1.aa5aa5df25984p-5
+    0x1.ca4b31f026aap-1 0x1.c5e53aa362eb4p-4
+    0x1.b2036576afce6p-1 0x1.526e57720db08p-3
+    0x1.9c2d163a1aa2dp-1 0x1.bc2860d22477p-3
+    0x1.886e6037841edp-1 0x1.1058bc8a07ee1p-2
+    0x1.767dcf5534862p-1 0x1.4043057b6ee09p-2
+""".strip().splitlines()])
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_A = tuple(float.fromhex(h) for h in (
+    "-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+
+
+def logf(x):
+    """glibc's logf of a float32 array, vectorized, as on TensorFlow's
+    threads: zero and negative subnormals (read as -0) give -inf and NaN,
+    positive subnormals glibc's value for them under DAZ."""
+    x = np.asarray(x, np.float32)
+    ix = x.view(np.uint32).astype(np.int64)
+    tmp = ix - 0x3F330000
+    i = (tmp >> 19) & 15
+    k = (tmp.astype(np.uint32).view(np.int32) >> 23).astype(np.float64)
+    z = (ix - (tmp & (0x1FF << 23))).astype(np.uint32).view(np.float32).astype(np.float64)
+    r = _fma(z, _LOGF_TAB[i, 0], -1.0)
+    y0 = _fma(k, _LOGF_LN2, _LOGF_TAB[i, 1])
+    r2 = r * r
+    y = _fma(_LOGF_A[1], r, _LOGF_A[2])
+    y = _fma(_LOGF_A[0], r2, y)
+    out = _fma(y, r2, y0 + r).astype(np.float32)
+    special = (ix - 0x00800000) & 0xFFFFFFFF >= 0x7F800000 - 0x00800000
+    if special.any():   # zero, subnormal, negative, inf or NaN: glibc's early exits
+        out[special] = exp_log.log_scalar(x[special])
+    return out.reshape(x.shape)
+
+
 F32_PACKET = Math(exp_log.exp_packets, exp_log.log_packets, rsqrt, reciprocal,
                   trig._sin_packet, trig._cos_packet, None)
-F32_SCALAR = Math(glibc_float.expf, exp_log.log_scalar, _rsqrt_exact, _one_over,
+F32_SCALAR = Math(glibc_float.expf, logf, _rsqrt_exact, _one_over,
                   glibc_float.sinf, glibc_float.cosf, exp_log.log1p_scalar)
 F64 = Math(np.exp, np.log, _rsqrt_exact, _one_over, np.sin, np.cos, np.log1p)
 
@@ -410,7 +459,11 @@ def spence(x, m):
     w = np.where(t(1.5) < y, one / y - one, np.where(y < half, -y, y - one))
     out = -w * (polevl(w, _SPENCE_A) / polevl(w, _SPENCE_B))
     z = m.log(y)
-    out = np.where(y < half, -z * m.log1p(-y) + pi2o6 - out, out)
+    small = y < half
+    if small.any():   # log1p only where it is used (the libm is called per element)
+        lp = np.zeros_like(y)
+        lp[small] = m.log1p(-y[small])
+        out = np.where(small, -z * lp + pi2o6 - out, out)
     out = np.where(t(1.5) < x, -half * z * z - out, out)
     out = np.where(x == one, t(0), out)
     out = np.where(x == t(0), pi2o6, out)
