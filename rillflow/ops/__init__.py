@@ -6,7 +6,8 @@ from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # n
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
 from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
-from .linalg import solve_ops, decomposition_ops, norm_ops  # noqa: F401
+from .linalg import solve_ops, decomposition_ops, norm_ops, eig_ops  # noqa: F401
+from .linalg import lu_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops  # noqa: F401
 from .state import module, scatter_variable_ops  # noqa: F401
@@ -18,14 +19,14 @@ from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F4
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
 from .strings import segment_join_ops  # noqa: F401
-from .core import unary_ops, special_math_ops, clip_ops  # noqa: F401
+from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
 from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops  # noqa: F401
-from .core import bucket_ops, bitcast_ops, partition_ops  # noqa: F401
+from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
 from .image import image_color, image_metrics  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops  # noqa: F401

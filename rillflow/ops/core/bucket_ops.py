@@ -1,16 +1,24 @@
-"""Binning values: `tf.searchsorted` (insertion points in sorted rows) and
-`tf.histogram_fixed_width` (counts in equal-width bins)."""
+"""Binning values: `tf.searchsorted` (insertion points in sorted rows),
+`tf.histogram_fixed_width` (counts in equal-width bins) and
+`tf.histogram_fixed_width_bins` (the bin of each value)."""
 import numpy as np
 
+from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
 from . import op_util as U
+from .clip_ops import clip_by_value
+from .math_ops import cast, multiply, subtract, truediv
+from .shape_ops import reshape, shape as _shape
+from .slicing import getitem
+from .unary_ops import _scope, floor
 
-__all__ = ["searchsorted", "histogram_fixed_width"]
+__all__ = ["searchsorted", "histogram_fixed_width", "histogram_fixed_width_bins"]
 
 
 def _bound_kernel(side):
@@ -86,3 +94,42 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=No
     n = convert_to_tensor(nbins, dtype=D.int32)
     return apply(_Histogram, [v, r, n], {"dtype": D.as_dtype(dtype)},
                  name=name or "HistogramFixedWidth")
+
+
+def _check_nbins(nbins):
+    """TensorFlow asserts nbins > 0 with an Assert op; rillflow checks a
+    known nbins now (eagerly, or while tracing), with TensorFlow's message
+    (a nbins only known at run time goes unchecked)."""
+    n = U.constant_value(nbins)
+    if n is None or int(n) > 0:
+        return
+    if _context.state.graph is None:
+        raise errors.InvalidArgumentError(
+            None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+            f"Summarized data: b'nbins tf.Tensor({int(n)}, shape=(), dtype=int32) must > 0'")
+    raise errors.InvalidArgumentError(
+        None, None, f"assertion failed: [nbins Tensor(\"{nbins.name}\", shape=(), "
+        "dtype=int32) must > 0]")
+
+
+@export("histogram_fixed_width_bins", "compat.v1.histogram_fixed_width_bins")
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=D.int32, name=None):
+    """The bin index of each value among `nbins` equal-width bins spanning
+    `value_range` (shape of `values`): floor(nbins * (v - lo) / (hi - lo))
+    clipped to [0, nbins - 1]. As in TensorFlow, `dtype` is ignored: the
+    result is always int32 (NaN gives int32's minimum)."""
+    del dtype  # TensorFlow's function ignores it too
+    with _scope(name, "histogram_fixed_width_bins"):
+        values = convert_to_tensor(values, name="values")
+        shape = _shape(values)
+        values = reshape(values, [-1])
+        value_range = convert_to_tensor(value_range, name="value_range")
+        nbins = convert_to_tensor(nbins, dtype=D.int32, name="nbins")
+        _check_nbins(nbins)
+        nbins_float = cast(nbins, values.dtype)
+        scaled = truediv(subtract(values, getitem(value_range, 0)),
+                         subtract(getitem(value_range, 1), getitem(value_range, 0)),
+                         name="scaled_values")
+        indices = floor(multiply(nbins_float, scaled), name="indices")
+        indices = cast(clip_by_value(indices, 0, subtract(nbins_float, 1)), D.int32)
+        return reshape(indices, shape)

@@ -1,5 +1,5 @@
 """Image geometry: flips, rotations, crops and pads, random crops and flips,
-`resize_with_pad` and `extract_patches` (`tf.image.*`).
+`resize_with_pad` and `extract_patches` (`tf.image.*`), and `sobel_edges`.
 
 Everything but `extract_patches` (TensorFlow's ExtractImagePatches op) is
 a composition of existing ops, as in TensorFlow, so graphs, gradients and
@@ -24,7 +24,8 @@ from ..nn.conv_ops import _geometry, _scatter_windows, _windows
 from ..core.creation_ops import name_scope
 from ..control_flow.cond import case, cond
 from ..core.gather_ops import reverse
-from ..core.join_ops import stack
+from ..core.broadcast_ops import tile
+from ..core.join_ops import concat, stack
 from ..core.reduction_ops import reduce_all
 from ..core.shape_ops import reshape
 from ..core.slicing import slice as slice_
@@ -33,6 +34,7 @@ from ..core.unary_ops import floor, round as round_
 from ..debugging.logging_ops import Assert
 from ..random.stateful_ops import uniform
 from ..random.stateless_ops import stateless_uniform
+from ..nn.conv_ops import depthwise_conv2d
 from .image_resize import resize
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "central_crop",
@@ -515,3 +517,27 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
         raise errors.UnimplementedError(
             None, None, "Only support ksizes across space.")
     return apply(_ExtractImagePatches, [images], attrs, name=name or "ExtractImagePatches")
+
+
+# The vertical and horizontal Sobel filters, as [3, 3, 1, 2] (height, width,
+# in channel, filter).
+_SOBEL = np.expand_dims(np.transpose(np.array(
+    [[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0)), -2)
+
+
+@export("image.sobel_edges", "compat.v1.image.sobel_edges")
+def sobel_edges(image):
+    """The Sobel edge maps of a [batch, height, width, channels] float image:
+    [batch, height, width, channels, 2], dy then dx for each channel,
+    computed on the image padded by reflection (as TensorFlow, a depthwise
+    convolution with the two 3 x 3 filters)."""
+    image = convert_to_tensor(image)
+    static_image_shape = image.shape
+    image_shape = shape_ops.shape(image)
+    filters = tile(convert_to_tensor(_SOBEL, dtype=image.dtype),
+                   stack([1, 1, image_shape[-1], 1]), name="sobel_filters")
+    padded = pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    output = depthwise_conv2d(padded, filters, [1, 1, 1, 1], "VALID")
+    output = reshape(output, concat([image_shape, [2]], 0))
+    output.set_shape(static_image_shape.concatenate([2]))
+    return output

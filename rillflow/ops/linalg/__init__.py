@@ -9,6 +9,8 @@ Modules, each importing only those listed before it:
   `matrix_transpose`, `adjoint`.
 - `einsum_ops`: `einsum` and `tensordot`.
 - `solve_ops`: `inv`, `det`, `slogdet`, `solve`, `triangular_solve`.
-- `decomposition_ops`: `cholesky`, `logdet`, `qr`, `svd`.
+- `decomposition_ops`: `cholesky`, `logdet`, `qr`, `svd`, and `matrix_rank` and `pinv` from the SVD.
 - `norm_ops`: `norm` and `l2_normalize`.
+- `eig_ops`: `eig`, `eigvals` (Eig), `eigh`, `eigvalsh` (SelfAdjointEigV2).
+- `lu_ops`: `lu` (Lu) and `lu_solve`, `lu_matrix_inverse`, `lu_reconstruct` built on it.
 """

@@ -1,5 +1,6 @@
 """Matrix decompositions: `cholesky` (Cholesky) and `logdet`, which is computed
-from it, `qr` (Qr) and `svd` (Svd), with their gradients."""
+from it, `qr` (Qr) and `svd` (Svd), with their gradients; `matrix_rank` and
+`pinv`, which TensorFlow computes from the SVD."""
 import collections
 
 import numpy as np
@@ -19,8 +20,10 @@ from .structure_ops import diag, diag_part, band_part, matrix_transpose, adjoint
 from .solve_ops import triangular_solve
 from ..core.constant_ops import ones_like
 from ..core.dim_ops import expand_dims
-from ..core.math_ops import cast, conj, div_no_nan
-from ..core.reduction_ops import reduce_sum
+from ..core.broadcast_ops import where
+from ..core.math_ops import cast, conj, div_no_nan, greater, maximum, truediv
+from ..core.reduction_ops import reduce_max, reduce_sum
+from ..core.shape_ops import shape as _shape
 from ..core.special_math_ops import real
 from ..core.unary_ops import log
 
@@ -273,3 +276,68 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     if compute_uv:
         return s, u, v
     return s
+
+
+# =============================================================================
+# Rank and pseudo-inverse from the SVD (TensorFlow's linalg_impl.py)
+# =============================================================================
+
+def _check_float_matrix(a):
+    """TensorFlow's _maybe_validate_matrix, without validate_args."""
+    if not a.dtype.is_floating:
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
+    if a.shape.rank is not None and a.shape.rank < 2:
+        raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {a.shape.rank}).")
+
+
+@export("linalg.matrix_rank", "compat.v1.linalg.matrix_rank")
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values of each innermost matrix above `tol`
+    (by default eps * max(rows, cols) * the largest singular value), int32."""
+    del validate_args  # only the static checks, as TensorFlow without it
+    with _scope(name or "matrix_rank"):
+        a = convert_to_tensor(a, dtype_hint=D.float32, name="a")
+        _check_float_matrix(a)
+        s = svd(a, compute_uv=False)
+        if tol is None:
+            dims = a.shape[-2:]
+            if dims.is_fully_defined():
+                m = max(dims.as_list())
+            else:
+                m = reduce_max(_shape(a)[-2:])
+            eps = float(np.finfo(a.dtype.as_numpy_dtype).eps)
+            tol = (convert_to_tensor(eps, dtype=a.dtype) * cast(m, a.dtype)
+                   * reduce_max(s, axis=-1, keepdims=True))
+        return reduce_sum(cast(greater(s, tol), D.int32), axis=-1)
+
+
+@export("linalg.pinv", "compat.v1.linalg.pinv")
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse of each innermost matrix, from its
+    SVD: singular values at most rcond * the largest count as zero (rcond
+    defaults to 10 * max(rows, cols) * eps). Differentiable through the SVD."""
+    del validate_args
+    with _scope(name or "pinv"):
+        a = convert_to_tensor(a, name="a")
+        _check_float_matrix(a)
+        dtype = a.dtype.as_numpy_dtype
+        if rcond is None:
+            rows, cols = a.shape[-2], a.shape[-1]
+            if rows is not None and cols is not None:
+                max_rows_cols = float(max(rows, cols))
+            else:
+                dyn = _shape(a)
+                max_rows_cols = cast(maximum(dyn[-2] if rows is None else rows,
+                                             dyn[-1] if cols is None else cols), a.dtype)
+            rcond = 10. * max_rows_cols * np.finfo(dtype).eps
+        rcond = convert_to_tensor(rcond, dtype=a.dtype, name="rcond")
+        s, u, v = svd(a, full_matrices=False, compute_uv=True)
+        # Small singular values become inf: 1 / s is then 0, and the
+        # gradient stays finite.
+        cutoff = rcond * reduce_max(s, axis=-1)
+        s = where(greater(s, expand_dims(cutoff, -1)), s,
+                  convert_to_tensor(np.array(np.inf, dtype)))
+        a_pinv = matmul(truediv(v, expand_dims(s, -2)), u, adjoint_b=True)
+        if a.shape.rank is not None:
+            a_pinv.set_shape(TensorShape(a.shape.as_list()[:-2] + [a.shape[-1], a.shape[-2]]))
+        return a_pinv
