@@ -6,6 +6,7 @@ import types
 
 from .framework import dispatch
 from .framework.api_export import EXPORTS
+from .ops import raw_ops
 
 
 def _namespace(package, dotted):
@@ -31,6 +32,8 @@ def build(package):
     # Elementwise dispatch handlers registered while the op families were
     # being imported also cover the ops of families imported after them.
     dispatch.apply_pending()
+    # tf.raw_ops: every op registered by now, in TensorFlow's calling convention.
+    raw_ops.install()
     for name, obj in EXPORTS.items():
         ns, _, leaf = name.rpartition(".")
         target = _namespace(package, ns) if ns else package

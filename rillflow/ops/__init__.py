@@ -28,14 +28,17 @@ from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
-from .image import image_color, image_metrics  # noqa: F401
+from .image import image_color, image_metrics, image_transform  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
 from .io import ragged_parsing, parsing_ops, io_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
+from .sparse import set_ops  # noqa: F401
+from .nn import embedding_sparse  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
+from .sparse import bincount_ops  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

@@ -185,7 +185,6 @@ _BroadcastGradientArgs = register("BroadcastGradientArgs", _bga_kernel, _bga_inf
                                   lambda op, g0, g1: [None, None])
 
 
-@export("raw_ops.BroadcastGradientArgs")
 def broadcast_gradient_args(s0, s1, name=None):
     """The axes to reduce over for the gradients of two broadcast operands
     (the shapes `s0` and `s1`)."""

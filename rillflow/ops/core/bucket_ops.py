@@ -1,4 +1,5 @@
 """Binning values: `tf.searchsorted` (insertion points in sorted rows),
+the Bucketize op (`tf.raw_ops.Bucketize`: buckets among sorted boundaries),
 `tf.histogram_fixed_width` (counts in equal-width bins) and
 `tf.histogram_fixed_width_bins` (the bin of each value)."""
 import numpy as np
@@ -59,6 +60,23 @@ def searchsorted(sorted_sequence, values, side="left", out_type=D.int32, name=No
     opdef = _LowerBound if side == "left" else _UpperBound
     return apply(opdef, [s, v], {"out_type": D.as_dtype(out_type)},
                  name=name or ("LowerBound" if side == "left" else "UpperBound"))
+
+
+# --- Bucketize: the bucket of each value among sorted boundaries -------------------------
+
+def _bucketize_kernel(input, boundaries):  # noqa: A002
+    b = np.asarray(boundaries, np.float32)
+    if np.any(b[1:] < b[:-1]):
+        raise U.op_error("Bucketize", "Expected sorted boundaries")
+    # std::upper_bound with `value < boundary`: an int or float32 value is
+    # compared as a float32, a float64 value with the boundary widened.
+    v = input.astype(np.float64 if input.dtype == np.float64 else np.float32)
+    return np.searchsorted(b.astype(v.dtype), v, side="right").astype(np.int32)
+
+
+_Bucketize = register("Bucketize", _bucketize_kernel,
+                      lambda inputs, attrs: [(inputs[0].shape, D.int32)],
+                      allowed=(D.int32, D.int64, D.float32, D.float64))
 
 
 def _histogram_kernel(values, value_range, nbins, dtype=D.int32):

@@ -1,5 +1,6 @@
 """Elementwise rearrangements along an axis: tf.repeat, tf.unique,
-tf.unique_with_counts and tf.roll.
+tf.unique_with_counts (and the UniqueV2 / UniqueWithCountsV2 ops: distinct
+slices along an axis) and tf.roll.
 
 `repeat` repeats elements, `unique` finds the distinct elements of a vector
 in order of first appearance (with their positions and counts), `roll`
@@ -164,10 +165,83 @@ def _unique_parts(x, out_idx, op_name):
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
-        y = vals[order].astype(x.dtype, copy=False)
+        # The first occurrence's value (of -0.0 and 0.0, the one seen first).
+        y = x[first[order]]
         idx = rank[np.reshape(inv, -1)].astype(out_idx._np)
     counts = np.bincount(idx, minlength=len(y)).astype(out_idx._np)
     return y, idx, counts
+
+
+def _unique_slices(x, axis, out_idx, op_name):
+    """UniqueV2's distinct slices `x[..., i, ...]` along `axis` (`[]`: the
+    elements of a vector), as TensorFlow compares them: elementwise `==`, so
+    -0.0 equals 0.0 and a slice holding NaN equals no other."""
+    axis = np.reshape(axis, -1)
+    if axis.size > 1:
+        raise U.op_error(op_name, "axis does not support input tensors larger than 1 "
+                         "elements")
+    if axis.size == 0:
+        return _unique_parts(x, out_idx, op_name)
+    a = int(axis[0])
+    a = a + x.ndim if a < 0 else a
+    if not 0 <= a < x.ndim:
+        raise U.op_error(op_name, f"axis has to be between [0, {x.ndim})")
+    n = x.shape[a]
+    if x.size == n:     # one element per slice: TensorFlow's element path
+        y, idx, counts = _unique_parts(x.reshape(-1), out_idx, op_name)
+        shape = list(x.shape)
+        shape[a] = y.size
+        return y.reshape(shape), idx, counts
+    rows = np.moveaxis(x, a, 0).reshape(n, -1)
+    if rows.dtype.kind in "fc":
+        rows = rows + rows.dtype.type(0)     # -0.0 + 0.0 is 0.0: equal slices, equal keys
+    seen, firsts = {}, []
+    idx = np.empty(n, dtype=out_idx._np)
+    for i, row in enumerate(rows):
+        if rows.dtype.kind in "fc" and np.isnan(row).any():
+            key = ("nan", i)        # never equal to another slice
+        else:
+            key = tuple(row) if rows.dtype.kind == "O" else row.tobytes()
+        j = seen.setdefault(key, len(seen))
+        if j == len(firsts):
+            firsts.append(i)
+        idx[i] = j
+    y = np.take(x, np.array(firsts, dtype=np.int64), axis=a)
+    counts = np.bincount(idx, minlength=len(firsts)).astype(out_idx._np)
+    return y, idx, counts
+
+
+def _unique_v2_kernel(x, axis, out_idx=D.int32):
+    y, idx, _ = _unique_slices(x, axis, out_idx, "UniqueV2")
+    return y, idx
+
+
+def _unique_with_counts_v2_kernel(x, axis, out_idx=D.int32):
+    return _unique_slices(x, axis, out_idx, "UniqueWithCountsV2")
+
+
+def _unique_v2_infer(n_out):
+    def infer(inputs, attrs):
+        x, axis = inputs
+        if axis.shape.rank is not None and axis.shape.rank != 1:
+            raise ValueError(f"Shape must be rank 1 but is rank {axis.shape.rank}")
+        a = U.constant_value(axis)
+        dims = [None] * x.shape.rank if x.shape.rank is not None else None
+        if a is not None and dims is not None:
+            a = np.reshape(a, -1)
+            if a.size == 0:
+                dims = [None]
+            else:
+                k = int(a[0]) + (x.shape.rank if int(a[0]) < 0 else 0)
+                dims = [d if i != k else None for i, d in enumerate(x.shape.as_list())]
+        n = None
+        if a is not None and x.shape.rank is not None:
+            n = x.shape[0] if a.size == 0 else x.shape[k]
+        out = [(TensorShape(dims), x.dtype), (TensorShape([n]), attrs["out_idx"])]
+        if n_out == 3:
+            out.append((TensorShape([None]), attrs["out_idx"]))
+        return out
+    return infer
 
 
 def _unique_kernel(x, out_idx):
@@ -196,6 +270,11 @@ def _unique_infer(n_out):
 _Unique = register("Unique", _unique_kernel, _unique_infer(2), None)
 _UniqueWithCounts = register("UniqueWithCounts", _unique_with_counts_kernel,
                              _unique_infer(3), None)
+
+
+_UniqueV2 = register("UniqueV2", _unique_v2_kernel, _unique_v2_infer(2), None)
+_UniqueWithCountsV2 = register("UniqueWithCountsV2", _unique_with_counts_v2_kernel,
+                               _unique_v2_infer(3), None)
 
 
 def _out_idx(out_idx, op_name):

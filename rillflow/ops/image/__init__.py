@@ -1,4 +1,5 @@
 """Image ops (`tf.image`): resizing (image_resize; the kernel-sampling
 ScaleAndTranslate op in image_scale_translate, below it; what both share in
 resize_common), geometry - flips, rotations, crops, pads,
-patches (image_ops), dtypes and colour (image_color) and metrics (image_metrics)."""
+patches (image_ops), dtypes and colour (image_color), metrics (image_metrics) and
+projective transforms (image_transform: ImageProjectiveTransformV2/V3)."""

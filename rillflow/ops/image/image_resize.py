@@ -342,34 +342,6 @@ def _resize_op(opdef, images, size, align_corners, half_pixel_centers, name):
     return apply(opdef, [images, size], attrs, name=name or opdef.name)
 
 
-@export("raw_ops.ResizeBilinear")
-def _raw_resize_bilinear(images, size, align_corners=False, half_pixel_centers=False,
-                         name=None):
-    """The ResizeBilinear op: float32 bilinear interpolation of NHWC images."""
-    return _resize_op(_ResizeBilinear, images, size, align_corners, half_pixel_centers, name)
-
-
-@export("raw_ops.ResizeNearestNeighbor")
-def _raw_resize_nearest(images, size, align_corners=False, half_pixel_centers=False,
-                        name=None):
-    """The ResizeNearestNeighbor op (keeps the input dtype)."""
-    return _resize_op(_ResizeNearestNeighbor, images, size, align_corners, half_pixel_centers,
-                      name)
-
-
-@export("raw_ops.ResizeBicubic")
-def _raw_resize_bicubic(images, size, align_corners=False, half_pixel_centers=False,
-                        name=None):
-    """The ResizeBicubic op: float32 cubic convolution of NHWC images."""
-    return _resize_op(_ResizeBicubic, images, size, align_corners, half_pixel_centers, name)
-
-
-@export("raw_ops.ResizeArea")
-def _raw_resize_area(images, size, align_corners=False, name=None):
-    """The ResizeArea op: float32 area-weighted averages of NHWC images."""
-    return _resize_op(_ResizeArea, images, size, align_corners, False, name)
-
-
 @export("compat.v1.image.resize_bilinear")
 def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_centers=False):
     """TF1's bilinear resize, with the legacy corner flags."""

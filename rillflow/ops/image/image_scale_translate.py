@@ -195,7 +195,6 @@ _ScaleAndTranslateGrad = register("ScaleAndTranslateGrad", _scale_and_translate_
                                   _like_infer(1))
 
 
-@export("raw_ops.ScaleAndTranslate")
 def scale_and_translate(images, size, scale, translation, kernel_type="lanczos3",
                         antialias=True, name=None):
     """Resamples images at `scale` and `translation` with a sampling kernel

@@ -1,6 +1,7 @@
 """Neural-network ops (`tf.nn`): activations (activations), softmax and the cross-entropy
 losses (softmax_losses), bias_add and l2_loss (layer_ops), moments and batch normalization
 (normalization), fused batch normalization and its gradient op (batch_norm_ops), dropout, embedding lookup, crelu and zero_fraction (dropout_embedding),
+embedding lookups combined over SparseTensor rows (embedding_sparse),
 2-D convolution, depthwise convolution and pooling with their gradient ops (conv_ops), the
 N-D convolution geometry and im2col (conv_geometry), Conv3D, transposed and dispatching
 convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (pool_nd_ops),

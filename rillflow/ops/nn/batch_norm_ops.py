@@ -187,7 +187,6 @@ def _check_x(x):
                         f"list of allowed values: half, bfloat16, float32")
 
 
-@export("raw_ops.FusedBatchNormV3")
 def fused_batch_norm_v3_raw(x, scale, offset, mean, variance, epsilon=0.0001,
                             exponential_avg_factor=1, data_format="NHWC", is_training=True,
                             name=None):
@@ -200,22 +199,6 @@ def fused_batch_norm_v3_raw(x, scale, offset, mean, variance, epsilon=0.0001,
                 _bn_attrs(epsilon, exponential_avg_factor, data_format, is_training),
                 name=name or "FusedBatchNormV3", multi=True)
     return FusedBatchNormV3(*out)
-
-
-@export("raw_ops.FusedBatchNormGradV3")
-def fused_batch_norm_grad_v3_raw(y_backprop, x, scale, reserve_space_1, reserve_space_2,
-                                 reserve_space_3, epsilon=0.0001, data_format="NHWC",
-                                 is_training=True, name=None):
-    """The FusedBatchNormGradV3 op: (x_backprop, scale_backprop,
-    offset_backprop, reserve_space_4, reserve_space_5)."""
-    ins = [convert_to_tensor(y_backprop), convert_to_tensor(x)] + [
-        convert_to_tensor(v, dtype=D.float32)
-        for v in (scale, reserve_space_1, reserve_space_2, reserve_space_3)]
-    out = apply(_FusedBatchNormGradV3, ins,
-                {"epsilon": float(epsilon), "data_format": data_format,
-                 "is_training": bool(is_training)}, name=name or "FusedBatchNormGradV3",
-                multi=True)
-    return FusedBatchNormGradV3(*out)
 
 
 @export("compat.v1.nn.fused_batch_norm")

@@ -4,8 +4,8 @@ Conv3DBackpropFilterV2 as its differentiable gradient ops), the transposed
 convolutions (`conv1d_transpose`, `conv3d_transpose`, `conv_transpose`,
 `atrous_conv2d_transpose`), `convolution` (dispatch on the number of
 spatial axes), `atrous_conv2d`, the public depthwise backprop functions,
-`tf.compat.v1.nn`'s backprop functions and the `tf.raw_ops` entries of the
-convolution ops.
+and `tf.compat.v1.nn`'s backprop functions (their `tf.raw_ops` entries are
+ops/raw_ops.py's generic ones).
 
 The 3-D kernels are conv_ops' N-D kernels (im2col and one GEMM; one GEMM
 per filter offset for the input gradient) behind the checks TensorFlow's
@@ -464,53 +464,3 @@ def conv3d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
                  _conv3d_attrs(strides, padding, list(dilations), data_format,
                                "conv3d_backprop_filter_v2"),
                  name=name or "Conv3DBackpropFilterV2")
-
-
-# --- tf.raw_ops ----------------------------------------------------------------------
-
-def raw_op(opdef, inputs, defaults, multi=False, result=None):
-    """A `tf.raw_ops` function for `opdef`: keyword arguments only, the
-    inputs named `inputs` (converted to tensors; the first sets the dtype
-    of the others), every other argument an attribute (`defaults` gives
-    the optional ones); `result` wraps a multi-output op's tensors."""
-    def fn(*args, **kwargs):
-        if args:
-            raise TypeError(f"{opdef.name} only takes keyword args (possible keys: "
-                            f"{list(inputs) + list(defaults) + ['name']}). Please pass these "
-                            "args as kwargs instead.")
-        name = kwargs.pop("name", None)
-        kwargs.pop("use_cudnn_on_gpu", None)   # a GPU choice: nothing to do here
-        ts, first = [], None
-        for i in inputs:
-            if i not in kwargs:
-                raise TypeError(f"{opdef.name}() missing required argument '{i}'")
-            v = kwargs.pop(i)
-            t = convert_to_tensor(v, dtype_hint=first.dtype) if first is not None and \
-                not i.endswith(("sizes", "shape")) else convert_to_tensor(v)
-            first = t if first is None else first
-            ts.append(t)
-        attrs = dict(defaults)
-        attrs.update(kwargs)
-        out = apply(opdef, ts, attrs, name=name or opdef.name, multi=multi)
-        return result(*out) if result is not None else out
-    fn.__name__ = opdef.name
-    fn.__doc__ = (f"The {opdef.name} op (`tf.raw_ops.{opdef.name}`): inputs "
-                  f"{', '.join(inputs)}; keyword arguments only.")
-    return fn
-
-
-_C2 = {"dilations": [1, 1, 1, 1], "explicit_paddings": [], "data_format": "NHWC",
-       "use_cudnn_on_gpu": True}
-_C3 = {"dilations": [1, 1, 1, 1, 1], "data_format": "NDHWC"}
-for _opdef, _ins, _defaults in [
-        (C._Conv2D, ("input", "filter"), _C2),
-        (C._Conv2DBackpropInput, ("input_sizes", "filter", "out_backprop"), _C2),
-        (C._Conv2DBackpropFilter, ("input", "filter_sizes", "out_backprop"), _C2),
-        (C._Depthwise, ("input", "filter"), _C2),
-        (C._DepthwiseBackpropInput, ("input_sizes", "filter", "out_backprop"), _C2),
-        (C._DepthwiseBackpropFilter, ("input", "filter_sizes", "out_backprop"), _C2),
-        (_Conv3D, ("input", "filter"), _C3),
-        (_Conv3DBackpropInputV2, ("input_sizes", "filter", "out_backprop"), _C3),
-        (_Conv3DBackpropFilterV2, ("input", "filter_sizes", "out_backprop"), _C3)]:
-    _d = {k: v for k, v in _defaults.items() if k != "use_cudnn_on_gpu"}
-    export("raw_ops." + _opdef.name)(raw_op(_opdef, _ins, _d))

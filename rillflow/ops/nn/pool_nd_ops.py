@@ -2,8 +2,7 @@
 `avg_pool3d` (MaxPool3D, AvgPool3D, NDHWC, with MaxPool3DGrad,
 AvgPool3DGrad and MaxPool3DGradGrad as registry entries),
 `max_pool_with_argmax` (MaxPoolWithArgmax and its gradient ops),
-`max_pool`/`avg_pool` for 3-D, 4-D and 5-D input, `tf.nn.pool`, and the
-`tf.raw_ops` entries of the pooling ops.
+`max_pool`/`avg_pool` for 3-D, 4-D and 5-D input and `tf.nn.pool`.
 
 The kernels are pool_kernels' N-D loops over window positions, with
 TensorFlow's rules: MaxPool3D's forward rules are MaxPool's, but its
@@ -330,25 +329,3 @@ def max_pool_with_argmax_v1(input, ksize, strides, padding, data_format="NHWC", 
     dt = output_dtype or Targmax or D.int64
     return _max_pool_with_argmax(input, ksize, strides, padding, data_format, dt,
                                  include_batch_in_index, name)
-
-
-# --- tf.raw_ops ----------------------------------------------------------------------
-
-_P2 = {"data_format": "NHWC"}
-_P3 = {"data_format": "NDHWC"}
-for _opdef, _ins, _defaults in [
-        (C._MaxPool, ("input",), _P2), (C._AvgPool, ("value",), _P2),
-        (C._MaxPoolGrad, ("orig_input", "orig_output", "grad"), _P2),
-        (C._AvgPoolGrad, ("orig_input_shape", "grad"), _P2),
-        (_MaxPool3D, ("input",), _P3), (_AvgPool3D, ("input",), _P3),
-        (_MaxPool3DGrad, ("orig_input", "orig_output", "grad"), _P3),
-        (_MaxPool3DGradGrad, ("orig_input", "orig_output", "grad"), _P3),
-        (_AvgPool3DGrad, ("orig_input_shape", "grad"), _P3),
-        (_MaxPoolGradWithArgmax, ("input", "grad", "argmax"),
-         {"include_batch_in_index": False}),
-        (_MaxPoolGradGradWithArgmax, ("input", "grad", "argmax"),
-         {"include_batch_in_index": False})]:
-    export("raw_ops." + _opdef.name)(CN.raw_op(_opdef, _ins, _defaults))
-export("raw_ops.MaxPoolWithArgmax")(CN.raw_op(
-    _MaxPoolWithArgmax, ("input",), {"Targmax": D.int64, "include_batch_in_index": False},
-    multi=True, result=MaxPoolWithArgmax))

@@ -3,6 +3,7 @@
 `tf.random.Generator` (generator); random_util holds what they share (argument checks, shape
 functions, samplers). The numbers are TensorFlow's: Philox4x32-10 computed on whole arrays
 (philox), TensorFlow's conversion of its words into values and its fill order (distributions),
-and the C library's float logf/sincosf that its Box-Muller transform calls (libm_float). With the
+the C library's float logf/sincosf that its Box-Muller transform calls (libm_float), and
+the gamma, Poisson and binomial rejection samplers of the stateless ops (samplers). With the
 `jit` extra, large requests use compiled fills with the same bits (jit_philox, loaded in the
 background by jit_random)."""

@@ -1,5 +1,6 @@
 """The stateless random ops (`tf.random.stateless_*`, `tf.random.split`,
-`tf.random.fold_in`): pure functions of their [2] int seed input. Each run
+`tf.random.fold_in`): pure functions of their [2] int seed input; the
+gamma, Poisson and binomial samplers are samplers.py. Each run
 scrambles the seed into a Philox key and counter as TensorFlow does (one
 Philox call under a fixed key) and fills the output as TensorFlow's CPU
 kernels do, so the values are TensorFlow's. The algorithm argument may be
@@ -22,10 +23,13 @@ from .random_util import (_INTS, _STATELESS_UNIFORM_DTYPES, _check_multinomial, 
                           _float_dtype_error, _full_int, _invalid_dtype, _multinomial,
                           _no_grad, _normal, _random_int_infer, _scaled, _scope, _shape_arg,
                           _shape_infer_from, _truncated, _uniform01, _uniform_int)
+from . import samplers
 from .seeding import _stateless_rng
 from .stateful_ops import _categorical_args, _multinomial_infer
 from ..core.join_ops import stack
-from ..core.math_ops import add, multiply, subtract
+from ..core.broadcast_ops import broadcast_dynamic_shape, broadcast_to
+from ..core.math_ops import add, maximum, multiply, realdiv, subtract
+from ..core.shape_ops import shape as shape_of
 
 _state = _context.state
 
@@ -220,3 +224,160 @@ def fold_in(seed, data, alg="auto_select"):
     key = stateless_uniform([], seed=seed_t, minval=None, maxval=None, dtype=data_t.dtype,
                             alg=alg)
     return stack([key, data_t])
+
+
+# --- gamma, Poisson, binomial (samplers.py) ----------------------------------------------
+
+_GAMMA_DTYPES = (D.float16, D.float32, D.float64)
+_COUNT_DTYPES = (D.float16, D.float32, D.float64, D.int32, D.int64)
+
+
+def _batch_layout(op_name, dims, param_shape):
+    """(number of parameter sets, samples per set): the output shape must end
+    with the parameters' shape."""
+    k = len(param_shape)
+    if k > len(dims) or (k and tuple(dims[len(dims) - k:]) != tuple(param_shape)):
+        raise errors.InvalidArgumentError(
+            None, None, "Shape passed in must end with broadcasted shape.")
+    n = int(np.prod(param_shape, dtype=np.int64))
+    total = int(np.prod(dims, dtype=np.int64))
+    return n, (total // n if n else 0)
+
+
+def _to_dtype(values, np_dtype):
+    """static_cast<T>(double): through float for half (Eigen's conversion),
+    truncation for integers."""
+    np_dtype = np.dtype(np_dtype)
+    if np_dtype == np.float16:
+        return values.astype(np.float32).astype(np.float16)
+    if np_dtype.kind in "iu":
+        with np.errstate(invalid="ignore"):
+            return np.trunc(values).astype(np_dtype)
+    return values.astype(np_dtype)
+
+
+def _gamma_kernel(shape, seed, alpha, dtype=D.float32, T=None, Tseed=None):
+    dims = _dims(shape)
+    n, per = _batch_layout("StatelessRandomGammaV2", dims, alpha.shape)
+    if n == 0 and int(np.prod(dims, dtype=np.int64)):
+        raise errors.InvalidArgumentError(
+            None, None, f"Input alpha should have non-zero element count, got: {n}")
+    out = samplers.gamma(_stateless_rng(seed), alpha.astype(np.float64), per)
+    return _to_dtype(out, dtype.as_numpy_dtype).reshape(dims)
+
+
+def _poisson_kernel(shape, seed, lam, dtype=D.int32, Rtype=None, T=None, Tseed=None):
+    dims = _dims(shape)
+    n, per = _batch_layout("StatelessRandomPoisson", dims, lam.shape)
+    np_dtype = dtype.as_numpy_dtype
+    highest = float(np.finfo(np_dtype).max if np.dtype(np_dtype).kind == "f"
+                    else np.iinfo(np_dtype).max)
+    out = samplers.poisson(_stateless_rng(seed), lam.astype(np.float64), per, highest)
+    return _to_dtype(out, np_dtype).reshape(dims)
+
+
+def _binomial_kernel(shape, seed, counts, probs, dtype=D.int64, S=None, Tseed=None, T=None):
+    dims = _dims(shape)
+    try:
+        bshape = np.broadcast_shapes(counts.shape, probs.shape)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"counts and probs must have compatible batch dimensions: "
+            f"{dims_text(counts.shape)} vs. {dims_text(probs.shape)}") from None
+    n, per = _batch_layout("StatelessRandomBinomial", dims, bshape)
+    c = np.broadcast_to(counts, bshape).reshape(-1)
+    p = np.broadcast_to(probs, bshape).reshape(-1)
+    out = samplers.binomial(_stateless_rng(seed), c, p, per, counts.dtype)
+    return _to_dtype(out, dtype.as_numpy_dtype).reshape(dims)
+
+
+def _sampler_infer(inputs, attrs):
+    _check_seed_shape(inputs[1])
+    return [(_shape_infer_from(inputs[0]), attrs["dtype"])]
+
+
+_StatelessRandomGammaV2 = register("StatelessRandomGammaV2", _gamma_kernel, _sampler_infer,
+                                   _no_grad, allowed=_GAMMA_DTYPES)
+_StatelessRandomPoisson = register("StatelessRandomPoisson", _poisson_kernel, _sampler_infer,
+                                   _no_grad, allowed=_COUNT_DTYPES)
+_StatelessRandomBinomial = register("StatelessRandomBinomial", _binomial_kernel,
+                                    _sampler_infer, _no_grad, allowed=_COUNT_DTYPES)
+
+
+def _check_attr_dtype(attr, dtype, allowed, op_name):
+    if dtype not in allowed:
+        msg = (f"Value for attr '{attr}' of {U.tf_type_name(dtype)} is not in the list of "
+               f"allowed values: {', '.join(U.tf_type_name(d) for d in allowed)}")
+        if _state.graph is None:
+            raise errors.InvalidArgumentError(None, None, f"{msg} [Op:{op_name}]")
+        raise TypeError(msg)
+
+
+@export("random.stateless_gamma", "random.experimental.stateless_gamma")
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=D.float32, name=None):
+    """Gamma(alpha, beta) samples (`beta` the inverse scale, default 1) that
+    depend only on `shape` and the [2] int `seed`: TensorFlow's numbers.
+    `shape` must end with the broadcast shape of `alpha` and `beta`; values
+    are at least the dtype's smallest normal number.
+
+    Raises:
+      InvalidArgumentError: for a `shape` not ending with the parameters'
+        shape, a dtype other than float16/32/64, or a bad seed.
+    """
+    dtype = D.as_dtype(dtype)
+    with _scope(name or "stateless_random_gamma"):
+        shape_t = _shape_arg("StatelessRandomGammaV3", shape)
+        alpha = convert_to_tensor(alpha, dtype=dtype, name="alpha")
+        beta = convert_to_tensor(beta if beta is not None else 1, dtype=dtype, name="beta")
+        _check_attr_dtype("dtype", dtype, _GAMMA_DTYPES, "StatelessRandomGammaV3")
+        seed_t = _seed_arg(seed, "StatelessRandomGammaV3")
+        bshape = np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list())) \
+            if alpha.shape.is_fully_defined() and beta.shape.is_fully_defined() else None
+        if bshape is not None and bshape != tuple(alpha.shape.as_list()):
+            alpha = broadcast_to(alpha, bshape)
+        elif bshape is None:
+            alpha = broadcast_to(alpha, broadcast_dynamic_shape(shape_of(alpha), shape_of(beta)))
+        rnd = apply(_StatelessRandomGammaV2, [shape_t, seed_t, alpha], {"dtype": dtype},
+                    name="StatelessRandomGammaV2")
+        tiny = convert_to_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype=dtype)
+        return maximum(tiny, realdiv(rnd, beta))
+
+
+@export("random.stateless_poisson", "random.experimental.stateless_poisson")
+def stateless_poisson(shape, seed, lam, dtype=D.int32, name=None):
+    """Poisson(lam) samples that depend only on `shape` and the [2] int
+    `seed`: TensorFlow's numbers. `shape` must end with `lam`'s shape.
+
+    Raises:
+      InvalidArgumentError: for a `shape` not ending with `lam`'s shape or a
+        bad seed.
+    """
+    dtype = D.as_dtype(dtype)
+    with _scope(name or "stateless_random_poisson"):
+        shape_t = _shape_arg("StatelessRandomPoisson", shape)
+        seed_t = _seed_arg(seed, "StatelessRandomPoisson")
+        lam = convert_to_tensor(lam, name="lam")
+        _check_attr_dtype("Rtype", lam.dtype, _COUNT_DTYPES, "StatelessRandomPoisson")
+        _check_attr_dtype("dtype", dtype, _COUNT_DTYPES, "StatelessRandomPoisson")
+        return apply(_StatelessRandomPoisson, [shape_t, seed_t, lam],
+                     {"dtype": dtype, "Rtype": lam.dtype}, name="StatelessRandomPoisson")
+
+
+@export("random.stateless_binomial", "random.experimental.stateless_binomial")
+def stateless_binomial(shape, seed, counts, probs, output_dtype=D.int32, name=None):
+    """Binomial(counts, probs) samples that depend only on `shape` and the [2]
+    int `seed`: TensorFlow's numbers. `shape` must end with the broadcast
+    shape of `counts` and `probs` (float16/32/64, one dtype).
+
+    Raises:
+      InvalidArgumentError: for a `shape` not ending with the parameters'
+        shape or a bad seed.
+    """
+    output_dtype = D.as_dtype(output_dtype)
+    with _scope(name or "stateless_random_binomial"):
+        shape_t = _shape_arg("StatelessRandomBinomial", shape)
+        seed_t = _seed_arg(seed, "StatelessRandomBinomial")
+        probs = convert_to_tensor(probs, dtype_hint=D.float32, name="probs")
+        counts = convert_to_tensor(counts, dtype_hint=probs.dtype, name="counts")
+        return apply(_StatelessRandomBinomial, [shape_t, seed_t, counts, probs],
+                     {"dtype": output_dtype, "T": counts.dtype}, name="StatelessRandomBinomial")

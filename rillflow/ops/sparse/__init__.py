@@ -1,4 +1,6 @@
 """SparseTensor ops (`tf.sparse`): the registry entries and public functions
-(sparse_ops, sparse_array_ops, sparse_math_ops), their NumPy kernels (sparse_kernels), and
-the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch).
+(sparse_ops, sparse_array_ops, sparse_math_ops), their NumPy kernels (sparse_kernels),
+the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch), ,
+`tf.sets` (set_ops: set operations along the last dimension, SparseTensor results) and
+counting (bincount_ops: `tf.sparse.bincount`, `tf.math.bincount` of sparse and ragged values).
 The SparseTensor type itself is in rillflow/framework/sparse_tensor.py."""
