@@ -413,3 +413,26 @@ def test_keras_ctc_loss_and_decode_match_keras_on_tensorflow():
     assert b == [[[1, 2, -1], [2, -1, -1], [3, -1, -1]], [[2, -1, -1], [3, -1, -1],
                                                          [1, -1, -1]]]
     close(bs, [[-2.426537, -2.435596], [-2.127681, -2.182338], [-1.063386, -1.363386]], 1e-6)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("keras") is None,
+                    reason="keras not installed (pip install rillflow[keras])")
+def test_keras_model_trained_with_ctc_loss_follows_tensorflow():
+    # The program tools/tf_ctc_fixtures.py ran on TensorFlow (KERAS_FIT).
+    code = textwrap.dedent("""
+        import json, sys
+        sys.path.insert(0, "tools")
+        from rillflow.compat import tensorflow_shim
+        tensorflow_shim.install()
+        import tf_ctc_fixtures
+        scope = {}
+        exec(tf_ctc_fixtures.KERAS_FIT, scope)
+        print(json.dumps(scope["history"]))
+    """)
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("KERAS_BACKEND", None)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    np.testing.assert_allclose(json.loads(r.stdout.strip().splitlines()[-1]),
+                               F["keras_fit_loss"], rtol=1e-5)

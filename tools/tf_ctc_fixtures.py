@@ -1,7 +1,8 @@
 """Regenerates tests/data/tf_ctc.npz: TensorFlow 2.21's outputs for the CTC
 ops (tf.compat.v1.nn.ctc_loss, tf.nn.ctc_loss with sparse and dense labels,
 their gradients, the greedy and beam search decoders, ctc_unique_labels,
-collapse_repeated) and for tf.reverse_sequence, tf.nn.depth_to_space and
+collapse_repeated, a Keras model trained with keras.ops.ctc_loss) and for
+tf.reverse_sequence, tf.nn.depth_to_space and
 tf.nn.space_to_depth with their gradients, which tests/test_ctc.py and
 tests/test_rearrange_ops.py compare with rillflow's.
 
@@ -257,12 +258,43 @@ def rearrange_cases(rng, out, meta):
         meta.append({"kind": "s2d", "key": k, "block_size": bs})
 
 
+KERAS_FIT = """
+import numpy as np
+import keras
+keras.utils.set_random_seed(0)
+model = keras.Sequential([keras.Input((6, 3)), keras.layers.Dense(
+    5, kernel_initializer=keras.initializers.GlorotUniform(seed=1))])
+
+
+def loss(y_true, y_pred):
+    n = keras.ops.shape(y_true)[0]
+    return keras.ops.ctc_loss(keras.ops.cast(y_true, "int32"), y_pred,
+                              keras.ops.full((n,), 2, dtype="int32"),
+                              keras.ops.full((n,), 6, dtype="int32"))
+
+
+model.compile(optimizer="adam", loss=loss)
+x = np.random.RandomState(0).randn(8, 6, 3).astype("float32")
+y = np.random.RandomState(1).randint(1, 5, (8, 2))
+history = model.fit(x, y, epochs=3, verbose=0, batch_size=4, shuffle=False).history["loss"]
+"""
+
+
+def keras_case(out):
+    """Losses of a small Keras model trained with keras.ops.ctc_loss (the
+    same program runs on rillflow in tests/test_ctc.py)."""
+    scope = {}
+    exec(KERAS_FIT, scope)
+    out["keras_fit_loss"] = np.array(scope["history"])
+
+
 def main():
     rng = np.random.default_rng(21)
     out, meta = {}, []
     for fn in (v1_cases, v2_sparse_cases, dense_cases, greedy_cases, beam_cases, label_cases,
                rearrange_cases):
         fn(rng, out, meta)
+    keras_case(out)
     out["meta"] = np.array(json.dumps(meta))
     np.savez_compressed(OUT, **out)
     print(f"wrote {len(out)} arrays to {os.path.normpath(OUT)}")
