@@ -19,6 +19,7 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from ..framework.type_spec import TypeSpec
 from . import dataset_ops as DS
 from . import functions as F
 from . import registry
@@ -175,11 +176,19 @@ class OwnedIterator(Iterator):
 
 
 @export("data.IteratorSpec")
-class IteratorSpec:
+class IteratorSpec(TypeSpec):
     """The type of an iterator: the spec of its elements."""
 
     def __init__(self, element_spec):
         self.element_spec = element_spec
+
+    @property
+    def value_type(self):
+        """OwnedIterator."""
+        return OwnedIterator
+
+    def _serialize(self):
+        return (self.element_spec,)
 
     def __repr__(self):
         return "IteratorSpec(%r)" % (self.element_spec,)
