@@ -2,8 +2,9 @@
 tests/test_keras_data.py: `tf.data.Dataset` inputs, tensors, shuffled
 epochs, Nadam on an Embedding model, class and sample weights,
 `train_on_batch`, callbacks (EarlyStopping, ReduceLROnPlateau,
-ModelCheckpoint, TensorBoard). Each scenario returns its numbers as JSON.
-Run under TensorFlow 2.21 + Keras to regenerate the fixture:
+ModelCheckpoint, TensorBoard), `model.export` reloaded. Each scenario
+returns its numbers as JSON. Run under TensorFlow 2.21 + Keras (and the
+`tensorboard` package) to regenerate the fixture:
 
     python tools/keras_data_fixture.py > tests/data/keras_data.json
 
@@ -216,9 +217,25 @@ def tensorboard():
     return {"history": _history(hist), "scalars": scalars, "tags": tags}
 
 
+def export():
+    """model.export (a SavedModel) reloaded with tf.saved_model.load: the
+    `serve` endpoint and the default signature give the model's outputs."""
+    import tensorflow as tf
+    model, x, y = _dense_model()
+    model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "exported")
+        model.export(path, verbose=False)
+        reloaded = tf.saved_model.load(path)
+        serve = reloaded.serve(tf.constant(x[:4])).numpy().tolist()
+        signature = reloaded.signatures["serving_default"](tf.constant(x[:4]))
+    return {"predict": model.predict(x[:4], verbose=0).tolist(), "serve": serve,
+            "serving_default": {k: v.numpy().tolist() for k, v in signature.items()}}
+
+
 SCENARIOS = {f.__name__: f for f in (
     dataset, dataset_shuffled, tensors, shuffle, nadam_embedding, class_weight,
-    sample_weight, on_batch, callbacks, tensorboard)}
+    sample_weight, on_batch, callbacks, tensorboard, export)}
 
 
 def run(name):

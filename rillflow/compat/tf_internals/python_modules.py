@@ -11,7 +11,8 @@ from rillflow.data.dataset_ops import Dataset
 from rillflow.distribute.strategy import DistributedDataset
 from rillflow.framework import context as _context
 from rillflow.framework.sparse_tensor import SparseTensor
-from rillflow.framework.tensor import Tensor
+from rillflow.framework.exports import _get_static_value
+from rillflow.framework.tensor import Tensor, is_tensor
 from rillflow.ops.core.unary_ops import is_nan
 from rillflow.ops.ragged.ragged_tensor import RaggedTensor
 from . import tracking, xla
@@ -136,6 +137,9 @@ def modules():
             disable_op_determinism=disable_op_determinism,
             is_op_determinism_enabled=is_op_determinism_enabled),
         "tensorflow.python.ops.math_ops": dict(is_nan=is_nan),
+        # Keras' model.export patches is_tf_type for TensorFlow before 2.21.
+        "tensorflow.python.framework.tensor_util": dict(
+            is_tf_type=is_tensor, is_tensor=is_tensor, constant_value=_get_static_value),
         _CSR: {n: _not_implemented(f"{_CSR}.{n}") for n in (
             "sparse_tensor_to_csr_sparse_matrix", "sparse_matrix_sparse_mat_mul",
             "csr_sparse_matrix_to_sparse_tensor")},

@@ -5,6 +5,7 @@ checkpoints can find every variable. rillflow's checkpoints walk attributes
 instead (saved_model/checkpoint_graph.py), so these classes only keep the
 dependency table Keras fills (`_track_trackable`) and the switch it flips
 (`no_automatic_dependency_tracking`); nothing in rillflow reads the table yet.
+A Trackable's attributes are walked like a tf.Module's (`_checkpoint_children`).
 `ListWrapper` and `_DictWrapper` are the container types TensorFlow substitutes
 for lists and dicts assigned to an AutoTrackable; Keras only registers them
 with its tree utilities, so here they are plain list/dict subclasses that are
@@ -15,6 +16,7 @@ import functools
 
 from rillflow.ops.state.module import Module
 from rillflow.ops.state.variables import Variable
+from rillflow.saved_model import checkpoint_graph
 
 
 class Trackable(metaclass=abc.ABCMeta):
@@ -31,6 +33,15 @@ class Trackable(metaclass=abc.ABCMeta):
                              "dependency. Names must be unique (or overwrite=True).")
         deps[name] = trackable
         return trackable
+
+    def _checkpoint_children(self):
+        """The `(name, value)` attributes rillflow's checkpoints and
+        SavedModels follow from this object (its variables, modules, other
+        Trackables and containers of them), as they follow a tf.Module's;
+        the `_self_*` bookkeeping is skipped. Keras' `model.export` saves
+        an AutoTrackable holding its endpoints and variables."""
+        return [(k, v) for k, v in vars(self).items()
+                if not k.startswith("_self_") and checkpoint_graph.is_node(v)]
 
     @property
     def _checkpoint_dependencies(self):
