@@ -34,7 +34,8 @@ def _close(got, want, path=""):
 @needs_keras
 @pytest.mark.parametrize("scenario", sorted(_WANT))
 def test_keras_scenario_matches_tensorflow(scenario):
-    if scenario == "tensorboard" and importlib.util.find_spec("tensorboard") is None:
+    if scenario in ("tensorboard", "callbacks_saving") and \
+            importlib.util.find_spec("tensorboard") is None:
         pytest.skip("tensorboard not installed (pip install rillflow[tensorboard])")
     r = _run(f"""
         import json, sys

@@ -96,9 +96,9 @@ def shuffle():
     return {"history": _history(hist)}
 
 
-def nadam_embedding():
-    """Nadam on Embedding + GlobalAveragePooling1D (Nadam builds a variable
-    of its own while the train step is traced)."""
+def _embedding_fit(optimizer, epochs=3):
+    """Fits the Embedding + GlobalAveragePooling1D model with `optimizer`;
+    (history, first embedding row)."""
     import keras
     import numpy as np
     rng = np.random.RandomState(1)
@@ -113,10 +113,32 @@ def nadam_embedding():
     model.set_weights([rng.normal(scale=0.5, size=(20, 4)).astype("float32"),
                        rng.normal(scale=0.5, size=(4, 3)).astype("float32"),
                        np.zeros(3, "float32")])
-    model.compile(optimizer=keras.optimizers.Nadam(learning_rate=0.05),
-                  loss="sparse_categorical_crossentropy")
-    hist = model.fit(tokens, labels, batch_size=8, epochs=3, shuffle=False, verbose=0)
-    return {"history": _history(hist), "embedding_row_0": model.get_weights()[0][0].tolist()}
+    model.compile(optimizer=optimizer, loss="sparse_categorical_crossentropy")
+    hist = model.fit(tokens, labels, batch_size=8, epochs=epochs, shuffle=False, verbose=0)
+    return _history(hist), model.get_weights()[0][0].tolist()
+
+
+def nadam_embedding():
+    """Nadam on Embedding + GlobalAveragePooling1D (Nadam builds a variable
+    of its own while the train step is traced)."""
+    import keras
+    history, row = _embedding_fit(keras.optimizers.Nadam(learning_rate=0.05))
+    return {"history": history, "embedding_row_0": row}
+
+
+def optimizers_embedding():
+    """Every Keras optimizer on the Embedding model (sparse gradients)."""
+    import keras
+    o = keras.optimizers
+    opts = {"sgd_momentum": o.SGD(0.1, momentum=0.9, nesterov=True), "rmsprop": o.RMSprop(0.01),
+            "adagrad": o.Adagrad(0.1), "adadelta": o.Adadelta(1.0), "adamax": o.Adamax(0.05),
+            "adamw": o.AdamW(0.05), "ftrl": o.Ftrl(0.1), "lion": o.Lion(0.01),
+            "lamb": o.Lamb(0.05), "muon": o.Muon(0.05)}
+    out = {}
+    for name, opt in opts.items():
+        history, row = _embedding_fit(opt, epochs=2)
+        out[name] = {"loss": history["loss"], "embedding_row_0": row}
+    return out
 
 
 def class_weight():
@@ -217,6 +239,25 @@ def tensorboard():
     return {"history": _history(hist), "scalars": scalars, "tags": tags}
 
 
+def callbacks_saving():
+    """TensorBoard with histograms, weight images and per-batch scalars,
+    ModelCheckpoint of the whole model (`.keras`, reloaded with
+    keras.models.load_model), LearningRateScheduler."""
+    import keras
+    model, x, y = _dense_model()
+    with tempfile.TemporaryDirectory() as tmp:
+        cbs = [keras.callbacks.TensorBoard(log_dir=os.path.join(tmp, "tb"), histogram_freq=1,
+                                           update_freq="batch", write_images=True),
+               keras.callbacks.ModelCheckpoint(os.path.join(tmp, "model.keras")),
+               keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5)]
+        hist = model.fit(x[:48], y[:48], validation_data=(x[48:], y[48:]), batch_size=16,
+                         epochs=2, shuffle=False, verbose=0, callbacks=cbs)
+        reloaded = keras.models.load_model(os.path.join(tmp, "model.keras"))
+        tags = _event_summaries(os.path.join(tmp, "tb"))[1]
+    return {"history": _history(hist), "tags": tags,
+            "reloaded_predict": reloaded.predict(x[:4], verbose=0).tolist()}
+
+
 def export():
     """model.export (a SavedModel) reloaded with tf.saved_model.load: the
     `serve` endpoint and the default signature give the model's outputs."""
@@ -234,8 +275,9 @@ def export():
 
 
 SCENARIOS = {f.__name__: f for f in (
-    dataset, dataset_shuffled, tensors, shuffle, nadam_embedding, class_weight,
-    sample_weight, on_batch, callbacks, tensorboard, export)}
+    dataset, dataset_shuffled, tensors, shuffle, nadam_embedding, optimizers_embedding,
+    class_weight,
+    sample_weight, on_batch, callbacks, tensorboard, callbacks_saving, export)}
 
 
 def run(name):
