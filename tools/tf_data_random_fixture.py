@@ -48,6 +48,10 @@ def cases(tf):
         tf.data.Dataset.range(6, 12).shuffle(6, seed=2))
     first, second = iter(ds), iter(ds)
     out["shuffle_concatenate"] = [[int(v) for v in second], [int(v) for v in first]]
+    inner = tf.data.Dataset.range(4).shuffle(4, seed=3)
+    ds = tf.data.Dataset.range(2).flat_map(lambda _: inner)
+    first, second = iter(ds), iter(ds)
+    out["shuffle_captured"] = [[int(v) for v in second], [int(v) for v in first]]
     return out
 
 

@@ -38,9 +38,10 @@ class Node(VariantValue):
     flat element tuples) and `cardinality()`."""
 
     __slots__ = ("__weakref__",)
-    # Inputs TensorFlow's iterator opens only later (a concatenation's second
-    # dataset), not when the iterator is made: `claim_iteration_seeds` skips them.
-    _lazy_inputs = ()
+    # Inputs TensorFlow's iterator opens only later, not when the iterator is
+    # made (a concatenation's second dataset; datasets a function captures,
+    # iterated when the function runs): `claim_iteration_seeds` skips them.
+    _lazy_inputs = ("captured", "caps")
 
     def __iter__(self):
         raise NotImplementedError
