@@ -301,6 +301,8 @@ def test_signatures(tmp_path):
     assert "too many positional arguments" in str(e.value)
     assert str(e.value).endswith("Fallback to flat signature also failed due to: "
                                  "signature_wrapper_f(n, x) takes 0 positional arguments, got 2.")
+    # One input: positional too (TensorFlow's canonicalize_signatures).
+    assert _lists(loaded.signatures["other"](tf.constant(1.0))) == {"a": 1.0, "b": 2.0}
     with pytest.raises(ValueError, match="Found zero restored functions for caller function."):
         loaded.never(tf.constant(1.0))
     # Two functions with an input_signature: no default signature.

@@ -43,6 +43,30 @@ def test_import_tensorflow_gives_rillflow():
         "tf.Tensor([2 3], shape=(2,), dtype=int32)"]
 
 
+def test_autotrackable_is_saved_and_walked_by_its_dependencies(tmp_path):
+    # Keras' model.export saves a tf.__internal__.tracking.AutoTrackable with
+    # functions and lists of variables assigned to it (as TensorFlow tracks).
+    r = _run(f"""
+        from rillflow.compat import tensorflow_shim
+        tf = tensorflow_shim.install()
+        root = tf.__internal__.tracking.AutoTrackable()
+        root.vars = []
+        root.vars.append(tf.Variable(3.0))
+        root.scale = tf.function(lambda x: x * root.vars[0],
+                                 input_signature=[tf.TensorSpec([], tf.float32)])
+        root.note = "not state"
+        root.dropped = tf.Variable(1.0)
+        root.dropped = None            # still a dependency, as in TensorFlow
+        print(sorted(tf.train.TrackableView.children(root)))
+        tf.saved_model.save(root, {str(tmp_path)!r})
+        back = tf.saved_model.load({str(tmp_path)!r})
+        print(float(back.scale(tf.constant(2.0))), float(back.vars[0]))
+        print(float(back.signatures["serving_default"](tf.constant(2.0))["output_0"]))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["['dropped', 'scale', 'vars']", "6.0 3.0", "6.0"]
+
+
 _BASE = '''
 import tensorflow as tf
 

@@ -19,7 +19,9 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from ..framework.type_spec import TypeSpec
 from . import dataset_ops as DS
+from . import functions as F
 from . import registry
 from . import runtime as R
 from . import structure as S
@@ -44,6 +46,7 @@ def _get_next_kernel(iterator, **_):
 
 
 def _make_iterator_kernel(dataset, iterator):
+    F.restart_random_streams(dataset)
     iterator.bind(dataset)
 
 
@@ -87,7 +90,9 @@ class OwnedIterator(Iterator):
         if dataset is not None:
             element_spec = dataset.element_spec
             if _state.graph is None:
-                st = R.IteratorState(DS.runtime_node(dataset))
+                node = DS.runtime_node(dataset)
+                F.restart_random_streams(node)
+                st = R.IteratorState(node)
                 handle = EagerTensor(st)
             else:
                 handle = apply(_AnonymousIterator, [], {}, name="AnonymousIteratorV3")
@@ -171,11 +176,19 @@ class OwnedIterator(Iterator):
 
 
 @export("data.IteratorSpec")
-class IteratorSpec:
+class IteratorSpec(TypeSpec):
     """The type of an iterator: the spec of its elements."""
 
     def __init__(self, element_spec):
         self.element_spec = element_spec
+
+    @property
+    def value_type(self):
+        """OwnedIterator."""
+        return OwnedIterator
+
+    def _serialize(self):
+        return (self.element_spec,)
 
     def __repr__(self):
         return "IteratorSpec(%r)" % (self.element_spec,)
@@ -203,7 +216,9 @@ class NumpyIterator:
                                 "datasets that produce values of type "
                                 f"{S.value_class(leaf)}")
         self._iterator = OwnedIterator(dataset)
-        self._it = self._iterator._eager_state.it
+        # Read through the state each time: its iterator changes once the
+        # pipeline's nodes have started (runtime.IteratorState.bind).
+        self._state = self._iterator._eager_state
         spec = dataset.element_spec
         if not S.all_tensors(spec):
             # Composite leaves: their values' NumPy form (a SparseTensor's
@@ -220,7 +235,7 @@ class NumpyIterator:
 
     def __next__(self):
         try:
-            return self._pack(next(self._it))
+            return self._pack(next(self._state.it))
         except errors.OpError as e:
             raise _op_error(e, "IteratorGetNext") from None
 

@@ -22,6 +22,7 @@ from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
+from ..framework.type_spec import TypeSpec
 from . import registry
 from . import runtime as R
 
@@ -29,7 +30,7 @@ _VARIANT_SPEC = TensorSpec([], D.variant)
 
 
 @export("data.DatasetSpec", "data.experimental.DatasetStructure")
-class DatasetSpec:
+class DatasetSpec(TypeSpec):
     """The type of a dataset value: its element_spec (and the shape of the
     dataset tensor, a scalar). Elements of `window()` have this type, and a
     DatasetSpec passed to `get_concrete_function` stands for a dataset."""
@@ -55,6 +56,9 @@ class DatasetSpec:
         """The Python type of values of this spec."""
         # `Dataset` is defined above this module (its `_type_spec` is a DatasetSpec).
         return registry.lookup("Dataset")
+
+    def _serialize(self):
+        return (self._element_spec, self._dataset_shape)
 
     @staticmethod
     def from_value(value):

@@ -22,6 +22,13 @@ _ENUM = {
 }
 
 
+# The types whose `is_numeric` is true, as TensorFlow's _NUMERIC_TYPES (its
+# quantized types, which rillflow lacks, are numeric too).
+_NUMERIC = frozenset({
+    "float16", "float32", "float64", "bfloat16", "complex64", "complex128",
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+
+
 class DType:
     """A tensor element type, e.g. `tf.float32`.
 
@@ -96,6 +103,13 @@ class DType:
     def is_bool(self):
         """Whether this is `tf.bool`."""
         return self is bool_
+
+    @property
+    def is_numeric(self):
+        """Whether this is a numeric type: the floating point, complex and
+        integer types (TensorFlow's list: not bool, string, resource,
+        variant, nor the 8-bit floats and 4-bit integers)."""
+        return self._name in _NUMERIC
 
     @property
     def is_quantized(self):

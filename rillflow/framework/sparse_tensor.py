@@ -24,6 +24,7 @@ from .indexed_slices import _shape_of
 from .tensor import EagerTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
+from .type_spec import TypeSpec
 from .execute import apply, apply1
 from .op_registry import get
 
@@ -189,7 +190,7 @@ def _from_parts(components, shape):
 
 
 @export("SparseTensorSpec", "compat.v1.SparseTensorSpec")
-class SparseTensorSpec:
+class SparseTensorSpec(TypeSpec):
     """The type of a SparseTensor: its dense shape and dtype (`tf.SparseTensorSpec`)."""
 
     __slots__ = ("_shape", "_dtype")
@@ -217,6 +218,9 @@ class SparseTensorSpec:
     def value_type(self):
         """SparseTensor."""
         return SparseTensor
+
+    def _serialize(self):
+        return (self._shape, self._dtype)
 
     @property
     def _component_specs(self):
