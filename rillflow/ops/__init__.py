@@ -1,5 +1,6 @@
 """The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
-strings, random, control_flow, debugging, state, io, gradients, ragged; numeric kernels
+strings, random, control_flow, debugging, state, io, gradients, ragged, lookup; numeric
+kernels
 in kernels). Importing this registers every op and installs the Tensor operators; the
 order below is the order the families register in."""
 from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
@@ -40,6 +41,8 @@ from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_ti
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
+from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
+from .lookup import mutable_tables  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()
