@@ -101,6 +101,15 @@ class SparseTensor(CompositeTensor):
         """The static shape (`.shape`)."""
         return self.shape
 
+    def set_shape(self, shape):
+        """Merges `shape` into the static dense shape, as TensorFlow does
+        (eagerly, where the shape is known, a compatibility check).
+
+        Raises:
+          ValueError: if `shape` is incompatible with the current shape.
+        """
+        self._static_shape = self.shape.merge_with(as_shape(shape))
+
     @property
     def graph(self):
         """The graph of the components (graphs only)."""
