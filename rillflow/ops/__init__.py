@@ -1,7 +1,6 @@
 """The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
 strings, random, control_flow, debugging, state, io, gradients, ragged, lookup; numeric
-kernels
-in kernels). Importing this registers every op and installs the Tensor operators; the
+kernels in kernels). Importing this registers every op and installs the Tensor operators; the
 order below is the order the families register in."""
 from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401

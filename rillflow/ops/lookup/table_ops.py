@@ -91,14 +91,17 @@ def _handle_infer(inputs, attrs):
     return [(TensorShape([]), D.resource)]
 
 
-def _hash_table_kernel(key_dtype, value_dtype, shared_name="", container="",
-                       use_node_name_sharing=False, _op="HashTableV2"):
+# The creation kernels take the op's name as the required attr `_op`: one kernel
+# serves an op and its Anonymous form, and an internal attr keeps these ops
+# (whose handles only the table ops take) out of the generic tf.raw_ops.
+def _hash_table_kernel(key_dtype, value_dtype, _op, shared_name="", container="",
+                       use_node_name_sharing=False):
     _check_kernel(_op, key_dtype, value_dtype, shared_name=shared_name)
     return [K.HashTable(key_dtype, value_dtype, shared_name or "hash_table")]
 
 
-def _mutable_kernel(key_dtype, value_dtype, shared_name="", container="",
-                    use_node_name_sharing=False, value_shape=None, _op="MutableHashTableV2"):
+def _mutable_kernel(key_dtype, value_dtype, _op, shared_name="", container="",
+                    use_node_name_sharing=False, value_shape=None):
     vshape = () if value_shape is None else tuple(as_shape(value_shape).as_list())
     extra = {} if value_shape is None else {"value_shape": vshape}
     _check_kernel(_op, key_dtype, value_dtype, shared_name=shared_name, **extra)
@@ -110,9 +113,9 @@ def _mutable_kernel(key_dtype, value_dtype, shared_name="", container="",
                                vshape)]
 
 
-def _dense_kernel(empty_key, deleted_key, value_dtype, key_dtype=None, value_shape=(),
+def _dense_kernel(empty_key, deleted_key, value_dtype, _op, key_dtype=None, value_shape=(),
                   initial_num_buckets=131072, max_load_factor=0.8, shared_name="", container="",
-                  use_node_name_sharing=False, _op="MutableDenseHashTableV2"):
+                  use_node_name_sharing=False):
     key_dtype = key_dtype or (D.string if empty_key.dtype == object
                               else D.as_dtype(empty_key.dtype))
     _check_kernel(_op, key_dtype, value_dtype, shared_name=shared_name,
@@ -124,39 +127,27 @@ def _dense_kernel(empty_key, deleted_key, value_dtype, key_dtype=None, value_sha
                              max_load_factor)]
 
 
-def _with_op(kernel, op_name):
-    return lambda *a, **kw: kernel(*a, _op=op_name, **kw)
-
-
-_HashTableV2 = register("HashTableV2", _with_op(_hash_table_kernel, "HashTableV2"),
-                        _handle_infer, stateful=True)
-_AnonymousHashTable = register("AnonymousHashTable",
-                               _with_op(_hash_table_kernel, "AnonymousHashTable"),
-                               _handle_infer, stateful=True)
-_MutableHashTableV2 = register("MutableHashTableV2",
-                               _with_op(_mutable_kernel, "MutableHashTableV2"),
-                               _handle_infer, stateful=True)
-_MutableHashTableOfTensorsV2 = register(
-    "MutableHashTableOfTensorsV2", _with_op(_mutable_kernel, "MutableHashTableOfTensorsV2"),
-    _handle_infer, stateful=True)
-_AnonymousMutableHashTable = register(
-    "AnonymousMutableHashTable", _with_op(_mutable_kernel, "AnonymousMutableHashTable"),
-    _handle_infer, stateful=True)
-_AnonymousMutableHashTableOfTensors = register(
-    "AnonymousMutableHashTableOfTensors",
-    _with_op(_mutable_kernel, "AnonymousMutableHashTableOfTensors"), _handle_infer,
-    stateful=True)
-_MutableDenseHashTableV2 = register(
-    "MutableDenseHashTableV2", _with_op(_dense_kernel, "MutableDenseHashTableV2"),
-    _handle_infer, stateful=True)
-_AnonymousMutableDenseHashTable = register(
-    "AnonymousMutableDenseHashTable", _with_op(_dense_kernel, "AnonymousMutableDenseHashTable"),
-    _handle_infer, stateful=True)
+_HashTableV2 = register("HashTableV2", _hash_table_kernel, _handle_infer, stateful=True)
+_AnonymousHashTable = register("AnonymousHashTable", _hash_table_kernel, _handle_infer,
+                               stateful=True)
+_MutableHashTableV2 = register("MutableHashTableV2", _mutable_kernel, _handle_infer,
+                               stateful=True)
+_MutableHashTableOfTensorsV2 = register("MutableHashTableOfTensorsV2", _mutable_kernel,
+                                        _handle_infer, stateful=True)
+_AnonymousMutableHashTable = register("AnonymousMutableHashTable", _mutable_kernel,
+                                      _handle_infer, stateful=True)
+_AnonymousMutableHashTableOfTensors = register("AnonymousMutableHashTableOfTensors",
+                                               _mutable_kernel, _handle_infer, stateful=True)
+_MutableDenseHashTableV2 = register("MutableDenseHashTableV2", _dense_kernel, _handle_infer,
+                                    stateful=True)
+_AnonymousMutableDenseHashTable = register("AnonymousMutableDenseHashTable", _dense_kernel,
+                                           _handle_infer, stateful=True)
 
 
 def _create(opdef, inputs, attrs, name):
     # Tables are resources of the outermost context: created eagerly even while
     # a function is traced (TensorFlow's classes call this under init_scope).
+    attrs = dict(attrs, _op=opdef.name)
     return apply(opdef, inputs, attrs, name=name, multi=True)[0]
 
 

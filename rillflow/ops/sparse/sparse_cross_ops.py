@@ -166,9 +166,11 @@ def _enumerate(cols, batch):
     return out_indices, positions, shape
 
 
-def _split_inputs(flat, num_sparse, num_dense):
+def _split_inputs(flat, num_sparse):
+    """(indices, values, shapes, dense inputs) of the flat input list: `N`
+    sparse columns' three components, then the dense columns."""
     n = num_sparse
-    return flat[:n], flat[n:2 * n], flat[2 * n:3 * n], flat[3 * n:3 * n + num_dense]
+    return flat[:n], flat[n:2 * n], flat[2 * n:3 * n], flat[3 * n:]
 
 
 def _text(v):
@@ -194,9 +196,9 @@ def _finish_hash(h, num_buckets):
     return (h % nb).astype(np.int64)
 
 
-def _sparse_cross_kernel(*flat, N, N_dense, hashed_output, num_buckets, hash_key, out_type,
+def _sparse_cross_kernel(*flat, N, hashed_output, num_buckets, hash_key, out_type,
                          internal_type, **_):
-    indices, values, shapes, dense = _split_inputs(flat, N, N_dense)
+    indices, values, shapes, dense = _split_inputs(flat, N)
     batch = _validate(indices, values, shapes, dense, internal_type.name)
     cols = _columns(indices, values, shapes, dense, batch)
     if not hashed_output:
@@ -208,8 +210,8 @@ def _sparse_cross_kernel(*flat, N, N_dense, hashed_output, num_buckets, hash_key
     return out_indices, _finish_hash(h, num_buckets), shape
 
 
-def _sparse_cross_v2_kernel(*flat, N, N_dense, **_):
-    indices, values, shapes, dense = _split_inputs(flat[:-1], N, N_dense)
+def _sparse_cross_v2_kernel(*flat, N, **_):
+    indices, values, shapes, dense = _split_inputs(flat[:-1], N)
     sep = flat[-1]
     if sep.ndim != 0:
         raise errors.InvalidArgumentError(
@@ -234,8 +236,8 @@ def _keyed_hash(values, dense, strong, key):
     return fingerprint64(data)
 
 
-def _sparse_cross_hashed_kernel(*flat, N, N_dense, **_):
-    indices, values, shapes, dense = _split_inputs(flat[:-3], N, N_dense)
+def _sparse_cross_hashed_kernel(*flat, N, **_):
+    indices, values, shapes, dense = _split_inputs(flat[:-3], N)
     num_buckets, strong_hash, salt = flat[-3:]
     batch = _validate(indices, values, shapes, dense, None)
     salt = salt.reshape(-1)
@@ -313,8 +315,7 @@ def sparse_cross(inputs, name=None, separator=None):
     indices, values, shapes, dense, _ = _prepare(
         inputs, "All inputs must be Tensor or SparseTensor.")
     return _result(apply(_SparseCrossV2, indices + values + shapes + dense + [separator],
-                         {"N": len(indices), "N_dense": len(dense)},
-                         name=name or "SparseCrossV2", multi=True))
+                         {"N": len(indices)}, name=name or "SparseCrossV2", multi=True))
 
 
 @export("sparse.cross_hashed")
@@ -327,7 +328,7 @@ def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
       TypeError: when `inputs` is not a list of Tensors and SparseTensors.
     """
     indices, values, shapes, dense, any_int = _prepare(inputs, "All inputs must be SparseTensors")
-    attrs = {"N": len(indices), "N_dense": len(dense), "hashed_output": True,
+    attrs = {"N": len(indices), "hashed_output": True,
              "num_buckets": int(num_buckets), "hash_key": int(hash_key or _DEFAULT_HASH_KEY),
              "out_type": D.int64, "internal_type": D.int64 if any_int else D.string}
     return _result(apply(_SparseCross, indices + values + shapes + dense, attrs,
