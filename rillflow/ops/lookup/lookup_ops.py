@@ -201,7 +201,8 @@ class StaticHashTable(InitializableLookupTableBase):
         self._value_shape = self._default_value.shape
 
     def _create_resource(self):
-        return T.hash_table(self._initializer.key_dtype, self._initializer.value_dtype,
+        # The dtypes as DTypes: Keras' placeholder initializer gives names.
+        return T.hash_table(self._key_dtype, self._value_dtype,
                             shared_name=None if self._is_anonymous else self._shared_name,
                             anonymous=self._is_anonymous, name=self._name)
 
