@@ -82,8 +82,10 @@ class MutableHashTable(LookupInterface):
         """The values of `keys` (any shape): `dynamic_default_values` (the
         default's shape, or one per key) or `default_value` for missing keys."""
         keys = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
+        # Converted without the value dtype, as TensorFlow's op wrapper does: a
+        # mismatch is the kernel's "Signature mismatch".
         default = (self._default_value if dynamic_default_values is None
-                   else convert_to_tensor(dynamic_default_values, dtype=self._value_dtype))
+                   else convert_to_tensor(dynamic_default_values))
         return T.lookup_table_find(self.resource_handle, keys, default,
                                    value_shape=self._value_shape.as_list(), name=name)
 
