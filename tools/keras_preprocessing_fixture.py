@@ -165,7 +165,7 @@ def in_model_and_dataset(keras, tf):
     data = tf.constant([["a", "b", "b"], ["d", "x", "c"], ["c", "c", "c"]])
     out["model_call"] = _plain(model(data))
     out["model_in_function"] = _plain(tf.function(model)(data))
-    # predict on NumPy integers (Keras' adapters take NumPy arrays on rillflow).
+    out["model_predict_strings"] = _plain(model.predict(data, batch_size=2, verbose=0))
     ids = keras.layers.IntegerLookup(vocabulary=[5, 7, 9], output_mode="multi_hot")
     int_inputs = keras.Input(shape=(2,), dtype="int64")
     int_model = keras.Model(int_inputs, ids(int_inputs))
