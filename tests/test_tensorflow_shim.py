@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -139,3 +141,31 @@ def test_reference_test_runner(tmp_path):
     assert "== sample_test.py: 3 pass in the baseline, not here" in r.stdout
     assert "  ReferenceTest.test_fails: fail\n      AssertionError: np.int32(1) != 2" in r.stdout
     assert "3 test(s) pass in the baseline and not here" in r.stdout
+
+
+def test_event_protos_and_tf_record_reader_for_tensorflow_written_tests(tmp_path):
+    # Keras' TensorBoard tests read event files with TensorFlow's own event
+    # proto and record reader; objects deriving tf.__internal__.types.Tensor
+    # (Keras' variables) are tensors to tf.is_tensor, as in TensorFlow.
+    pytest.importorskip("tensorboard")
+    r = _run(f"""
+        from rillflow.compat import tensorflow_shim
+        tf = tensorflow_shim.install()
+        from tensorflow.core.util import event_pb2
+        from tensorflow.python.lib.io import tf_record
+        writer = tf.summary.create_file_writer({str(tmp_path)!r})
+        with writer.as_default():
+            tf.summary.scalar("loss", 0.5, step=3)
+        writer.close()
+        import glob
+        path = glob.glob({str(tmp_path)!r} + "/events.out.tfevents.*")[0]
+        events = [event_pb2.Event.FromString(r) for r in tf_record.tf_record_iterator(path)]
+        values = [(e.step, v.tag) for e in events for v in e.summary.value]
+        print(values)
+
+        class Wrapped(tf.__internal__.types.Tensor):
+            pass
+        print(tf.is_tensor(Wrapped()), tf.is_tensor(object()))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["[(3, 'loss')]", "True False"]

@@ -13,6 +13,7 @@ from rillflow.framework import context as _context
 from rillflow.framework.sparse_tensor import SparseTensor
 from rillflow.framework.exports import _get_static_value
 from rillflow.framework.tensor import Tensor, is_tensor
+from rillflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator
 from rillflow.ops.core.unary_ops import is_nan
 from rillflow.ops.ragged.ragged_tensor import RaggedTensor
 from . import tracking, xla
@@ -118,6 +119,29 @@ def _unsupported_class(name):
 _CSR = "tensorflow.python.ops.linalg.sparse.sparse_csr_matrix_ops"
 
 
+class _ProtoModule(types.ModuleType):
+    """TensorFlow's generated protobuf module `name`, served by the same
+    schema in the `tensorboard` package (`tensorboard.compat.proto`), loaded
+    on first attribute access (importing protobuf costs time, and Keras'
+    tests import these modules only to read event files)."""
+
+    def __init__(self, name, source):
+        super().__init__(name, f"rillflow stand-in for TensorFlow's `{name}` "
+                               f"(the `{source}` schema; needs the tensorboard extra).")
+        self._source = source
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        import importlib
+        try:
+            real = importlib.import_module(self._source)
+        except ImportError as exc:
+            raise ImportError(f"{self.__name__} needs the `tensorboard` package "
+                              f"(pip install \"rillflow[tensorboard]\"): {exc}") from None
+        return getattr(real, attr)
+
+
 def modules():
     """{name: module} of the internal modules Keras imports, parents included
     (each parent also has its children as attributes, as after an import)."""
@@ -150,10 +174,18 @@ def modules():
         "tensorflow.compiler.tf2xla.python.xla": dict(
             dynamic_update_slice=xla.dynamic_update_slice),
     }
+    leaves["tensorflow.python.lib.io.tf_record"] = dict(
+        tf_record_iterator=tf_record_iterator, TFRecordOptions=TFRecordOptions,
+        TFRecordWriter=TFRecordWriter)
     for cls, module, name in CLASS_ALIASES:
         leaves.setdefault(module, {})[name] = cls
+    protos = {"tensorflow.core.util.event_pb2": "tensorboard.compat.proto.event_pb2",
+              "tensorflow.core.framework.summary_pb2": "tensorboard.compat.proto.summary_pb2"}
     for name, members in leaves.items():
         mods[name] = _module(name, **members)
+    for name, source in protos.items():
+        mods[name] = _ProtoModule(name, source)
+    for name in list(mods):
         parts = name.split(".")
         for i in range(len(parts) - 1, 1, -1):
             if ".".join(parts[:i]) == "tensorflow.experimental":
