@@ -342,6 +342,58 @@ class Optional:
     def _trace_key(self):
         return ("Optional", S.spec_key(self._element_spec))
 
+    @property
+    def _type_spec(self):
+        return OptionalSpec(self._element_spec)
+
+
+@export("OptionalSpec", "data.experimental.OptionalStructure")
+class OptionalSpec(TypeSpec):
+    """The type of a `tf.experimental.Optional` (`tf.OptionalSpec`): the spec
+    of the value it may hold; one variant component."""
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self):
+        """The spec of the value."""
+        return self._element_spec
+
+    @property
+    def value_type(self):
+        """`tf.experimental.Optional`."""
+        return Optional
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    def _component_specs(self):
+        return [_VARIANT]
+
+    def _from_components(self, tensors):
+        return Optional(list(tensors)[0], self._element_spec)
+
+    def _trace_key(self):
+        return ("OptionalSpec", S.spec_key(self._element_spec))
+
+    def is_compatible_with(self, other):
+        """Whether `other` is an OptionalSpec of a compatible value spec."""
+        return isinstance(other, OptionalSpec) and (
+            (self._element_spec is None and other._element_spec is None)
+            or S.is_compatible(self._element_spec, other._element_spec))
+
+    def __eq__(self, other):
+        return isinstance(other, OptionalSpec) and self._trace_key() == other._trace_key()
+
+    def __hash__(self):
+        return hash(self._trace_key())
+
+    def __repr__(self):
+        return f"OptionalSpec({self._element_spec!r},)"
+
 
 @export("data.experimental.get_next_as_optional")
 def get_next_as_optional(iterator):
