@@ -1,3 +1,5 @@
+"""tf.cond corner cases (see also the control-flow tests)."""
+import rillflow as tf
 
 
 def test_nested_cond_of_branches_returning_nothing():
