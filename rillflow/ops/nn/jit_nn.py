@@ -1,7 +1,8 @@
 """Compiled loops of the `jit` extra (Numba) for the layer kernels whose
 NumPy versions make several passes over memory: float32 max and average
 pooling and their gradients (pool_kernels.py has the NumPy code and the
-rules they follow, which these loops follow too, element by element).
+rules they follow, which these loops follow too, element by element), and
+the tile transforms of Winograd convolutions (winograd.py, jit_winograd.py).
 
 The loops load on a background thread, as the other compiled kernels do
 (ops/kernels/jit_kernels.py): the first large request starts the load, and
@@ -17,14 +18,21 @@ MIN_ELEMENTS = _jk.MIN_ELEMENTS
 
 def _load():
     from . import jit_nn_loops as L
+    from . import jit_winograd as W
     x = np.zeros((1, 3, 3, 2), np.float32)
     y = np.zeros((1, 1, 1, 2), np.float32)
     L.max_pool(x, y, 2, 2, 1, 1, 0, 0)        # compiles, or loads from the disk cache
     L.max_pool_grad(x, y, x.copy(), 2, 2, 1, 1, 0, 0)
     L.avg_pool(x, y, 2, 2, 1, 1, 0, 0)
     L.avg_pool_grad(y, x.copy(), 2, 2, 1, 1, 0, 0)
+    v = np.empty((16, 1, 2), np.float32)
+    W.input_tiles(x, 1, 1, 1, 1, v)
+    W.output_tiles(v, 1, 1, y)
+    W.grad_tiles(y, 1, 1, v)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
-            "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad}
+            "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
+            "wino_input": W.input_tiles, "wino_output": W.output_tiles,
+            "wino_grad": W.grad_tiles}
 
 
 LOAD = _jk.BackgroundLoad("rillflow-jit-load-nn", _load, "the layer loops")
