@@ -1,7 +1,8 @@
 """Compiled loops of the `jit` extra (Numba) for the layer kernels whose
 NumPy versions make several passes over memory: float32 max and average
 pooling and their gradients (pool_kernels.py has the NumPy code and the
-rules they follow, which these loops follow too, element by element), and
+rules they follow, which these loops follow too, element by element), relu
+and its gradient (activations.py's rules), and
 the tile transforms of Winograd convolutions (winograd.py, jit_winograd.py).
 
 The loops load on a background thread, as the other compiled kernels do
@@ -23,14 +24,20 @@ def _load():
     y = np.zeros((1, 1, 1, 2), np.float32)
     L.max_pool(x, y, 2, 2, 1, 1, 0, 0)        # compiles, or loads from the disk cache
     L.max_pool_grad(x, y, x.copy(), 2, 2, 1, 1, 0, 0)
+    L.max_pool_grad_disjoint(x, y, x.copy(), 2, 2, 2, 2, 0, 0)
     L.avg_pool(x, y, 2, 2, 1, 1, 0, 0)
     L.avg_pool_grad(y, x.copy(), 2, 2, 1, 1, 0, 0)
-    v = np.empty((16, 1, 2), np.float32)
+    z = np.zeros(9, np.float32)
+    L.relu(z, z.copy())
+    L.relu_grad(z, z, z.copy())
+    v = np.empty((1, 16, 2), np.float32)
     W.input_tiles(x, 1, 1, 1, 1, v)
-    W.output_tiles(v, 1, 1, y)
+    W.output_tiles(v.transpose(1, 0, 2).copy(), 1, 1, y)
     W.grad_tiles(y, 1, 1, v)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
+            "max_pool_grad_disjoint": L.max_pool_grad_disjoint,
             "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
+            "relu": L.relu, "relu_grad": L.relu_grad,
             "wino_input": W.input_tiles, "wino_output": W.output_tiles,
             "wino_grad": W.grad_tiles}
 

@@ -14,8 +14,10 @@ import numpy as np
 
 @numba.njit(cache=True, nogil=True)
 def input_tiles(x, ph, pw, th, tw, v):
-    """v[4 a + b, tile, :] = (B^T d B)[a, b] of every 4x4 input tile d
-    (rows from 2 ty - ph, columns from 2 tx - pw)."""
+    """v[tile, 4 a + b, :] = (B^T d B)[a, b] of every 4x4 input tile d
+    (rows from 2 ty - ph, columns from 2 tx - pw). Tile-major, so that a
+    tile's 16 rows are one contiguous write (25% faster than 16 streams;
+    the GEMMs read the (16, tiles, C) view with a row stride of 16 C)."""
     n_, h, w, c_ = x.shape
     d = np.zeros((4, 4, c_), x.dtype)
     t = np.empty((4, 4, c_), x.dtype)
@@ -24,31 +26,43 @@ def input_tiles(x, ph, pw, th, tw, v):
             r0 = 2 * ty - ph
             for tx in range(tw):
                 q0 = 2 * tx - pw
-                k = (n * th + ty) * tw + tx
-                for i in range(4):
-                    r = r0 + i
+                if r0 >= 0 and r0 + 4 <= h and q0 >= 0 and q0 + 4 <= w:
+                    # Inside: the row transform reads x itself.
                     for j in range(4):
-                        q = q0 + j
-                        if 0 <= r < h and 0 <= q < w:
-                            for c in range(c_):
-                                d[i, j, c] = x[n, r, q, c]
-                        else:
-                            for c in range(c_):
-                                d[i, j, c] = 0
-                for j in range(4):
-                    for c in range(c_):
-                        d0, d1, d2, d3 = d[0, j, c], d[1, j, c], d[2, j, c], d[3, j, c]
-                        t[0, j, c] = d0 - d2
-                        t[1, j, c] = d1 + d2
-                        t[2, j, c] = d2 - d1
-                        t[3, j, c] = d1 - d3
+                        x0, x1 = x[n, r0, q0 + j], x[n, r0 + 1, q0 + j]
+                        x2, x3 = x[n, r0 + 2, q0 + j], x[n, r0 + 3, q0 + j]
+                        for c in range(c_):
+                            d0, d1, d2, d3 = x0[c], x1[c], x2[c], x3[c]
+                            t[0, j, c] = d0 - d2
+                            t[1, j, c] = d1 + d2
+                            t[2, j, c] = d2 - d1
+                            t[3, j, c] = d1 - d3
+                else:
+                    for i in range(4):
+                        r = r0 + i
+                        for j in range(4):
+                            q = q0 + j
+                            if 0 <= r < h and 0 <= q < w:
+                                for c in range(c_):
+                                    d[i, j, c] = x[n, r, q, c]
+                            else:
+                                for c in range(c_):
+                                    d[i, j, c] = 0
+                    for j in range(4):
+                        for c in range(c_):
+                            d0, d1, d2, d3 = d[0, j, c], d[1, j, c], d[2, j, c], d[3, j, c]
+                            t[0, j, c] = d0 - d2
+                            t[1, j, c] = d1 + d2
+                            t[2, j, c] = d2 - d1
+                            t[3, j, c] = d1 - d3
+                vk = v[(n * th + ty) * tw + tx]
                 for i in range(4):
                     for c in range(c_):
                         e0, e1, e2, e3 = t[i, 0, c], t[i, 1, c], t[i, 2, c], t[i, 3, c]
-                        v[4 * i, k, c] = e0 - e2
-                        v[4 * i + 1, k, c] = e1 + e2
-                        v[4 * i + 2, k, c] = e2 - e1
-                        v[4 * i + 3, k, c] = e1 - e3
+                        vk[4 * i, c] = e0 - e2
+                        vk[4 * i + 1, c] = e1 + e2
+                        vk[4 * i + 2, c] = e2 - e1
+                        vk[4 * i + 3, c] = e1 - e3
 
 
 @numba.njit(cache=True, nogil=True)
@@ -81,8 +95,9 @@ def output_tiles(m, th, tw, y):
 
 @numba.njit(cache=True, nogil=True)
 def grad_tiles(dy, th, tw, v):
-    """v[4 a + b, tile, :] = (A e A^T)[a, b] of every 2x2 output-gradient
-    tile e (zeros past the edges), A = [[1, 0], [1, 1], [1, -1], [0, -1]]."""
+    """v[tile, 4 a + b, :] = (A e A^T)[a, b] of every 2x2 output-gradient
+    tile e (zeros past the edges), A = [[1, 0], [1, 1], [1, -1], [0, -1]];
+    tile-major as input_tiles."""
     n_, oh, ow, o_ = dy.shape
     d = np.zeros((2, 2, o_), dy.dtype)
     t = np.empty((4, 2, o_), dy.dtype)
@@ -107,10 +122,11 @@ def grad_tiles(dy, th, tw, v):
                         t[1, j, c] = d0 + d1
                         t[2, j, c] = d0 - d1
                         t[3, j, c] = -d1
+                vk = v[k]
                 for i in range(4):
                     for c in range(o_):
                         e0, e1 = t[i, 0, c], t[i, 1, c]
-                        v[4 * i, k, c] = e0
-                        v[4 * i + 1, k, c] = e0 + e1
-                        v[4 * i + 2, k, c] = e0 - e1
-                        v[4 * i + 3, k, c] = -e1
+                        vk[4 * i, c] = e0
+                        vk[4 * i + 1, c] = e0 + e1
+                        vk[4 * i + 2, c] = e0 - e1
+                        vk[4 * i + 3, c] = -e1

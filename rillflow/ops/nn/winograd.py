@@ -135,15 +135,17 @@ def _loops(x):
 
 
 def _tiles(x, before, outs):
-    """(B^T d B of every input tile (16, tiles, C), TH, TW)."""
+    """(B^T d B of every input tile (16, tiles, C), TH, TW); the compiled
+    loop's array is tile-major, a view of it (the GEMMs' results do not
+    depend on the row stride)."""
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     ks = _loops(x)
     if ks is None:
         xp, th, tw = _padded_tiles(x, before, outs)
         return _input_transform(xp, th, tw), th, tw
-    v = np.empty((16, x.shape[0] * th * tw, x.shape[-1]), x.dtype)
+    v = np.empty((x.shape[0] * th * tw, 16, x.shape[-1]), x.dtype)
     ks["wino_input"](x, before[0], before[1], th, tw, v)
-    return v, th, tw
+    return v.transpose(1, 0, 2), th, tw
 
 
 def _untile(m, n, th, tw, outs):
@@ -218,8 +220,9 @@ def backprop_filter(x, dy, geo):
     if ks is None:
         e = _grad_tiles(dy, th, tw)
     else:
-        e = np.empty((16, v.shape[1], dy.shape[-1]), dy.dtype)
+        e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
         ks["wino_grad"](dy, th, tw, e)
+        e = e.transpose(1, 0, 2)
     m = np.matmul(v.transpose(0, 2, 1), e).reshape(4, 4, x.shape[-1], dy.shape[-1])
 
     def one(t):       # G^T applied along axis 0 of t (4, ...) -> (3, ...)
