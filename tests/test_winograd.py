@@ -14,7 +14,8 @@ S1 = [1, 1, 1, 1]
 # before of 0..2 (the input gradient's own padding is 2 - pad before).
 CASES = [(2, 16, 16, 16, 16, "SAME", ()), (3, 9, 10, 17, 19, "SAME", ()),
          (2, 13, 11, 16, 24, "VALID", ()), (2, 8, 7, 16, 16, "EXPLICIT", (0, 0, 2, 1, 0, 2, 0, 0)),
-         (1, 12, 12, 16, 20, "EXPLICIT", (0, 0, 1, 0, 2, 2, 0, 0))]
+         (1, 12, 12, 16, 20, "EXPLICIT", (0, 0, 1, 0, 2, 2, 0, 0)),
+         (1, 9, 8, 16, 16, "EXPLICIT", (0, 0, 1, 4, 0, 3, 0, 0))]     # outputs of padding only
 
 
 def _case(rng, n, h, w, c, o, padding, explicit):
