@@ -74,7 +74,7 @@ def test_compiled_transforms_give_the_numpy_transforms_bits():
 
 def test_conv2d_and_its_gradients_use_winograd_on_large_layers(monkeypatch):
     rng = np.random.default_rng(7)
-    x, f, dy, geo = _case(rng, 8, 14, 14, 32, 32, "SAME", ())
+    x, f, dy, geo = _case(rng, 8, 14, 14, 64, 64, "SAME", ())
     calls = []
     for name in ("conv", "backprop_input", "backprop_filter"):
         real = getattr(winograd, name)
@@ -94,7 +94,8 @@ def test_conv2d_and_its_gradients_use_winograd_on_large_layers(monkeypatch):
         np.testing.assert_allclose(g.numpy(), want, rtol=0, atol=2e-6 * np.abs(want).max())
 
 
-def test_small_or_strided_layers_keep_im2col():
+def test_small_or_strided_layers_keep_im2col(monkeypatch):
+    monkeypatch.setattr(jit_nn, "available", lambda: True)
     assert not winograd.usable((8, 14, 14, 32), (3, 3), [1, 2, 2, 1], S1, np.float32, 32,
                                (7, 7))
     assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, [1, 2, 2, 1], np.float32, 32,
@@ -103,5 +104,9 @@ def test_small_or_strided_layers_keep_im2col():
     assert not winograd.usable((1, 6, 6, 32), (3, 3), S1, S1, np.float32, 32, (6, 6))
     assert not winograd.usable((8, 14, 14, 16), (3, 3), S1, S1, np.float32, 32, (14, 14))
     assert winograd.usable((8, 14, 14, 16), (3, 3), S1, S1, np.float32, 64, (14, 14))
+    # Without the jit extra the NumPy transforms need 64 x 64 channels.
+    monkeypatch.setattr(jit_nn, "available", lambda: False)
+    assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, S1, np.float32, 64, (14, 14))
+    assert winograd.usable((8, 14, 14, 64), (3, 3), S1, S1, np.float32, 64, (14, 14))
     assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, S1, np.float16, 32, (14, 14))
     assert not winograd.usable((8, 14, 14, 32), (5, 5), S1, S1, np.float32, 32, (14, 14))

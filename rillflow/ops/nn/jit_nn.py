@@ -51,6 +51,12 @@ def loops(size):
     return LOAD.get(size)
 
 
+def available():
+    """Whether the jit extra is installed and on (its loops may still be
+    loading); fixed for the process, so kernels may choose by it."""
+    return _jk.available()
+
+
 def status():
     """"on", "loading", or why the compiled layer loops are off."""
     return LOAD.status()

@@ -37,12 +37,16 @@ from . import jit_nn
 __all__ = ["usable", "conv", "backprop_input", "backprop_filter"]
 
 # Below these sizes im2col and one GEMM are as fast (the 16 products are
-# too small for BLAS to reach its speed, and the NumPy transforms' twenty
-# passes cost more than they save); measured with OpenBLAS on one core. The
-# choice depends on the shapes only, never on whether the jit extra's loops
-# have loaded, so a layer's bits do not change when they do.
+# too small for BLAS to reach its speed, and the transforms cost more than
+# they save); measured with OpenBLAS on one core. The NumPy transforms (twenty
+# strided passes) pay off only from C * O = 4096 (64 x 64 channels), the
+# compiled ones from 1024. The choice depends on the shapes and on whether
+# the jit extra is installed and on, never on whether its loops have loaded
+# yet (they give the NumPy transforms' bits), so a layer's bits do not
+# change when they do.
 MIN_CHANNELS = 16
-MIN_CHANNEL_PRODUCT = 1024      # C * O
+MIN_CHANNEL_PRODUCT = 1024      # C * O, with the jit extra
+MIN_CHANNEL_PRODUCT_NUMPY = 4096
 MIN_TILES = 64
 
 
@@ -54,7 +58,8 @@ def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
     if any(s != 1 for s in strides[1:3]) or any(d != 1 for d in dilations[1:3]):
         return False
     c = x_shape[-1]
-    if min(c, out_channels) < MIN_CHANNELS or c * out_channels < MIN_CHANNEL_PRODUCT:
+    least = MIN_CHANNEL_PRODUCT if jit_nn.available() else MIN_CHANNEL_PRODUCT_NUMPY
+    if min(c, out_channels) < MIN_CHANNELS or c * out_channels < least:
         return False
     tiles = x_shape[0] * -(-outs[0] // 2) * -(-outs[1] // 2)
     return tiles >= MIN_TILES
