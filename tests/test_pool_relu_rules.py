@@ -179,8 +179,11 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
     rng = np.random.default_rng(11)
     for k, s, pad in [((2, 2), (2, 2), "VALID"), ((3, 3), (2, 2), "SAME"),
                       ((3, 2), (1, 2), "SAME"), ((2, 3), (3, 1), "VALID"),
-                      ((3, 3), (1, 1), "SAME"), ((5, 4), (2, 3), "SAME")]:
-        for shape in ((3, 9, 8, 5), (2, 7, 6, 16), (1, 3, 2, 1)):
+                      ((3, 3), (1, 1), "SAME"), ((5, 4), (2, 3), "SAME"),
+                      ((2, 2), (3, 3), "SAME"), ((2, 2), (2, 2), "SAME")]:
+        # (2, 8, 6, 16): 2x2 windows tile it exactly (max_pool_grad_disjoint
+        # writes every element, no zeroing pass).
+        for shape in ((3, 9, 8, 5), (2, 7, 6, 16), (1, 3, 2, 1), (2, 8, 6, 16)):
             x = rng.integers(-3, 4, shape).astype(np.float32)
             x.ravel()[rng.integers(0, x.size, 6)] = np.nan
             x.ravel()[rng.integers(0, x.size, 6)] = -0.0
@@ -223,3 +226,30 @@ def test_maximum_minimum_zero_ties_as_tensorflow(dtype):
     nan = tf.constant([np.nan, 1.0, 2.0], dtype)
     one = tf.constant([1.0, np.nan, 3.0], dtype)
     assert str(tf.maximum(nan, one).numpy().tolist()) == "[nan, nan, 3.0]"
+
+
+def test_compiled_relu_loops_give_the_numpy_kernels_bits():
+    pytest.importorskip("numba")
+    from rillflow.ops.nn import activations as A, jit_nn
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    loops = jit_nn.LOAD.value
+    rng = np.random.default_rng(12)
+    for n in (1, 7, 8, 1029, 4096):
+        x = rng.integers(-3, 4, n).astype(np.float32)
+        g = rng.standard_normal(n).astype(np.float32)
+        for a in (x, g):
+            a[rng.integers(0, n, 3)] = -0.0
+            a[rng.integers(0, n, 2)] = np.nan
+            a[rng.integers(0, n, 2)] = -np.inf
+        x[-1] = -0.0                            # the tail keeps -0
+        results = []
+        for use in (True, False):
+            jit_nn.LOAD.value = loops if use else None
+            try:
+                results.append((A._relu_kernel(x), A._relu_grad_kernel(g, x),
+                                A._relu_kernel(x.reshape(-1, 1)[::-1])))
+            finally:
+                jit_nn.LOAD.value = loops
+        for a, b in zip(*results):
+            np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))

@@ -17,6 +17,7 @@ from ...framework.op_registry import register
 from ...framework.tensor import Tensor
 from ..core import op_util as U
 from ..core.op_util import FLOATS, REAL, unary
+from . import jit_nn
 from .nn_util import _compute_dtype, _same_shape_infer, _scope, _zero
 from ..core.broadcast_ops import select_values, where
 from ..kernels.jit_kernels import exp_kernel
@@ -41,9 +42,23 @@ _SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # scale * alpha, as Tens
 _PACKET_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
+def _compiled(name, x):
+    """The jit extra's one-pass loop `name` for float32 `x`, or None."""
+    if x.dtype != np.float32 or x.ndim == 0:
+        return None
+    ks = jit_nn.loops(x.size)
+    return None if ks is None else ks[name]
+
+
 def _relu_kernel(features):
     if features.dtype.kind in "iu":
         return np.maximum(features, _zero(features))
+    loop = _compiled("relu", features)
+    if loop is not None:
+        x = np.ascontiguousarray(features)
+        out = np.empty(x.shape, x.dtype)
+        loop(x.reshape(-1), out.reshape(-1))
+        return out
     # max(x, 0) as TensorFlow computes it. Its float32 and float64 packets
     # give +0 for -0 (and keep NaN); the last size % lanes elements, and
     # every half-precision element, keep -0. np.maximum's choice between -0
@@ -63,6 +78,13 @@ def _relu_kernel(features):
 
 def _relu_grad_kernel(gradients, features):
     # TensorFlow multiplies by (features > 0): inf * 0 is NaN and -1 * 0 is -0.
+    loop = _compiled("relu_grad", gradients)
+    if loop is not None and features.dtype == np.float32 and \
+            features.shape == gradients.shape:
+        g, f = np.ascontiguousarray(gradients), np.ascontiguousarray(features)
+        out = np.empty(g.shape, g.dtype)
+        loop(g.reshape(-1), f.reshape(-1), out.reshape(-1))
+        return out
     return np.multiply(gradients, np.greater(features, 0).astype(gradients.dtype))
 
 

@@ -24,7 +24,7 @@ from ...framework.context import executing_eagerly
 from ..core.constant_ops import zeros_like
 from ..core.dim_ops import expand_dims, squeeze
 from ..core.shape_ops import shape
-from . import conv_geometry, pool_kernels
+from . import conv_geometry, pool_kernels, winograd
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
 
@@ -49,6 +49,8 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     _check_groups(input.shape[-1], filter.shape[-2], filter.shape[-1])
     geo = _geometry(input.shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
+    if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo):
+        return winograd.conv(input, filter, geo)
     # Windows ordered (..., *K, C): the gathered rows copy runs of C
     # contiguous values, and the filter is already a (prod(K)*C, O) matrix.
     cols, lead = _im2col(input, filter.shape[:nd], strides, dilations, geo)
@@ -64,6 +66,9 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
     nd = filter.ndim - 2
     geo = _geometry(in_shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
+    if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo) and \
+            winograd.backprop_input_usable(geo):
+        return winograd.backprop_input(in_shape, filter, out_backprop, geo)
     return conv_geometry.backprop_input(in_shape, filter, out_backprop, strides, dilations, geo)
 
 
@@ -74,9 +79,19 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     k = [int(d) for d in np.reshape(filter_sizes, -1)]
     nd = len(k) - 2
     geo = _geometry(input.shape, k[:nd], strides, dilations, padding, explicit_paddings)
+    if _winograd(input.shape, k, strides, dilations, input.dtype, geo):
+        return winograd.backprop_filter(input, out_backprop, geo)
     cols, _ = _im2col(input, k[:nd], strides, dilations, geo)
     df = cols.T @ out_backprop.reshape(-1, out_backprop.shape[-1])
     return df.reshape(k[:nd] + [input.shape[-1], -1]).astype(input.dtype, copy=False)
+
+
+def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo):
+    """Whether a 2-D convolution (or gradient) of these shapes runs as
+    Winograd F(2x2, 3x3) (winograd.py: 3x3, stride 1, large enough)."""
+    return len(filter_shape) == 4 and in_shape[-1] == filter_shape[2] and winograd.usable(
+        in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3],
+        (geo[0][0], geo[1][0]))
 
 
 def _check_groups(in_depth, filter_depth, out_depth):

@@ -1,7 +1,9 @@
 """Compiled loops of the `jit` extra (Numba) for the layer kernels whose
 NumPy versions make several passes over memory: float32 max and average
 pooling and their gradients (pool_kernels.py has the NumPy code and the
-rules they follow, which these loops follow too, element by element).
+rules they follow, which these loops follow too, element by element), relu
+and its gradient (activations.py's rules), and
+the tile transforms of Winograd convolutions (winograd.py, jit_winograd.py).
 
 The loops load on a background thread, as the other compiled kernels do
 (ops/kernels/jit_kernels.py): the first large request starts the load, and
@@ -17,14 +19,27 @@ MIN_ELEMENTS = _jk.MIN_ELEMENTS
 
 def _load():
     from . import jit_nn_loops as L
+    from . import jit_winograd as W
     x = np.zeros((1, 3, 3, 2), np.float32)
     y = np.zeros((1, 1, 1, 2), np.float32)
     L.max_pool(x, y, 2, 2, 1, 1, 0, 0)        # compiles, or loads from the disk cache
     L.max_pool_grad(x, y, x.copy(), 2, 2, 1, 1, 0, 0)
+    L.max_pool_grad_disjoint(x, y, x.copy(), 2, 2, 2, 2, 0, 0)
     L.avg_pool(x, y, 2, 2, 1, 1, 0, 0)
     L.avg_pool_grad(y, x.copy(), 2, 2, 1, 1, 0, 0)
+    z = np.zeros(9, np.float32)
+    L.relu(z, z.copy())
+    L.relu_grad(z, z, z.copy())
+    v = np.empty((1, 16, 2), np.float32)
+    W.input_tiles(x, 1, 1, 1, 1, v)
+    W.output_tiles(v.transpose(1, 0, 2).copy(), 1, 1, y)
+    W.grad_tiles(y, 1, 1, v)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
-            "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad}
+            "max_pool_grad_disjoint": L.max_pool_grad_disjoint,
+            "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
+            "relu": L.relu, "relu_grad": L.relu_grad,
+            "wino_input": W.input_tiles, "wino_output": W.output_tiles,
+            "wino_grad": W.grad_tiles}
 
 
 LOAD = _jk.BackgroundLoad("rillflow-jit-load-nn", _load, "the layer loops")
@@ -34,6 +49,12 @@ def loops(size):
     """The compiled loops (a dict by name) for a tensor of `size` elements,
     or None (small, not loaded yet, jit extra absent or off)."""
     return LOAD.get(size)
+
+
+def available():
+    """Whether the jit extra is installed and on (its loops may still be
+    loading); fixed for the process, so kernels may choose by it."""
+    return _jk.available()
 
 
 def status():

@@ -1,6 +1,7 @@
 """The Numba loops behind jit_nn.py: float32 NHWC pooling and its
 gradients, element by element in the order and with the rules of
-pool_kernels.py (TensorFlow's CPU kernels). Imported only by jit_nn's
+pool_kernels.py (TensorFlow's CPU kernels), and float32 relu and its
+gradient with activations.py's rules, in one pass instead of NumPy's four. Imported only by jit_nn's
 loader thread, since importing Numba takes a second.
 
 Windows are given by kernel size (kh, kw), strides (sh, sw) and the
@@ -76,6 +77,44 @@ def max_pool_grad(x, g, dx, kh, kw, sh, sw, ph, pw):
 
 
 @numba.njit(cache=True, nogil=True)
+def max_pool_grad_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
+    """max_pool_grad for windows that never overlap (k <= s): each window's
+    elements are written once, 0 + the gradient at its maximum (the bits of
+    adding it to zeros) and +0 elsewhere, so dx needs no zeroing pass
+    except where no window reaches."""
+    n_, oh_, ow_, c_ = g.shape
+    h, w = x.shape[1], x.shape[2]
+    cur = np.empty(c_, np.float32)
+    idx = np.empty(c_, np.int32)
+    zero = np.float32(0)
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                first = x[n, r0, q0]
+                p0 = np.int32(r0 * w + q0)
+                for c in range(c_):
+                    cur[c] = first[c]
+                    idx[c] = p0
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        v = x[n, r, q]
+                        p = np.int32(r * w + q)
+                        for c in range(c_):
+                            t = cur[c] < v[c]
+                            cur[c] = v[c] if t else cur[c]
+                            idx[c] = p if t else idx[c]
+                gv = g[n, oi, oj]
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        d = dx[n, r, q]
+                        p = np.int32(r * w + q)
+                        for c in range(c_):
+                            d[c] = zero + gv[c] if idx[c] == p else zero
+
+
+@numba.njit(cache=True, nogil=True)
 def avg_pool(x, out, kh, kw, sh, sw, ph, pw):
     """out[n, i, j, :] = each window's real elements added in order from 0,
     divided by their count."""
@@ -121,3 +160,28 @@ def avg_pool_grad(g, dx, kh, kw, sh, sw, ph, pw):
                         d = dx[n, r, q]
                         for c in range(c_):
                             d[c] = d[c] + share[c]
+
+
+@numba.njit(cache=True, nogil=True)
+def relu(x, out):
+    """out = max(x, 0) of 1-D float32 `x`, activations._relu_kernel's rule:
+    the 8-lane packets clear x <= 0 (-0 gives +0), the last size % 8
+    elements x < 0 (-0 stays); NaN is kept."""
+    n = x.size
+    lo = n - n % 8
+    zero = np.float32(0)
+    for i in range(lo):
+        v = x[i]
+        out[i] = zero if v <= zero else v
+    for i in range(lo, n):
+        v = x[i]
+        out[i] = zero if v < zero else v
+
+
+@numba.njit(cache=True, nogil=True)
+def relu_grad(g, f, out):
+    """out = g * (f > 0) of 1-D float32 arrays (inf * 0 is NaN, -1 * 0 is
+    -0, as TensorFlow's multiplication by the mask gives)."""
+    one, zero = np.float32(1), np.float32(0)
+    for i in range(g.size):
+        out[i] = g[i] * (one if f[i] > zero else zero)

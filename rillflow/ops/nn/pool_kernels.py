@@ -226,14 +226,22 @@ def _argmax(x, geo, values=False):
 def max_pool_grad(x, grad, ksize, strides, padding):
     """TensorFlow's MaxPoolGrad: each window's gradient goes to its maximum."""
     geo = _Geometry(x.shape, ksize, strides, padding)
+    loop = _compiled2d("max_pool_grad", x, geo)
+    if loop is not None and grad.dtype == np.float32 and grad.size:
+        if geo.overlapping():
+            out = np.zeros(x.shape, np.float32)
+        else:
+            loop = _compiled2d("max_pool_grad_disjoint", x, geo)
+            # Every element lies in a window (and is written) when the
+            # windows tile the input exactly.
+            tiled = all(k == s and o * s == size and not b for k, s, o, size, b in zip(
+                geo.k, geo.s, geo.outs, x.shape[1:3], geo.before))
+            out = np.empty(x.shape, np.float32) if tiled else np.zeros(x.shape, np.float32)
+        loop(np.ascontiguousarray(x), np.ascontiguousarray(grad), out, *_window_args(geo))
+        return out
     dx = geo.padded_zeros(grad.dtype)
     if dx.size == 0 or grad.size == 0:
         return dx[geo.crop()]
-    loop = _compiled2d("max_pool_grad", x, geo)
-    if loop is not None and grad.dtype == np.float32:
-        out = np.zeros(x.shape, np.float32)
-        loop(np.ascontiguousarray(x), np.ascontiguousarray(grad), out, *_window_args(geo))
-        return out
     idx = _argmax(x, geo)
     bdt = _bits_dtype(grad.dtype)
     gbits = np.ascontiguousarray(grad).view(bdt)

@@ -1,0 +1,132 @@
+"""The Numba loops of winograd.py's transforms (the jit extra): one pass
+over the tiles instead of NumPy's twenty strided whole-array passes, with
+the same operations in the same order, so the same bits. Imported only by
+jit_nn's loader thread.
+
+A tile's 4x4 (or 2x2) block is read from the unpadded input (zeros where
+it hangs over an edge, as winograd.py's padded copy has); the channel loop
+is innermost so that it vectorizes. Only additions and subtractions: no
+contraction into FMAs can change a rounding.
+"""
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, nogil=True)
+def input_tiles(x, ph, pw, th, tw, v):
+    """v[tile, 4 a + b, :] = (B^T d B)[a, b] of every 4x4 input tile d
+    (rows from 2 ty - ph, columns from 2 tx - pw). Tile-major, so that a
+    tile's 16 rows are one contiguous write (25% faster than 16 streams;
+    the GEMMs read the (16, tiles, C) view with a row stride of 16 C)."""
+    n_, h, w, c_ = x.shape
+    d = np.zeros((4, 4, c_), x.dtype)
+    t = np.empty((4, 4, c_), x.dtype)
+    for n in range(n_):
+        for ty in range(th):
+            r0 = 2 * ty - ph
+            for tx in range(tw):
+                q0 = 2 * tx - pw
+                if r0 >= 0 and r0 + 4 <= h and q0 >= 0 and q0 + 4 <= w:
+                    # Inside: the row transform reads x itself.
+                    for j in range(4):
+                        x0, x1 = x[n, r0, q0 + j], x[n, r0 + 1, q0 + j]
+                        x2, x3 = x[n, r0 + 2, q0 + j], x[n, r0 + 3, q0 + j]
+                        for c in range(c_):
+                            d0, d1, d2, d3 = x0[c], x1[c], x2[c], x3[c]
+                            t[0, j, c] = d0 - d2
+                            t[1, j, c] = d1 + d2
+                            t[2, j, c] = d2 - d1
+                            t[3, j, c] = d1 - d3
+                else:
+                    for i in range(4):
+                        r = r0 + i
+                        for j in range(4):
+                            q = q0 + j
+                            if 0 <= r < h and 0 <= q < w:
+                                for c in range(c_):
+                                    d[i, j, c] = x[n, r, q, c]
+                            else:
+                                for c in range(c_):
+                                    d[i, j, c] = 0
+                    for j in range(4):
+                        for c in range(c_):
+                            d0, d1, d2, d3 = d[0, j, c], d[1, j, c], d[2, j, c], d[3, j, c]
+                            t[0, j, c] = d0 - d2
+                            t[1, j, c] = d1 + d2
+                            t[2, j, c] = d2 - d1
+                            t[3, j, c] = d1 - d3
+                vk = v[(n * th + ty) * tw + tx]
+                for i in range(4):
+                    for c in range(c_):
+                        e0, e1, e2, e3 = t[i, 0, c], t[i, 1, c], t[i, 2, c], t[i, 3, c]
+                        vk[4 * i, c] = e0 - e2
+                        vk[4 * i + 1, c] = e1 + e2
+                        vk[4 * i + 2, c] = e2 - e1
+                        vk[4 * i + 3, c] = e1 - e3
+
+
+@numba.njit(cache=True, nogil=True)
+def output_tiles(m, th, tw, y):
+    """y (N, OH, OW, O) = A^T m A of every tile's m[0:16, tile, :], the
+    2x2 outputs past OH/OW left out."""
+    n_, oh, ow, o_ = y.shape
+    r = np.empty((2, 4, o_), m.dtype)
+    for n in range(n_):
+        for ty in range(th):
+            for tx in range(tw):
+                k = (n * th + ty) * tw + tx
+                for j in range(4):
+                    for c in range(o_):
+                        m0, m1, m2, m3 = m[j, k, c], m[4 + j, k, c], m[8 + j, k, c], \
+                            m[12 + j, k, c]
+                        r[0, j, c] = (m0 + m1) + m2
+                        r[1, j, c] = (m1 - m2) - m3
+                for i in range(2):
+                    row = 2 * ty + i
+                    if row >= oh:
+                        continue
+                    q = 2 * tx
+                    for c in range(o_):
+                        y[n, row, q, c] = (r[i, 0, c] + r[i, 1, c]) + r[i, 2, c]
+                    if q + 1 < ow:
+                        for c in range(o_):
+                            y[n, row, q + 1, c] = (r[i, 1, c] - r[i, 2, c]) - r[i, 3, c]
+
+
+@numba.njit(cache=True, nogil=True)
+def grad_tiles(dy, th, tw, v):
+    """v[tile, 4 a + b, :] = (A e A^T)[a, b] of every 2x2 output-gradient
+    tile e (zeros past the edges), A = [[1, 0], [1, 1], [1, -1], [0, -1]];
+    tile-major as input_tiles."""
+    n_, oh, ow, o_ = dy.shape
+    d = np.zeros((2, 2, o_), dy.dtype)
+    t = np.empty((4, 2, o_), dy.dtype)
+    for n in range(n_):
+        for ty in range(th):
+            for tx in range(tw):
+                k = (n * th + ty) * tw + tx
+                for i in range(2):
+                    r = 2 * ty + i
+                    for j in range(2):
+                        q = 2 * tx + j
+                        if r < oh and q < ow:
+                            for c in range(o_):
+                                d[i, j, c] = dy[n, r, q, c]
+                        else:
+                            for c in range(o_):
+                                d[i, j, c] = 0
+                for j in range(2):
+                    for c in range(o_):
+                        d0, d1 = d[0, j, c], d[1, j, c]
+                        t[0, j, c] = d0
+                        t[1, j, c] = d0 + d1
+                        t[2, j, c] = d0 - d1
+                        t[3, j, c] = -d1
+                vk = v[k]
+                for i in range(4):
+                    for c in range(o_):
+                        e0, e1 = t[i, 0, c], t[i, 1, c]
+                        vk[4 * i, c] = e0
+                        vk[4 * i + 1, c] = e0 + e1
+                        vk[4 * i + 2, c] = e0 - e1
+                        vk[4 * i + 3, c] = -e1

@@ -1,0 +1,238 @@
+"""Winograd's minimal filtering F(2x2, 3x3) for 3x3, stride-1, undilated 2-D
+convolutions (NHWC) and their two gradients: 16 matrix products of
+(tiles, C) x (C, O) instead of one of (positions, 9 C) x (9 C, O), 2.25x
+fewer multiplications, so about half the time of im2col and one GEMM on
+large layers (Lavin and Gray, "Fast Algorithms for Convolutional Neural
+Networks", 2015).
+
+The output is cut into 2x2 tiles; each tile reads a 4x4 input tile (the
+tiles overlap by two rows and columns). With
+
+    B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]]
+    G   = [[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]]
+    A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]
+
+a tile's output is A^T [(G g G^T) * (B^T d B)] A, the product taken per
+(row, column) of the 4x4 transforms and summed over the input channels:
+that sum is the GEMM. The transforms only add, subtract and halve, so
+their rounding stays at the level of the sums' own (the F(2x2, 3x3)
+error is about that of direct summation; larger tiles, F(4x4, 3x3), would
+halve the GEMM again but lose digits to their 1/6 and 1/24 factors).
+
+The gradients are Winograd too:
+- input: a convolution of the output gradient with the filter turned by
+  180 degrees and its in/out channels swapped (stride 1 only);
+- filter: by the bilinear identity, dW = G^T [sum over tiles of
+  (A E A^T) * (B^T D B)] G for the 2x2 output-gradient tiles E and the
+  input tiles D: again 16 GEMMs, (C, tiles) x (tiles, O).
+
+Every transform is a fixed sequence of whole-array additions (written out
+below, the operands' order fixed), so the results do not depend on the
+CPU beyond what the GEMMs' blocking does.
+"""
+import numpy as np
+
+from . import jit_nn
+
+__all__ = ["usable", "conv", "backprop_input", "backprop_filter"]
+
+# Below these sizes im2col and one GEMM are as fast (the 16 products are
+# too small for BLAS to reach its speed, and the transforms cost more than
+# they save); measured with OpenBLAS on one core. The NumPy transforms (twenty
+# strided passes) pay off only from C * O = 4096 (64 x 64 channels), the
+# compiled ones from 1024. The choice depends on the shapes and on whether
+# the jit extra is installed and on, never on whether its loops have loaded
+# yet (they give the NumPy transforms' bits), so a layer's bits do not
+# change when they do.
+MIN_CHANNELS = 16
+MIN_CHANNEL_PRODUCT = 1024      # C * O, with the jit extra
+MIN_CHANNEL_PRODUCT_NUMPY = 4096
+MIN_TILES = 64
+
+
+def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
+    """Whether F(2x2, 3x3) runs this 2-D convolution: a 3x3 filter, stride
+    and dilation 1, float32/float64, enough channels and output tiles."""
+    if tuple(k) != (3, 3) or dtype not in (np.float32, np.float64):
+        return False
+    if any(s != 1 for s in strides[1:3]) or any(d != 1 for d in dilations[1:3]):
+        return False
+    c = x_shape[-1]
+    least = MIN_CHANNEL_PRODUCT if jit_nn.available() else MIN_CHANNEL_PRODUCT_NUMPY
+    if min(c, out_channels) < MIN_CHANNELS or c * out_channels < least:
+        return False
+    tiles = x_shape[0] * -(-outs[0] // 2) * -(-outs[1] // 2)
+    return tiles >= MIN_TILES
+
+
+def _padded_tiles(x, before, outs):
+    """`x` (N, H, W, C) placed in zeros so that the 4x4 input tiles of
+    ceil(out / 2) x ceil(out / 2) output tiles, starting `before` rows and
+    columns ahead of x, all lie inside: (N, 2 TH + 2, 2 TW + 2, C)."""
+    n, h, w, c = x.shape
+    th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
+    hp, wp = 2 * th + 2, 2 * tw + 2
+    (ph, pw) = before
+    xp = np.zeros((n, hp, wp, c), x.dtype)
+    # Rows/columns of x that a tile reads (the rest only pads the last tiles).
+    r0, r1 = max(0, -ph), min(h, hp - ph)
+    q0, q1 = max(0, -pw), min(w, wp - pw)
+    if r1 > r0 and q1 > q0:
+        xp[:, ph + r0:ph + r1, pw + q0:pw + q1] = x[:, r0:r1, q0:q1]
+    return xp, th, tw
+
+
+def _input_transform(xp, th, tw):
+    """B^T d B of every 4x4 input tile: (16, N * TH * TW, C), the 16 ordered
+    (row, column) of the transform."""
+    n, _, wp, c = xp.shape
+    rows = np.empty((4, n, th, wp, c), xp.dtype)
+    d = [xp[:, i:i + 2 * th:2] for i in range(4)]
+    np.subtract(d[0], d[2], out=rows[0])
+    np.add(d[1], d[2], out=rows[1])
+    np.subtract(d[2], d[1], out=rows[2])
+    np.subtract(d[1], d[3], out=rows[3])
+    v = np.empty((4, 4, n, th, tw, c), xp.dtype)
+    for a in range(4):
+        e = [rows[a][:, :, j:j + 2 * tw:2] for j in range(4)]
+        np.subtract(e[0], e[2], out=v[a, 0])
+        np.add(e[1], e[2], out=v[a, 1])
+        np.subtract(e[2], e[1], out=v[a, 2])
+        np.subtract(e[1], e[3], out=v[a, 3])
+    return v.reshape(16, n * th * tw, c)
+
+
+def _filter_transform(g):
+    """G g G^T of a (3, 3, C, O) filter: (16, C, O)."""
+    def one(t):       # G applied along axis 0 of t (3, ...) -> (4, ...)
+        s = t[0] + t[2]
+        return np.stack([t[0], (s + t[1]) * 0.5, (s - t[1]) * 0.5, t[2]])
+    u = one(g)                                   # (4, 3, C, O)
+    u = one(u.transpose(1, 0, 2, 3))             # (4 cols, 4 rows, C, O)
+    return np.ascontiguousarray(u.transpose(1, 0, 2, 3)).reshape(16, *g.shape[2:])
+
+
+def _output_transform(m, n, th, tw, outs):
+    """A^T m A of every tile's (16, O) products: (N, OH, OW, O)."""
+    o = m.shape[-1]
+    m = m.reshape(4, 4, n, th, tw, o)
+    r0 = m[0] + m[1]
+    r0 += m[2]
+    r1 = m[1] - m[2]
+    r1 -= m[3]
+    y = np.empty((n, th, 2, tw, 2, o), m.dtype)
+    for i, r in enumerate((r0, r1)):
+        t = np.add(r[0], r[1], out=y[:, :, i, :, 0])
+        t += r[2]
+        t = np.subtract(r[1], r[2], out=y[:, :, i, :, 1])
+        t -= r[3]
+    y = y.reshape(n, 2 * th, 2 * tw, o)
+    if (2 * th, 2 * tw) != tuple(outs):
+        y = np.ascontiguousarray(y[:, :outs[0], :outs[1]])
+    return y
+
+
+def _loops(x):
+    """The jit extra's transform loops for float32 `x`, or None."""
+    if x.dtype != np.float32:
+        return None
+    return jit_nn.loops(x.size)
+
+
+def _tiles(x, before, outs):
+    """(B^T d B of every input tile (16, tiles, C), TH, TW); the compiled
+    loop's array is tile-major, a view of it (the GEMMs' results do not
+    depend on the row stride)."""
+    th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
+    ks = _loops(x)
+    if ks is None:
+        xp, th, tw = _padded_tiles(x, before, outs)
+        return _input_transform(xp, th, tw), th, tw
+    v = np.empty((x.shape[0] * th * tw, 16, x.shape[-1]), x.dtype)
+    ks["wino_input"](x, before[0], before[1], th, tw, v)
+    return v.transpose(1, 0, 2), th, tw
+
+
+def _untile(m, n, th, tw, outs):
+    """A^T m A: the (N, OH, OW, O) output of the tiles' products."""
+    ks = _loops(m)
+    if ks is None:
+        return _output_transform(m, n, th, tw, outs)
+    y = np.empty((n,) + tuple(outs) + (m.shape[-1],), m.dtype)
+    ks["wino_output"](m, th, tw, y)
+    return y
+
+
+def _conv_transformed(x, u, before, outs):
+    """The convolution of `x` with a transformed filter `u` (16, C, O), the
+    first output reading from `before` rows/columns ahead of x."""
+    v, th, tw = _tiles(x, before, outs)
+    return _untile(np.matmul(v, u), x.shape[0], th, tw, outs)
+
+
+def conv(x, filter, geo):
+    """Conv2D of x (N, H, W, C) with a (3, 3, C, O) filter; `geo` is
+    conv_geometry.geometry's [(out, pad before, pad after)] per axis."""
+    u = _filter_transform(filter.astype(x.dtype, copy=False))
+    return _conv_transformed(x, u, (geo[0][1], geo[1][1]), (geo[0][0], geo[1][0]))
+
+
+def backprop_input_usable(geo):
+    """The input gradient is a convolution with padding 2 - pad before,
+    which must not be negative."""
+    return geo[0][1] <= 2 and geo[1][1] <= 2
+
+
+def backprop_input(in_shape, filter, dy, geo):
+    """Conv2DBackpropInput: dy convolved with the filter turned by 180
+    degrees, in and out channels swapped."""
+    flipped = np.ascontiguousarray(filter[::-1, ::-1].transpose(0, 1, 3, 2))
+    u = _filter_transform(flipped.astype(dy.dtype, copy=False))
+    return _conv_transformed(dy, u, (2 - geo[0][1], 2 - geo[1][1]), tuple(in_shape[1:3]))
+
+
+def _grad_tiles(dy, th, tw):
+    """A e A^T of every 2x2 output-gradient tile (zeros past the edge):
+    (16, N * TH * TW, O), with A = [[1, 0], [1, 1], [1, -1], [0, -1]]."""
+    n, oh, ow, o = dy.shape
+    if (oh, ow) != (2 * th, 2 * tw):
+        e = np.zeros((n, 2 * th, 2 * tw, o), dy.dtype)
+        e[:, :oh, :ow] = dy
+        dy = e
+    rows = np.empty((4, n, th, 2 * tw, o), dy.dtype)
+    d0, d1 = dy[:, 0::2], dy[:, 1::2]
+    rows[0] = d0
+    np.add(d0, d1, out=rows[1])
+    np.subtract(d0, d1, out=rows[2])
+    np.negative(d1, out=rows[3])
+    v = np.empty((4, 4, n, th, tw, o), dy.dtype)
+    for a in range(4):
+        e0, e1 = rows[a][:, :, 0::2], rows[a][:, :, 1::2]
+        v[a, 0] = e0
+        np.add(e0, e1, out=v[a, 1])
+        np.subtract(e0, e1, out=v[a, 2])
+        np.negative(e1, out=v[a, 3])
+    return v.reshape(16, n * th * tw, o)
+
+
+def backprop_filter(x, dy, geo):
+    """Conv2DBackpropFilter: G^T [sum over tiles (A E A^T)(B^T D B)] G,
+    a (3, 3, C, O) array."""
+    outs = (geo[0][0], geo[1][0])
+    v, th, tw = _tiles(x, (geo[0][1], geo[1][1]), outs)
+    dy = dy.astype(x.dtype, copy=False)
+    ks = _loops(dy)
+    if ks is None:
+        e = _grad_tiles(dy, th, tw)
+    else:
+        e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
+        ks["wino_grad"](dy, th, tw, e)
+        e = e.transpose(1, 0, 2)
+    m = np.matmul(v.transpose(0, 2, 1), e).reshape(4, 4, x.shape[-1], dy.shape[-1])
+
+    def one(t):       # G^T applied along axis 0 of t (4, ...) -> (3, ...)
+        s = (t[1] + t[2]) * 0.5
+        return np.stack([t[0] + s, (t[1] - t[2]) * 0.5, s + t[3]])
+    w = one(m)                                   # (3, 4, C, O)
+    w = one(w.transpose(1, 0, 2, 3))             # (3 cols, 3 rows, C, O)
+    return np.ascontiguousarray(w.transpose(1, 0, 2, 3))

@@ -1,0 +1,112 @@
+"""Winograd F(2x2, 3x3) convolutions (rillflow/ops/nn/winograd.py): the
+convolution and both gradients against a float64 im2col reference (within
+float32 tolerance: the GEMMs' blocking and the transforms' roundings decide
+the last bits), the jit extra's transform loops against the NumPy transforms
+(the same bits), and the ops choosing it for large 3x3 stride-1 layers."""
+import numpy as np
+import pytest
+
+import rillflow as tf
+from rillflow.ops.nn import conv_geometry, conv_ops, jit_nn, winograd
+
+S1 = [1, 1, 1, 1]
+# (N, H, W, C, O, padding, explicit pads): odd and even sizes, every pad
+# before of 0..2 (the input gradient's own padding is 2 - pad before).
+CASES = [(2, 16, 16, 16, 16, "SAME", ()), (3, 9, 10, 17, 19, "SAME", ()),
+         (2, 13, 11, 16, 24, "VALID", ()), (2, 8, 7, 16, 16, "EXPLICIT", (0, 0, 2, 1, 0, 2, 0, 0)),
+         (1, 12, 12, 16, 20, "EXPLICIT", (0, 0, 1, 0, 2, 2, 0, 0)),
+         (1, 9, 8, 16, 16, "EXPLICIT", (0, 0, 1, 4, 0, 3, 0, 0))]     # outputs of padding only
+
+
+def _case(rng, n, h, w, c, o, padding, explicit):
+    x = rng.standard_normal((n, h, w, c)).astype(np.float32)
+    f = (rng.standard_normal((3, 3, c, o)) / np.sqrt(9 * c)).astype(np.float32)
+    geo = conv_geometry.geometry(x.shape, (3, 3), S1, S1, padding, explicit)
+    dy = rng.standard_normal((n, geo[0][0], geo[1][0], o)).astype(np.float32)
+    return x, f, dy, geo
+
+
+def _reference(x, f, dy, padding, explicit):
+    """The im2col kernels in float64."""
+    x64, f64, dy64 = (a.astype(np.float64) for a in (x, f, dy))
+    return (conv_ops._conv_kernel(x64, f64, S1, padding, S1, explicit),
+            conv_ops._backprop_input_kernel(np.array(x.shape), f64, dy64, S1, padding, S1,
+                                            explicit),
+            conv_ops._backprop_filter_kernel(x64, np.array(f.shape), dy64, S1, padding, S1,
+                                             explicit))
+
+
+def _winograd_all(x, f, dy, geo):
+    return (winograd.conv(x, f, geo), winograd.backprop_input(x.shape, f, dy, geo),
+            winograd.backprop_filter(x, dy, geo))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_winograd_matches_direct_convolution(case):
+    rng = np.random.default_rng(5)
+    x, f, dy, geo = _case(rng, *case)
+    assert winograd.backprop_input_usable(geo)
+    for got, want in zip(_winograd_all(x, f, dy, geo), _reference(x, f, dy, *case[5:])):
+        assert got.shape == want.shape and got.dtype == np.float32
+        # F(2x2, 3x3) rounds about as much as direct summation.
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * np.abs(want).max())
+
+
+def test_compiled_transforms_give_the_numpy_transforms_bits():
+    pytest.importorskip("numba")
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    loops = jit_nn.LOAD.value
+    rng = np.random.default_rng(6)
+    for case in CASES:
+        x, f, dy, geo = _case(rng, *case)
+        x.ravel()[rng.integers(0, x.size, 5)] = -0.0
+        results = []
+        for use in (True, False):
+            jit_nn.LOAD.value = loops if use else None
+            try:
+                results.append(_winograd_all(x, f, dy, geo))
+            finally:
+                jit_nn.LOAD.value = loops
+        for a, b in zip(*results):
+            np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
+
+
+def test_conv2d_and_its_gradients_use_winograd_on_large_layers(monkeypatch):
+    rng = np.random.default_rng(7)
+    x, f, dy, geo = _case(rng, 8, 14, 14, 64, 64, "SAME", ())
+    calls = []
+    for name in ("conv", "backprop_input", "backprop_filter"):
+        real = getattr(winograd, name)
+        monkeypatch.setattr(winograd, name,
+                            lambda *a, _r=real, _n=name: calls.append(_n) or _r(*a))
+    xt, ft = tf.constant(x), tf.Variable(f)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.nn.conv2d(x, ft, 1, "SAME")
+        return (y,) + tuple(t.gradient(y, [x, ft], output_gradients=tf.constant(dy)))
+    got = step(xt)
+    assert sorted(calls) == ["backprop_filter", "backprop_input", "conv"]
+    for g, want in zip(got, _reference(x, f, dy, "SAME", ())):
+        np.testing.assert_allclose(g.numpy(), want, rtol=0, atol=2e-6 * np.abs(want).max())
+
+
+def test_small_or_strided_layers_keep_im2col(monkeypatch):
+    monkeypatch.setattr(jit_nn, "available", lambda: True)
+    assert not winograd.usable((8, 14, 14, 32), (3, 3), [1, 2, 2, 1], S1, np.float32, 32,
+                               (7, 7))
+    assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, [1, 2, 2, 1], np.float32, 32,
+                               (10, 10))
+    assert not winograd.usable((8, 14, 14, 1), (3, 3), S1, S1, np.float32, 32, (14, 14))
+    assert not winograd.usable((1, 6, 6, 32), (3, 3), S1, S1, np.float32, 32, (6, 6))
+    assert not winograd.usable((8, 14, 14, 16), (3, 3), S1, S1, np.float32, 32, (14, 14))
+    assert winograd.usable((8, 14, 14, 16), (3, 3), S1, S1, np.float32, 64, (14, 14))
+    # Without the jit extra the NumPy transforms need 64 x 64 channels.
+    monkeypatch.setattr(jit_nn, "available", lambda: False)
+    assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, S1, np.float32, 64, (14, 14))
+    assert winograd.usable((8, 14, 14, 64), (3, 3), S1, S1, np.float32, 64, (14, 14))
+    assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, S1, np.float16, 32, (14, 14))
+    assert not winograd.usable((8, 14, 14, 32), (5, 5), S1, S1, np.float32, 32, (14, 14))
