@@ -110,3 +110,18 @@ def test_small_or_strided_layers_keep_im2col(monkeypatch):
     assert winograd.usable((8, 14, 14, 64), (3, 3), S1, S1, np.float32, 64, (14, 14))
     assert not winograd.usable((8, 14, 14, 32), (3, 3), S1, S1, np.float16, 32, (14, 14))
     assert not winograd.usable((8, 14, 14, 32), (5, 5), S1, S1, np.float32, 32, (14, 14))
+
+
+def test_infinite_inputs_take_the_direct_path():
+    # TensorFlow's direct summation gives +-inf next to an inf input; the
+    # Winograd transforms would give NaN (inf - inf), so such layers don't
+    # run as Winograd.
+    rng = np.random.RandomState(5)
+    x = rng.rand(2, 12, 12, 64).astype(np.float32)
+    f = rng.rand(3, 3, 64, 64).astype(np.float32)   # positive: sums of inf stay inf
+    geo = conv_geometry.geometry(x.shape, (3, 3), S1, S1, "SAME", ())
+    assert conv_ops._winograd(x.shape, f.shape, S1, S1, x.dtype, geo)
+    x[0, 5, 5, 3] = np.inf
+    y = conv_ops._conv_kernel(x, f, S1, "SAME", S1)
+    assert np.isposinf(y[0, 4:7, 4:7]).all() and not np.isnan(y).any()
+    assert np.isfinite(y[1]).all()

@@ -49,7 +49,8 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     _check_groups(input.shape[-1], filter.shape[-2], filter.shape[-1])
     geo = _geometry(input.shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
-    if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo):
+    if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo) and \
+            _finite(input, filter):
         return winograd.conv(input, filter, geo)
     # Windows ordered (..., *K, C): the gathered rows copy runs of C
     # contiguous values, and the filter is already a (prod(K)*C, O) matrix.
@@ -67,7 +68,7 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
     geo = _geometry(in_shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
     if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo) and \
-            winograd.backprop_input_usable(geo):
+            winograd.backprop_input_usable(geo) and _finite(filter, out_backprop):
         return winograd.backprop_input(in_shape, filter, out_backprop, geo)
     return conv_geometry.backprop_input(in_shape, filter, out_backprop, strides, dilations, geo)
 
@@ -79,7 +80,8 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     k = [int(d) for d in np.reshape(filter_sizes, -1)]
     nd = len(k) - 2
     geo = _geometry(input.shape, k[:nd], strides, dilations, padding, explicit_paddings)
-    if _winograd(input.shape, k, strides, dilations, input.dtype, geo):
+    if _winograd(input.shape, k, strides, dilations, input.dtype, geo) and \
+            _finite(input, out_backprop):
         return winograd.backprop_filter(input, out_backprop, geo)
     cols, _ = _im2col(input, k[:nd], strides, dilations, geo)
     df = cols.T @ out_backprop.reshape(-1, out_backprop.shape[-1])
@@ -92,6 +94,15 @@ def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo):
     return len(filter_shape) == 4 and in_shape[-1] == filter_shape[2] and winograd.usable(
         in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3],
         (geo[0][0], geo[1][0]))
+
+
+def _finite(*arrays):
+    """Whether the arrays hold no inf or NaN (their sums are finite; a finite
+    sum that overflows only sends the layer to the direct path). Winograd's
+    transforms subtract inputs from each other, so an inf would give NaN
+    where TensorFlow's direct summation gives +-inf."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return all(np.isfinite(np.add.reduce(a, axis=None)) for a in arrays)
 
 
 def _check_groups(in_depth, filter_depth, out_depth):
