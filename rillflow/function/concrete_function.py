@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from ..compiler import runtime_errors
-from ..compiler.codegen import compile_graph
+from ..compiler.xla_compile import compile_function_graph
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import core_types, errors, nest
@@ -215,7 +215,8 @@ class ConcreteFunction(core_types.ConcreteFunction):
     def _ensure_compiled(self):
         if self._compiled is None:
             g = self.graph
-            self._compiled = compile_graph(g, g.inputs, g.outputs, name=g.name)
+            # XLA for jit_compile=True (xla_compile.py), else rillflow's code.
+            self._compiled = compile_function_graph(g, g.inputs, g.outputs, name=g.name)
             caps = g.external_captures
             # Captured tensors of an enclosing function being traced have no
             # value yet; such a function only runs as a call op inside it.

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -674,3 +675,29 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=D.int64, name=None):  #
         zero = late.zeros([], dtype=x.dtype)
         nonzero = late.cast(late.not_equal(x, zero), D.int64)
         return late.cast(reduce_sum(nonzero, axis=axis, keepdims=bool(keepdims)), dtype)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _reduction(fname):
+    def rule(ctx, op, x, axis):
+        axes = tuple(a % max(XL.jnp.ndim(x), 1) for a in XL.ints(ctx.static(op, 1, axis)))
+        return getattr(XL.jnp, fname)(x, axis=axes, keepdims=op.attrs.get("keep_dims", False))
+    return rule
+
+
+def _lower_euclidean_norm(ctx, op, x, axis):
+    sq = _reduction("sum")(ctx, op, XL.jnp.real(x * XL.jnp.conj(x)), axis)
+    return XL.jnp.sqrt(sq)
+
+
+def _lower_arg(ctx, op, x, dimension):
+    fn = XL.jnp.argmax if op.type == "ArgMax" else XL.jnp.argmin
+    return fn(x, axis=XL.ints(ctx.static(op, 1, dimension))[0])
+
+
+XL.set_lowerings({
+    "Sum": _reduction("sum"), "Mean": _reduction("mean"), "Max": _reduction("max"),
+    "Min": _reduction("min"), "Prod": _reduction("prod"), "All": _reduction("all"),
+    "Any": _reduction("any"), "EuclideanNorm": _lower_euclidean_norm, "ArgMax": _lower_arg,
+    "ArgMin": _lower_arg})
