@@ -218,36 +218,72 @@ class LoweringContext:
             out = L.resolve(rule)(*ins)
         else:
             out = rule(self, op, *ins)
-        if len(op.outputs) == 1 and not op.multi:
-            outs = [out]
-        elif out is None:
+        # A rule returns a list for an op with several (or no) outputs.
+        if isinstance(out, (list, tuple)):
+            outs = list(out)
+        elif out is None and not op.outputs:
             outs = []
         else:
-            outs = list(out)
+            outs = [out]
         return [_cast(v, t) for v, t in zip(outs, op.outputs)]
 
     # --- control flow ------------------------------------------------------------
-    def switch(self, index, branches, operands):
-        """`lax.switch(index, branches, operands)` with the state threaded:
-        each branch is `fn(operands) -> outputs` and may read and write the
-        state through this context. A static index runs its branch alone."""
+    def switch(self, index, branches, partial=False):
+        """`lax.switch(index, ...)` over the zero-argument functions `branches`
+        (each returns a list of values and may read and write the state
+        through this context), with the state threaded. A static index runs
+        its branch alone. With `partial`, an output a branch does not compute
+        (None) is zeros shaped as the branch that computes it gives it."""
         if _is_static(index):
             i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
-            return branches[i](operands)
+            return branches[i]()
+        state = self.state()
 
-        def wrap(fn):
-            def branch(carry):
-                ops, state = carry
-                self.set_state(state)
-                outs = fn(ops)
+        def run(fn, fill=None):
+            def branch(st):
+                self.set_state(st)
+                outs = list(fn())
+                if fill is not None:
+                    outs = [L.jnp.zeros(fill[k].shape, fill[k].dtype) if o is None else o
+                            for k, o in enumerate(outs)]
                 return outs, self.state()
             return branch
-        state = self.state()
+        templates = None
+        if partial and self._partial_outputs(branches, state):
+            templates = self._templates
         outs, new_state = L.lax.switch(
-            L.jnp.clip(L.jnp.asarray(index, np.int32), 0, len(branches) - 1),
-            [wrap(fn) for fn in branches], (operands, state))
+            index, [run(fn, templates) for fn in branches], state)
         self.set_state(new_state)
         return outs
+
+    def _partial_outputs(self, branches, state):
+        """Whether some branch leaves an output to the others (None); sets
+        `_templates` to the shapes and dtypes of every output."""
+        self._templates = {}
+        partial = False
+        for fn in branches:
+            def shapes(st, fn=fn):
+                self.set_state(st)
+                return [None if o is None else L.jnp.asarray(o) for o in fn()]
+            try:
+                outs = L.jax.eval_shape(shapes, state)
+            finally:
+                self.set_state(state)
+            for k, o in enumerate(outs):
+                if o is None:
+                    partial = True
+                else:
+                    self._templates.setdefault(k, o)
+        return partial
+
+    def probe(self, fn, *args):
+        """The shapes and dtypes `fn(*args)` gives (`jax.eval_shape`), with
+        the state unchanged."""
+        state = self.state()
+        try:
+            return L.jax.eval_shape(fn, *args)
+        finally:
+            self.set_state(state)
 
     def while_loop(self, cond, body, init):
         """`lax.while_loop(cond, body, init)` with the state threaded: `cond`

@@ -37,10 +37,12 @@ import importlib.util
 import numpy as np
 
 from . import lowering_values
+from .lowering_values import TList, VarRef
 from .op_registry import set_lowering
 
 __all__ = ["available", "load", "jax", "jnp", "lax", "lowers", "set_lowerings", "resolve",
-           "gpu_devices", "broadcast", "is_int", "np_dtype", "host_rule", "ints"]
+           "gpu_devices", "broadcast", "is_int", "np_dtype", "host_rule", "ints", "TList",
+           "VarRef"]
 
 _loaded = []
 

@@ -19,7 +19,7 @@ from ..framework import core_types, errors, nest
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import CompositeOutput
 from ..framework.execute import apply
-from ..framework.op_registry import register
+from ..framework.op_registry import register, set_lowering
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from .function_type import FunctionType as _FunctionType, _Constraint, type_str
@@ -533,3 +533,17 @@ def _call_infer(inputs, attrs):
 _Call = register("PartitionedCall", _call_kernel, _call_infer, no_fold=True)
 _StatefulCall = register("StatefulPartitionedCall", _call_kernel, _call_infer,
                          stateful=True)
+
+
+def _lower_call(ctx, op, *ins):
+    """A call of a traced function, lowered in place (XLA inlines calls):
+    its graph takes the arguments and then the captured values."""
+    f = op.attrs["f"]
+    outputs = list(f.graph.outputs)
+    if op.attrs.get("_with_intermediates"):
+        outputs += list(f._gradient().intermediates)
+    return ctx.call(f.graph, list(ins), outputs)
+
+
+set_lowering("PartitionedCall", _lower_call)
+set_lowering("StatefulPartitionedCall", _lower_call)

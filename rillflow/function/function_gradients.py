@@ -21,7 +21,7 @@ from ..framework import context as _context
 from ..framework import errors
 from ..framework.execute import EagerOp, placeholder
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_registry import register, set_gradient
+from ..framework.op_registry import register, set_gradient, set_lowering
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..ops.core.constant_ops import zeros_like
 from ..ops.gradients.backprop import backprop, is_differentiable
@@ -267,3 +267,17 @@ def _call_grad(op, *dys):
 set_gradient("PartitionedCall", _call_grad)
 set_gradient("StatefulPartitionedCall", _call_grad)
 install_gradients(FunctionGradient, call_with_tape)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_backward(ctx, op, *ins):
+    """The backward code of a call, lowered in place: its graph takes the
+    output gradients and the captured (forward) values."""
+    grad = op.get_attr("f")._gradient()
+    n_in = len(grad.diff_outputs) + len(grad._capture_kinds)
+    return ctx.call(grad.backward_graph, list(ins[:n_in]),
+                    [t for t in grad.backward_flat if t is not None])
+
+
+set_lowering("SymbolicGradient", _lower_backward)
