@@ -103,27 +103,6 @@ def unsupported_error(function_name, bad):
     return errors.InvalidArgumentError(None, bad[0][0], msg)
 
 
-# Errors raised by host callbacks (assertions) in the running computation:
-# a callback records its error and returns, and the call raises it when the
-# computation is done (an exception inside XLA would lose its class).
-_pending = threading.local()
-
-
-def report_error(exc):
-    """Records an error raised by a host callback of the running computation."""
-    errs = getattr(_pending, "errors", None)
-    if errs is None:
-        errs = _pending.errors = []
-    errs.append(exc)
-
-
-def _raise_pending():
-    errs = getattr(_pending, "errors", None)
-    if errs:
-        _pending.errors = []
-        raise errs[0]
-
-
 def _initial_key(graph):
     """The first PRNG key of a function: from the graph's seeds when any is
     set (so seeded programs repeat), else from fresh entropy."""
@@ -171,6 +150,7 @@ class XlaCompiledGraph:
         self._is_var = [t.dtype is D.resource for t in self.inputs]
         self._jitted = {}
         self._key = _initial_key(graph)
+        self._has_callbacks = False
         self._lock = threading.Lock()
         self.fn = self.__call__
 
@@ -205,6 +185,8 @@ class XlaCompiledGraph:
                 else:
                     env[id(t)] = next(it)
             outs = ctx.run(self.graph, env, self.outputs)
+            if ctx.callbacks:
+                self._has_callbacks = True
             written = {s: ctx.variables[s] for s in sorted(ctx.written)}
             return outs, written, ctx.key
         return fn
@@ -226,7 +208,10 @@ class XlaCompiledGraph:
             self._key = key
         for s, v in written.items():
             _store(handles[s], v)
-        _raise_pending()
+        if self._has_callbacks:
+            # Host callbacks (tf.print, assertions) have all run once this returns.
+            L.load().effects_barrier()
+        L.raise_pending()
         return tuple(_host_value(o) for o in outs)
 
     def lowered_text(self, *vals):

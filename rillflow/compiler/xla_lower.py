@@ -75,8 +75,10 @@ def unsupported_ops(graph, outputs, seen=None):
         if id(op) in seen:
             continue
         seen.add(id(op))
-        if any(t.dtype is D.string for t in list(op.outputs) + list(op.inputs)):
-            found.append((op, "_Arg" if op.type == "Placeholder" else op.type))
+        if op.type == "Placeholder" and op.outputs[0].dtype is D.string:
+            # A string argument: XLA has no strings (string constants only
+            # reach host callbacks: tf.print, assertion messages).
+            found.append((op, "_Arg"))
             continue
         if op.type in _BUILTIN:
             continue
@@ -110,6 +112,7 @@ class LoweringContext:
         self.written = set()
         self.key = key
         self.uses_key = False
+        self.callbacks = False   # whether host callbacks (tf.print, asserts) were staged
 
     # --- state ------------------------------------------------------------
     def state(self):

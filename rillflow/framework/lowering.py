@@ -33,6 +33,7 @@ TensorFlow programs use int64 and float64 as a matter of course.
 """
 import importlib
 import importlib.util
+import threading
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from .op_registry import set_lowering
 
 __all__ = ["available", "load", "jax", "jnp", "lax", "lowers", "set_lowerings", "resolve",
            "gpu_devices", "broadcast", "is_int", "np_dtype", "host_rule", "ints", "TList",
-           "VarRef"]
+           "VarRef", "HostValue", "host_callback", "report_error", "raise_pending"]
 
 _loaded = []
 
@@ -120,6 +121,58 @@ def lowers(*names):
             set_lowering(n, rule)
         return rule
     return decorate
+
+
+class HostValue:
+    """A value only the host computes (a formatted string): `fn(*args)`,
+    evaluated in a host callback by the op consuming it (tf.print)."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, args):
+        self.fn = fn
+        self.args = list(args)
+
+
+# Errors raised by host callbacks (assertions) in a running computation: the
+# callback records its error and returns (an exception inside XLA would lose
+# its class and message), and the compiled call raises it when it returns.
+_pending = threading.local()
+
+
+def report_error(exc):
+    """Records an error raised by a host callback of the running computation."""
+    errs = getattr(_pending, "errors", None)
+    if errs is None:
+        errs = _pending.errors = []
+    errs.append(exc)
+
+
+def raise_pending():
+    """Raises the first error a host callback recorded (and forgets them all)."""
+    errs = getattr(_pending, "errors", None)
+    if errs:
+        _pending.errors = []
+        raise errs[0]
+
+
+def host_callback(ctx, fn, *args):
+    """Calls `fn(*values)` on the host when the computation reaches it
+    (`jax.debug.callback`, in program order): array arguments are passed at
+    run time, static ones (NumPy values, strings) as they are. An error `fn`
+    raises is raised by the compiled call (`report_error`)."""
+    dynamic = [i for i, a in enumerate(args) if not isinstance(a, (np.ndarray, np.generic))]
+
+    def call(*values):
+        full = list(args)
+        for i, v in zip(dynamic, values):
+            full[i] = np.asarray(v)
+        try:
+            fn(*full)
+        except Exception as e:  # noqa: BLE001 - raised by the call, after the computation
+            report_error(e)
+    ctx.callbacks = True
+    jax.debug.callback(call, *[args[i] for i in dynamic], ordered=True)
 
 
 def set_lowerings(table):
