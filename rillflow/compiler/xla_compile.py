@@ -22,6 +22,7 @@ import numpy as np
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework import lowering as L
+from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
@@ -33,15 +34,19 @@ __all__ = ["XlaCompiledGraph", "compile_function_graph", "wants_xla", "unsupport
 _jit_everywhere = [False]
 
 
+@export("config.optimizer.set_jit")
 def set_jit(enabled):
-    """`tf.config.optimizer.set_jit`: with True, every function whose ops all
-    lower runs through XLA (functions with `jit_compile=False` never do)."""
-    _jit_everywhere[0] = bool(enabled) and enabled != "off"
+    """Configures JIT compilation (`tf.config.optimizer.set_jit`): with
+    `"autoclustering"` (or True), every `tf.function` whose ops all have XLA
+    lowerings runs as one XLA computation through JAX; functions with
+    `jit_compile=False` never do. False or "" turns it off."""
+    _jit_everywhere[0] = enabled is True or enabled == "autoclustering"
 
 
+@export("config.optimizer.get_jit")
 def get_jit():
-    """Whether `set_jit` turned compilation of every function on."""
-    return _jit_everywhere[0]
+    """The JIT configuration: "autoclustering" when `set_jit` turned it on, else ""."""
+    return "autoclustering" if _jit_everywhere[0] else ""
 
 
 def wants_xla(graph):

@@ -213,15 +213,21 @@ _GPU_PLUGINS = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_plugins.xla_cuda1
                 "jax_rocm60_plugin", "jax_rocm7_plugin")
 
 
+_gpus = []
+
+
 def gpu_devices():
     """JAX's GPU devices, where a GPU plugin of JAX is installed (JAX is
     imported only then, so machines without one pay nothing); else []."""
-    try:
-        if not any(_has_module(p) for p in _GPU_PLUGINS):
-            return []
-        return list(load().devices("gpu"))
-    except Exception:  # noqa: BLE001 - no usable GPU backend: no GPUs to list
-        return []
+    if not _gpus:
+        found = []
+        try:
+            if any(_has_module(p) for p in _GPU_PLUGINS):
+                found = list(load().devices("gpu"))
+        except Exception:  # noqa: BLE001 - no usable GPU backend: no GPUs to list
+            found = []
+        _gpus.append(found)
+    return _gpus[0]
 
 
 def _has_module(name):
