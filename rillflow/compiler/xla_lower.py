@@ -206,14 +206,15 @@ class LoweringContext:
         """The output values of one op, from its input values."""
         opdef = op.opdef
         if not opdef.stateful and not opdef.no_fold and ins and \
-                all(_is_static(v) for v in ins) and _small_outputs(op):
+                all(_is_static(v) for v in ins) and _foldable(op, ins):
             try:
                 out = opdef.kernel(*ins, **op.attrs)
             except Exception:  # noqa: BLE001 - lowered instead; it fails at run time
                 pass
             else:
                 outs = list(out) if op.multi else [out]
-                return [_cast(np.asarray(v), t) for v, t in zip(outs, op.outputs)]
+                if all(np.size(v) <= FOLD_LIMIT for v in outs):
+                    return [_cast(np.asarray(v), t) for v, t in zip(outs, op.outputs)]
         rule = opdef.lower
         if rule is None:
             raise errors.InvalidArgumentError(None, op, "no XLA lowering for %s" % op.type)
@@ -317,14 +318,17 @@ def _not_constant(op, index):
             "generator." % (index, op.name, op.type))
 
 
-def _small_outputs(op):
-    for t in op.outputs:
-        if _np_dtype(t) is None:
-            return False
-        s = t.shape
-        if not s.is_fully_defined() or s.num_elements() > FOLD_LIMIT:
-            return False
-    return bool(op.outputs)
+def _foldable(op, ins):
+    """Whether to compute an op with all-static inputs now: its outputs are
+    arrays, known to be small or (shape unknown to the graph) computed from
+    small inputs, as shape arithmetic is."""
+    if not op.outputs or any(_np_dtype(t) is None for t in op.outputs):
+        return False
+    if all(t.shape.is_fully_defined() and t.shape.num_elements() <= FOLD_LIMIT
+           for t in op.outputs):
+        return True
+    return not any(t.shape.is_fully_defined() for t in op.outputs) and \
+        sum(np.size(v) for v in ins) <= FOLD_LIMIT
 
 
 def _const_value(op):

@@ -682,7 +682,15 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=D.int64, name=None):  #
 def _reduction(fname):
     def rule(ctx, op, x, axis):
         axes = tuple(a % max(XL.jnp.ndim(x), 1) for a in XL.ints(ctx.static(op, 1, axis)))
-        return getattr(XL.jnp, fname)(x, axis=axes, keepdims=op.attrs.get("keep_dims", False))
+        keep = op.attrs.get("keep_dims", False)
+        out = getattr(XL.jnp, fname)(x, axis=axes, keepdims=keep)
+        if fname in ("max", "min") and XL.jnp.issubdtype(XL.jnp.asarray(x).dtype,
+                                                         XL.jnp.floating):
+            # XLA's vectorized CPU min/max reductions may drop a NaN;
+            # TensorFlow's propagate it.
+            nan = XL.jnp.any(XL.jnp.isnan(x), axis=axes, keepdims=keep)
+            out = XL.jnp.where(nan, XL.jnp.asarray(np.nan, out.dtype), out)
+        return out
     return rule
 
 
@@ -693,6 +701,9 @@ def _lower_euclidean_norm(ctx, op, x, axis):
 
 def _lower_arg(ctx, op, x, dimension):
     fn = XL.jnp.argmax if op.type == "ArgMax" else XL.jnp.argmin
+    if XL.jnp.issubdtype(XL.jnp.asarray(x).dtype, XL.jnp.floating):
+        # TensorFlow never selects a NaN.
+        x = XL.jnp.where(XL.jnp.isnan(x), -np.inf if op.type == "ArgMax" else np.inf, x)
     return fn(x, axis=XL.ints(ctx.static(op, 1, dimension))[0])
 
 

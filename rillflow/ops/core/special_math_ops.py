@@ -506,6 +506,14 @@ def zeta(x, q, name=None):
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------
 
+def _lower_xlogy(ctx, op, x, y):
+    # 0 wherever x is 0, whatever y is (NaN included), as TensorFlow's.
+    zero = XL.jnp.equal(x, 0)
+    safe = XL.jnp.where(zero, XL.jnp.ones((), op.outputs[0].dtype._np), y)
+    return XL.jnp.where(zero, XL.jnp.zeros((), op.outputs[0].dtype._np),
+                        x * XL.jnp.log(safe))
+
+
 def _lower_xdivy(ctx, op, x, y):
     return XL.jnp.where(XL.jnp.equal(x, 0), XL.jnp.zeros((), op.outputs[0].dtype._np),
                         XL.jnp.true_divide(x, y))
@@ -516,7 +524,7 @@ XL.set_lowerings({
     "Softplus": "jax.nn.softplus", "Softsign": "jax.nn.soft_sign", "Real": "jnp.real",
     "Imag": "jnp.imag", "Angle": "jnp.angle",
     "Complex": lambda ctx, op, re, im: XL.lax.complex(*XL.broadcast(re, im)),
-    "Atan2": "jnp.arctan2", "Xlogy": "jax.scipy.special.xlogy", "Xdivy": _lower_xdivy,
+    "Atan2": "jnp.arctan2", "Xlogy": _lower_xlogy, "Xdivy": _lower_xdivy,
     "Polygamma": lambda ctx, op, a, x: XL.jax.scipy.special.polygamma(
         XL.jnp.asarray(a).astype(np.int32), x),
     "Zeta": "jax.scipy.special.zeta"})

@@ -309,7 +309,7 @@ def _lower_selu(ctx, op, x):
 
 
 def _lower_selu_grad(ctx, op, g, out):
-    return XL.jnp.where(out > 0, g * _SELU_SCALE, g * (out + _SELU_SCALE_ALPHA)).astype(g.dtype)
+    return XL.jnp.where(out < 0, g * (out + _SELU_SCALE_ALPHA), g * _SELU_SCALE).astype(g.dtype)
 
 
 XL.set_lowerings({
@@ -319,5 +319,5 @@ XL.set_lowerings({
     "Relu6Grad": lambda ctx, op, g, f: XL.jnp.where((f > 0) & (f < 6), g, _zeros_as(g)),
     "LeakyRelu": _lower_leaky, "LeakyReluGrad": _lower_leaky_grad,
     "Elu": lambda ctx, op, x: XL.jnp.where(x > 0, x, XL.jnp.expm1(x)),
-    "EluGrad": lambda ctx, op, g, out: XL.jnp.where(out > 0, g, g * (out + 1)),
+    "EluGrad": lambda ctx, op, g, out: XL.jnp.where(out < 0, g * (out + 1), g),
     "Selu": _lower_selu, "SeluGrad": _lower_selu_grad})
