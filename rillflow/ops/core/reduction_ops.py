@@ -683,9 +683,15 @@ def _reduction(fname):
     def rule(ctx, op, x, axis):
         axes = tuple(a % max(XL.jnp.ndim(x), 1) for a in XL.ints(ctx.static(op, 1, axis)))
         keep = op.attrs.get("keep_dims", False)
-        out = getattr(XL.jnp, fname)(x, axis=axes, keepdims=keep)
-        if fname in ("max", "min") and XL.jnp.issubdtype(XL.jnp.asarray(x).dtype,
-                                                         XL.jnp.floating):
+        extra = {}
+        dt = np.dtype(XL.jnp.asarray(x).dtype)
+        if fname in ("max", "min") and dt.kind in "iuf":
+            # An empty reduction gives the identity (-inf, or the lowest integer, for max).
+            lo, hi = (-np.inf, np.inf) if dt.kind == "f" else (np.iinfo(dt).min,
+                                                               np.iinfo(dt).max)
+            extra["initial"] = np.asarray(lo if fname == "max" else hi, dt)
+        out = getattr(XL.jnp, fname)(x, axis=axes, keepdims=keep, **extra)
+        if fname in ("max", "min") and dt.kind == "f":
             # XLA's vectorized CPU min/max reductions may drop a NaN;
             # TensorFlow's propagate it.
             nan = XL.jnp.any(XL.jnp.isnan(x), axis=axes, keepdims=keep)

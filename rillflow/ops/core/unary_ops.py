@@ -516,7 +516,7 @@ XL.set_lowerings({
     "Cos": "jnp.cos", "Tan": "jnp.tan", "Asin": "jnp.arcsin", "Acos": "jnp.arccos",
     "Atan": "jnp.arctan", "Sinh": "jnp.sinh", "Cosh": "jnp.cosh", "Tanh": "jnp.tanh",
     "Asinh": "jnp.arcsinh", "Acosh": "jnp.arccosh", "Atanh": "jnp.arctanh",
-    "Sigmoid": "jax.nn.sigmoid", "Sqrt": "jnp.sqrt", "Rsqrt": "lax.rsqrt",
+    "Sigmoid": "jax.nn.sigmoid", "Sqrt": "jnp.sqrt", "Rsqrt": lambda ctx, op, x: 1 / XL.jnp.sqrt(x),   # rsqrt(-0) = -inf, as TensorFlow's
     "Square": "jnp.square", "Reciprocal": "jnp.reciprocal", "Round": "jnp.round",
     "Floor": "jnp.floor", "Ceil": "jnp.ceil", "Rint": "jnp.rint", "IsNan": "jnp.isnan",
     "IsFinite": "jnp.isfinite", "IsInf": "jnp.isinf"})
