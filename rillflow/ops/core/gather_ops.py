@@ -483,7 +483,7 @@ def reverse(tensor, axis, name=None):
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------
 
-def _batched(fn, batch_dims):
+def _xla_batched(fn, batch_dims):
     """`fn` mapped over the leading `batch_dims` axes of all its arguments."""
     for _ in builtins.range(batch_dims):
         fn = XL.jax.vmap(fn)
@@ -494,7 +494,7 @@ def _xla_gather(ctx, op, axis_index, axis, p_rank, i_rank):
     a = XL.ints(ctx.static(op, axis_index, axis))[0] if axis is not None else 0
     bd = op.attrs.get("batch_dims", 0)
     a, bd = a % max(p_rank, 1), bd % (i_rank + 1) if bd < 0 else bd
-    return _batched(lambda p, i: XL.jnp.take(p, i, axis=a - bd, mode="clip"), bd)
+    return _xla_batched(lambda p, i: XL.jnp.take(p, i, axis=a - bd, mode="clip"), bd)
 
 
 def _lower_gather(ctx, op, params, indices, axis):
@@ -512,7 +512,7 @@ def _lower_gather_grad(ctx, op, shape, indices, dy, axis):
 def _gather_nd_fn(batch_dims):
     def one(p, i):
         return p[tuple(XL.jnp.moveaxis(i, -1, 0))]
-    return _batched(one, batch_dims)
+    return _xla_batched(one, batch_dims)
 
 
 def _lower_gather_nd(ctx, op, params, indices):
