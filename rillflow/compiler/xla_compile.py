@@ -153,6 +153,7 @@ class XlaCompiledGraph:
         self.source = ("# %s: compiled with XLA through jax.jit (jit_compile=True); "
                        "see lowered_text(*args) for the program\n" % name)
         self._is_var = [t.dtype is D.resource for t in self.inputs]
+        self._any_var = any(self._is_var)
         self._jitted = {}
         self._key = _initial_key(graph)
         self._has_callbacks = False
@@ -204,9 +205,13 @@ class XlaCompiledGraph:
         return fn
 
     def __call__(self, *vals):
-        arrays, handles, slots = self._variables(vals)
-        fn = self._jit_for(slots, handles)
-        var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+        if self._any_var:
+            arrays, handles, slots = self._variables(vals)
+            fn = self._jit_for(slots, handles)
+            var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+        else:   # the common call of a function without variables: less to do
+            arrays, handles, var_values = vals, (), {}
+            fn = self._jitted.get(()) or self._jit_for((), ())
         arrays = [a if hasattr(a, "dtype") else np.asarray(a) for a in arrays]
         with self._lock:
             outs, written, key = fn(arrays, var_values, self._key)
@@ -217,7 +222,7 @@ class XlaCompiledGraph:
             # Host callbacks (tf.print, assertions) have all run once this returns.
             L.load().effects_barrier()
         L.raise_pending()
-        return tuple(_host_value(o) for o in outs)
+        return tuple([_host_value(o) for o in outs])
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
