@@ -309,3 +309,18 @@ def test_depthwise_kernels_against_loops():
             [xt[:1, :4, :5], ft])
         for a, b in zip(th, tn):
             np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def test_conv1d_transpose_output_shape_list_holding_a_tensor():
+    # Keras passes [tf.shape(x)[0], width, channels]; TensorFlow 2.21 sums
+    # this result to 770.6 (float32 rounding of the same products).
+    x = tf.constant(np.arange(2 * 5 * 3, dtype="float32").reshape(2, 5, 3) / 10)
+    f = tf.constant(np.arange(3 * 4 * 3, dtype="float32").reshape(3, 4, 3) / 10)
+
+    @tf.function
+    def g(x):
+        return tf.nn.conv1d_transpose(x, f, [tf.shape(x)[0], 10, 4], 2, "SAME")
+    y = g(x)
+    assert y.shape == (2, 10, 4)
+    assert float(tf.reduce_sum(y)) == pytest.approx(770.6, rel=1e-6)
+    np.testing.assert_allclose(y.numpy(), tf.nn.conv1d_transpose(x, f, [2, 10, 4], 2).numpy())

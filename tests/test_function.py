@@ -248,6 +248,44 @@ def test_variables_created_only_on_first_trace():
         creates_each_call(1.0)
 
 
+def test_variable_created_in_nested_trace_is_initialized():
+    # Keras' Nadam builds a variable from a constant inside the train step,
+    # a tf.function traced inside another: TensorFlow lifts the initializer
+    # out and runs it eagerly (numbers from TensorFlow 2.21).
+    state = []
+
+    @tf.function
+    def inner(x):
+        if not state:
+            state.append(tf.Variable(tf.constant(1.0), name="u"))
+        state[0].assign(state[0] * x)
+        return state[0] * 3
+
+    @tf.function
+    def outer(x):
+        return inner(x) + 1
+    assert [float(outer(tf.constant(2.0))), float(outer(tf.constant(2.0)))] == [7.0, 13.0]
+    assert float(state[0]) == 4.0
+
+
+def test_variable_created_in_nested_trace_from_its_inputs():
+    # Not liftable (the initial value is the inner function's input): the
+    # function initializes it on its first run, as TensorFlow's cond does.
+    state = []
+
+    @tf.function
+    def inner(x):
+        if not state:
+            state.append(tf.Variable(x * 2))
+        return state[0] * 3
+
+    @tf.function
+    def outer(x):
+        return inner(x) + 1
+    assert [float(outer(tf.constant(2.0))), float(outer(tf.constant(5.0)))] == [13.0, 13.0]
+    assert float(state[0]) == 4.0
+
+
 def test_stateful_ops_run_in_program_order():
     a = tf.Variable(1.0)
     b = tf.Variable(2.0)

@@ -779,3 +779,15 @@ def test_svd_gradients_wide_and_complex_values():
     u, _, vh = np.linalg.svd(x.numpy())
     np.testing.assert_allclose(g.numpy(), u @ vh, atol=1e-12)
 
+
+
+def test_einsum_bfloat16_accumulates_in_float32():
+    # TensorFlow 2.21 gives these bfloat16 values for the same inputs
+    # (Keras' int4/int8-quantized EinsumDense runs bfloat16 einsums).
+    rng = np.random.RandomState(0)
+    a = tf.cast(tf.constant(rng.rand(2, 3, 4).astype("float32")), tf.bfloat16)
+    b = tf.cast(tf.constant(rng.rand(4, 5).astype("float32")), tf.bfloat16)
+    r = tf.einsum("abc,cd->abd", a, b)
+    assert r.dtype == tf.bfloat16 and r.shape == (2, 3, 5)
+    assert np.asarray(tf.cast(r, tf.float32)).ravel()[:8].tolist() == [
+        0.7421875, 1.1015625, 1.234375, 1.59375, 1.296875, 0.93359375, 1.03125, 1.21875]

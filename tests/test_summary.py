@@ -184,3 +184,15 @@ def test_import_works_without_tensorboard():
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "ImportError", "True"]
+
+
+def test_histogram_buckets_with_nan_and_inf_as_tensorboard():
+    # TensorBoard's histogram op on TensorFlow 2.21 (summary_v2._buckets):
+    # NaN data makes every edge NaN and counts nothing; an infinite maximum
+    # counts the finite values in the first bucket.
+    from rillflow.summary.plugin_data import histogram_buckets
+    got = histogram_buckets([1.0, 2.0, np.nan, 3.0, 4.0], 3)
+    assert np.isnan(got[:, :2]).all() and got[:, 2].tolist() == [0.0, 0.0, 0.0]
+    got = histogram_buckets([1.0, 2.0, np.inf, 3.0], 3)
+    np.testing.assert_array_equal(got, [[1.0, np.inf, 3.0], [np.inf, np.inf, 0.0],
+                                        [np.inf, np.inf, 0.0]])

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -41,6 +43,30 @@ def test_import_tensorflow_gives_rillflow():
     assert r.stdout.splitlines() == [
         "refused tensorflow.ops",
         "tf.Tensor([2 3], shape=(2,), dtype=int32)"]
+
+
+def test_autotrackable_is_saved_and_walked_by_its_dependencies(tmp_path):
+    # Keras' model.export saves a tf.__internal__.tracking.AutoTrackable with
+    # functions and lists of variables assigned to it (as TensorFlow tracks).
+    r = _run(f"""
+        from rillflow.compat import tensorflow_shim
+        tf = tensorflow_shim.install()
+        root = tf.__internal__.tracking.AutoTrackable()
+        root.vars = []
+        root.vars.append(tf.Variable(3.0))
+        root.scale = tf.function(lambda x: x * root.vars[0],
+                                 input_signature=[tf.TensorSpec([], tf.float32)])
+        root.note = "not state"
+        root.dropped = tf.Variable(1.0)
+        root.dropped = None            # still a dependency, as in TensorFlow
+        print(sorted(tf.train.TrackableView.children(root)))
+        tf.saved_model.save(root, {str(tmp_path)!r})
+        back = tf.saved_model.load({str(tmp_path)!r})
+        print(float(back.scale(tf.constant(2.0))), float(back.vars[0]))
+        print(float(back.signatures["serving_default"](tf.constant(2.0))["output_0"]))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["['dropped', 'scale', 'vars']", "6.0 3.0", "6.0"]
 
 
 _BASE = '''
@@ -115,3 +141,31 @@ def test_reference_test_runner(tmp_path):
     assert "== sample_test.py: 3 pass in the baseline, not here" in r.stdout
     assert "  ReferenceTest.test_fails: fail\n      AssertionError: np.int32(1) != 2" in r.stdout
     assert "3 test(s) pass in the baseline and not here" in r.stdout
+
+
+def test_event_protos_and_tf_record_reader_for_tensorflow_written_tests(tmp_path):
+    # Keras' TensorBoard tests read event files with TensorFlow's own event
+    # proto and record reader; objects deriving tf.__internal__.types.Tensor
+    # (Keras' variables) are tensors to tf.is_tensor, as in TensorFlow.
+    pytest.importorskip("tensorboard")
+    r = _run(f"""
+        from rillflow.compat import tensorflow_shim
+        tf = tensorflow_shim.install()
+        from tensorflow.core.util import event_pb2
+        from tensorflow.python.lib.io import tf_record
+        writer = tf.summary.create_file_writer({str(tmp_path)!r})
+        with writer.as_default():
+            tf.summary.scalar("loss", 0.5, step=3)
+        writer.close()
+        import glob
+        path = glob.glob({str(tmp_path)!r} + "/events.out.tfevents.*")[0]
+        events = [event_pb2.Event.FromString(r) for r in tf_record.tf_record_iterator(path)]
+        values = [(e.step, v.tag) for e in events for v in e.summary.value]
+        print(values)
+
+        class Wrapped(tf.__internal__.types.Tensor):
+            pass
+        print(tf.is_tensor(Wrapped()), tf.is_tensor(object()))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["[(3, 'loss')]", "True False"]

@@ -128,3 +128,4 @@ def _install_internals(rillflow):
         # dtensor` looks the attribute up, or rillflow.experimental.dtensor).
         if parent in sys.modules and parent != "tensorflow":
             setattr(sys.modules[parent], child, sys.modules[name])
+    python_modules.alias_classes()

@@ -101,6 +101,7 @@ class ConcatenateNode(R.Node):
     """The elements of one dataset, then of another."""
 
     __slots__ = ("first", "second")
+    _lazy_inputs = ("second",) + R.Node._lazy_inputs
 
     def __init__(self, first, second):
         self.first, self.second = first, second

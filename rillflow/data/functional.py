@@ -233,6 +233,7 @@ def scan(ds, initial_state, scan_func, name=None):
 
 
 def _reduce_kernel(inp, *args, f, n_state, **_):
+    F.restart_random_streams([inp, f])
     call = f.caller2(args[n_state:])
     state = tuple(args[:n_state])
     for e in inp:

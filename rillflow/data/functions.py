@@ -22,6 +22,8 @@ from ..framework.func_graph import CompositeOutput
 from ..framework.tensor import SymbolicTensor
 from ..framework.tensor_spec import TensorSpec
 from ..function.polymorphic_function import Function
+from ..ops.random import seeding
+from . import runtime as R
 from . import structure as S
 from ..framework import errors
 from ..ops.control_flow import control_flow_util as CF
@@ -220,7 +222,11 @@ def _elementwise_graph(g):
             return False
         varying = [t for t in op.inputs if id(t) in per_element]
         if not varying:
-            continue   # the same for every element
+            # The same for every element, unless the op draws new values
+            # (random ops, pulls from Python) on each run.
+            if op.opdef.stateful and op.type != "ReadVariableOp":
+                return False
+            continue
         rank = op.outputs[0].shape.rank
         if op.type == "OneHot":
             if op.get_attr("axis") not in (-1, rank - 1) or varying != [op.inputs[0]]:
@@ -334,3 +340,28 @@ def trace_state_function(fn, state_spec, element_spec, transformation, select_st
 def _leaf_dtype(leaf):
     # Datasets and template composites have none: they are compared by spec.
     return getattr(leaf, "dtype", None)
+
+
+def restart_random_streams(node):
+    """Restarts the stateful random ops of every function of the runtime
+    dataset `node` (and of a DatasetFunction given instead): TensorFlow
+    instantiates a dataset's functions, kernels included, anew for each
+    iterator and each ReduceDataset run, so with a seed each iterator replays
+    the same numbers (Keras' shuffled epochs each make a new iterator over
+    one dataset whose map calls tf.random.shuffle). Functions of the
+    datasets a function builds (flat_map, interleave) are found through its
+    graph. Iterating one dataset again within an iterator (repeat) keeps
+    the streams going, as TensorFlow's kernels do."""
+    seen = set()
+    todo = [node]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (list, tuple)):
+            todo.extend(v)
+        elif isinstance(v, R.Node) and id(v) not in seen:
+            seen.add(id(v))
+            for cls in type(v).__mro__:
+                for slot in getattr(cls, "__slots__", ()):
+                    todo.append(getattr(v, slot, None))
+        elif isinstance(v, DatasetFunction):
+            seeding.restart_random_streams(v.graph)

@@ -19,7 +19,9 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from ..framework.type_spec import TypeSpec
 from . import dataset_ops as DS
+from . import functions as F
 from . import registry
 from . import runtime as R
 from . import structure as S
@@ -44,6 +46,7 @@ def _get_next_kernel(iterator, **_):
 
 
 def _make_iterator_kernel(dataset, iterator):
+    F.restart_random_streams(dataset)
     iterator.bind(dataset)
 
 
@@ -87,7 +90,9 @@ class OwnedIterator(Iterator):
         if dataset is not None:
             element_spec = dataset.element_spec
             if _state.graph is None:
-                st = R.IteratorState(DS.runtime_node(dataset))
+                node = DS.runtime_node(dataset)
+                F.restart_random_streams(node)
+                st = R.IteratorState(node)
                 handle = EagerTensor(st)
             else:
                 handle = apply(_AnonymousIterator, [], {}, name="AnonymousIteratorV3")
@@ -171,11 +176,19 @@ class OwnedIterator(Iterator):
 
 
 @export("data.IteratorSpec")
-class IteratorSpec:
+class IteratorSpec(TypeSpec):
     """The type of an iterator: the spec of its elements."""
 
     def __init__(self, element_spec):
         self.element_spec = element_spec
+
+    @property
+    def value_type(self):
+        """OwnedIterator."""
+        return OwnedIterator
+
+    def _serialize(self):
+        return (self.element_spec,)
 
     def __repr__(self):
         return "IteratorSpec(%r)" % (self.element_spec,)
@@ -203,7 +216,9 @@ class NumpyIterator:
                                 "datasets that produce values of type "
                                 f"{S.value_class(leaf)}")
         self._iterator = OwnedIterator(dataset)
-        self._it = self._iterator._eager_state.it
+        # Read through the state each time: its iterator changes once the
+        # pipeline's nodes have started (runtime.IteratorState.bind).
+        self._state = self._iterator._eager_state
         spec = dataset.element_spec
         if not S.all_tensors(spec):
             # Composite leaves: their values' NumPy form (a SparseTensor's
@@ -220,7 +235,7 @@ class NumpyIterator:
 
     def __next__(self):
         try:
-            return self._pack(next(self._it))
+            return self._pack(next(self._state.it))
         except errors.OpError as e:
             raise _op_error(e, "IteratorGetNext") from None
 
@@ -326,6 +341,58 @@ class Optional:
 
     def _trace_key(self):
         return ("Optional", S.spec_key(self._element_spec))
+
+    @property
+    def _type_spec(self):
+        return OptionalSpec(self._element_spec)
+
+
+@export("OptionalSpec", "data.experimental.OptionalStructure")
+class OptionalSpec(TypeSpec):
+    """The type of a `tf.experimental.Optional` (`tf.OptionalSpec`): the spec
+    of the value it may hold; one variant component."""
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self):
+        """The spec of the value."""
+        return self._element_spec
+
+    @property
+    def value_type(self):
+        """`tf.experimental.Optional`."""
+        return Optional
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    def _component_specs(self):
+        return [_VARIANT]
+
+    def _from_components(self, tensors):
+        return Optional(list(tensors)[0], self._element_spec)
+
+    def _trace_key(self):
+        return ("OptionalSpec", S.spec_key(self._element_spec))
+
+    def is_compatible_with(self, other):
+        """Whether `other` is an OptionalSpec of a compatible value spec."""
+        return isinstance(other, OptionalSpec) and (
+            (self._element_spec is None and other._element_spec is None)
+            or S.is_compatible(self._element_spec, other._element_spec))
+
+    def __eq__(self, other):
+        return isinstance(other, OptionalSpec) and self._trace_key() == other._trace_key()
+
+    def __hash__(self):
+        return hash(self._trace_key())
+
+    def __repr__(self):
+        return f"OptionalSpec({self._element_spec!r},)"
 
 
 @export("data.experimental.get_next_as_optional")

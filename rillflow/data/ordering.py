@@ -36,15 +36,23 @@ class ShuffleNode(R.Node):
         self.seeds, self.reshuffle = seeds, reshuffle
         self.epoch = 0
 
+    def claim_seeds(self):
+        """The next epoch's seeds, when each iteration takes new ones from
+        the seed stream (see `R.claim_iteration_seeds`)."""
+        if self.seeds is None or not self.reshuffle:
+            return None
+        e = self.epoch
+        self.epoch += 1
+        w = philox.words(*philox.from_seeds(*self.seeds), 2 * e + 2)
+        return int(w[2 * e]), int(w[2 * e + 1])
+
     def _iteration_seeds(self):
         if self.seeds is None:
             return philox.random_seed64(), philox.random_seed64()
         if not self.reshuffle:
             return self.seeds
-        e = self.epoch
-        self.epoch += 1
-        w = philox.words(*philox.from_seeds(*self.seeds), 2 * e + 2)
-        return int(w[2 * e]), int(w[2 * e + 1])
+        claimed = R.take_claim(self)
+        return claimed if claimed is not None else self.claim_seeds()
 
     def __iter__(self):
         pos = philox.from_seeds(*self._iteration_seeds())

@@ -21,7 +21,9 @@ from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.none_tensor import NoneTensor
 from ..framework.tensor_spec import TensorSpec
+from ..framework.type_spec import TypeSpec
 from . import registry
 from . import runtime as R
 
@@ -29,7 +31,7 @@ _VARIANT_SPEC = TensorSpec([], D.variant)
 
 
 @export("data.DatasetSpec", "data.experimental.DatasetStructure")
-class DatasetSpec:
+class DatasetSpec(TypeSpec):
     """The type of a dataset value: its element_spec (and the shape of the
     dataset tensor, a scalar). Elements of `window()` have this type, and a
     DatasetSpec passed to `get_concrete_function` stands for a dataset."""
@@ -55,6 +57,9 @@ class DatasetSpec:
         """The Python type of values of this spec."""
         # `Dataset` is defined above this module (its `_type_spec` is a DatasetSpec).
         return registry.lookup("Dataset")
+
+    def _serialize(self):
+        return (self._element_spec, self._dataset_shape)
 
     @staticmethod
     def from_value(value):
@@ -149,8 +154,10 @@ class CompositeSpec:
 
 def is_composite(v):
     """Whether `v` is a composite value (other than a tensor or dataset)."""
+    # An Optional has a variant tensor too, but a type spec (a dataset has none).
     return hasattr(v, "_to_components") and hasattr(v, "_from_components") and \
-        not isinstance(v, Tensor) and not hasattr(v, "_variant_tensor")
+        not isinstance(v, Tensor) and (not hasattr(v, "_variant_tensor")
+                                       or _type_spec_of(v) is not None)
 
 
 def is_type_spec(leaf):
@@ -223,6 +230,9 @@ def spec_of(value):
     """The spec of a tensor, dataset or composite leaf."""
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
+    type_spec = _type_spec_of(value)
+    if type_spec is not None:
+        return type_spec
     spec = getattr(value, "element_spec", None)
     if spec is not None and hasattr(value, "_variant_tensor"):
         return DatasetSpec(spec)
@@ -378,8 +388,9 @@ def unbatcher(spec):
     """
     if all_tensors(spec):
         return None
+    # Leaves without components (None) have no rows of their own.
     plan = [(None if isinstance(leaf, TensorSpec) else leaf._unbatch_numpy, a, b)
-            for leaf, a, b in leaf_plan(spec)]
+            for leaf, a, b in leaf_plan(spec) if b > a]
 
     def unbatch(element):
         columns = []
@@ -423,6 +434,8 @@ def normalize_element(element, dtypes=None):
 def _to_leaf(v, dtype):
     if isinstance(v, Tensor) or hasattr(v, "_variant_tensor"):
         return v
+    if v is None:   # a NoneTensorSpec leaf, as in TensorFlow
+        return NoneTensor()
     if hasattr(v, "_dense_var_to_tensor"):
         return v._dense_var_to_tensor()
     if is_composite(v):

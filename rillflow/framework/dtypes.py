@@ -18,8 +18,21 @@ _ENUM = {
     "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
     "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14,
     "uint16": 17, "complex128": 18, "float16": 19, "resource": 20,
-    "variant": 21, "uint32": 22, "uint64": 23,
+    "variant": 21, "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25,
+    "int4": 29, "uint4": 30,
 }
+
+# ml_dtypes' narrow types, which TensorFlow 2.21 knows by name (tf.as_dtype)
+# though not as tf.* attributes; its kernels only cast to and from them.
+_FLOAT8 = ("float8_e4m3fn", "float8_e5m2")
+_INT4 = {"int4": False, "uint4": True}   # name: unsigned
+
+
+# The types whose `is_numeric` is true, as TensorFlow's _NUMERIC_TYPES (its
+# quantized types, which rillflow lacks, are numeric too).
+_NUMERIC = frozenset({
+    "float16", "float32", "float64", "bfloat16", "complex64", "complex128",
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
 
 
 class DType:
@@ -75,17 +88,18 @@ class DType:
     @property
     def is_floating(self):
         """Whether this is a (non-complex) floating point type."""
-        return self._name in ("float16", "float32", "float64", "bfloat16")
+        return self._name in ("float16", "float32", "float64", "bfloat16") or \
+            self._name in _FLOAT8
 
     @property
     def is_integer(self):
         """Whether this is a signed or unsigned integer type."""
-        return self._np is not None and self._np.kind in "iu"
+        return self._np is not None and (self._np.kind in "iu" or self._name in _INT4)
 
     @property
     def is_unsigned(self):
         """Whether this is an unsigned integer type."""
-        return self._np is not None and self._np.kind == "u"
+        return self._np is not None and (self._np.kind == "u" or _INT4.get(self._name, False))
 
     @property
     def is_complex(self):
@@ -96,6 +110,13 @@ class DType:
     def is_bool(self):
         """Whether this is `tf.bool`."""
         return self is bool_
+
+    @property
+    def is_numeric(self):
+        """Whether this is a numeric type: the floating point, complex and
+        integer types (TensorFlow's list: not bool, string, resource,
+        variant, nor the 8-bit floats and 4-bit integers)."""
+        return self._name in _NUMERIC
 
     @property
     def is_quantized(self):
@@ -113,20 +134,26 @@ class DType:
     def min(self):
         """The smallest value of the type."""
         if self.is_floating:
+            if self._name in _FLOAT8:   # an ml_dtypes scalar, as TensorFlow's
+                return _ml_dtypes.finfo(self._np).min
             return self._np.type(np.finfo(self._np).min) if self is not bfloat16 else float(
                 _ml_dtypes.finfo(self._np).min)
         if self.is_integer:
-            return np.iinfo(self._np).min
+            return int(_ml_dtypes.iinfo(self._np).min) if self._name in _INT4 else \
+                np.iinfo(self._np).min
         raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
 
     @property
     def max(self):
         """The largest value of the type."""
         if self.is_floating:
+            if self._name in _FLOAT8:   # an ml_dtypes scalar, as TensorFlow's
+                return _ml_dtypes.finfo(self._np).max
             return self._np.type(np.finfo(self._np).max) if self is not bfloat16 else float(
                 _ml_dtypes.finfo(self._np).max)
         if self.is_integer:
-            return np.iinfo(self._np).max
+            return int(_ml_dtypes.iinfo(self._np).max) if self._name in _INT4 else \
+                np.iinfo(self._np).max
         raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
 
     @property
@@ -200,6 +227,10 @@ _ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16,
         uint32, uint64, complex64, complex128, bool_, string, resource, variant]
 if bfloat16 is not None:
     _ALL.append(bfloat16)
+# Not tf.* attributes in TensorFlow 2.21: reachable through tf.as_dtype.
+_NARROW = [DType(n, np.dtype(getattr(_ml_dtypes, n))) for n in (*_FLOAT8, *_INT4)] \
+    if _ml_dtypes else []
+_ALL.extend(_NARROW)
 
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64,

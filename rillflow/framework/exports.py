@@ -5,6 +5,7 @@ from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec
 from . import core_types  # noqa: F401  (tf.types.experimental)
 from . import dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from . import extension_type  # noqa: F401  (tf.experimental.ExtensionType)
+from . import compat_text  # noqa: F401  (tf.compat.as_text, as_bytes, ...)
 from .api_export import export_value
 from .convert import convert_to_tensor, register_tensor_conversion_function
 from .graph import Graph, Operation

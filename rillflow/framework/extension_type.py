@@ -20,6 +20,7 @@ from .tensor_shape import TensorShape
 from .extension_type_fields import ImmutableDict, convert_field
 from .tensor import EagerTensor, Tensor
 from .tensor_spec import TensorSpec
+from .type_spec import TypeSpec
 from .convert import convert_to_tensor
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
@@ -327,7 +328,7 @@ def _from_fields(cls, values):
     return obj
 
 
-class ExtensionTypeSpec:
+class ExtensionTypeSpec(TypeSpec):
     """The type spec of an ExtensionType (`MyType.Spec`): the fields with
     each tensor replaced by its TensorSpec and each extension value by its
     spec (`MyType.Spec(values=tf.TensorSpec(...), mask=...)`)."""

@@ -22,6 +22,7 @@ from .composite_tensor import CompositeTensor
 from .tensor import EagerTensor, SymbolicTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
+from .type_spec import TypeSpec
 from .convert import convert_to_tensor
 from .execute import apply
 from .op_registry import get
@@ -161,7 +162,7 @@ def densify(value, dtype=None, name=None, warn=True):
 
 
 @export("IndexedSlicesSpec", "compat.v1.IndexedSlicesSpec")
-class IndexedSlicesSpec:
+class IndexedSlicesSpec(TypeSpec):
     """The type of an IndexedSlices (`tf.IndexedSlicesSpec`).
 
     Args:
@@ -190,6 +191,10 @@ class IndexedSlicesSpec:
     def value_type(self):
         """IndexedSlices."""
         return IndexedSlices
+
+    def _serialize(self):
+        return (self._shape, self._values_dtype, self._indices_dtype, self._dense_shape_dtype,
+                self._indices_shape)
 
     @property
     def _component_specs(self):

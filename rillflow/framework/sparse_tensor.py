@@ -24,6 +24,7 @@ from .indexed_slices import _shape_of
 from .tensor import EagerTensor
 from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
+from .type_spec import TypeSpec
 from .execute import apply, apply1
 from .op_registry import get
 
@@ -99,6 +100,15 @@ class SparseTensor(CompositeTensor):
     def get_shape(self):
         """The static shape (`.shape`)."""
         return self.shape
+
+    def set_shape(self, shape):
+        """Merges `shape` into the static dense shape, as TensorFlow does
+        (eagerly, where the shape is known, a compatibility check).
+
+        Raises:
+          ValueError: if `shape` is incompatible with the current shape.
+        """
+        self._static_shape = self.shape.merge_with(as_shape(shape))
 
     @property
     def graph(self):
@@ -189,7 +199,7 @@ def _from_parts(components, shape):
 
 
 @export("SparseTensorSpec", "compat.v1.SparseTensorSpec")
-class SparseTensorSpec:
+class SparseTensorSpec(TypeSpec):
     """The type of a SparseTensor: its dense shape and dtype (`tf.SparseTensorSpec`)."""
 
     __slots__ = ("_shape", "_dtype")
@@ -217,6 +227,9 @@ class SparseTensorSpec:
     def value_type(self):
         """SparseTensor."""
         return SparseTensor
+
+    def _serialize(self):
+        return (self._shape, self._dtype)
 
     @property
     def _component_specs(self):

@@ -4,11 +4,12 @@ from . import dtypes as _dtypes
 from .convert import convert_to_tensor
 from .tensor_shape import as_shape
 from .tensor import Tensor
+from .type_spec import TypeSpec
 
 __all__ = ["TensorSpec", "type_spec_from_value"]
 
 
-class TensorSpec:
+class TensorSpec(TypeSpec):
     """Describes a tensor: `TensorSpec(shape, dtype=tf.float32, name=None)`.
 
     Used as `tf.function(input_signature=...)` entries and in concrete
@@ -56,6 +57,9 @@ class TensorSpec:
     def value_type(self):
         """The Python type of values matching this spec."""
         return Tensor
+
+    def _serialize(self):
+        return (self._shape, self._dtype, self._name)
 
     def is_compatible_with(self, spec_or_tensor):
         """Whether a tensor (or spec) has this dtype and a compatible shape;

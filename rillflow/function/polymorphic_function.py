@@ -487,8 +487,11 @@ class Function(core_types.PolymorphicFunction):
         self._first_trace_done = True
         if created:
             self._created_variables = True
-            self._run_initializers(cf, pos, kw)
-            cf, _ = self._trace_once(pos, kw, allow_variables=False)
+            if self._run_initializers(cf, pos, kw):
+                cf, _ = self._trace_once(pos, kw, allow_variables=False)
+            # else the first trace stays: its InitializeVariableOnce ops
+            # initialize the variables on its first run (TensorFlow's
+            # cond-guarded initialization, when lifting is not possible).
         return cf
 
     def _trace_once(self, pos, kw, allow_variables):
@@ -533,20 +536,80 @@ class Function(core_types.PolymorphicFunction):
         return ConcreteFunction(fg, names, self._spec), created
 
     def _run_initializers(self, cf, pos, kw):
-        """Runs the initializers of variables created from the function's inputs."""
+        """Runs the initializers of the variables the first trace created from
+        traced values, before the trace without them is made.
+
+        Called eagerly, they run on the call's arguments. Traced inside
+        another function (Keras' optimizer builds its variables inside the
+        train step's trace), the arguments have no values yet, so, as
+        TensorFlow lifts such initializers out of the function into the
+        eager context, those that do not depend on the arguments or on the
+        enclosing graph's tensors run now; the others are left to the first
+        trace, which keeps its initializers (TensorFlow
+        initializes them under a cond in the function).
+
+        Returns whether every initializer ran.
+        """
         g = cf.graph
         inits = [op for op in g.get_operations() if op.type == "InitializeVariableOnce"]
-        if not inits or _state.graph is not None:
-            return
-        ops = needed_ops(g.get_operations(), [], keep_stateful=False, extra_ops=inits)
-        compiled = compile_graph(g, g.inputs, [], name=g.name + "_init", ops=ops)
+        if not inits:
+            return True
+        ran_all = True
+        captures = list(g.external_captures)
+        n_args = len(g.inputs) - len(captures)
         flat = _flat_values(pos, kw)
-        vals = [_runtime_value(a) for a in flat] + [_runtime_value(t)
-                                                    for t in g.external_captures]
-        compiled.fn(*vals)
+        if _state.graph is not None:
+            # Placeholders whose values are unknown now: the arguments and the
+            # captures of the enclosing graph's (symbolic) tensors. Only the
+            # initial value counts, not the ops the initializer is ordered
+            # after (automatic control dependencies), as in TensorFlow's lifting.
+            unknown = {id(t) for t in g.inputs[:n_args]}
+            unknown.update(id(t) for t, ext in zip(g.inputs[n_args:], captures)
+                           if isinstance(ext, SymbolicTensor))
+            liftable = [op for op in inits if not _depends_on(op.inputs[1], unknown)]
+            ran_all = len(liftable) == len(inits)
+            inits = liftable
+            if not inits:
+                return False
+            flat = [None] * n_args
+            captures = [None if isinstance(t, SymbolicTensor) else t for t in captures]
+        # The initial values and the initializers, in graph order (a value may
+        # read a variable initialized before it), without the ops the
+        # initializers are ordered after.
+        keep = {id(op) for op in needed_ops(g.get_operations(), [op.inputs[1] for op in inits],
+                                            keep_stateful=False)}
+        keep.update(id(op) for op in inits)
+        ops = [op for op in g.get_operations() if id(op) in keep]
+        compiled = compile_graph(g, g.inputs, [], name=g.name + "_init", ops=ops)
+        # (None for the values the initial values do not read.)
+        vals = [None if a is None else _runtime_value(a) for a in flat + captures]
+        with _context.init_scope():
+            compiled.fn(*vals)
+        return ran_all
+
 
     def __repr__(self):
         return "<rillflow.function.Function %s>" % self._name
+
+
+def _depends_on(tensor, tensor_ids):
+    """Whether `tensor` is computed, through data or control inputs, from one
+    of the tensors whose ids are `tensor_ids`."""
+    if id(tensor) in tensor_ids:
+        return True
+    seen = set()
+    stack = [tensor.op]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        for t in o.inputs:
+            if id(t) in tensor_ids:
+                return True
+            stack.append(t.op)
+        stack.extend(o.control_inputs)
+    return False
 
 
 def _usable_here(cf):

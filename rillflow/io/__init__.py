@@ -2,9 +2,12 @@
 buffer wire format (`wire`, `message`, and `descriptor`: `DESCRIPTOR`s that
 protobuf's own text_format can fill messages through), tf.train.Example (`example_pb`),
 TensorProto (`tensor_pb`), CRC-32C and TFRecord framing (`crc32c`,
-`tfrecord`) and file access (`gfile`).
+`tfrecord`), file access (`gfile`), and checkpoints' tensor bundle
+(`tensor_bundle`, on the LevelDB table of `sstable` and the protos of
+`checkpoint_pb`). docs/file_formats.md describes the formats.
 
 This package is also the `tf.io` namespace: the parsing ops (in
 rillflow/ops/io/parsing_ops.py) are set on it when the API is assembled.
 """
 from . import wire, descriptor, containers, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
+from . import sstable, checkpoint_pb, tensor_bundle  # noqa: F401

@@ -1,6 +1,6 @@
 """The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
-strings, random, control_flow, debugging, state, io, gradients, ragged; numeric kernels
-in kernels). Importing this registers every op and installs the Tensor operators; the
+strings, random, control_flow, debugging, state, io, gradients, ragged, lookup; numeric
+kernels in kernels). Importing this registers every op and installs the Tensor operators; the
 order below is the order the families register in."""
 from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
@@ -19,7 +19,7 @@ from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
-from .strings import segment_join_ops  # noqa: F401
+from .strings import segment_join_ops, ngram_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
@@ -27,6 +27,7 @@ from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient
 from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops, conv_lowering  # noqa: F401
+from .nn import rearrange_ops, ctc_kernels, ctc_beam_search, ctc_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
 from .image import image_color, image_metrics, image_transform  # noqa: F401
@@ -35,11 +36,14 @@ from .io import ragged_parsing, parsing_ops, io_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401
+from .sparse import sparse_cross_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
+from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
+from .lookup import mutable_tables  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

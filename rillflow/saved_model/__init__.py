@@ -1,5 +1,7 @@
-"""Checkpoints and SavedModel in TensorFlow's own file formats: object graphs and
-`tf.train.Checkpoint` (checkpoint*.py), reading and writing the variable bundle
-(checkpoint_io.py, checkpoint_reader.py), `tf.saved_model.save`/`load` (saved_model.py,
+"""Checkpoints and SavedModel: object graphs and `tf.train.Checkpoint`
+(checkpoint.py, checkpoint_graph.py), the `checkpoint` state file and
+CheckpointManager (checkpoint_management.py), reading a checkpoint by key
+(checkpoint_reader.py; the files themselves are TensorFlow's tensor bundle,
+rillflow/io/tensor_bundle.py), `tf.saved_model.save`/`load` (saved_model.py,
 saved_objects.py, graph_io.py, restored.py) and custom gradients kept across a save
 (custom_gradients.py). See docs/architecture.md."""

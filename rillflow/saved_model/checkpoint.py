@@ -9,8 +9,10 @@ its variables on first call, inside a `tf.function` or not), it is matched
 then and gets its value. Values go straight into the variable's storage, which
 is what both eager reads and compiled functions read.
 
-The files are rillflow's own safe format (`checkpoint_io`); the object graph
-is JSON, stored as the string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`.
+The files are TensorFlow's: a tensor bundle (`rillflow/io/tensor_bundle.py`)
+holding the variables under TensorFlow's keys and the object graph, a
+TrackableObjectGraph proto, as the string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`;
+TensorFlow restores what rillflow writes and the reverse.
 """
 import os
 import weakref
@@ -25,12 +27,15 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
 from . import checkpoint_graph as object_graph
-from . import checkpoint_io
+from ..io import tensor_bundle
 from .checkpoint_management import update_checkpoint_state
 
 # object -> {attribute name: [(restoration, node id), ...]}: saved children
 # waiting for their Python object to be attached.
 _DEFERRED = weakref.WeakKeyDictionary()
+# optimizer -> [(weak reference to the variable, slot name, restoration,
+# slot node id), ...]: saved slot variables waiting for `slot_created`.
+_DEFERRED_SLOTS = weakref.WeakKeyDictionary()
 
 _CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
@@ -42,7 +47,8 @@ def _handle_deferred(obj, name, value):
     if not pending or name not in pending or not object_graph.is_node(value):
         return
     for restoration, node_id in pending.pop(name):
-        restoration.bind(node_id, value)
+        with _context.init_scope():
+            restoration.bind(node_id, value)
 
 
 def _module_setattr(self, name, value):
@@ -84,6 +90,9 @@ class _Restoration:
         # and they must not keep the program's objects alive in turn.
         self.bound = {}        # node id -> reference to the object
         self._bound_ids = {}   # id(object) -> reference to it
+        # original variable's node id -> [(optimizer node id, slot reference)]
+        # for slots whose variable was not matched yet.
+        self._slot_waits = {}
 
     def is_bound(self, obj):
         """Whether `obj` (a live object) was matched to a saved node."""
@@ -92,25 +101,55 @@ class _Restoration:
 
     def bind(self, node_id, obj):
         """Matches node `node_id` with `obj`: restores it if it is a variable,
-        then matches (or defers) the node's children."""
-        if node_id in self.bound or self.is_bound(obj):
-            return
-        node = self.nodes[node_id]
-        attributes = node.get("attributes", ())
-        if isinstance(obj, Variable):
-            for attr in attributes:
-                if attr["name"] == object_graph.VARIABLE_VALUE:
-                    self._restore_variable(obj, attr["checkpoint_key"])
-        ref = _ref(obj)
-        self.bound[node_id] = ref
-        self._bound_ids[id(obj)] = ref
-        for c in node["children"]:
-            name, child_id = c["local_name"], c["node_id"]
-            live = object_graph.child(obj, name)
-            if live is not None:
-                self.bind(child_id, live)
-            elif child_id not in self.bound:
-                self._defer(obj, name, child_id)
+        then matches (or defers) the node's children and slot variables.
+
+        Iterative, with a visited check: a hostile graph may be deep or cyclic.
+        """
+        stack = [(node_id, obj)]
+        while stack:
+            node_id, obj = stack.pop()
+            if node_id in self.bound or self.is_bound(obj):
+                continue
+            node = self.nodes[node_id]
+            if isinstance(obj, Variable):
+                for attr in node["attributes"]:
+                    if attr["name"] == object_graph.VARIABLE_VALUE:
+                        self._restore_variable(obj, attr["checkpoint_key"])
+            ref = _ref(obj)
+            self.bound[node_id] = ref
+            self._bound_ids[id(obj)] = ref
+            for c in reversed(node["children"]):
+                name, child_id = c["local_name"], c["node_id"]
+                live = object_graph.child(obj, name)
+                if live is not None:
+                    stack.append((child_id, live))
+                elif child_id not in self.bound and self.nodes[child_id]["has_checkpoint_values"]:
+                    self._defer(obj, name, child_id)
+            for slot in node["slot_variables"]:
+                original = slot["original_variable_node_id"]
+                if original in self.bound:
+                    stack.extend(self._match_slot(node_id, slot))
+                else:
+                    self._slot_waits.setdefault(original, []).append((node_id, slot))
+            for optimizer_id, slot in self._slot_waits.pop(node_id, ()):
+                stack.extend(self._match_slot(optimizer_id, slot))
+
+    def _match_slot(self, optimizer_id, slot):
+        """[(slot node id, slot variable)] when the optimizer has the slot
+        already; otherwise waits for `slot_created`."""
+        optimizer = self.bound[optimizer_id]()
+        variable = self.bound[slot["original_variable_node_id"]]()
+        # Only objects that declare slots hold them (a hostile graph may
+        # give slot references to anything).
+        if optimizer is None or not isinstance(variable, Variable) or \
+                not hasattr(optimizer, "_checkpoint_slots"):
+            return []
+        for var, name, slot_var in object_graph._slots(optimizer):
+            if var is variable and name == slot["slot_name"]:
+                return [(slot["slot_variable_node_id"], slot_var)]
+        _DEFERRED_SLOTS.setdefault(optimizer, []).append(
+            (weakref.ref(variable), slot["slot_name"], self, slot["slot_variable_node_id"]))
+        return []
 
     def _defer(self, obj, name, child_id):
         """Waits for `obj.name` to be assigned (a Checkpoint's children may
@@ -126,7 +165,7 @@ class _Restoration:
         reader = self.reader
         if key not in reader:
             raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
-        saved = reader.dtype_name(key)
+        saved = reader.dtype(key).name
         if saved != var.dtype.name:
             def cpp(n):
                 return _CPP_DTYPE_NAMES.get(n, n)
@@ -143,7 +182,29 @@ class _Restoration:
     def unresolved(self):
         """Saved nodes with values that no live object matched."""
         return [i for i, node in enumerate(self.nodes)
-                if node.get("attributes") and i not in self.bound]
+                if node["attributes"] and i not in self.bound]
+
+
+def slot_created(optimizer, variable, slot_name, slot_variable):
+    """Restores `slot_variable`, the new slot `slot_name` of `variable` in
+    `optimizer`, if a `Checkpoint.restore` is waiting for it; returns whether
+    it did.
+
+    Optimizers create slot variables on their first step, usually after the
+    checkpoint was restored; an optimizer calls this right after creating
+    one (and declares its slots with `_checkpoint_slots()`), as TensorFlow's
+    optimizers restore slots on creation.
+    """
+    pending = _DEFERRED_SLOTS.get(optimizer)
+    if not pending:
+        return False
+    for i, (var_ref, name, restoration, node_id) in enumerate(pending):
+        if var_ref() is variable and name == slot_name:
+            del pending[i]
+            with _context.init_scope():
+                restoration.bind(node_id, slot_variable)
+            return True
+    return False
 
 
 class CheckpointLoadStatus:
@@ -336,10 +397,10 @@ class Checkpoint:
         the directory's state file. Returns `file_prefix` as a string."""
         file_prefix = os.fspath(file_prefix) if isinstance(file_prefix, os.PathLike) else \
             str(file_prefix)
-        graph, tensors = object_graph.serialize(self)
+        nodes, tensors = object_graph.serialize(self)
         tensors[object_graph.OBJECT_GRAPH_KEY] = np.array(
-            object_graph.to_bytes(graph), dtype=object)
-        checkpoint_io.write_tensors(file_prefix, tensors, {"kind": "checkpoint"})
+            object_graph.to_bytes(nodes), dtype=object)
+        tensor_bundle.write_tensors(file_prefix, tensors)
         return file_prefix
 
     def save(self, file_prefix, options=None):
@@ -359,7 +420,7 @@ class Checkpoint:
 
         Raises:
           NotFoundError: if there is no checkpoint at `save_path`.
-          DataLossError: if the files are not a valid rillflow checkpoint.
+          DataLossError: if the files are not a valid checkpoint.
           ValueError/InvalidArgumentError: for a saved shape or dtype that
             does not fit the variable.
         """
@@ -367,12 +428,17 @@ class Checkpoint:
             return InitializationOnlyStatus(self)
         save_path = os.fspath(save_path) if isinstance(save_path, os.PathLike) else save_path
         save_path = _variables_prefix(save_path)
-        reader = checkpoint_io.TensorFileReader(save_path)
+        reader = tensor_bundle.BundleReader(save_path)
         if object_graph.OBJECT_GRAPH_KEY not in reader:
             raise errors.NotFoundError(
                 None, None, f"The checkpoint at {save_path} has no object graph "
                 f"({object_graph.OBJECT_GRAPH_KEY}): it was not written by tf.train.Checkpoint.")
-        nodes = object_graph.parse(reader.get(object_graph.OBJECT_GRAPH_KEY).item())
+        graph = reader.get(object_graph.OBJECT_GRAPH_KEY)
+        if graph.shape != () or reader.dtype(object_graph.OBJECT_GRAPH_KEY) is not D.string:
+            raise errors.DataLossError(
+                None, None, f"The object graph ({object_graph.OBJECT_GRAPH_KEY}) of {save_path} "
+                "is not a string scalar.")
+        nodes = object_graph.parse(graph.item(), tensor_bundle.index_filename(save_path))
         restoration = _Restoration(reader, nodes)
         with _context.init_scope():
             restoration.bind(0, self)
@@ -403,7 +469,7 @@ def _variables_prefix(save_path):
     variables, or the path itself."""
     if os.path.isdir(save_path):
         inner = os.path.join(save_path, "variables", "variables")
-        if checkpoint_io.exists(inner):
+        if tensor_bundle.exists(inner):
             return inner
         raise errors.DataLossError(
             None, None, f"Unable to open table file {save_path}: FAILED_PRECONDITION: "

@@ -8,14 +8,22 @@ them. Every object is one node, however many paths reach it; its name is its
 first path in breadth-first order (children in attribute-assignment order), so
 a key reads like `model/layer/w/.ATTRIBUTES/VARIABLE_VALUE`.
 
-The serialized graph is JSON: `{"nodes": [{"children": [{"node_id": 1,
-"local_name": "model"}, ...], "attributes": [{"name": "VARIABLE_VALUE",
-"full_name": "Variable", "checkpoint_key": "..."}]}, ...]}`, node 0 the root.
+The graph is stored as TensorFlow stores it: a serialized
+TrackableObjectGraph proto (`rillflow/io/checkpoint_pb.py`), node 0 the root,
+in the string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`. In memory a node is a
+dict: `{"children": [{"node_id": 1, "local_name": "model"}, ...],
+"attributes": [{"name": "VARIABLE_VALUE", "full_name": "Variable",
+"checkpoint_key": "..."}], "slot_variables": [...]}`.
+
+An object that keeps per-variable state (an optimizer's slots) declares it
+with `_checkpoint_slots()`, returning `(variable, slot_name, slot_variable)`
+triples; see `checkpoint.slot_created` for restoring slots created later.
 """
 import collections
 import json
 
 from ..framework import errors
+from ..io import checkpoint_pb, wire
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
 
@@ -96,7 +104,10 @@ def children(obj):
 def child(obj, name):
     """The tracked child `name` of `obj`, or None."""
     if isinstance(obj, (list, tuple)):
-        if name.isdigit() and int(name) < len(obj) and is_node(obj[int(name)]):
+        # ASCII digits only: int() also reads other scripts' digits, and
+        # str.isdigit() accepts characters int() rejects ("²").
+        if name.isascii() and name.isdigit() and int(name) < len(obj) and \
+                is_node(obj[int(name)]):
             return obj[int(name)]
         return None
     if isinstance(obj, dict):
@@ -131,15 +142,46 @@ def variables_of(root):
     return [obj for _, obj in breadth_first(root) if isinstance(obj, Variable)]
 
 
+def _slots(obj):
+    """The `(variable, slot_name, slot_variable)` triples an optimizer-like
+    object declares through `_checkpoint_slots()` (none for other objects)."""
+    method = getattr(obj, "_checkpoint_slots", None)
+    if method is None or isinstance(obj, type) or not callable(method):
+        return []
+    return list(method())
+
+
+def _value_of(var):
+    value = var._storage.value
+    if value is None:
+        raise errors.FailedPreconditionError(
+            None, None, f"Could not find variable {var._storage.name}. This could mean that the "
+            "variable has been deleted. In TF1, it can also mean the variable is uninitialized. "
+            "[Op:ReadVariableOp]")
+    return value
+
+
+def _variable_attribute(var, key):
+    name = var.name[:-2] if var.name.endswith(":0") else var.name
+    return [{"name": VARIABLE_VALUE, "full_name": name, "checkpoint_key": key}]
+
+
 def serialize(root):
-    """`(graph, tensors)`: the JSON-ready object graph of `root` and a dict
-    checkpoint key -> NumPy value of every variable in it.
+    """`(nodes, tensors)`: the object graph of `root` (a list of node dicts,
+    see `rillflow/io/checkpoint_pb.py`) and a dict checkpoint key -> NumPy
+    value of every variable in it.
+
+    Slot variables (an optimizer's per-variable state, declared by
+    `_checkpoint_slots()`) that are not reachable otherwise become nodes
+    after the others, keyed under their variable as TensorFlow keys them:
+    `model/w/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/VARIABLE_VALUE`.
 
     Raises:
       FailedPreconditionError: if a variable has no value yet.
     """
     order = breadth_first(root)
     ids = {id(obj): i for i, (_, obj) in enumerate(order)}
+    paths = {id(obj): path for path, obj in order}
     nodes = []
     tensors = {}
     for path, obj in order:
@@ -147,48 +189,80 @@ def serialize(root):
                              for name, c in children(obj)]}
         if isinstance(obj, Variable):
             key = checkpoint_key(path)
-            value = obj._storage.value
-            if value is None:
-                raise errors.FailedPreconditionError(
-                    None, None, f"Could not find variable {obj._storage.name}. This could mean "
-                    "that the variable has been deleted. In TF1, it can also mean the variable "
-                    "is uninitialized. [Op:ReadVariableOp]")
-            tensors[key] = value
-            node["attributes"] = [{"name": VARIABLE_VALUE, "full_name": obj.name[:-2],
-                                   "checkpoint_key": key}]
+            tensors[key] = _value_of(obj)
+            node["attributes"] = _variable_attribute(obj, key)
         nodes.append(node)
-    return {"nodes": nodes}, tensors
+    for path, obj in order:
+        refs = []
+        for var, slot_name, slot in _slots(obj):
+            if id(var) not in ids or not isinstance(slot, Variable):
+                continue  # TensorFlow also drops slots of variables it does not save
+            if id(slot) not in ids:
+                key = "/".join(escape_local_name(n) for n in paths[id(var)]) + \
+                    "/.OPTIMIZER_SLOT/" + "/".join(escape_local_name(n) for n in path) + \
+                    "/" + escape_local_name(slot_name) + "/.ATTRIBUTES/" + VARIABLE_VALUE
+                ids[id(slot)] = len(nodes)
+                tensors[key] = _value_of(slot)
+                nodes.append({"children": [], "attributes": _variable_attribute(slot, key)})
+            refs.append({"original_variable_node_id": ids[id(var)], "slot_name": slot_name,
+                         "slot_variable_node_id": ids[id(slot)]})
+        if refs:
+            nodes[ids[id(obj)]]["slot_variables"] = refs
+    return nodes, tensors
 
 
-def to_bytes(graph):
-    """The stored form of a serialized graph: compact JSON in UTF-8."""
-    return json.dumps(graph, separators=(",", ":")).encode("utf-8")
+def _mark_checkpoint_values(nodes):
+    """Sets each node's `has_checkpoint_values`: whether it or anything it
+    reaches (children, slot variables) holds a saved value, as TensorFlow
+    computes it."""
+    parents = collections.defaultdict(list)
+    for i, node in enumerate(nodes):
+        for c in node.get("children", ()):
+            parents[c["node_id"]].append(i)
+        for s in node.get("slot_variables", ()):
+            parents[s["slot_variable_node_id"]].append(i)
+    marked = {i for i, node in enumerate(nodes) if node.get("attributes")}
+    queue = collections.deque(marked)
+    while queue:
+        for p in parents[queue.popleft()]:
+            if p not in marked:
+                marked.add(p)
+                queue.append(p)
+    for i, node in enumerate(nodes):
+        node["has_checkpoint_values"] = i in marked
 
 
-def parse(data):
-    """The node list of a stored graph (bytes or str of JSON), validated
-    enough that walking it cannot fail or loop forever.
+def to_bytes(nodes):
+    """The stored form of an object graph (a list of node dicts): a
+    serialized TrackableObjectGraph, `has_checkpoint_values` filled in."""
+    nodes = [dict(n) for n in nodes]
+    _mark_checkpoint_values(nodes)
+    return checkpoint_pb.encode_object_graph(nodes)
+
+
+def parse(data, source="the checkpoint"):
+    """The node list of a stored TrackableObjectGraph, validated so that
+    walking it cannot fail: every node id in range (cycles are allowed, as
+    in TensorFlow; the walkers keep visited sets).
 
     Raises:
-      DataLossError: if it is not a valid object graph.
+      DataLossError: naming `source`, if it is not a valid object graph.
     """
     try:
-        graph = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
-        nodes = graph["nodes"]
+        nodes = checkpoint_pb.decode_object_graph(bytes(data))
+        n = len(nodes)
+        if not n:
+            raise wire.DecodeError("no nodes")
         for node in nodes:
-            for c in node["children"]:
-                if not (isinstance(c["local_name"], str) and type(c["node_id"]) is int and
-                        0 <= c["node_id"] < len(nodes)):
-                    raise ValueError
-            for a in node.get("attributes", ()):
-                if not all(isinstance(a[k], str) for k in ("name", "full_name",
-                                                          "checkpoint_key")):
-                    raise ValueError
-        if not nodes:
-            raise ValueError
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
-        raise errors.DataLossError(None, None, "The checkpoint's object graph is corrupt.") \
-            from None
+            ids = [c["node_id"] for c in node["children"]]
+            for s in node["slot_variables"]:
+                ids += [s["original_variable_node_id"], s["slot_variable_node_id"]]
+            if not all(0 <= i < n for i in ids):
+                raise wire.DecodeError("node id out of range")
+    except (wire.DecodeError, TypeError):
+        raise errors.DataLossError(
+            None, None, f"The object graph ({OBJECT_GRAPH_KEY}) of {source} is corrupt: it "
+            "is not a valid TrackableObjectGraph.") from None
     return nodes
 
 
@@ -216,5 +290,11 @@ def node_text(node):
         lines += ["attributes {", f"  name: {json.dumps(a['name'])}",
                   f"  full_name: {json.dumps(a['full_name'])}",
                   f"  checkpoint_key: {json.dumps(a['checkpoint_key'])}", "}"]
-    lines += ["has_checkpoint_values {", "  value: true", "}"]
+    for v in node.get("slot_variables", ()):
+        lines += ["slot_variables {",
+                  f"  original_variable_node_id: {v['original_variable_node_id']}",
+                  f"  slot_name: {json.dumps(v['slot_name'])}",
+                  f"  slot_variable_node_id: {v['slot_variable_node_id']}", "}"]
+    lines += ["has_checkpoint_values {"] + \
+        (["  value: true"] if node.get("has_checkpoint_values", True) else []) + ["}"]
     return "\n".join(lines) + "\n"

@@ -19,7 +19,7 @@ import re
 import time
 
 from ..framework.api_export import export
-from . import checkpoint_io
+from ..io import tensor_bundle
 
 STATE_FILENAME = "checkpoint"
 _log = logging.getLogger("rillflow")
@@ -194,14 +194,14 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state is None or not state.model_checkpoint_path:
         return None
-    if checkpoint_io.exists(state.model_checkpoint_path):
+    if tensor_bundle.exists(state.model_checkpoint_path):
         return state.model_checkpoint_path
     _log.error("Couldn't match files for checkpoint %s", state.model_checkpoint_path)
     return None
 
 
 def _delete_checkpoint_files(prefix):
-    for path in [checkpoint_io.index_filename(prefix)] + glob.glob(
+    for path in [tensor_bundle.index_filename(prefix)] + glob.glob(
             glob.escape(prefix) + ".data-?????-of-?????"):
         try:
             os.remove(path)

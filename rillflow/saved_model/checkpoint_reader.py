@@ -1,11 +1,11 @@
-"""`tf.train.load_checkpoint` and `tf.train.list_variables`: reading the
-tensors of a checkpoint by key, without the objects that wrote it."""
+"""`tf.train.load_checkpoint`, `list_variables`, `load_variable` and
+`tf.compat.v1.train.NewCheckpointReader`: reading the tensors of a
+checkpoint by key, without the objects that wrote it."""
 import os
 
-from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
-from . import checkpoint_io
+from ..io import tensor_bundle
 from .checkpoint_management import latest_checkpoint
 
 _DT_NAMES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}
@@ -17,11 +17,11 @@ class CheckpointReader:
 
     Raises (on construction):
       NotFoundError: if the checkpoint does not exist.
-      DataLossError: if it is not a valid rillflow checkpoint.
+      DataLossError: if its files are not a valid checkpoint.
     """
 
     def __init__(self, prefix):
-        self._file = checkpoint_io.TensorFileReader(prefix)
+        self._file = tensor_bundle.BundleReader(prefix)
 
     def has_tensor(self, name):
         """Whether the checkpoint holds a tensor with this key."""
@@ -33,6 +33,7 @@ class CheckpointReader:
 
         Raises:
           NotFoundError: if there is no tensor with this key.
+          DataLossError: if its bytes are corrupt.
         """
         if name not in self._file:
             raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
@@ -47,19 +48,31 @@ class CheckpointReader:
 
     def get_variable_to_dtype_map(self):
         """A dict key -> `tf.DType` of every saved tensor."""
-        return {name: D.as_dtype(self._file.dtype_name(name)) for name in self._file.names()}
+        return {name: self._file.dtype(name) for name in self._file.names()}
 
     def debug_string(self):
-        """One line per tensor, `key (DT_FLOAT) [2, 3]`, as bytes."""
+        """One line per tensor, `key (DT_FLOAT) [2,3]`, as bytes (TensorFlow's form)."""
         lines = []
         for name in self._file.names():
-            dt = self._file.dtype_name(name)
+            dt = self._file.dtype(name).name
             dt = _DT_NAMES.get(dt, "DT_" + dt.upper())
-            lines.append(f"{name} ({dt}) {self._file.shape(name)}\n")
+            shape = ",".join(str(d) for d in self._file.shape(name))
+            lines.append(f"{name} ({dt}) [{shape}]\n")
         return "".join(lines).encode("utf-8")
 
 
-@export("train.load_checkpoint")
+@export("compat.v1.train.NewCheckpointReader")
+def NewCheckpointReader(filepattern):  # noqa: N802 - TensorFlow's name
+    """A `CheckpointReader` for the checkpoint prefix `filepattern`.
+
+    Raises:
+      NotFoundError: if the checkpoint does not exist.
+      DataLossError: if its files are not a valid checkpoint.
+    """
+    return CheckpointReader(os.fspath(filepattern))
+
+
+@export("train.load_checkpoint", "compat.v1.train.load_checkpoint")
 def load_checkpoint(ckpt_dir_or_file):
     """A `CheckpointReader` for a checkpoint prefix, or for the latest
     checkpoint of a directory.
@@ -78,10 +91,20 @@ def load_checkpoint(ckpt_dir_or_file):
     return CheckpointReader(path)
 
 
-@export("train.list_variables")
+@export("train.list_variables", "compat.v1.train.list_variables")
 def list_variables(ckpt_dir_or_file):
     """The sorted `(key, shape)` pairs of every tensor in a checkpoint (or
     the latest checkpoint of a directory)."""
     reader = load_checkpoint(ckpt_dir_or_file)
     shapes = reader.get_variable_to_shape_map()
     return [(name, shapes[name]) for name in sorted(shapes)]
+
+
+@export("train.load_variable", "compat.v1.train.load_variable")
+def load_variable(ckpt_dir_or_file, name):
+    """The value of tensor `name` in a checkpoint (or the latest checkpoint
+    of a directory), as `CheckpointReader.get_tensor` returns it. A name
+    ending in `:0` is looked up without it, as in TensorFlow."""
+    if name.endswith(":0"):
+        name = name[:-2]
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)

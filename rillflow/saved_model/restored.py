@@ -52,12 +52,16 @@ class SignatureMap(collections.abc.Mapping):
 
 class SignatureFunction(ConcreteFunction):
     """A restored signature: its tensor arguments are keyword-only, in its
-    flat signature too (TensorFlow: `f(x, y) takes 0 positional arguments`)."""
+    flat signature too (TensorFlow: `f(x, y) takes 0 positional arguments`),
+    except the one input of a single-input signature, which may be passed
+    positionally (TensorFlow's canonicalize_signatures: one input has an
+    unambiguous order; Keras' exported `serve` is called so)."""
 
     def _bind_flat(self, args, kwargs):
-        if args:
-            raise TypeError(f"{self._flat_signature_summary()} takes 0 positional arguments, "
-                            f"got {len(args)}.")
+        allowed = 1 if len(self._arg_keywords()) == 1 else 0
+        if len(args) > allowed:
+            raise TypeError(f"{self._flat_signature_summary()} takes {allowed} positional "
+                            f"arguments, got {len(args)}.")
         return super()._bind_flat(args, kwargs)
 
 

@@ -6,9 +6,11 @@ A SavedModel directory holds
   saved_model.json              the object graph (user objects, variables,
                                 functions and their attributes), the
                                 function graphs (graph_io.py) and signatures
-  variables/variables.index     the variable values (checkpoint_io's tensor
-  variables/variables.data-*    files, keyed as TensorFlow keys them:
-                                `path/to/v/.ATTRIBUTES/VARIABLE_VALUE`)
+  variables/variables.index     the variable values (TensorFlow's tensor
+  variables/variables.data-*    bundle, io/tensor_bundle.py, keyed as
+                                TensorFlow keys them:
+                                `path/to/v/.ATTRIBUTES/VARIABLE_VALUE`, with
+                                the object graph a checkpoint reads)
   assets/                       (empty; kept for TensorFlow's layout)
 
 Loading needs none of the Python code that built the model: functions are
@@ -37,7 +39,8 @@ from .graph_io import FormatError, GraphReader, GraphWriter
 from .saved_objects import ObjectGraphWriter, restore_objects
 from .restored import RestoredFunction, SignatureFunction, SignatureMap
 from ..framework import nest
-from . import checkpoint_io
+from ..io import tensor_bundle
+from . import checkpoint_graph
 
 __all__ = ["save", "load", "contains_saved_model"]
 
@@ -95,8 +98,7 @@ def save(obj, export_dir, signatures=None, options=None):
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
     tensors = objects.variable_values()
     tensors[_OBJECT_GRAPH_KEY] = np.array(
-        json.dumps(objects.checkpoint_graph(), separators=(",", ":")).encode("utf-8"),
-        dtype=object)
+        checkpoint_graph.to_bytes(objects.checkpoint_graph()["nodes"]), dtype=object)
     _write_variables(os.path.join(export_dir, _VARIABLES), tensors)
     path = os.path.join(export_dir, _FILENAME)
     tmp = "%s.tmp%d" % (path, os.getpid())
@@ -107,12 +109,12 @@ def save(obj, export_dir, signatures=None, options=None):
 
 def _write_variables(prefix, tensors):
     """Writes variable values (a dict key -> array) as tensor files."""
-    checkpoint_io.write_tensors(prefix, tensors, {"saved_model": True})
+    tensor_bundle.write_tensors(prefix, tensors)
 
 
 def _read_variables(prefix):
     """The variable values written by `_write_variables`."""
-    return checkpoint_io.read_tensors(prefix)[0]
+    return tensor_bundle.read_tensors(prefix)
 
 
 def _signature_functions(root, signatures, objects):

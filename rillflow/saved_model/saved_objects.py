@@ -72,6 +72,12 @@ def _children(obj):
     return out
 
 
+def children(obj):
+    """The tracked `(name, child)` pairs a SavedModel saves of `obj`: its
+    checkpointed state and its functions."""
+    return _children(obj)
+
+
 def _escape(name):
     """TensorFlow's escaping of a checkpoint key component (`.` -> `..`,
     `/` -> `.S`), so that keys split unambiguously."""

@@ -63,10 +63,19 @@ def histogram_buckets(data, bucket_count=DEFAULT_BUCKET_COUNT):
         edges = np.full(k, hi, dtype=np.float64)
         return np.stack([edges, edges, counts], axis=1)
     width = (hi - lo) / k
-    index = np.minimum(np.floor((data - lo) / width).astype(np.int64), k - 1)
+    with np.errstate(invalid="ignore"):   # NaN data, inf / inf
+        q = np.floor((data - lo) / width)
+    # TensorBoard's histogram op casts these to int32 and one-hot encodes
+    # them: NaN and infinite positions (NaN data, an infinite range) cast to
+    # a negative index and land in no bucket.
+    q = q[np.isfinite(q)]
+    index = np.minimum(q.astype(np.int64), k - 1)
     counts = np.bincount(index, minlength=k).astype(np.float64)
-    edges = np.linspace(lo, hi, k + 1)
-    edges[-1] = hi
+    with np.errstate(invalid="ignore"):   # an infinite range: inf * 0
+        edges = np.linspace(lo, hi, k + 1)
+    # TensorFlow's LinSpace writes the start itself (not start + 0 * step)
+    # and TensorBoard replaces the last edge by the maximum.
+    edges[0], edges[-1] = lo, hi
     return np.stack([edges[:-1], edges[1:], counts], axis=1)
 
 

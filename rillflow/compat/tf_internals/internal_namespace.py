@@ -31,6 +31,11 @@ class TensorType(metaclass=abc.ABCMeta):
     """`tf.__internal__.types.Tensor`, the abstract base TensorFlow gives its
     tensors and variables; Keras derives its backend Variable from it."""
 
+    # `tf.is_tensor` is true for its instances, as TensorFlow's is for a
+    # types.core.Tensor (Keras' convert_to_tensor then casts a Keras
+    # variable of another dtype instead of converting it with a dtype).
+    _is_tensor_like = True
+
 
 TensorType.register(_Tensor)
 TensorType.register(Variable)

@@ -7,9 +7,34 @@ imports some of them at module level for rarely used paths.
 """
 import types
 
+from rillflow.data.dataset_ops import Dataset
+from rillflow.distribute.strategy import DistributedDataset
 from rillflow.framework import context as _context
+from rillflow.framework.sparse_tensor import SparseTensor
+from rillflow.framework.exports import _get_static_value
+from rillflow.framework.tensor import Tensor, is_tensor
+from rillflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator
 from rillflow.ops.core.unary_ops import is_nan
+from rillflow.ops.ragged.ragged_tensor import RaggedTensor
 from . import tracking, xla
+from .internal_namespace import TensorType
+
+# Keras (trainers/data_adapters, utils/dataset_utils) recognizes TensorFlow's
+# types by class name and `"tensorflow.python." in cls.__module__`, not by
+# isinstance. While rillflow stands in for TensorFlow, these classes carry the
+# module and name TensorFlow gives them (`tf.data.Dataset.__name__` is
+# "DatasetV2" there too), and those modules hold them under that name, so
+# the alias resolves like any class path.
+CLASS_ALIASES = (
+    (Tensor, "tensorflow.python.framework.tensor", "Tensor"),
+    # tf.__internal__.types.Tensor, the base of Keras' Variable (on TensorFlow
+    # its MRO has types.core.Tensor, which Keras' checks take for a tensor).
+    (TensorType, "tensorflow.python.types.core", "Tensor"),
+    (Dataset, "tensorflow.python.data.ops.dataset_ops", "DatasetV2"),
+    (RaggedTensor, "tensorflow.python.ops.ragged.ragged_tensor", "RaggedTensor"),
+    (SparseTensor, "tensorflow.python.framework.sparse_tensor", "SparseTensor"),
+    (DistributedDataset, "tensorflow.python.distribute.input_lib", "DistributedDataset"),
+)
 
 
 class _EagerContext:
@@ -94,6 +119,29 @@ def _unsupported_class(name):
 _CSR = "tensorflow.python.ops.linalg.sparse.sparse_csr_matrix_ops"
 
 
+class _ProtoModule(types.ModuleType):
+    """TensorFlow's generated protobuf module `name`, served by the same
+    schema in the `tensorboard` package (`tensorboard.compat.proto`), loaded
+    on first attribute access (importing protobuf costs time, and Keras'
+    tests import these modules only to read event files)."""
+
+    def __init__(self, name, source):
+        super().__init__(name, f"rillflow stand-in for TensorFlow's `{name}` "
+                               f"(the `{source}` schema; needs the tensorboard extra).")
+        self._source = source
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        import importlib
+        try:
+            real = importlib.import_module(self._source)
+        except ImportError as exc:
+            raise ImportError(f"{self.__name__} needs the `tensorboard` package "
+                              f"(pip install \"rillflow[tensorboard]\"): {exc}") from None
+        return getattr(real, attr)
+
+
 def modules():
     """{name: module} of the internal modules Keras imports, parents included
     (each parent also has its children as attributes, as after an import)."""
@@ -113,6 +161,9 @@ def modules():
             disable_op_determinism=disable_op_determinism,
             is_op_determinism_enabled=is_op_determinism_enabled),
         "tensorflow.python.ops.math_ops": dict(is_nan=is_nan),
+        # Keras' model.export patches is_tf_type for TensorFlow before 2.21.
+        "tensorflow.python.framework.tensor_util": dict(
+            is_tf_type=is_tensor, is_tensor=is_tensor, constant_value=_get_static_value),
         _CSR: {n: _not_implemented(f"{_CSR}.{n}") for n in (
             "sparse_tensor_to_csr_sparse_matrix", "sparse_matrix_sparse_mat_mul",
             "csr_sparse_matrix_to_sparse_tensor")},
@@ -123,8 +174,18 @@ def modules():
         "tensorflow.compiler.tf2xla.python.xla": dict(
             dynamic_update_slice=xla.dynamic_update_slice),
     }
+    leaves["tensorflow.python.lib.io.tf_record"] = dict(
+        tf_record_iterator=tf_record_iterator, TFRecordOptions=TFRecordOptions,
+        TFRecordWriter=TFRecordWriter)
+    for cls, module, name in CLASS_ALIASES:
+        leaves.setdefault(module, {})[name] = cls
+    protos = {"tensorflow.core.util.event_pb2": "tensorboard.compat.proto.event_pb2",
+              "tensorflow.core.framework.summary_pb2": "tensorboard.compat.proto.summary_pb2"}
     for name, members in leaves.items():
         mods[name] = _module(name, **members)
+    for name, source in protos.items():
+        mods[name] = _ProtoModule(name, source)
+    for name in list(mods):
         parts = name.split(".")
         for i in range(len(parts) - 1, 1, -1):
             if ".".join(parts[:i]) == "tensorflow.experimental":
@@ -134,3 +195,12 @@ def modules():
                 mods[parent] = _module(parent, package=True)
             setattr(mods[parent], parts[i], mods[".".join(parts[:i + 1])])
     return mods
+
+
+def alias_classes():
+    """Gives each class of CLASS_ALIASES TensorFlow's module and name
+    (call only once rillflow stands in for `tensorflow`: the names point
+    into the stand-in modules)."""
+    for cls, module, name in CLASS_ALIASES:
+        cls.__module__ = module
+        cls.__name__ = cls.__qualname__ = name

@@ -1,10 +1,13 @@
 """TensorFlow's object-tracking base classes, as far as Keras 3 uses them.
 
 TensorFlow's `Trackable` records named dependencies between objects so that
-checkpoints can find every variable. rillflow's checkpoints walk attributes
-instead (saved_model/checkpoint_graph.py), so these classes only keep the
-dependency table Keras fills (`_track_trackable`) and the switch it flips
-(`no_automatic_dependency_tracking`); nothing in rillflow reads the table yet.
+checkpoints can find every variable. Here `Trackable` keeps the dependency
+table Keras fills (`_track_trackable`), `AutoTrackable` fills it on
+attribute assignment unless the switch Keras flips is off
+(`no_automatic_dependency_tracking`), and rillflow's checkpoints and
+SavedModels (saved_model/checkpoint_graph.py, saved_objects.py), which walk
+a tf.Module's attributes, follow a Trackable's table instead
+(`_checkpoint_children`): Keras' `model.export` saves an AutoTrackable.
 `ListWrapper` and `_DictWrapper` are the container types TensorFlow substitutes
 for lists and dicts assigned to an AutoTrackable; Keras only registers them
 with its tree utilities, so here they are plain list/dict subclasses that are
@@ -15,6 +18,11 @@ import functools
 
 from rillflow.ops.state.module import Module
 from rillflow.ops.state.variables import Variable
+from rillflow.function.concrete_function import ConcreteFunction
+from rillflow.function.polymorphic_function import Function
+from rillflow.saved_model import checkpoint_graph
+
+_FUNCTIONS = (Function, ConcreteFunction)
 
 
 class Trackable(metaclass=abc.ABCMeta):
@@ -32,6 +40,20 @@ class Trackable(metaclass=abc.ABCMeta):
         deps[name] = trackable
         return trackable
 
+    def _trackable_children(self, save_type="checkpoint", **kwargs):
+        """{name: dependency} recorded so far (TensorFlow's method, which
+        Keras' layers override)."""
+        return dict(self.__dict__.get("_self_unconditional_dependency_names", {}))
+
+    def _checkpoint_children(self):
+        """The `(name, value)` dependencies rillflow's checkpoints and
+        SavedModels follow from this object: those `_trackable_children`
+        gives that hold state (variables, modules, Trackables, containers of
+        them, functions). Keras' `model.export` saves an AutoTrackable
+        holding its endpoints and variables."""
+        return [(k, v) for k, v in self._trackable_children("checkpoint").items()
+                if checkpoint_graph.is_node(v) or isinstance(v, _FUNCTIONS)]
+
     @property
     def _checkpoint_dependencies(self):
         """The (name, trackable) pairs recorded so far."""
@@ -47,8 +69,12 @@ class AutoTrackable(Trackable):
     they are assigned (`tf.__internal__.tracking.AutoTrackable`)."""
 
     def __setattr__(self, name, value):
-        if (getattr(self, "_self_setattr_tracking", True) and isinstance(value, Trackable)
-                and not name.startswith("_self_")):
+        # As TensorFlow's AutoTrackable: Trackables, tf.functions and
+        # containers (which TensorFlow wraps to track what they come to
+        # hold) become dependencies; a non-trackable value assigned to the
+        # name later leaves the dependency in place, as there.
+        if (getattr(self, "_self_setattr_tracking", True) and not name.startswith("_self_")
+                and isinstance(value, (Trackable, list, tuple, dict) + _FUNCTIONS)):
             self._track_trackable(value, name=name, overwrite=True)
         super().__setattr__(name, value)
 

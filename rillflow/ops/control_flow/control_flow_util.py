@@ -76,6 +76,8 @@ def flat_outputs(b):
 def pack_outputs(structure, flat):
     """`structure` (a body graph's structured outputs) with its leaves taken
     from `flat` in order, composite values rebuilt from their components."""
+    if structure is None:   # branches that return nothing (flat_outputs gives [])
+        return None
     it = iter(flat)
     leaves = []
     for x in nest.flatten(structure):

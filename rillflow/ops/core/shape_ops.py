@@ -1,5 +1,5 @@
-"""Identity and shape ops: identity, identity_n, stop_gradient; shape, shape_n, size,
-rank; reshape.
+"""Identity and shape ops: identity, identity_n, stop_gradient, prevent_gradient;
+shape, shape_n, size, rank; reshape.
 
 Shape-valued arguments (a reshape's shape) are int32/int64 op inputs, as in TensorFlow, so
 they can be computed at run time; shape inference reads whatever part of them is known
@@ -81,6 +81,21 @@ def stop_gradient(input, name=None):  # noqa: A002
     """Identity whose gradient is None: blocks backpropagation."""
     x = convert_to_tensor(input)
     return apply1(_StopGradient, x, name=name or "StopGradient")
+
+
+def _prevent_gradient_grad(op, g):
+    raise LookupError(f"Gradient explicitly disabled. Reason: {op.get_attr('message')}")
+
+
+_PreventGradient = register("PreventGradient", lambda x, message="": x, _same_infer,
+                            _prevent_gradient_grad)
+
+
+def prevent_gradient(input, message="", name=None):  # noqa: A002
+    """Identity whose gradient raises LookupError with `message` (TensorFlow's
+    array_ops.prevent_gradient, for values no gradient may flow through)."""
+    x = convert_to_tensor(input)
+    return apply1(_PreventGradient, x, {"message": message}, name=name or "PreventGradient")
 
 
 # --- shape, size, rank -------------------------------------------------------

@@ -445,6 +445,44 @@ def _is_zero(v):
         return False
 
 
+@export("required_space_to_batch_paddings")
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """The paddings and crops that make `input_shape` (padded by
+    `base_paddings`) divisible by `block_shape`, as TensorFlow computes them
+    for space_to_batch: `(paddings, crops)`, each int32 `[num_block_dims, 2]`.
+
+    Raises:
+      ValueError: when `block_shape` is not a vector of known length, or the
+        other arguments do not match it.
+    """
+    input_shape = convert_to_tensor(input_shape, dtype=D.int32, name="input_shape")
+    block_shape = convert_to_tensor(block_shape, dtype=D.int32, name="block_shape")
+    block_shape.shape.assert_is_fully_defined()
+    block_shape.shape.assert_has_rank(1)
+    n = block_shape.shape[0]
+    if n == 0:
+        return (constant_ops.zeros([0, 2], D.int32), constant_ops.zeros([0, 2], D.int32))
+    input_shape.shape.assert_is_compatible_with([n])
+    if base_paddings is not None:
+        base_paddings = convert_to_tensor(base_paddings, dtype=D.int32, name="base_paddings")
+        base_paddings.shape.assert_is_compatible_with([n, 2])
+    else:
+        base_paddings = constant_ops.zeros([n, 2], D.int32)
+    values = [U.constant_value(t) for t in (block_shape, input_shape, base_paddings)]
+    if all(v is not None for v in values):
+        # Known now: the same arithmetic on NumPy, as TensorFlow's constant case.
+        block, shape, base = (np.asarray(v, np.int32) for v in values)
+        start, end = base[:, 0], base[:, 1]
+        extra = (block - (shape + start + end) % block) % block
+        return (convert_to_tensor(np.stack([start, end + extra], axis=1)),
+                convert_to_tensor(np.stack([np.zeros_like(extra), extra], axis=1)))
+    start, end = base_paddings[:, 0], base_paddings[:, 1]
+    full = input_shape + start + end
+    extra = late.floormod(block_shape - late.floormod(full, block_shape), block_shape)
+    zero = constant_ops.zeros_like(extra)
+    return (join_ops.stack([start, end + extra], axis=1), join_ops.stack([zero, extra], axis=1))
+
+
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------
 
 def _lower_split(ctx, op, split_dim, value):

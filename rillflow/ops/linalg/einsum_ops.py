@@ -151,8 +151,9 @@ def _einsum_kernel(*xs, equation, N=None):
             f"[T=DT_{D.from_numpy(dt).name.upper()}]: no CPU kernel for this dtype")
     eq = _parse_equation(equation, len(xs))[2]
     work = _einsum_check(eq, tuple([x.shape for x in xs]))
-    if dt == _F16:
-        return np.einsum(eq, *[x.astype(np.float32) for x in xs]).astype(_F16)
+    if dt == _F16 or dt.name == "bfloat16":
+        # half types accumulate in float32 (NumPy's einsum has no bfloat16 loop)
+        return np.einsum(eq, *[x.astype(np.float32) for x in xs]).astype(dt)
     if len(xs) == 2 and work > _EINSUM_OPT_WORK:
         res = np.einsum(eq, *xs, optimize=True)
     else:

@@ -5,6 +5,8 @@ embedding lookups combined over SparseTensor rows (embedding_sparse),
 2-D convolution, depthwise convolution and pooling with their gradient ops (conv_ops), the
 N-D convolution geometry and im2col (conv_geometry), Conv3D, transposed and dispatching
 convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (pool_nd_ops),
-the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops),
-the XLA lowerings of the convolution and pooling ops (conv_lowering);
-nn_util holds what the modules share."""
+the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops);
+reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC losses, decoders and
+label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's
+prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
+(conv_lowering); nn_util holds what the modules share."""

@@ -21,6 +21,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.func_graph import in_jit_compile_scope
 from ...framework.op_registry import register
+from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
 from ..core.dim_ops import expand_dims, squeeze, transpose
 from ..core.split_pad_ops import split
@@ -274,9 +275,10 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",
     _check_format(data_format, "NWC")
     x = expand_dims(convert_to_tensor(input), 1)
     f = expand_dims(convert_to_tensor(filters, dtype_hint=x.dtype), 0)
-    if isinstance(output_shape, (list, tuple, np.ndarray)):
+    if isinstance(output_shape, (list, tuple, np.ndarray)) and not any(
+            isinstance(d, Tensor) for d in output_shape):
         out = [int(output_shape[0]), 1] + [int(d) for d in list(output_shape)[1:]]
-    else:
+    else:   # a tensor, or a list holding tensors (Keras: the batch from tf.shape)
         s = convert_to_tensor(output_shape, dtype=D.int32)
         out = concat([s[:1], [1], s[1:]], 0)
     y = C.conv2d_transpose(x, f, out, _one_d(strides, "strides"), padding,

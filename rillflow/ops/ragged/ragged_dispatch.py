@@ -6,7 +6,7 @@ comparisons...), the reductions (`tf.reduce_sum` ... `tf.math.reduce_std`),
 `tf.expand_dims`, `tf.boolean_mask`, `tf.tile` (`ragged_tile`),
 `tf.nn.embedding_lookup` of ragged ids, `tf.map_fn` (`ragged_map_fn`),
 `tf.strings.join` and `tf.strings.reduce_join`, `tf.size`, `tf.rank`,
-`tf.reverse`, and `tf.shape`, which returns a `DynamicRaggedShape` that
+`tf.reverse`, `tf.one_hot`, and `tf.shape`, which returns a `DynamicRaggedShape` that
 `tf.zeros`, `tf.ones`, `tf.fill` and `tf.reshape` accept. The
 implementations live in the other ragged modules; this module only wires them.
 """
@@ -20,7 +20,8 @@ from ...framework import dtypes as D
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ..strings import segment_join_ops, string_ops
-from ..core import broadcast_ops, constant_ops, dim_ops, gather_ops, join_ops, reduction_ops, shape_ops
+from ..core import broadcast_ops, constant_ops, creation_ops, dim_ops, gather_ops, join_ops
+from ..core import reduction_ops, shape_ops
 from ..nn import dropout_embedding
 
 from ..core.shape_ops import size as dense_size
@@ -164,3 +165,22 @@ def _reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
 
 
 _register(string_ops.reduce_join, {"inputs": RaggedTensor}, _reduce_join)
+
+
+def _one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`tf.one_hot` of ragged indices: one-hot rows of the flat values, the
+    new axis counted past the ragged dimensions (TensorFlow's ragged_one_hot).
+
+    Raises:
+      ValueError: for a non-negative `axis` within the ragged dimensions.
+    """
+    if isinstance(axis, int) and axis >= 0:
+        if axis <= indices.ragged_rank:
+            raise ValueError("axis (%d) must be greater than indices.ragged_rank (%d)."
+                             % (axis, indices.ragged_rank))
+        axis -= indices.ragged_rank
+    return indices.with_flat_values(creation_ops.one_hot(
+        indices.flat_values, depth, on_value, off_value, axis, dtype, name))
+
+
+_register(creation_ops.one_hot, {"indices": RaggedTensor}, _one_hot)

@@ -11,11 +11,12 @@ from ...framework.component_batching import slice_iter, stack_components
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
+from ...framework.type_spec import TypeSpec
 from .ragged_tensor import RaggedTensor, _from_components
 
 
 @export("RaggedTensorSpec")
-class RaggedTensorSpec:
+class RaggedTensorSpec(TypeSpec):
     """The type of a RaggedTensor: shape (ragged dimensions None), dtype,
     ragged rank and row splits dtype (`tf.RaggedTensorSpec`)."""
 
@@ -52,6 +53,9 @@ class RaggedTensorSpec:
     row_splits_dtype = property(lambda self: self._row_splits_dtype,
                                 doc="int64 or int32.")
     value_type = property(lambda self: RaggedTensor, doc="RaggedTensor.")
+
+    def _serialize(self):
+        return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
     flat_values_spec = property(lambda self: None,
                                 doc="None: the flat values' spec follows from the rest.")
 

@@ -31,6 +31,7 @@ from . import philox
 from ...framework import context as _context
 from ...framework import errors
 from ...framework.api_export import export
+from ...framework.graph import Graph
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import dims_text
 from ..core import op_util as U
@@ -172,16 +173,44 @@ def make_stream(seed, seed2):
 
 
 def restart_random_streams(graph):
-    """Restarts the stream of every stateful random op of `graph`.
+    """Restarts the stream of every stateful random op of `graph` and of the
+    function graphs its ops run (branches, loop bodies, called functions,
+    dataset functions).
 
-    TensorFlow gives each v1 Session its own kernels, so a new Session on a
-    seeded graph replays the same numbers; `Session` calls this when it is
+    TensorFlow gives each v1 Session, and each tf.data iterator, its own
+    kernels, so a new Session on a seeded graph, or a new iterator over a
+    dataset whose functions draw seeded random numbers, replays the same
+    numbers; `Session` and the iterator ops call this when they are
     created. Unseeded ops get fresh OS entropy.
     """
-    for op in graph.get_operations():
-        rng = op.attrs.get("_rng")
-        if isinstance(rng, philox.GuardedPhilox):
-            rng.restart()
+    seen = set()
+    todo = [graph]
+    while todo:
+        g = todo.pop()
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        for op in g.get_operations():
+            for v in op.attrs.values():
+                if isinstance(v, philox.GuardedPhilox):
+                    v.restart()
+                else:
+                    todo.extend(_function_graphs(v))
+
+
+def _function_graphs(value):
+    """The graphs an attr value runs: a graph itself (a branch, a loop body),
+    or the graph of a function object (a ConcreteFunction, a dataset
+    function: callable or listing its operations, unlike tensors and
+    operations, whose `.graph` is where they live); lists of them."""
+    if isinstance(value, (list, tuple)):
+        return [g for v in value for g in _function_graphs(v)]
+    if isinstance(value, Graph):
+        return [value]
+    graph = getattr(value, "graph", None)
+    if isinstance(graph, Graph) and (callable(value) or hasattr(value, "get_operations")):
+        return [graph]
+    return []
 
 
 def _rng_or_default(rng):

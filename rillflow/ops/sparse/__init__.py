@@ -1,6 +1,7 @@
 """SparseTensor ops (`tf.sparse`): the registry entries and public functions
 (sparse_ops, sparse_array_ops, sparse_math_ops), their NumPy kernels (sparse_kernels),
-the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch), ,
-`tf.sets` (set_ops: set operations along the last dimension, SparseTensor results) and
-counting (bincount_ops: `tf.sparse.bincount`, `tf.math.bincount` of sparse and ragged values).
+the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch),
+`tf.sets` (set_ops: set operations along the last dimension, SparseTensor results),
+counting (bincount_ops: `tf.sparse.bincount`, `tf.math.bincount` of sparse and ragged values)
+and feature crosses (sparse_cross_ops: `tf.sparse.cross`, `tf.sparse.cross_hashed`).
 The SparseTensor type itself is in rillflow/framework/sparse_tensor.py."""

@@ -22,6 +22,7 @@ from ...framework.execute import _record, apply, apply_op, kernel_error
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
 from ...framework.tensor_shape import TensorShape, as_shape, dims_text
+from ...framework.type_spec import TypeSpec
 from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import numpy_text
 from ..control_flow.control_ops import group
@@ -638,13 +639,21 @@ class ResourceVariable(Variable):
     """The class of the variables `tf.Variable(...)` creates."""
 
 
-class VariableSpec:
+class VariableSpec(TypeSpec):
     """The type of a variable argument: shape, dtype, trainable."""
 
     def __init__(self, shape, dtype, trainable=True):
         self.shape = shape
         self.dtype = dtype
         self.trainable = trainable
+
+    @property
+    def value_type(self):
+        """Variable."""
+        return Variable
+
+    def _serialize(self):
+        return (self.shape, self.dtype, self.trainable)
 
     def __repr__(self):
         return "VariableSpec(shape=%s, dtype=%r, trainable=%s, alias_id=None)" % (
