@@ -742,9 +742,17 @@ def _lower_div(ctx, op, x, y):
     return XL.jnp.trunc(q) if op.type == "TruncateDiv" else q
 
 
+def _lower_pow(ctx, op, x, y):
+    # A static small integer exponent (x ** 2) multiplies: a generic pow costs ~20x.
+    if ctx.is_static(y) and np.ndim(y) == 0 and float(y) == int(y) and 0 < abs(int(y)) <= 4 \
+            and not XL.is_int(XL.jnp.asarray(x)):
+        out = XL.lax.integer_pow(XL.jnp.asarray(x), abs(int(y)))
+        return out if int(y) > 0 else 1 / out
+    return XL.jnp.power(x, y)
+
+
 def _lower_squared_difference(ctx, op, x, y):
-    d = XL.jnp.subtract(x, y)
-    return d * XL.jnp.conj(d)
+    return (lambda d: d * XL.jnp.conj(d))(XL.jnp.subtract(x, y))
 
 
 def _lower_div_no_nan(ctx, op, x, y):
@@ -781,7 +789,7 @@ XL.set_lowerings({
     "AddV2": "jnp.add", "Sub": "jnp.subtract", "Mul": "jnp.multiply",
     "RealDiv": "jnp.true_divide", "Div": _lower_div, "TruncateDiv": _lower_div,
     "FloorDiv": "jnp.floor_divide", "FloorMod": "jnp.remainder", "TruncateMod": "jnp.fmod",
-    "Pow": "jnp.power", "Maximum": "jnp.maximum", "Minimum": "jnp.minimum",
+    "Pow": _lower_pow, "Maximum": "jnp.maximum", "Minimum": "jnp.minimum",
     "SquaredDifference": _lower_squared_difference, "MulNoNan": _lower_mul_no_nan,
     "DivNoNan": _lower_div_no_nan, "Less": "jnp.less", "LessEqual": "jnp.less_equal",
     "Greater": "jnp.greater", "GreaterEqual": "jnp.greater_equal", "Equal": _lower_equality,
