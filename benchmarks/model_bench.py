@@ -6,6 +6,13 @@ tf.function, with the peak memory a step adds above the process's baseline.
     python benchmarks/model_bench.py -k cnn --compare-tensorflow
     python benchmarks/model_bench.py --compare-tensorflow --tensorflow-python /path/to/python
     python benchmarks/model_bench.py -k lstm --profile    # cProfile of rillflow's function step
+    python benchmarks/model_bench.py --xla --compare-tensorflow   # XLA: rillflow, JAX, TF
+
+With --xla, the steps run under `tf.function(jit_compile=True)` on rillflow
+(XLA through JAX) and TensorFlow (its own XLA), next to the same steps
+hand-written in JAX (jax_models.py), each timed by wall clock and by the
+worker process's CPU time (all its threads): on a machine other work
+shares, CPU time is the steadier measure.
 
 Each library runs in its own worker process (this file with --worker), so
 that neither library's import, threads or allocator state weighs on the
@@ -113,6 +120,14 @@ class _Worker:
     def __init__(self, lib):
         # Imported here: a worker loads one library, and TensorFlow's
         # interpreter has no rillflow (nor rillflow's TensorFlow).
+        if lib == "jax":
+            import jax_models
+            self.tf = None
+            self.lib = lib
+            self.builders = {k: (lambda tf, size, f=f: f(size))
+                             for k, f in jax_models.BUILDERS.items()}
+            self.models = {}
+            return
         if lib == "tensorflow":
             import tensorflow as tf
         else:
@@ -127,13 +142,19 @@ class _Worker:
 
     def _steps(self, workload):
         m = self.models[workload]
-        return {"eager": lambda: float(m["model"].run_eager()),
-                "function": lambda: float(m["function"]())}
+        steps = {"eager": lambda: float(m["model"].run_eager()),
+                 "function": lambda: float(m["function"]())}
+        if "xla" in m:
+            steps["xla"] = lambda: float(m["xla"]())
+        elif self.lib == "jax":
+            steps["xla"] = steps["function"]    # the hand-written step is jax.jit's
+        return steps
 
-    def build(self, workload, size):
+    def build(self, workload, size, xla=False):
         """Builds the workload; returns the first step's loss eagerly and under
         tf.function (from the same initial weights) and the first call's time
-        (trace, compile and one step)."""
+        (trace, compile and one step); with `xla`, also under
+        `tf.function(jit_compile=True)` (`loss_xla`, `first_call_xla_s`)."""
         model = self.builders[workload](self.tf, size)
         loss_eager = float(model.run_eager())
         model.reset()
@@ -143,19 +164,36 @@ class _Worker:
         first = time.perf_counter() - t0
         model.reset()
         self.models[workload] = {"model": model, "function": fn}
-        return {"loss_eager": loss_eager, "loss_function": loss_fn, "first_call_s": first,
-                "version": getattr(self.tf, "__version__", "?")}
+        out = {"loss_eager": loss_eager, "loss_function": loss_fn, "first_call_s": first,
+               "version": self._version()}
+        if xla:
+            fx = model.make_function(jit_compile=True)
+            t0 = time.perf_counter()
+            out["loss_xla"] = float(fx())
+            out["first_call_xla_s"] = time.perf_counter() - t0
+            model.reset()
+            self.models[workload]["xla"] = fx
+        return out
+
+    def _version(self):
+        if self.lib == "jax":
+            import jax
+            return jax.__version__
+        return getattr(self.tf, "__version__", "?")
 
     def time(self, workload, mode, number):
         """Seconds per step over `number` consecutive steps from the initial
         weights (so that every round, and both libraries, follow the same
-        trajectory: no drift into denormals or a diverged loss over the run)."""
+        trajectory: no drift into denormals or a diverged loss over the run):
+        `{"wall": ..., "cpu": ...}`, the CPU time being the process's (all
+        its threads)."""
         step = self._steps(workload)[mode]
         self.models[workload]["model"].reset()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(number):
             step()
-        return (time.perf_counter() - t0) / number
+        return {"wall": (time.perf_counter() - t0) / number,
+                "cpu": (time.process_time() - c0) / number}
 
     def memory(self, workload, mode, repeats=3):
         """Median over `repeats` steps of the peak bytes one step adds."""
@@ -248,7 +286,7 @@ class WorkerProcess:
     def __init__(self, lib, python):
         env = dict(os.environ)
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        if lib == "rillflow":
+        if lib in ("rillflow", "jax"):
             env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
         else:
             # TensorFlow's interpreter gets no rillflow on its path.
@@ -333,18 +371,32 @@ def _loss_check(results):
 
 def _calibrate(worker, workload, mode, min_time):
     """Steps per round so that a round takes about min_time seconds."""
-    t = worker.call("time", workload=workload, mode=mode, number=1)
+    t = worker.call("time", workload=workload, mode=mode, number=1)["wall"]
     return max(1, int(math.ceil(min_time / max(t, 1e-6))))
 
 
+# The (library, mode) pairs each run times.
+_COMBOS = {False: {"rillflow": MODES, "tensorflow": MODES},
+           True: {"rillflow": ("function", "xla"), "tensorflow": ("xla",), "jax": ("xla",)}}
+
+
 def run_models(pattern="", compare_tensorflow=False, tensorflow_python=None, size="full",
-               min_time=1.0, rounds=3, memory=True, profile=False, out=print):
+               min_time=1.0, rounds=3, memory=True, profile=False, out=print, xla=False):
     """Runs the model workloads whose name contains `pattern`; prints the
-    timing table (and memory, profiles); returns {workload: {lib: results}}."""
+    timing table (and memory, profiles); returns {workload: {lib: results}}.
+    With `xla`: rillflow's and TensorFlow's `jit_compile=True` steps and the
+    hand-written JAX ones (jax_models.py), by wall clock and CPU time."""
     names = [w for w in WORKLOADS if pattern in bench_name(w)]
     if not names:
         return {}
     pythons = {"rillflow": sys.executable}
+    if xla:
+        memory = False
+        if importlib.util.find_spec("jax") is None:
+            out("(JAX is not importable by %s: the xla mode needs the xla extra)"
+                % sys.executable)
+            return {}
+        pythons["jax"] = sys.executable
     if compare_tensorflow:
         tf_python = find_tensorflow(tensorflow_python)
         if tf_python is None:
@@ -357,7 +409,7 @@ def run_models(pattern="", compare_tensorflow=False, tensorflow_python=None, siz
     try:
         for name in names:
             all_results[name] = _run_one(workers, name, size, min_time, rounds, memory,
-                                         profile, out)
+                                         profile, out, xla)
     finally:
         for w in workers.values():
             w.close()
@@ -367,7 +419,10 @@ def run_models(pattern="", compare_tensorflow=False, tensorflow_python=None, siz
                 for mode in MODES:
                     all_results[name][lib]["cold_" + mode] = _cold_memory(lib, py, name,
                                                                           size, mode)
-    _report(all_results, list(workers), size, memory, out)
+    if xla:
+        _report_xla(all_results, size, out)
+    else:
+        _report(all_results, list(workers), size, memory, out)
     return all_results
 
 
@@ -382,27 +437,29 @@ def _cold_memory(lib, python, name, size, mode):
         w.close()
 
 
-def _run_one(workers, name, size, min_time, rounds, memory, profile, out):
+def _run_one(workers, name, size, min_time, rounds, memory, profile, out, xla=False):
     """Builds, times (alternating libraries and modes), measures and profiles
     one workload on every worker."""
     results = {lib: {} for lib in workers}
     live = {}
     for lib, w in workers.items():
         try:
-            results[lib]["build"] = w.call("build", workload=name, size=size)
+            kw = {"xla": True} if xla and lib != "jax" else {}
+            results[lib]["build"] = w.call("build", workload=name, size=size, **kw)
             live[lib] = w
         except WorkerError as e:
             results[lib]["error"] = str(e)
             out("%s on %s failed: %s\n%s" % (bench_name(name), lib, e, e.traceback))
-    combos = [(lib, mode) for lib in live for mode in MODES]
+    combos = [(lib, mode) for lib in live for mode in _COMBOS[xla][lib]]
     counts = {}
     for lib, mode in combos:
         counts[lib, mode] = _calibrate(live[lib], name, mode, min_time)
     for _ in range(rounds):
         for lib, mode in combos:
             t = live[lib].call("time", workload=name, mode=mode, number=counts[lib, mode])
-            best = results[lib].get(mode)
-            results[lib][mode] = t if best is None else min(best, t)
+            for clock, key in (("wall", mode), ("cpu", "cpu_" + mode)):
+                best = results[lib].get(key)
+                results[lib][key] = t[clock] if best is None else min(best, t[clock])
     if memory:
         for lib, mode in combos:
             results[lib]["mem_" + mode] = live[lib].call("memory", workload=name, mode=mode)
@@ -442,6 +499,34 @@ def _report(all_results, libs, size, memory, out):
                 % (bench_name(name), prof))
 
 
+def _report_xla(all_results, size, out):
+    """The xla mode's table: rillflow's jit_compile=True step against the
+    hand-written JAX step and TensorFlow's XLA, by wall clock and CPU time."""
+    header = ("workload", "rf function", "rf xla", "jax", "tf xla", "rf xla/jax",
+              "rf xla/tf xla", "cpu: rf xla", "cpu: jax", "cpu: tf xla", "cpu rf/jax",
+              "cpu rf/tf", "rf xla 1st call", "losses (rf xla, jax, tf xla)")
+    rows = []
+    for name, res in all_results.items():
+        rf, jx, ref = (res.get(k, {}) for k in ("rillflow", "jax", "tensorflow"))
+        losses = [r.get("build", {}).get(k) for r, k in ((rf, "loss_xla"), (jx, "loss_eager"),
+                                                         (ref, "loss_xla"))]
+        rows.append((bench_name(name), _fmt_t(rf.get("function")), _fmt_t(rf.get("xla")),
+                     _fmt_t(jx.get("xla")), _fmt_t(ref.get("xla")),
+                     _ratio(rf.get("xla"), jx.get("xla")),
+                     _ratio(rf.get("xla"), ref.get("xla")),
+                     _fmt_t(rf.get("cpu_xla")), _fmt_t(jx.get("cpu_xla")),
+                     _fmt_t(ref.get("cpu_xla")), _ratio(rf.get("cpu_xla"), jx.get("cpu_xla")),
+                     _ratio(rf.get("cpu_xla"), ref.get("cpu_xla")),
+                     _fmt_t(rf.get("build", {}).get("first_call_xla_s")),
+                     ", ".join("-" if v is None else "%.5g" % v for v in losses)))
+    versions = ", ".join("%s %s" % (lib, r["build"]["version"])
+                         for res in list(all_results.values())[:1] for lib, r in res.items()
+                         if r.get("build"))
+    out("model training steps under XLA (size %s; %s; best of the rounds, seconds per "
+        "step; cpu: the worker process's CPU time per step, all threads)" % (size, versions))
+    out(_table(header, rows))
+
+
 def _memory_tables(all_results, out):
     """The two memory tables: a fresh process's first steps, a warm step."""
     titles = {
@@ -479,6 +564,9 @@ def add_arguments(ap):
     ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory table")
     ap.add_argument("--profile", action="store_true",
                     help="cProfile rillflow's tf.function step (top 10 by tottime)")
+    ap.add_argument("--xla", action="store_true",
+                    help="the xla mode: jit_compile=True steps on rillflow (through JAX) and "
+                         "TensorFlow, and the steps hand-written in JAX")
 
 
 def main(argv=None):
@@ -486,13 +574,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", default="", help="only workloads whose name contains this")
     ap.add_argument("--compare-tensorflow", action="store_true")
-    ap.add_argument("--worker", choices=("rillflow", "tensorflow"), help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=("rillflow", "tensorflow", "jax"),
+                    help=argparse.SUPPRESS)
     add_arguments(ap)
     args = ap.parse_args(argv)
     if args.worker:
         return worker_main(args.worker)
     run_models(args.k, args.compare_tensorflow, args.tensorflow_python, args.model_size,
-               args.model_min_time, args.rounds, not args.no_memory, args.profile)
+               args.model_min_time, args.rounds, not args.no_memory, args.profile,
+               xla=args.xla)
 
 
 if __name__ == "__main__":

@@ -56,9 +56,10 @@ class ModelStep:
         """One step, op by op."""
         return self.step(*self.inputs)
 
-    def make_function(self):
-        """The step under `tf.function` (traced on its first call)."""
-        fn = self.tf.function(self.step)
+    def make_function(self, jit_compile=None):
+        """The step under `tf.function` (traced on its first call); with
+        `jit_compile=True`, compiled with XLA (rillflow: through JAX)."""
+        fn = self.tf.function(self.step, jit_compile=jit_compile)
         return lambda: fn(*self.inputs)
 
 

@@ -1,6 +1,7 @@
 """Smoke test of the model benchmarks (benchmarks/model_workloads.py and
 model_bench.py) at tiny sizes: each training step runs eagerly and under
 tf.function with the same loss, and the loss goes down over a few steps."""
+import importlib.util
 import math
 import mmap
 import os
@@ -64,3 +65,15 @@ def test_run_models_through_a_worker():
     assert rf["eager"] > 0 and rf["function"] > 0
     assert rf["build"]["loss_eager"] == pytest.approx(rf["build"]["loss_function"], rel=1e-5)
     assert "cnn_step" in "\n".join(lines)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="needs JAX (the xla extra)")
+def test_xla_mode_times_rillflow_and_hand_written_jax_from_the_same_weights():
+    lines = []
+    results = model_bench.run_models("cnn_step", size="tiny", min_time=0.01, rounds=1,
+                                     memory=False, out=lines.append, xla=True)
+    rf, jx = results["cnn"]["rillflow"], results["cnn"]["jax"]
+    assert rf["xla"] > 0 and rf["cpu_xla"] > 0 and jx["xla"] > 0
+    assert rf["build"]["loss_xla"] == pytest.approx(jx["build"]["loss_eager"], rel=1e-4)
+    assert rf["build"]["loss_xla"] == pytest.approx(rf["build"]["loss_eager"], rel=1e-4)
+    assert "rf xla/jax" in "\n".join(lines)

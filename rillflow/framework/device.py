@@ -12,6 +12,7 @@ import contextlib
 import re
 
 from . import context as _context
+from . import lowering
 from .api_export import export, export_value
 
 __all__ = ["device", "canonical_device", "list_physical_devices", "list_logical_devices",
@@ -87,8 +88,12 @@ def _matching(devices, device_type):
 
 @export("config.list_physical_devices", "config.experimental.list_physical_devices")
 def list_physical_devices(device_type=None):
-    """The machine's physical devices of `device_type` (all if None): one CPU."""
-    return _matching([_CPU], device_type)
+    """The machine's physical devices of `device_type` (all if None): one CPU,
+    and the GPUs JAX sees where JAX has a GPU plugin (`jit_compile=True`
+    functions run there through XLA)."""
+    gpus = [PhysicalDevice("/physical_device:GPU:%d" % i, "GPU")
+            for i in range(len(lowering.gpu_devices()))] if device_type in (None, "GPU") else []
+    return _matching([_CPU] + gpus, device_type)
 
 
 # physical device -> its LogicalDeviceConfigurations; fixed once the logical

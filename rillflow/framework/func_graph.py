@@ -60,6 +60,9 @@ class FuncGraph(Graph):
         # tf.function(jit_compile=True): ops traced here follow XLA's rules
         # where TensorFlow's CPU kernels refuse (grouped and NCHW convolutions).
         self.jit_compile = False
+        # The function's jit_compile argument (None, True or False): whether
+        # it runs as one XLA computation (compiler/xla_compile.py).
+        self.jit_compile_option = None
         self._captures = {}          # id(external) -> (external, internal)
         self._capture_order = []
         self._last_stateful = None
@@ -230,6 +233,7 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
     """
     fg = FuncGraph(name, outer_graph=outer_graph)
     fg.jit_compile = bool(jit_compile)
+    fg.jit_compile_option = jit_compile
     with _context.graph_mode(fg, hide_tapes=True):
         placeholders = []
 

@@ -19,9 +19,15 @@ read an op's behaviour from its OpDef:
 - `stateful`: the op has side effects or is not a function of its inputs
   (random, print, variable reads and writes); never pruned, folded or merged,
   and ordered by automatic control dependencies.
+- `lower`: how `tf.function(jit_compile=True)` lowers the op to JAX
+  (framework/lowering.py documents the forms): a rule
+  `lower(ctx, op, *values)` returning the output value(s), or a dotted name
+  such as `"jnp.add"` (the function applied to the inputs). None: the op
+  cannot be compiled with XLA. An op module states it at `register`, or
+  later with `set_lowering`.
 """
 
-__all__ = ["OpDef", "register", "get", "REGISTRY"]
+__all__ = ["OpDef", "register", "get", "set_gradient", "set_lowering", "REGISTRY"]
 
 REGISTRY = {}
 
@@ -30,10 +36,10 @@ class OpDef:
     """What the runtime knows of one op type (see the module docstring)."""
 
     __slots__ = ("name", "kernel", "infer", "grad", "stateful", "default_name",
-                 "no_fold", "codegen", "allowed", "allowed_np", "__weakref__")
+                 "no_fold", "codegen", "allowed", "allowed_np", "lower", "__weakref__")
 
     def __init__(self, name, kernel, infer, grad=None, stateful=False,
-                 default_name=None, no_fold=False, codegen=None, allowed=None):
+                 default_name=None, no_fold=False, codegen=None, allowed=None, lower=None):
         self.name = name
         self.allowed = tuple(allowed) if allowed is not None else None
         self.allowed_np = (frozenset(d._np for d in allowed if d is not None and d._np is not None)
@@ -48,13 +54,15 @@ class OpDef:
         self.no_fold = no_fold
         # Optional custom code generator for the compiler (control flow ops).
         self.codegen = codegen
+        # The JAX lowering rule (jit_compile=True), or None.
+        self.lower = lower
 
     def __repr__(self):
         return "<OpDef %s>" % self.name
 
 
 def register(name, kernel, infer, grad=None, stateful=False, default_name=None,
-             no_fold=False, codegen=None, allowed=None):
+             no_fold=False, codegen=None, allowed=None, lower=None):
     """Creates and registers an OpDef; returns it.
 
     Raises:
@@ -62,7 +70,8 @@ def register(name, kernel, infer, grad=None, stateful=False, default_name=None,
     """
     if name in REGISTRY:
         raise KeyError("op %r is already registered" % name)
-    op = OpDef(name, kernel, infer, grad, stateful, default_name, no_fold, codegen, allowed)
+    op = OpDef(name, kernel, infer, grad, stateful, default_name, no_fold, codegen, allowed,
+               lower)
     REGISTRY[name] = op
     return op
 
@@ -83,3 +92,10 @@ def set_gradient(name, grad):
     """Sets (or replaces) the gradient function of a registered op."""
     get(name).grad = grad
     return grad
+
+
+def set_lowering(name, lower):
+    """Sets (or replaces) the JAX lowering rule of a registered op (see the
+    module docstring); returns `lower`, so it can decorate the rule."""
+    get(name).lower = lower
+    return lower

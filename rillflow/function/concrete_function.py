@@ -12,14 +12,14 @@ import itertools
 import numpy as np
 
 from ..compiler import runtime_errors
-from ..compiler.codegen import compile_graph
+from ..compiler.xla_compile import compile_function_graph
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import core_types, errors, nest
 from ..framework.convert import convert_to_tensor
 from ..framework.func_graph import CompositeOutput
 from ..framework.execute import apply
-from ..framework.op_registry import register
+from ..framework.op_registry import register, set_lowering
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..framework.tensor_spec import TensorSpec
 from .function_type import FunctionType as _FunctionType, _Constraint, type_str
@@ -215,7 +215,8 @@ class ConcreteFunction(core_types.ConcreteFunction):
     def _ensure_compiled(self):
         if self._compiled is None:
             g = self.graph
-            self._compiled = compile_graph(g, g.inputs, g.outputs, name=g.name)
+            # XLA for jit_compile=True (xla_compile.py), else rillflow's code.
+            self._compiled = compile_function_graph(g, g.inputs, g.outputs, name=g.name)
             caps = g.external_captures
             # Captured tensors of an enclosing function being traced have no
             # value yet; such a function only runs as a call op inside it.
@@ -532,3 +533,17 @@ def _call_infer(inputs, attrs):
 _Call = register("PartitionedCall", _call_kernel, _call_infer, no_fold=True)
 _StatefulCall = register("StatefulPartitionedCall", _call_kernel, _call_infer,
                          stateful=True)
+
+
+def _lower_call(ctx, op, *ins):
+    """A call of a traced function, lowered in place (XLA inlines calls):
+    its graph takes the arguments and then the captured values."""
+    f = op.attrs["f"]
+    outputs = list(f.graph.outputs)
+    if op.attrs.get("_with_intermediates"):
+        outputs += list(f._gradient().intermediates)
+    return ctx.call(f.graph, list(ins), outputs)
+
+
+set_lowering("PartitionedCall", _lower_call)
+set_lowering("StatefulPartitionedCall", _lower_call)

@@ -16,12 +16,12 @@ when it is differentiated (`install_gradients`).
 import numpy as np
 
 from ..compiler import runtime_errors
-from ..compiler.codegen import compile_graph
+from ..compiler.xla_compile import compile_function_graph
 from ..framework import context as _context
 from ..framework import errors
 from ..framework.execute import EagerOp, placeholder
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_registry import register, set_gradient
+from ..framework.op_registry import register, set_gradient, set_lowering
 from ..framework.tensor import EagerTensor, SymbolicTensor, Tensor
 from ..ops.core.constant_ops import zeros_like
 from ..ops.gradients.backprop import backprop, is_differentiable
@@ -41,6 +41,8 @@ class FunctionGradient:
         fg = cf.graph
         bg = FuncGraph(fg.name + "_backward")
         bg.forward_graph = fg
+        # The gradient of an XLA-compiled function is compiled with XLA too.
+        bg.jit_compile_option = getattr(fg, "jit_compile_option", None)
         self.diff_outputs = [i for i, t in enumerate(fg.outputs) if is_differentiable(t.dtype)]
         with _context.graph_mode(bg, hide_tapes=True):
             dys = [placeholder(fg.outputs[i].dtype, fg.outputs[i].shape, name="dy")
@@ -66,8 +68,8 @@ class FunctionGradient:
         self.backward_graph = bg
         self.backward_outputs = grads
         self.backward_flat = flat
-        self.backward = compile_graph(bg, bg.inputs, flat, name=bg.name)
-        self.forward_compiled = compile_graph(fg, fg.inputs,
+        self.backward = compile_function_graph(bg, bg.inputs, flat, name=bg.name)
+        self.forward_compiled = compile_function_graph(fg, fg.inputs,
                                               list(fg.outputs) + self.intermediates,
                                               name=fg.name + "_forward")
         self.num_outputs = len(fg.outputs)
@@ -265,3 +267,17 @@ def _call_grad(op, *dys):
 set_gradient("PartitionedCall", _call_grad)
 set_gradient("StatefulPartitionedCall", _call_grad)
 install_gradients(FunctionGradient, call_with_tape)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_backward(ctx, op, *ins):
+    """The backward code of a call, lowered in place: its graph takes the
+    output gradients and the captured (forward) values."""
+    grad = op.get_attr("f")._gradient()
+    n_in = len(grad.diff_outputs) + len(grad._capture_kinds)
+    return ctx.call(grad.backward_graph, list(ins[:n_in]),
+                    [t for t in grad.backward_flat if t is not None])
+
+
+set_lowering("SymbolicGradient", _lower_backward)

@@ -525,7 +525,7 @@ class Function(core_types.PolymorphicFunction):
         try:
             fg = trace_function(self._name, python_callable, pos, kw,
                                 arg_names=names, outer_graph=_state.graph,
-                                jit_compile=bool(self._jit_compile))
+                                jit_compile=self._jit_compile)
         except Exception as e:
             if not outermost or getattr(e, "_not_user_code_error", False):
                 raise
@@ -682,9 +682,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         one trace serves every call.
       autograph: convert Python control flow on tensors into graph control
         flow.
-      jit_compile: every function is compiled; with True, ops that TensorFlow
-        runs only under XLA on a CPU (grouped convolutions, NCHW layouts) are
-        allowed, as XLA allows them.
+      jit_compile: with True, each concrete function runs as one XLA
+        computation through JAX (the `xla` extra; compiler/xla_compile.py),
+        and a graph with an op that has no XLA lowering raises TensorFlow's
+        "Detected unsupported operations" error; without JAX it runs as
+        rillflow's compiled code. Either way, ops that TensorFlow runs only
+        under XLA on a CPU (grouped convolutions, NCHW layouts) are allowed.
+        None follows `tf.config.optimizer.set_jit`; False never uses XLA.
       reduce_retracing: generalize shapes instead of retracing for every
         new shape (`experimental_relax_shapes` is the old name).
       experimental_compile: old name of `jit_compile`.

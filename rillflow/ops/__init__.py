@@ -14,6 +14,7 @@ from .state import module, scatter_variable_ops  # noqa: F401
 from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
+from .random import random_lowering  # noqa: F401
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
@@ -25,7 +26,7 @@ from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
 from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
-from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops  # noqa: F401
+from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops, conv_lowering  # noqa: F401
 from .nn import rearrange_ops, ctc_kernels, ctc_beam_search, ctc_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401

@@ -8,8 +8,11 @@ are another conditional over the branches' gradient graphs; the forward
 values they need leave the forward op as extra outputs (None from the
 branches that did not run).
 """
+import numpy as np
+
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import nest
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -363,3 +366,36 @@ def _forward_value(op, j, ext):
 def _dynamic_shape_of(gb, arg):
     return shape(gb.capture(arg) if not (isinstance(arg, SymbolicTensor) and arg.graph is gb)
                  else arg)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_branch(ctx, op, selector, *args):
+    """If/Case as `lax.switch` (`lax.cond`): every branch is lowered, the
+    variables and the PRNG key are threaded through the one taken."""
+    a = op.attrs
+    branches, maps, outs = a["_branches"], a["_input_maps"], a["_branch_outputs"]
+    extra = a["_extra"]
+    nb = len(branches)
+
+    def branch(j):
+        wanted = list(outs[j]) + [t if bj == j else None for bj, t in extra]
+        return lambda: ctx.call(branches[j], [args[k] for k in maps[j]], wanted)
+    if op.type in ("If", "StatelessIf"):
+        pred = selector if ctx.is_static(selector) else XL.jnp.asarray(selector).reshape(())
+        index = np.int32(0 if pred else 1) if ctx.is_static(pred) else \
+            XL.jnp.where(pred, 0, 1)
+    else:
+        # TensorFlow's Case runs the last branch (the default) for any index
+        # out of range.
+        sel = XL.jnp.asarray(selector, np.int32) if not ctx.is_static(selector) else selector
+        if ctx.is_static(sel):
+            s = int(sel)
+            index = np.int32(s if 0 <= s < nb else nb - 1)
+        else:
+            index = XL.jnp.where((sel < 0) | (sel >= nb), nb - 1, sel)
+    return ctx.switch(index, [branch(j) for j in range(nb)], partial=bool(extra))
+
+
+for _op in list(_BRANCH_OPS["If"].values()) + list(_BRANCH_OPS["Case"].values()):
+    XL.set_lowerings({_op.name: _lower_branch})

@@ -10,6 +10,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply_in_place
 from ...framework.op_registry import register
@@ -451,3 +452,141 @@ def pop_back(lst, element_dtype, element_shape=None):
     return apply(_PopBack, [lst], {"element_dtype": element_dtype,
                                    "element_shape": element_shape}, multi=True,
                  name="TensorListPopBack")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+# A list is a TList: a preallocated buffer of `capacity` rows written with
+# dynamic updates, and a length. Unwritten rows are zeros, which is what the
+# gradient lists' missing elements (None here) stand for.
+
+def _xla_buffer(lst, item_shape, dtype):
+    """The list's buffer, made of zeros once an element's shape is known."""
+    if lst.buffer is not None:
+        return lst.buffer
+    return XL.jnp.zeros((lst.capacity,) + tuple(item_shape), dtype)
+
+
+def _xla_grow(ctx, op, lst, buffer, needed):
+    """A buffer with room for `needed` rows (`needed` static), grown outside loops."""
+    if not ctx.is_static(needed) or int(needed) <= buffer.shape[0]:
+        return buffer
+    extra = int(needed) - buffer.shape[0]
+    return XL.jnp.concatenate([buffer, XL.jnp.zeros((extra,) + buffer.shape[1:],
+                                                    buffer.dtype)])
+
+
+def _lower_reserve(ctx, op, num_elements):
+    n = XL.ints(ctx.static(op, 0, num_elements))[0]
+    shape = op.attrs.get("element_shape")
+    dtype = op.attrs["element_dtype"]._np
+    known = shape is not None and shape.rank is not None and shape.is_fully_defined()
+    buffer = XL.jnp.zeros((n,) + tuple(shape.as_list()), dtype) if known else None
+    return XL.TList(buffer, n, dtype, tuple(shape.as_list()) if known else None, n)
+
+
+def _lower_set_item(ctx, op, lst, index, item):
+    buffer = _xla_buffer(lst, XL.jnp.shape(item), item.dtype)
+    length = lst.length
+    if op.attrs.get("dynamic_size"):
+        buffer = _xla_grow(ctx, op, lst, buffer, index + 1 if ctx.is_static(index) else 0)
+        length = np.maximum(length, index + 1) if ctx.is_static(index) and \
+            ctx.is_static(length) else XL.jnp.maximum(length, index + 1)
+    out = XL.TList(buffer.at[index].set(item), length, lst.dtype, XL.jnp.shape(item),
+                   buffer.shape[0])
+    return out
+
+
+def _lower_push_back(ctx, op, lst, item):
+    buffer = _xla_buffer(lst, XL.jnp.shape(item), item.dtype)
+    buffer = _xla_grow(ctx, op, lst, buffer, lst.length + 1 if ctx.is_static(lst.length) else 0)
+    return XL.TList(buffer.at[lst.length].set(item), lst.length + 1, lst.dtype,
+                    XL.jnp.shape(item), buffer.shape[0])
+
+
+def _lower_pop_back(ctx, op, lst):
+    return [lst.replace(length=lst.length - 1), lst.buffer[lst.length - 1]]
+
+
+def _lower_stack(ctx, op, lst):
+    if lst.buffer is None:
+        shape = lst.element_shape or tuple(op.outputs[0].shape.as_list()[1:])
+        return XL.jnp.zeros((lst.capacity,) + tuple(shape), lst.dtype)
+    if ctx.is_static(lst.length) and int(lst.length) < lst.buffer.shape[0]:
+        return lst.buffer[:int(lst.length)]
+    return lst.buffer
+
+
+def _lower_from_tensor(ctx, op, t):
+    n = XL.jnp.shape(t)[0]
+    return XL.TList(XL.jnp.asarray(t), n, t.dtype, XL.jnp.shape(t)[1:], n)
+
+
+def _lower_scatter(ctx, op, lst, indices, tensor):
+    buffer = _xla_buffer(lst, XL.jnp.shape(tensor)[1:], tensor.dtype)
+    length = lst.length
+    if op.attrs.get("dynamic_size") and ctx.is_static(indices) and np.size(indices):
+        buffer = _xla_grow(ctx, op, lst, buffer, int(np.max(indices)) + 1)
+        length = max(int(length), int(np.max(indices)) + 1) if ctx.is_static(length) else length
+    return XL.TList(buffer.at[XL.jnp.reshape(indices, -1)].set(tensor), length, lst.dtype,
+                    XL.jnp.shape(tensor)[1:], buffer.shape[0])
+
+
+def _lower_concat(ctx, op, lst):
+    b = _lower_stack(ctx, op, lst)
+    return XL.jnp.reshape(b, (-1,) + tuple(b.shape[2:]))
+
+
+def _lower_split(ctx, op, lst, tensor, lengths):
+    sizes = XL.ints(ctx.static(op, 2, lengths))
+    if len(set(sizes)) > 1:
+        raise errors.InvalidArgumentError(None, op, "XLA splits a tensor list into equal "
+                                          "pieces only")
+    n = len(sizes)
+    rows = XL.jnp.reshape(tensor, (n, sizes[0] if sizes else 0) + tuple(tensor.shape[1:]))
+    return XL.TList(rows, n, tensor.dtype, rows.shape[1:], n)
+
+
+def _lower_zeros_like(ctx, op, lst):
+    return lst.replace() if lst.buffer is None else XL.TList(
+        XL.jnp.zeros_like(lst.buffer), lst.length, lst.dtype, lst.element_shape, lst.capacity)
+
+
+def _lower_add_n(ctx, op, *lists):
+    bufs = [t.buffer for t in lists if t.buffer is not None]
+    if not bufs:
+        return lists[0]
+    total = bufs[0]
+    for b in bufs[1:]:
+        total = total + b
+    first = lists[0]
+    return XL.TList(total, first.length, first.dtype, total.shape[1:], total.shape[0])
+
+
+def _or_zeros(value, like):
+    return XL.jnp.zeros_like(like) if value is None else value
+
+
+def _lower_fill_zeros(ctx, op, lst, like):
+    if lst.buffer is not None:
+        return lst
+    return XL.TList(XL.jnp.zeros_like(like.buffer), like.length, like.dtype,
+                    like.element_shape, like.capacity)
+
+
+XL.set_lowerings({
+    "TensorListReserve": _lower_reserve, "TensorListSetItem": _lower_set_item,
+    "TensorListGetItem": lambda ctx, op, lst, i: lst.buffer[i],
+    "TensorListStack": _lower_stack, "TensorListFromTensor": _lower_from_tensor,
+    "TensorListLength": lambda ctx, op, lst: lst.length,
+    "TensorListGather": lambda ctx, op, lst, i: lst.buffer[i],
+    "TensorListScatterIntoExistingList": _lower_scatter, "TensorListConcat": _lower_concat,
+    "TensorListSplit": _lower_split, "TensorListPushBack": _lower_push_back,
+    "TensorListPopBack": _lower_pop_back, "TensorListZerosLike": _lower_zeros_like,
+    "TensorListAddN": _lower_add_n,
+    "TensorListGetItemOrZeros": lambda ctx, op, lst, i, like: _or_zeros(
+        None if lst.buffer is None else lst.buffer[i], like),
+    "TensorListMaybeZero": lambda ctx, op, v, like: _or_zeros(v, like),
+    "TensorListStackOrZeros": lambda ctx, op, lst, like: _or_zeros(lst.buffer, like),
+    "TensorListFillZeros": _lower_fill_zeros,
+    "TensorListGatherOrZeros": lambda ctx, op, lst, i, like: _or_zeros(
+        None if lst.buffer is None else lst.buffer[i], like)})

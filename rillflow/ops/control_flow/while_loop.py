@@ -14,8 +14,12 @@ backward pass needs to Python lists (extra outputs of the op), and the
 backward pass is another loop that walks the iterations in reverse.
 """
 
+import numpy as np
+
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import errors
+from ...framework import lowering as XL
 from ...framework import nest
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -347,3 +351,150 @@ def _while_codegen(em, op):
 # with `make_while_op` above), so it lives in while_gradient, which imports this module
 # and attaches itself to both ops when it is imported (rillflow.ops imports it).
 _WHILE_OPS = CF.register_pair("While", None, _while_codegen)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_list_size_error(op):
+    return errors.InvalidArgumentError(
+        None, op, "XLA compilation requires a fixed tensor list size. Set the max number of "
+        "elements. This could also happen if you're using a TensorArray in a while loop that "
+        "does not have its maximum_iteration set, you can fix this by setting "
+        "maximum_iteration to a suitable value.")
+
+
+def _trip_bound(ctx, op, inits, args):
+    """A compile-time bound on the iterations of a While op, or None: from a
+    condition `i < limit` (or `<=`, and-ed with others) on a loop variable
+    counting up by a constant step from a static start to a static limit, as
+    `tf.range` loops and `maximum_iterations` make it."""
+    a = op.attrs
+    n, cg, bg = a["_n"], a["cond"], a["body"]
+    c_map = a["_input_maps"][0]
+    body_outs = a["_body_outs"]
+    c_pos = {id(t): k for k, t in enumerate(cg.inputs)}
+
+    def through(t):
+        while t.op.type == "Identity":
+            t = t.op.inputs[0]
+        return t
+
+    def static_of(t):
+        t = through(t)
+        if t._const is not None:
+            return np.asarray(t._const)
+        k = c_pos.get(id(t))
+        if k is None:
+            return None
+        if k >= n:
+            v = args[c_map[k - n]]
+        elif body_outs[k] is bg.inputs[k]:   # passed through unchanged
+            v = inits[k]
+        else:
+            return None
+        return v if ctx.is_static(v) else None
+
+    def step(k):
+        out = through(body_outs[k])
+        if out.op.type != "AddV2":
+            return None
+        x, c = out.op.inputs
+        if through(x) is not bg.inputs[k] or c._const is None:
+            return None
+        return int(np.asarray(c._const))
+
+    def bounds(t):
+        t = through(t)
+        kind = t.op.type
+        if kind == "LogicalAnd":
+            return bounds(t.op.inputs[0]) + bounds(t.op.inputs[1])
+        if kind not in ("Less", "LessEqual", "Greater", "GreaterEqual"):
+            return []
+        x, y = t.op.inputs
+        if kind.startswith("Greater"):
+            x, y = y, x
+        k = c_pos.get(id(through(x)))
+        limit = static_of(y)
+        if k is None or k >= n or limit is None or not ctx.is_static(inits[k]):
+            return []
+        s = step(k)
+        if not s or s <= 0:
+            return []
+        span = float(limit) - float(inits[k])
+        count = int(np.floor(span / s)) + 1 if kind.endswith("Equal") else int(np.ceil(span / s))
+        return [max(count, 0)]
+    found = bounds(a["_cond_out"])
+    return min(found) if found else None
+
+
+def _lower_while(ctx, op, *ins):
+    """A While op as `lax.while_loop`, the variables and the PRNG key carried.
+    The values a gradient loop reads (`_accumulate`) go into preallocated
+    buffers of one row per iteration, which needs a static iteration bound;
+    so do tensor lists the loop appends to."""
+    a = op.attrs
+    n = a["_n"]
+    inits, args = list(ins[:n]), ins[n:]
+    cg, bg = a["cond"], a["body"]
+    c_map, b_map = a["_input_maps"]
+    c_args, b_args = [args[k] for k in c_map], [args[k] for k in b_map]
+    acc, fetch = list(a["_accumulate"]), a.get("_fetch") or ()
+    wanted = list(a["_body_outs"]) + acc
+
+    def body_values(loop):
+        b_in = list(loop) + b_args
+        for ph_index, acc_arg, ctr_index in fetch:
+            b_in[ph_index] = b_in[acc_arg].buffer[loop[ctr_index] - 1]
+        return ctx.call(bg, b_in, wanted)
+
+    carry = [XL.jnp.asarray(v) if ctx.is_static(v) else v for v in inits]
+    lists = [k for k, v in enumerate(carry) if isinstance(v, XL.TList) and
+             (v.buffer is None or not v.capacity)]
+    bound = _trip_bound(ctx, op, inits, args) if acc or lists else None
+    if (acc or any(not carry[k].capacity for k in lists)) and bound is None:
+        raise _xla_list_size_error(op)
+    for k in lists:
+        if not carry[k].capacity:
+            carry[k] = XL.TList(None, carry[k].length, carry[k].dtype,
+                                carry[k].element_shape, bound)
+    if lists:
+        shapes = ctx.probe(lambda loop: body_values(loop)[:n], carry)
+        for k in lists:
+            t = shapes[k]
+            if t.buffer is not None:
+                carry[k] = XL.TList(XL.jnp.zeros(t.buffer.shape, t.buffer.dtype),
+                                    carry[k].length, carry[k].dtype, t.element_shape,
+                                    t.buffer.shape[0])
+    carry = [_carried(v) for v in carry]
+    buffers = []
+    if acc:
+        for t in ctx.probe(lambda loop: body_values(loop)[n:], carry):
+            buffers.append(XL.jnp.zeros((bound,) + tuple(t.shape), t.dtype))
+
+    def cond_fn(state):
+        return ctx.call(cg, list(state[0]) + c_args, [a["_cond_out"]])[0]
+
+    def body_fn(state):
+        loop, count, bufs = state
+        vals = body_values(loop)
+        new = [_carried(v) for v in vals[:n]]
+        bufs = [b.at[count].set(v) for b, v in zip(bufs, vals[n:])]
+        return new, count + 1, bufs
+    loop, count, bufs = ctx.while_loop(cond_fn, body_fn, (carry, np.int32(0), buffers))
+    outs = list(loop)
+    if len(op.outputs) > n:
+        outs.append(count)
+        outs += [XL.TList(b, count, t.dtype._np, b.shape[1:], bound) for b, t in zip(bufs, acc)]
+    return outs
+
+
+def _carried(value):
+    """A loop variable as the loop carries it: a list's length as an int32
+    array (a Python int would change type after one iteration)."""
+    if isinstance(value, XL.TList):
+        return value.replace(length=XL.jnp.asarray(value.length, np.int32))
+    return value
+
+
+for _op in _WHILE_OPS.values():
+    XL.set_lowerings({_op.name: _lower_while})

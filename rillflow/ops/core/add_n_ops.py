@@ -4,6 +4,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -123,3 +124,15 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
             if not t.shape.is_compatible_with(shape):
                 raise ValueError(f"Incompatible shape for input: {t.shape} vs. {shape}")
     return add_n(ts, name=name or "AccumulateN")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_add_n(ctx, op, *xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = XL.jnp.add(out, x)
+    return out
+
+
+XL.set_lowerings({"AddN": _lower_add_n})

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -55,3 +56,9 @@ def bitcast(input, type, name=None):
     """
     return apply(_Bitcast, [convert_to_tensor(input)], {"type": D.as_dtype(type)},
                  name=name or "Bitcast")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({"Bitcast": lambda ctx, op, x: XL.lax.bitcast_convert_type(
+    x, op.attrs["type"]._np)})

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply1, apply2
@@ -357,3 +358,14 @@ def where(condition, x=None, y=None, name=None):
             raise TypeError(f"Cannot convert {condition!r} to EagerTensor of dtype bool")
     x, y = _convert_same_dtype([x, y], "SelectV2", _select_mismatch, first_input=1)
     return apply(_SelectV2, [c, x, y], name=name or "SelectV2")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({
+    "Tile": lambda ctx, op, x, m: XL.jnp.tile(x, XL.ints(ctx.static(op, 1, m))),
+    "BroadcastTo": lambda ctx, op, x, s: XL.jnp.broadcast_to(x, XL.ints(ctx.static(op, 1, s))),
+    "BroadcastGradientArgs": XL.host_rule, "BroadcastArgs": XL.host_rule,
+    "SelectV2": "jnp.where",
+    # The number of true elements is the output's shape: known only for static input.
+    "Where": XL.host_rule})

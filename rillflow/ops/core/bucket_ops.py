@@ -6,6 +6,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -151,3 +152,31 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=D.int32, na
         indices = floor(multiply(nbins_float, scaled), name="indices")
         indices = cast(clip_by_value(indices, 0, subtract(nbins_float, 1)), D.int32)
         return reshape(indices, shape)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_bound(ctx, op, sorted_inputs, values):
+    side = "left" if op.type == "LowerBound" else "right"
+    s = XL.jnp.reshape(sorted_inputs, (-1, XL.jnp.shape(sorted_inputs)[-1]))
+    v = XL.jnp.reshape(values, (-1, XL.jnp.shape(values)[-1]))
+    out = XL.jax.vmap(lambda a, b: XL.jnp.searchsorted(a, b, side=side))(s, v)
+    return XL.jnp.reshape(out, XL.jnp.shape(values))
+
+
+def _lower_bucketize(ctx, op, x):
+    dt = np.float64 if x.dtype == np.float64 else np.float32
+    b = np.asarray(op.attrs["boundaries"], np.float32).astype(dt)
+    return XL.jnp.searchsorted(b, XL.jnp.asarray(x).astype(dt), side="right")
+
+
+def _lower_histogram(ctx, op, values, value_range, nbins):
+    n = XL.ints(ctx.static(op, 2, nbins))[0]
+    v = XL.jnp.reshape(values, -1).astype(np.float64)
+    lo, hi = value_range[0].astype(np.float64), value_range[1].astype(np.float64)
+    index = XL.jnp.clip(XL.jnp.floor((v - lo) / (hi - lo) * n), 0, n - 1).astype(np.int64)
+    return XL.jnp.zeros((n,), np.int64).at[index].add(1)
+
+
+XL.set_lowerings({"LowerBound": _lower_bound, "UpperBound": _lower_bound,
+                  "Bucketize": _lower_bucketize, "HistogramFixedWidth": _lower_histogram})

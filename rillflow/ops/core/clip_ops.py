@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -215,3 +216,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clipped = [IndexedSlices(c, t.indices, t.dense_shape) if t.__class__ is IndexedSlices
                else c for c, t in zip(clipped, t_list)]
     return clipped, use_norm
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({"ClipByValue": lambda ctx, op, t, lo, hi: XL.jnp.minimum(
+    XL.jnp.maximum(t, lo), hi)})

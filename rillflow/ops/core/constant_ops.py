@@ -5,6 +5,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor, to_numpy
 from ...framework.execute import apply1, apply2
@@ -282,3 +283,11 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
 def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Ones with the shape (and dtype, unless given) of `input`."""
     return _like(input, dtype, True, name or "ones_like", _OnesLike)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({
+    "Fill": lambda ctx, op, dims, value: XL.jnp.full(XL.ints(ctx.static(op, 0, dims)), value,
+                                                     op.outputs[0].dtype._np),
+    "ZerosLike": "jnp.zeros_like", "OnesLike": "jnp.ones_like"})

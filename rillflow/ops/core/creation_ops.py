@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor, to_numpy
@@ -621,3 +622,28 @@ def sequence_mask(lengths, maxlen=None, dtype=D.bool_, name=None):
         if dtype is D.bool_:
             return mask
         return late.cast(mask, dtype)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_one_hot(ctx, op, indices, depth, on_value, off_value):
+    d = XL.ints(ctx.static(op, 1, depth))[0]
+    hot = XL.jnp.expand_dims(indices, -1) == XL.jnp.arange(d)
+    out = XL.jnp.where(hot, on_value, off_value)
+    axis, r = op.attrs.get("axis", -1), XL.jnp.ndim(indices) + 1
+    return out if axis in (-1, r - 1) else XL.jnp.moveaxis(out, -1, axis)
+
+
+def _lower_linspace(ctx, op, start, stop, num):
+    n = XL.ints(ctx.static(op, 2, num))[0]
+    a = XL.jnp.expand_dims(XL.jnp.asarray(start), -1)
+    b = XL.jnp.expand_dims(XL.jnp.asarray(stop), -1)
+    delta = (b - a) / max(n - 1, 1)
+    out = a + XL.jnp.arange(n).astype(a.dtype) * delta
+    if n > 1:
+        out = out.at[..., -1].set(b[..., 0])
+    return XL.jnp.moveaxis(out, -1, op.attrs.get("axis", 0) % XL.jnp.ndim(out))
+
+
+XL.set_lowerings({"Range": XL.host_rule, "LinSpace": _lower_linspace, "OneHot": _lower_one_hot,
+                  "InvertPermutation": lambda ctx, op, x: XL.jnp.argsort(x)})

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply1, apply2
@@ -199,3 +200,19 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     p = _index_input(perm, "Transpose", "perm", "Tperm")
     op = _ConjugateTranspose if conjugate and x.dtype.is_complex else _Transpose
     return apply2(op, x, p, name=name)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_squeeze(ctx, op, x):
+    dims = op.attrs.get("squeeze_dims") or None
+    return XL.jnp.squeeze(x, axis=None if dims is None else tuple(dims))
+
+
+XL.set_lowerings({
+    "ExpandDims": lambda ctx, op, x, axis: XL.jnp.expand_dims(
+        x, XL.ints(ctx.static(op, 1, axis))[0]),
+    "Squeeze": _lower_squeeze,
+    "Transpose": lambda ctx, op, x, perm: XL.jnp.transpose(x, XL.ints(ctx.static(op, 1, perm))),
+    "ConjugateTranspose": lambda ctx, op, x, perm: XL.jnp.conj(
+        XL.jnp.transpose(x, XL.ints(ctx.static(op, 1, perm))))})

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -478,3 +479,54 @@ def reverse(tensor, axis, name=None):
         axis, dtype_hint=D.int32, name=arg_name(base, "axis"))
     U.check_dtype("ReverseV2", a, _INDEX, "Tidx", "axis")
     return apply_named(_ReverseV2, [x, a], {"Tidx": a.dtype}, base, "ReverseV2")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_batched(fn, batch_dims):
+    """`fn` mapped over the leading `batch_dims` axes of all its arguments."""
+    for _ in builtins.range(batch_dims):
+        fn = XL.jax.vmap(fn)
+    return fn
+
+
+def _xla_gather(ctx, op, axis_index, axis, p_rank, i_rank):
+    a = XL.ints(ctx.static(op, axis_index, axis))[0] if axis is not None else 0
+    bd = op.attrs.get("batch_dims", 0)
+    a, bd = a % max(p_rank, 1), bd % (i_rank + 1) if bd < 0 else bd
+    return _xla_batched(lambda p, i: XL.jnp.take(p, i, axis=a - bd, mode="clip"), bd)
+
+
+def _lower_gather(ctx, op, params, indices, axis):
+    return _xla_gather(ctx, op, 2, axis, XL.jnp.ndim(params), XL.jnp.ndim(indices))(
+        params, indices)
+
+
+def _lower_gather_grad(ctx, op, shape, indices, dy, axis):
+    dims = XL.ints(ctx.static(op, 0, shape))
+    fn = _xla_gather(ctx, op, 3, axis, len(dims), XL.jnp.ndim(indices))
+    zeros = XL.jnp.zeros(dims, dy.dtype)
+    return XL.jax.vjp(lambda p: fn(p, indices), zeros)[1](dy)[0]
+
+
+def _gather_nd_fn(batch_dims):
+    def one(p, i):
+        return p[tuple(XL.jnp.moveaxis(i, -1, 0))]
+    return _xla_batched(one, batch_dims)
+
+
+def _lower_gather_nd(ctx, op, params, indices):
+    return _gather_nd_fn(op.attrs.get("batch_dims", 0))(params, indices)
+
+
+def _lower_gather_nd_grad(ctx, op, shape, indices, dy):
+    fn = _gather_nd_fn(op.attrs.get("batch_dims", 0))
+    zeros = XL.jnp.zeros(XL.ints(ctx.static(op, 0, shape)), dy.dtype)
+    return XL.jax.vjp(lambda p: fn(p, indices), zeros)[1](dy)[0]
+
+
+XL.set_lowerings({
+    "GatherV2": _lower_gather, "GatherV2Grad": _lower_gather_grad,
+    "GatherNd": _lower_gather_nd, "GatherNdGrad": _lower_gather_nd_grad,
+    "ReverseV2": lambda ctx, op, x, axis: XL.jnp.flip(
+        x, tuple(a % max(XL.jnp.ndim(x), 1) for a in XL.ints(ctx.static(op, 1, axis))))})

@@ -4,6 +4,7 @@ by the inputs' sizes along the axis, `_axis_sizes`).
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -291,3 +292,17 @@ def concat(values, axis, name="concat"):
     ts = _convert_same_dtype(values, "ConcatV2")
     a = _index_input(axis, "ConcatV2", "axis", "Tidx")
     return apply(_ConcatV2, ts + [a], {"N": len(ts)}, name=name)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_unpack(ctx, op, x):
+    axis = op.attrs["axis"]
+    return [XL.jnp.take(x, i, axis=axis) for i in range(XL.jnp.shape(x)[axis])]
+
+
+XL.set_lowerings({
+    "Pack": lambda ctx, op, *xs: XL.jnp.stack(xs, axis=op.attrs.get("axis", 0)),
+    "Unpack": _lower_unpack,
+    "ConcatV2": lambda ctx, op, *xs: XL.jnp.concatenate(
+        xs[:-1], axis=int(ctx.static(op, len(xs) - 1, xs[-1])))})

@@ -4,6 +4,7 @@
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -203,3 +204,21 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     indices = stack([labels, predictions], axis=1)
     return scatter_nd(indices, values, stack([n, n]))
 
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_stitch(ctx, op, *args):
+    n = op.attrs["N"]
+    indices = [ctx.static(op, i, args[i]) for i in range(n)]
+    data = args[n:]
+    size = max((int(np.max(i)) + 1 for i in indices if np.size(i)), default=0)
+    inner = tuple(XL.jnp.shape(data[0])[np.ndim(indices[0]):])
+    out = XL.jnp.zeros((size,) + inner, op.outputs[0].dtype._np)
+    for i, d in zip(indices, data):
+        out = out.at[np.reshape(i, -1)].set(XL.jnp.reshape(d, (np.size(i),) + inner))
+    return out
+
+
+XL.set_lowerings({"DynamicStitch": _lower_stitch, "EnsureShape": lambda ctx, op, x: x,
+                  "DynamicPartition": XL.host_rule, "UnravelIndex": XL.host_rule})

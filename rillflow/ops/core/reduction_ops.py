@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -674,3 +675,46 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=D.int64, name=None):  #
         zero = late.zeros([], dtype=x.dtype)
         nonzero = late.cast(late.not_equal(x, zero), D.int64)
         return late.cast(reduce_sum(nonzero, axis=axis, keepdims=bool(keepdims)), dtype)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _reduction(fname):
+    def rule(ctx, op, x, axis):
+        axes = tuple(a % max(XL.jnp.ndim(x), 1) for a in XL.ints(ctx.static(op, 1, axis)))
+        keep = op.attrs.get("keep_dims", False)
+        extra = {}
+        dt = np.dtype(XL.jnp.asarray(x).dtype)
+        if fname in ("max", "min") and dt.kind in "iuf":
+            # An empty reduction gives the identity (-inf, or the lowest integer, for max).
+            lo, hi = (-np.inf, np.inf) if dt.kind == "f" else (np.iinfo(dt).min,
+                                                               np.iinfo(dt).max)
+            extra["initial"] = np.asarray(lo if fname == "max" else hi, dt)
+        out = getattr(XL.jnp, fname)(x, axis=axes, keepdims=keep, **extra)
+        if fname in ("max", "min") and dt.kind == "f":
+            # XLA's vectorized CPU min/max reductions may drop a NaN;
+            # TensorFlow's propagate it.
+            nan = XL.jnp.any(XL.jnp.isnan(x), axis=axes, keepdims=keep)
+            out = XL.jnp.where(nan, XL.jnp.asarray(np.nan, out.dtype), out)
+        return out
+    return rule
+
+
+def _lower_euclidean_norm(ctx, op, x, axis):
+    sq = _reduction("sum")(ctx, op, XL.jnp.real(x * XL.jnp.conj(x)), axis)
+    return XL.jnp.sqrt(sq)
+
+
+def _lower_arg(ctx, op, x, dimension):
+    fn = XL.jnp.argmax if op.type == "ArgMax" else XL.jnp.argmin
+    if XL.jnp.issubdtype(XL.jnp.asarray(x).dtype, XL.jnp.floating):
+        # TensorFlow never selects a NaN.
+        x = XL.jnp.where(XL.jnp.isnan(x), -np.inf if op.type == "ArgMax" else np.inf, x)
+    return fn(x, axis=XL.ints(ctx.static(op, 1, dimension))[0])
+
+
+XL.set_lowerings({
+    "Sum": _reduction("sum"), "Mean": _reduction("mean"), "Max": _reduction("max"),
+    "Min": _reduction("min"), "Prod": _reduction("prod"), "All": _reduction("all"),
+    "Any": _reduction("any"), "EuclideanNorm": _lower_euclidean_norm, "ArgMax": _lower_arg,
+    "ArgMin": _lower_arg})

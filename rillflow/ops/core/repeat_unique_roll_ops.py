@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply2
@@ -361,3 +362,25 @@ def roll(input, shift, axis, name=None):  # noqa: A002
     s = _index_tensor(shift, "Roll", "shift", "Tshift")
     a = _index_tensor(axis, "Roll", "axis", "Taxis")
     return apply(_Roll, [x, s, a], name=name or "Roll")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_roll(ctx, op, x, shift, axis):
+    axes = tuple(a % XL.jnp.ndim(x) for a in XL.ints(ctx.static(op, 2, axis)))
+    if ctx.is_static(shift):
+        return XL.jnp.roll(x, XL.ints(shift), axes)
+    shift = XL.jnp.reshape(shift, -1)
+    for k, a in enumerate(axes):
+        x = XL.jnp.roll(x, shift[k], a)
+    return x
+
+
+def _lower_repeat(ctx, op, x, repeats, axis):
+    r = ctx.static(op, 1, repeats)
+    a = XL.ints(ctx.static(op, 2, axis))[0]
+    return XL.jnp.repeat(x, r if np.ndim(r) and np.size(r) > 1 else int(np.reshape(r, -1)[0]),
+                         axis=a)
+
+
+XL.set_lowerings({"Roll": _lower_roll, "Repeat": _lower_repeat})

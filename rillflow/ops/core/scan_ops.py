@@ -3,6 +3,7 @@ variants), with their gradients (scans in the other direction).
 """
 import numpy as np
 
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply2
@@ -153,3 +154,27 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     inputs only; `exclusive` starts from -inf)."""
     return _scan(_CumulativeLogsumexp, x, axis, exclusive, reverse,
                  name or "CumulativeLogsumexp")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+_SCANS = {"Cumsum": ("cumsum", 0), "Cumprod": ("cumprod", 1),
+          "CumulativeLogsumexp": ("cumlogsumexp", -np.inf)}
+
+
+def _lower_scan(ctx, op, x, axis):
+    name, identity = _SCANS[op.type]
+    a = XL.ints(ctx.static(op, 1, axis))[0] % max(XL.jnp.ndim(x), 1)
+    reverse, exclusive = op.attrs.get("reverse", False), op.attrs.get("exclusive", False)
+    if exclusive:
+        # The identity shifted in: [id, x0, x1, ...] (reversed: [..., xn, id]).
+        pad = [(0, 0)] * XL.jnp.ndim(x)
+        pad[a] = (0, 1) if reverse else (1, 0)
+        n = XL.jnp.shape(x)[a]
+        x = XL.jnp.pad(x, pad, constant_values=identity)
+        x = XL.lax.slice_in_dim(x, 1 if reverse else 0, n + (1 if reverse else 0), axis=a)
+    return getattr(XL.lax, name)(x, axis=a, reverse=reverse)
+
+
+for _name in _SCANS:
+    XL.set_lowerings({_name: _lower_scan})

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
@@ -399,3 +400,29 @@ def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=
     itself and its updates."""
     return _tensor_scatter(_TensorScatterMin, tensor, indices, updates, name,
                            bad_indices_policy)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_at(tensor, indices):
+    return tensor.at[tuple(XL.jnp.moveaxis(XL.jnp.asarray(indices), -1, 0))]
+
+
+_AT_MODES = {"TensorScatterUpdate": lambda at, u: at.set(u),
+             "TensorScatterAdd": lambda at, u: at.add(u),
+             "TensorScatterSub": lambda at, u: at.add(-u),
+             "TensorScatterMax": lambda at, u: at.max(u),
+             "TensorScatterMin": lambda at, u: at.min(u)}
+
+
+def _lower_tensor_scatter(ctx, op, tensor, indices, updates):
+    return _AT_MODES[op.type](_xla_at(XL.jnp.asarray(tensor), indices), updates)
+
+
+def _lower_scatter_nd(ctx, op, indices, updates, shape):
+    zeros = XL.jnp.zeros(XL.ints(ctx.static(op, 2, shape)), updates.dtype)
+    return _xla_at(zeros, indices).add(updates)
+
+
+XL.set_lowerings(dict({"ScatterNd": _lower_scatter_nd},
+                      **{name: _lower_tensor_scatter for name in _AT_MODES}))

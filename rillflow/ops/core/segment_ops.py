@@ -6,6 +6,7 @@ sqrt_n), and bincount, which is a segment sum keyed by the values themselves
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
 from ...framework.execute import apply, apply2
@@ -539,3 +540,42 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, n
         size = _bincount_size(arr, minlength, maxlength)
         return apply(_DenseBincount, [arr, size, weights],
                      {"binary_output": bool(binary_output)}, name="DenseBincount")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+_XLA_SEGMENT = {"Sum": ("add", _zero), "Prod": ("multiply", _one), "Max": ("max", _seg_lowest),
+                "Min": ("min", _seg_highest), "Mean": ("add", _zero)}
+
+
+def _xla_segments(data, ids, num, kind, empty_zero):
+    data, ids = XL.jnp.asarray(data), XL.jnp.asarray(ids)
+    rest = XL.jnp.shape(data)[XL.jnp.ndim(ids):]
+    flat = XL.jnp.reshape(data, (-1,) + tuple(rest))
+    ids = XL.jnp.reshape(ids, -1)
+    ids = XL.jnp.where(ids < 0, num, ids)  # negative ids are dropped, as in TensorFlow
+    method, init = _XLA_SEGMENT[kind]
+    out = XL.jnp.full((num,) + tuple(rest), init(np.dtype(data.dtype)), data.dtype)
+    out = getattr(out.at[ids], method)(flat, mode="drop")
+    if kind == "Mean" or empty_zero:
+        counts = XL.jnp.zeros((num,), np.int64).at[ids].add(1, mode="drop")
+        counts = XL.jnp.reshape(counts, (num,) + (1,) * len(rest))
+        if kind == "Mean":
+            out = out / XL.jnp.maximum(counts, 1).astype(out.dtype)
+        out = XL.jnp.where(counts == 0, XL.jnp.zeros((), out.dtype), out)
+    return out
+
+
+def _lower_segment(ctx, op, data, ids):
+    n = int(np.max(ctx.static(op, 1, ids), initial=-1)) + 1
+    return _xla_segments(data, ids, n, op.type[len("Segment"):], True)
+
+
+def _lower_unsorted_segment(ctx, op, data, ids, num):
+    n = XL.ints(ctx.static(op, 2, num))[0]
+    return _xla_segments(data, ids, n, op.type[len("UnsortedSegment"):], False)
+
+
+XL.set_lowerings(dict({"Segment" + k: _lower_segment for k in _XLA_SEGMENT},
+                      **{"UnsortedSegment" + k: _lower_unsorted_segment
+                         for k in ("Sum", "Prod", "Max", "Min")}))

@@ -10,6 +10,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
 from ...framework.execute import apply, apply1, apply2
@@ -321,3 +322,20 @@ def reshape(tensor, shape, name=None):  # noqa: A002
     x = convert_to_tensor(tensor)
     s = _index_input(shape, "Reshape", "shape", "Tshape")
     return apply2(_Reshape, x, s, name=name or "Reshape")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_shape(ctx, op, x):
+    return np.array(XL.jnp.shape(x), op.attrs.get("out_type", D.int32)._np)
+
+
+def _lower_size(ctx, op, x):
+    return np.array(XL.jnp.size(x), op.attrs.get("out_type", D.int32)._np)
+
+
+XL.set_lowerings({
+    "Identity": lambda ctx, op, x: x, "IdentityN": lambda ctx, op, *xs: list(xs),
+    "StopGradient": "lax.stop_gradient", "Shape": _lower_shape, "Size": _lower_size,
+    "Rank": lambda ctx, op, x: np.int32(XL.jnp.ndim(x)),
+    "Reshape": lambda ctx, op, x, shape: XL.jnp.reshape(x, XL.ints(ctx.static(op, 1, shape)))})

@@ -6,6 +6,7 @@ the unsigned bits (wrapping, never undefined), right shifts of signed values
 are arithmetic. Neither op is differentiable."""
 import numpy as np
 
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.op_registry import register
 from . import op_util as U
@@ -51,3 +52,17 @@ def right_shift(x, y, name=None):
     """x shifted right by y bits (arithmetic for signed x), elementwise with
     broadcasting; amounts outside [0, bits - 1] are clamped into it."""
     return binary(_RightShift, x, y, name or "RightShift")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_shift(ctx, op, x, y):
+    x, y = XL.broadcast(x, y)
+    bits = x.dtype.itemsize * 8
+    amount = XL.jnp.clip(y, 0, bits - 1).astype(x.dtype)
+    fn = XL.lax.shift_left if op.type == "LeftShift" else XL.lax.shift_right_arithmetic \
+        if XL.jnp.issubdtype(x.dtype, XL.jnp.signedinteger) else XL.lax.shift_right_logical
+    return fn(x, amount)
+
+
+XL.set_lowerings({"LeftShift": _lower_shift, "RightShift": _lower_shift})

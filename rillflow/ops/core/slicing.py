@@ -13,6 +13,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
@@ -610,3 +611,58 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     U.check_dtype("Slice", b, _INDEX, "Index", "begin")
     U.check_dtype("Slice", s, _INDEX, "Index", "size")
     return apply_named(_Slice, [x, b, s], {"Index": b.dtype}, base, "Slice")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_index(ctx, op, dims, begin, end, strides, first):
+    """The NumPy-style index of a strided slice whose strides are static; a
+    begin known only at run time is allowed where it picks one element (x[i])."""
+    s = list(XL.ints(ctx.static(op, first + 2, strides)))
+    n = len(s)
+    masks = _masks(op.attrs)
+    dyn_begin = not ctx.is_static(begin)
+    b = [_UNKNOWN] * n if dyn_begin else list(XL.ints(begin))
+    e = [_UNKNOWN] * n if not ctx.is_static(end) else list(XL.ints(end))
+    try:
+        _, index = resolve(list(dims), b, e, s, *masks)
+    except _SpecError as err:
+        raise _IAE(None, op, str(err)) from None
+    index = list(index)
+    picked = iter([begin[i] for i in builtins.range(n) if _bit(masks[4], i) and
+                   not _bit(masks[2], i) and not _bit(masks[3], i)])
+    for k, v in enumerate(index):
+        if v is _UNKNOWN:
+            index[k] = next(picked)
+        elif isinstance(v, builtins.slice) and (v.start is _UNKNOWN or v.stop is _UNKNOWN):
+            ctx.static(op, first if v.start is _UNKNOWN else first + 1,
+                       begin if v.start is _UNKNOWN else end)
+        elif v is not None and not isinstance(v, builtins.slice):
+            next(picked)
+    return tuple(index)
+
+
+def _lower_strided_slice(ctx, op, x, begin, end, strides):
+    return x[_xla_index(ctx, op, XL.jnp.shape(x), begin, end, strides, 1)]
+
+
+def _lower_strided_slice_grad(ctx, op, shape, begin, end, strides, dy):
+    dims = XL.ints(ctx.static(op, 0, shape))
+    index = _xla_index(ctx, op, dims, begin, end, strides, 1)
+    zeros = XL.jnp.zeros(dims, dy.dtype)
+    return XL.jax.vjp(lambda z: z[index], zeros)[1](dy)[0]
+
+
+def _lower_slice(ctx, op, x, begin, size):
+    sizes = XL.ints(ctx.static(op, 2, size))
+    if ctx.is_static(begin):
+        b = XL.ints(begin)
+        return x[tuple(builtins.slice(bi, None if n == -1 else bi + n)
+                       for bi, n in zip(b, sizes))]
+    if -1 in sizes:
+        ctx.static(op, 1, begin)
+    return XL.lax.dynamic_slice(x, [begin[i] for i in builtins.range(len(sizes))], sizes)
+
+
+XL.set_lowerings({"StridedSlice": _lower_strided_slice,
+                  "StridedSliceGrad": _lower_strided_slice_grad, "Slice": _lower_slice})

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
@@ -283,3 +284,24 @@ def in_top_k(targets, predictions, k, name=None):
     if t.dtype not in U.INDEX:
         raise U.dtype_error("InTopKV2", t.dtype, U.INDEX, "T", "targets")
     return apply(_InTopKV2, [p, t, kt], name=name or "InTopKV2")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_top_k(ctx, op, x, k):
+    values, idx = XL.lax.top_k(x, XL.ints(ctx.static(op, 1, k))[0])
+    return [values, idx]
+
+
+def _lower_in_top_k(ctx, op, predictions, targets, k):
+    jnp = XL.jnp
+    n = jnp.shape(predictions)[1]
+    valid = (targets >= 0) & (targets < n)
+    safe = jnp.where(valid, targets, 0)
+    target_pred = jnp.take_along_axis(predictions, safe[:, None], axis=1)
+    finite = jnp.all(jnp.isfinite(predictions), axis=1)
+    larger = jnp.sum(predictions > target_pred, axis=1)
+    return valid & finite & (larger < k)
+
+
+XL.set_lowerings({"TopKV2": _lower_top_k, "InTopKV2": _lower_in_top_k})

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from . import op_util as U
@@ -338,3 +339,13 @@ def nextafter(x1, x2, name=None):
     """The next representable value after x1 in the direction of x2,
     elementwise with broadcasting (float32 and float64)."""
     return binary(_NextAfter, x1, x2, name or "NextAfter")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({
+    "Erfinv": "jax.scipy.special.erfinv", "Ndtri": "jax.scipy.special.ndtri",
+    "BesselI0": "jax.scipy.special.i0", "BesselI0e": "jax.scipy.special.i0e",
+    "BesselI1": "jax.scipy.special.i1", "BesselI1e": "jax.scipy.special.i1e",
+    "Expint": "jax.scipy.special.expi", "Spence": "jax.scipy.special.spence",
+    "NextAfter": "jnp.nextafter"})

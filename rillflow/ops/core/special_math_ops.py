@@ -19,6 +19,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -501,3 +502,29 @@ def polygamma(a, x, name=None):
 def zeta(x, q, name=None):
     """The Hurwitz zeta function sum over k >= 0 of (q + k) ** -x."""
     return binary(_Zeta, x, q, name or "Zeta")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_xlogy(ctx, op, x, y):
+    # 0 wherever x is 0, whatever y is (NaN included), as TensorFlow's.
+    zero = XL.jnp.equal(x, 0)
+    safe = XL.jnp.where(zero, XL.jnp.ones((), op.outputs[0].dtype._np), y)
+    return XL.jnp.where(zero, XL.jnp.zeros((), op.outputs[0].dtype._np),
+                        x * XL.jnp.log(safe))
+
+
+def _lower_xdivy(ctx, op, x, y):
+    return XL.jnp.where(XL.jnp.equal(x, 0), XL.jnp.zeros((), op.outputs[0].dtype._np),
+                        XL.jnp.true_divide(x, y))
+
+
+XL.set_lowerings({
+    "Erf": "lax.erf", "Erfc": "lax.erfc", "Lgamma": "lax.lgamma", "Digamma": "lax.digamma",
+    "Softplus": "jax.nn.softplus", "Softsign": "jax.nn.soft_sign", "Real": "jnp.real",
+    "Imag": "jnp.imag", "Angle": "jnp.angle",
+    "Complex": lambda ctx, op, re, im: XL.lax.complex(*XL.broadcast(re, im)),
+    "Atan2": "jnp.arctan2", "Xlogy": _lower_xlogy, "Xdivy": _lower_xdivy,
+    "Polygamma": lambda ctx, op, a, x: XL.jax.scipy.special.polygamma(
+        XL.jnp.asarray(a).astype(np.int32), x),
+    "Zeta": "jax.scipy.special.zeta"})

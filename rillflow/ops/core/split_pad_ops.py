@@ -9,6 +9,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply2
@@ -480,3 +481,41 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     extra = late.floormod(block_shape - late.floormod(full, block_shape), block_shape)
     zero = constant_ops.zeros_like(extra)
     return (join_ops.stack([start, end + extra], axis=1), join_ops.stack([zero, extra], axis=1))
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_split(ctx, op, split_dim, value):
+    a = XL.ints(ctx.static(op, 0, split_dim))[0] % max(XL.jnp.ndim(value), 1)
+    n = op.attrs["num_split"]
+    return _cut(value, a, [XL.jnp.shape(value)[a] // n] * n)
+
+
+def _lower_splitv(ctx, op, value, size_splits, split_dim):
+    a = XL.ints(ctx.static(op, 2, split_dim))[0] % max(XL.jnp.ndim(value), 1)
+    return _cut(value, a, _resolve_sizes(ctx.static(op, 1, size_splits),
+                                         XL.jnp.shape(value)[a]))
+
+
+def _xla_pads(ctx, op, paddings):
+    return [tuple(p) for p in np.reshape(XL.ints(ctx.static(op, 1, paddings)), (-1, 2))]
+
+
+def _lower_mirror_pad(ctx, op, x, paddings):
+    mode = "reflect" if op.attrs["mode"] == "REFLECT" else "symmetric"
+    return XL.jnp.pad(x, _xla_pads(ctx, op, paddings), mode=mode)
+
+
+def _lower_mirror_pad_grad(ctx, op, g, paddings):
+    pads = _xla_pads(ctx, op, paddings)
+    mode = "reflect" if op.attrs["mode"] == "REFLECT" else "symmetric"
+    shape = tuple(d - a - b for d, (a, b) in zip(XL.jnp.shape(g), pads))
+    zeros = XL.jnp.zeros(shape, g.dtype)
+    return XL.jax.vjp(lambda x: XL.jnp.pad(x, pads, mode=mode), zeros)[1](g)[0]
+
+
+XL.set_lowerings({
+    "Split": _lower_split, "SplitV": _lower_splitv,
+    "Pad": lambda ctx, op, x, p: XL.jnp.pad(x, _xla_pads(ctx, op, p)),
+    "PadV2": lambda ctx, op, x, p, c: XL.jnp.pad(x, _xla_pads(ctx, op, p), constant_values=c),
+    "MirrorPad": _lower_mirror_pad, "MirrorPadGrad": _lower_mirror_pad_grad})

@@ -21,6 +21,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -505,3 +506,17 @@ def is_finite(x, name=None):
 def is_inf(x, name=None):
     """Whether each element is +inf or -inf (bool; float inputs only)."""
     return unary(_IsInf, x, name or "IsInf")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({
+    "Abs": "jnp.abs", "ComplexAbs": "jnp.abs", "Sign": "jnp.sign", "Exp": "jnp.exp",
+    "Expm1": "jnp.expm1", "Log": "jnp.log", "Log1p": "jnp.log1p", "Sin": "jnp.sin",
+    "Cos": "jnp.cos", "Tan": "jnp.tan", "Asin": "jnp.arcsin", "Acos": "jnp.arccos",
+    "Atan": "jnp.arctan", "Sinh": "jnp.sinh", "Cosh": "jnp.cosh", "Tanh": "jnp.tanh",
+    "Asinh": "jnp.arcsinh", "Acosh": "jnp.arccosh", "Atanh": "jnp.arctanh",
+    "Sigmoid": "jax.nn.sigmoid", "Sqrt": "jnp.sqrt", "Rsqrt": lambda ctx, op, x: 1 / XL.jnp.sqrt(x),   # rsqrt(-0) = -inf, as TensorFlow's
+    "Square": "jnp.square", "Reciprocal": "jnp.reciprocal", "Round": "jnp.round",
+    "Floor": "jnp.floor", "Ceil": "jnp.ceil", "Rint": "jnp.rint", "IsNan": "jnp.isnan",
+    "IsFinite": "jnp.isfinite", "IsInf": "jnp.isinf"})

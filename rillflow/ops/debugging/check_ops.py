@@ -18,6 +18,7 @@ from ...framework import context as _context
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply1
@@ -688,3 +689,14 @@ def assert_all_finite(x, message, name=None):
 def _verify_tensor_all_finite(t=None, msg=None, name=None, x=None, message=None):
     """TensorFlow 1's `verify_tensor_all_finite(t, msg)`."""
     return check_numerics(x if t is None else t, message if msg is None else msg, name=name)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_check_numerics(ctx, op, x):
+    message = op.attrs.get("message", "")
+    XL.host_callback(ctx, lambda v: _check_numerics_kernel(v, message), x)
+    return x
+
+
+XL.set_lowerings({"CheckNumerics": _lower_check_numerics})

@@ -32,6 +32,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export, export_value
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply_op
@@ -713,3 +714,32 @@ def get_logger():
 
 
 _LOGGING_STREAMS = {"log(info)": info, "log(warning)": warning, "log(error)": error}
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+# XLA has no strings: a formatted string is computed on the host when the
+# print consuming it runs (a host callback, in program order).
+
+def _lower_string_format(ctx, op, *inputs):
+    attrs = op.attrs
+    return XL.HostValue(lambda *values: _string_format_kernel(*values, **attrs), inputs)
+
+
+def _lower_print(ctx, op, text):
+    attrs = {k: v for k, v in op.attrs.items() if k in ("output_stream", "end")}
+    if isinstance(text, XL.HostValue):
+        XL.host_callback(ctx, lambda *v: _print_kernel(text.fn(*v), **attrs), *text.args)
+    else:
+        XL.host_callback(ctx, lambda t: _print_kernel(t, **attrs), text)
+    return []
+
+
+def _lower_assert(ctx, op, condition, *data):
+    summarize = op.attrs.get("summarize", 3)
+    XL.host_callback(ctx, lambda c, *d: _assert_kernel(c, *d, summarize=summarize),
+                     condition, *data)
+    return []
+
+
+XL.set_lowerings({"StringFormat": _lower_string_format, "PrintV2": _lower_print,
+                  "Assert": _lower_assert})

@@ -6,6 +6,7 @@ import collections
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -341,3 +342,20 @@ def pinv(a, rcond=None, validate_args=False, name=None):
         if a.shape.rank is not None:
             a_pinv.set_shape(TensorShape(a.shape.as_list()[:-2] + [a.shape[-1], a.shape[-2]]))
         return a_pinv
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_svd(ctx, op, x):
+    if not op.attrs.get("compute_uv", True):
+        empty = XL.jnp.zeros((0,), x.dtype)
+        return [XL.jnp.linalg.svd(x, compute_uv=False), empty, empty]
+    u, s, vh = XL.jnp.linalg.svd(x, full_matrices=op.attrs.get("full_matrices", False))
+    return [s, u, XL.jnp.conj(XL.jnp.swapaxes(vh, -1, -2))]
+
+
+XL.set_lowerings({
+    "Cholesky": "jnp.linalg.cholesky",
+    "Qr": lambda ctx, op, x: list(XL.jnp.linalg.qr(
+        x, mode="complete" if op.attrs.get("full_matrices") else "reduced")),
+    "Svd": _lower_svd})

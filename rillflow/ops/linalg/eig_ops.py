@@ -13,6 +13,7 @@ import numpy as np
 
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -228,3 +229,13 @@ def eigvalsh(tensor, name=None):
     """The eigenvalues of each innermost self-adjoint matrix, non-decreasing."""
     e, _ = _apply_eigh(tensor, False, name)
     return e
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_eigh(ctx, op, x):
+    e, v = XL.jnp.linalg.eigh(x, symmetrize_input=False)
+    return [e, v if op.attrs.get("compute_v", True) else XL.jnp.zeros((0,), x.dtype)]
+
+
+XL.set_lowerings({"SelfAdjointEigV2": _lower_eigh})

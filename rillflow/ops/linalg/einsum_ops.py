@@ -10,6 +10,7 @@ import numpy as np
 
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import constant_value_tensor, convert_to_tensor
 from ...framework.execute import apply
@@ -515,3 +516,8 @@ def _tensordot_static(a, b, a_axes, b_axes):
     if fa + fb != [m, n]:
         out = reshape(out, fa + fb)
     return out
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+XL.set_lowerings({"Einsum": lambda ctx, op, *xs: XL.jnp.einsum(op.attrs["equation"], *xs)})

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.execute import apply2
 from ...framework.op_registry import register
@@ -367,3 +368,33 @@ def cross(a, b, name=None):
         if a._v.dtype not in _Cross.allowed_np:
             raise U._eager_disallowed(_Cross, a)
     return apply2(_Cross, a, b, name=name or "Cross")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_t(x, adjoint=False):
+    x = XL.jnp.swapaxes(x, -1, -2)
+    return XL.jnp.conj(x) if adjoint else x
+
+
+def _lower_matmul(ctx, op, a, b):
+    if op.attrs.get("transpose_a"):
+        a = _xla_t(a, op.attrs.get("adjoint_a", False))
+    if op.attrs.get("transpose_b"):
+        b = _xla_t(b, op.attrs.get("adjoint_b", False))
+    return XL.jnp.matmul(a, b)
+
+
+def _lower_bmm(ctx, op, x, y):
+    if op.attrs.get("adj_x"):
+        x = _xla_t(x, True)
+    if op.attrs.get("adj_y"):
+        y = _xla_t(y, True)
+    if op.type == "BatchMatMulV3":
+        dt = op.outputs[0].dtype._np
+        x, y = XL.jnp.asarray(x, dt), XL.jnp.asarray(y, dt)
+    return XL.jnp.matmul(x, y)
+
+
+XL.set_lowerings({"MatMul": _lower_matmul, "BatchMatMulV2": _lower_bmm,
+                  "BatchMatMulV3": _lower_bmm, "Cross": "jnp.cross"})

@@ -5,6 +5,7 @@ import collections
 
 import numpy as np
 
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply2
@@ -308,3 +309,26 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
         return _binary_linalg(_MatrixTriangularSolve, matrix, rhs,
                               {"lower": bool(lower), "adjoint": bool(adjoint)},
                               "MatrixTriangularSolve")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_adjoint(x):
+    return XL.jnp.conj(XL.jnp.swapaxes(x, -1, -2))
+
+
+def _lower_triangular_solve(ctx, op, matrix, rhs):
+    adjoint = op.attrs.get("adjoint", False)
+    return XL.lax.linalg.triangular_solve(matrix, rhs, left_side=True,
+                                          lower=op.attrs.get("lower", True),
+                                          transpose_a=adjoint, conjugate_a=adjoint)
+
+
+XL.set_lowerings({
+    "MatrixInverse": lambda ctx, op, x: XL.jnp.linalg.inv(
+        _xla_adjoint(x) if op.attrs.get("adjoint") else x),
+    "MatrixDeterminant": "jnp.linalg.det",
+    "LogMatrixDeterminant": lambda ctx, op, x: list(XL.jnp.linalg.slogdet(x)),
+    "MatrixSolve": lambda ctx, op, m, rhs: XL.jnp.linalg.solve(
+        _xla_adjoint(m) if op.attrs.get("adjoint") else m, rhs),
+    "MatrixTriangularSolve": _lower_triangular_solve})

@@ -5,6 +5,7 @@ MatrixSetDiagV3), `trace`, bands (`band_part`: MatrixBandPart) and transposes
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -382,3 +383,59 @@ def adjoint(matrix, name=None):
     """The conjugate transpose of the two innermost dimensions."""
     with _scope(name or "adjoint"):
         return matrix_transpose(matrix, conjugate=True)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+# The diagonals' positions are static (k and the shapes are): the kernels'
+# index arithmetic (`_diagonals`) drives gathers and `.at[]` updates.
+
+def _lower_diag_part(ctx, op, x, k, padding_value):
+    lo, hi = _k_pair(ctx.static(op, 1, k))
+    rows, cols = XL.jnp.shape(x)[-2:]
+    max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
+    out = XL.jnp.full(XL.jnp.shape(x)[:-2] + (hi - lo + 1, max_len), padding_value, x.dtype)
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, op.attrs.get("align",
+                                                                               "RIGHT_LEFT")):
+        out = out.at[..., row, span].set(x[..., r, c])
+    return out[..., 0, :] if lo == hi else out
+
+
+def _lower_diag(ctx, op, diagonal, k, num_rows, num_cols, padding_value):
+    lo, hi = _k_pair(ctx.static(op, 1, k))
+    if lo == hi:
+        diagonal = diagonal[..., None, :]
+    max_len = XL.jnp.shape(diagonal)[-1]
+    rows, cols = _diag_out_dims(lo, hi, max_len, XL.ints(ctx.static(op, 2, num_rows))[0],
+                                XL.ints(ctx.static(op, 3, num_cols))[0])
+    out = XL.jnp.full(XL.jnp.shape(diagonal)[:-2] + (rows, cols), padding_value,
+                      diagonal.dtype)
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, op.attrs.get("align",
+                                                                               "RIGHT_LEFT")):
+        out = out.at[..., r, c].set(diagonal[..., row, span])
+    return out
+
+
+def _lower_set_diag(ctx, op, x, diagonal, k):
+    lo, hi = _k_pair(ctx.static(op, 2, k))
+    rows, cols = XL.jnp.shape(x)[-2:]
+    max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
+    if lo == hi:
+        diagonal = diagonal[..., None, :]
+    out = XL.jnp.asarray(x)
+    for row, r, c, span in _diagonals(lo, hi, rows, cols, max_len, op.attrs.get("align",
+                                                                               "RIGHT_LEFT")):
+        out = out.at[..., r, c].set(diagonal[..., row, span])
+    return out
+
+
+def _lower_band_part(ctx, op, x, num_lower, num_upper):
+    rows, cols = XL.jnp.shape(x)[-2:]
+    i = XL.jnp.arange(rows)[:, None]
+    j = XL.jnp.arange(cols)[None, :]
+    mask = XL.jnp.logical_and(XL.jnp.logical_or(num_lower < 0, (i - j) <= num_lower),
+                              XL.jnp.logical_or(num_upper < 0, (j - i) <= num_upper))
+    return XL.jnp.where(mask, x, XL.jnp.zeros((), x.dtype))
+
+
+XL.set_lowerings({"MatrixDiagPartV3": _lower_diag_part, "MatrixDiagV3": _lower_diag,
+                  "MatrixSetDiagV3": _lower_set_diag, "MatrixBandPart": _lower_band_part})

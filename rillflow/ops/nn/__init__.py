@@ -9,4 +9,5 @@ convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (po
 the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops, and jit_winograd: winograd's tile transforms);
 reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC losses, decoders and
 label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's
-prefix beam search and its TopN); nn_util holds what the modules share."""
+prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
+(conv_lowering); nn_util holds what the modules share."""

@@ -10,6 +10,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply2
@@ -307,3 +308,38 @@ def silu(features, beta=1.0):
         beta_grad = reduce_sum(multiply(multiply(multiply(dy, square(x)), s), one_minus_s))
         return [None, multiply(dy, act), beta_grad]
     return identity_n([y, x, b], _grad_fn=grad)[0]
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _zeros_as(x):
+    return XL.jnp.zeros((), XL.jnp.asarray(x).dtype)
+
+
+def _lower_leaky(ctx, op, features):
+    return XL.jnp.where(features > 0, features, features * _alpha(op.attrs.get("alpha", 0.2),
+                                                                  features.dtype))
+
+
+def _lower_leaky_grad(ctx, op, g, features):
+    return XL.jnp.where(features > 0, g, g * _alpha(op.attrs.get("alpha", 0.2), g.dtype))
+
+
+def _lower_selu(ctx, op, x):
+    return XL.jnp.where(x > 0, x * _SELU_SCALE, _SELU_SCALE_ALPHA * XL.jnp.expm1(x)).astype(
+        x.dtype)
+
+
+def _lower_selu_grad(ctx, op, g, out):
+    return XL.jnp.where(out < 0, g * (out + _SELU_SCALE_ALPHA), g * _SELU_SCALE).astype(g.dtype)
+
+
+XL.set_lowerings({
+    "Relu": lambda ctx, op, x: XL.jnp.maximum(x, _zeros_as(x)),
+    "ReluGrad": lambda ctx, op, g, f: XL.jnp.where(f > 0, g, _zeros_as(g)),
+    "Relu6": lambda ctx, op, x: XL.jnp.clip(x, 0, 6).astype(x.dtype),
+    "Relu6Grad": lambda ctx, op, g, f: XL.jnp.where((f > 0) & (f < 6), g, _zeros_as(g)),
+    "LeakyRelu": _lower_leaky, "LeakyReluGrad": _lower_leaky_grad,
+    "Elu": lambda ctx, op, x: XL.jnp.where(x > 0, x, XL.jnp.expm1(x)),
+    "EluGrad": lambda ctx, op, g, out: XL.jnp.where(out < 0, g * (out + 1), g),
+    "Selu": _lower_selu, "SeluGrad": _lower_selu_grad})

@@ -16,6 +16,7 @@ import collections
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -232,3 +233,64 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
                                   name=name or "FusedBatchNormV3")
     return out.y, out.batch_mean, out.batch_variance
 
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _xla_layout(x, data_format):
+    rank, axis = _FORMATS[data_format]
+    axis %= rank
+    shape = [1] * rank
+    shape[axis] = -1
+    return tuple(a for a in range(rank) if a != axis), tuple(shape), x.size // x.shape[axis]
+
+
+def _lower_fused_bn(ctx, op, x, scale, offset, mean, variance):
+    jnp, f32 = XL.jnp, np.float32
+    a = op.attrs
+    axes, shape, n = _xla_layout(x, a.get("data_format", "NHWC"))
+    eps = f32(a.get("epsilon", 1e-4))
+    xf = x.astype(f32)
+    if a.get("is_training", True):
+        bm = jnp.mean(xf, axis=axes)
+        centered = xf - bm.reshape(shape)
+        bv = jnp.mean(jnp.square(centered), axis=axes)
+        unbiased = bv * f32(n / (n - 1) if n > 1 else 1.0)
+        f = float(a.get("exponential_avg_factor", 1.0))
+        if f != 1.0 and mean.size and variance.size:
+            run_mean = f32(1 - f) * mean.astype(f32) + f32(f) * bm
+            run_var = f32(1 - f) * variance.astype(f32) + f32(f) * unbiased
+        else:
+            run_mean, run_var = bm, unbiased
+        reserve = (bm, bv)
+    else:
+        m, v = mean.astype(f32), variance.astype(f32)
+        centered = xf - m.reshape(shape)
+        run_mean, run_var = reserve = (m, v)
+    inv = XL.lax.rsqrt(reserve[1] + eps)
+    y = centered * (inv * scale.astype(f32)).reshape(shape) + offset.astype(f32).reshape(shape)
+    return [y.astype(x.dtype), run_mean, run_var, reserve[0], reserve[1], np.zeros(0, f32)]
+
+
+def _lower_fused_bn_grad(ctx, op, dy, x, scale, r1, r2, r3):
+    jnp, f32 = XL.jnp, np.float32
+    a = op.attrs
+    axes, shape, n = _xla_layout(x, a.get("data_format", "NHWC"))
+    dyf, xf = dy.astype(f32), x.astype(f32)
+    inv = XL.lax.rsqrt(r2.astype(f32) + f32(a.get("epsilon", 1e-4)))
+    centered = xf - r1.astype(f32).reshape(shape)
+    dy_sum = jnp.sum(dyf, axis=axes)
+    dyc_sum = jnp.sum(dyf * centered, axis=axes)
+    k = (scale.astype(f32) * inv).reshape(shape)
+    if a.get("is_training", True):
+        n = f32(max(n, 1))
+        dx = (dyf - (dy_sum / n).reshape(shape) -
+              centered * (dyc_sum / n * inv * inv).reshape(shape)) * k
+    else:
+        dx = dyf * k
+    empty = np.zeros(0, f32)
+    return [dx.astype(dy.dtype), dyc_sum * inv, dy_sum, empty, empty]
+
+
+XL.set_lowerings({"FusedBatchNormV3": _lower_fused_bn,
+                  "FusedBatchNormGradV3": _lower_fused_bn_grad})

@@ -4,6 +4,7 @@ BiasAddGrad, whose own gradient gives second derivatives) and
 import numpy as np
 
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply1, apply2
@@ -151,3 +152,21 @@ _L2Loss = register("L2Loss", _l2_loss_kernel, _l2_loss_infer, _l2_loss_grad, all
 def l2_loss(t, name=None):
     """sum(t ** 2) / 2, a scalar (half the squared L2 norm, without the sqrt)."""
     return unary(_L2Loss, t, name or "L2Loss")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_bias_add(ctx, op, value, bias):
+    if _channel_axis(op.attrs.get("data_format", "NHWC"), XL.jnp.ndim(value)) == 1:
+        bias = XL.jnp.reshape(bias, (-1,) + (1,) * (XL.jnp.ndim(value) - 2))
+    return value + bias
+
+
+def _lower_bias_add_grad(ctx, op, g):
+    rank = XL.jnp.ndim(g)
+    axis = _channel_axis(op.attrs.get("data_format", "NHWC"), rank) % rank
+    return XL.jnp.sum(g, axis=tuple(a for a in range(rank) if a != axis))
+
+
+XL.set_lowerings({"BiasAdd": _lower_bias_add, "BiasAddGrad": _lower_bias_add_grad,
+                  "L2Loss": lambda ctx, op, t: XL.jnp.sum(XL.jnp.square(t)) / 2})

@@ -13,6 +13,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply1
@@ -317,3 +318,46 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A
 def space_to_depth_v1(input, block_size, name=None, data_format="NHWC"):  # noqa: A002
     """TensorFlow 1's `space_to_depth` (`name` before `data_format`)."""
     return space_to_depth(input, block_size, data_format, name)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_reverse_sequence(ctx, op, x, seq_lengths):
+    seq, batch = op.attrs["seq_dim"], op.attrs["batch_dim"]
+    j = XL.jnp.arange(XL.jnp.shape(x)[seq])
+    lens = XL.jnp.asarray(seq_lengths).astype(np.int64)[:, None]
+    src = XL.jnp.where(j < lens, lens - 1 - j, j)        # [batch, seq]
+    # Broadcast the per-(batch, position) source index along the other axes.
+    shape = [1] * XL.jnp.ndim(x)
+    shape[batch], shape[seq] = src.shape[0], src.shape[1]
+    order = sorted([batch, seq])
+    src = src if order == [batch, seq] else src.T
+    return XL.jnp.take_along_axis(x, XL.jnp.broadcast_to(src.reshape(shape), x.shape),
+                                  axis=seq)
+
+
+def _lower_depth_to_space(ctx, op, x):
+    n, h, w, c = x.shape
+    b = op.attrs["block_size"]
+    y = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+    return y.reshape(n, h * b, w * b, c // (b * b))
+
+
+def _lower_space_to_depth(ctx, op, x):
+    n, h, w, c = x.shape
+    b = op.attrs["block_size"]
+    y = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+    return y.reshape(n, h // b, w // b, b * b * c)
+
+
+def _nhwc_only(rule):
+    def lowered(ctx, op, x):
+        if op.attrs.get("data_format", "NHWC") != "NHWC":
+            raise _IAE(None, op, "%s lowers to XLA for NHWC data only" % op.type)
+        return rule(ctx, op, x)
+    return lowered
+
+
+XL.set_lowerings({"ReverseSequence": _lower_reverse_sequence,
+                  "DepthToSpace": _nhwc_only(_lower_depth_to_space),
+                  "SpaceToDepth": _nhwc_only(_lower_space_to_depth)})

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply1
@@ -455,3 +456,20 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
                            multiply(half, log(multiply(two_pi, safe_z))))
             result = add(result, where(big, stirling, zeros_like(z)))
         return result
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_xent(ctx, op, features, labels):
+    logp = XL.jax.nn.log_softmax(features, axis=-1)
+    if op.type == "SparseSoftmaxCrossEntropyWithLogits":
+        labels = XL.jax.nn.one_hot(labels, XL.jnp.shape(features)[-1], dtype=features.dtype)
+    loss = -XL.jnp.sum(labels * logp, axis=-1)
+    return [loss, XL.jnp.exp(logp) - labels]
+
+
+XL.set_lowerings({
+    "Softmax": lambda ctx, op, x: XL.jax.nn.softmax(x, axis=-1),
+    "LogSoftmax": lambda ctx, op, x: XL.jax.nn.log_softmax(x, axis=-1),
+    "SoftmaxCrossEntropyWithLogits": _lower_xent,
+    "SparseSoftmaxCrossEntropyWithLogits": _lower_xent})

@@ -15,6 +15,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -247,6 +248,31 @@ for _rank, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
         "IRFFT" + _suffix, _irfft_kernel("IRFFT" + _suffix, _rank),
         _real_infer(_rank, False), _irfft_grad(_rank) if _rank < 3 else None,
         allowed=_COMPLEX)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_fft(rank, kind):
+    axes = tuple(range(-rank, 0))
+
+    def rule(ctx, op, x, fft_length=None):
+        jfft = XL.jnp.fft
+        if kind == "c2c":
+            return jfft.fftn(x, axes=axes)
+        if kind == "ic2c":
+            return jfft.ifftn(x, axes=axes)
+        s = XL.ints(ctx.static(op, 1, fft_length))
+        if kind == "r2c":
+            return jfft.rfftn(x, s=s, axes=axes)
+        return jfft.irfftn(x, s=s, axes=axes)
+    return rule
+
+
+for _rank, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
+    XL.set_lowerings({"FFT" + _suffix: _lower_fft(_rank, "c2c"),
+                      "IFFT" + _suffix: _lower_fft(_rank, "ic2c"),
+                      "RFFT" + _suffix: _lower_fft(_rank, "r2c"),
+                      "IRFFT" + _suffix: _lower_fft(_rank, "c2r")})
 
 
 # --- public functions ------------------------------------------------------------------

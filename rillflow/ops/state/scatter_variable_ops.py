@@ -18,6 +18,7 @@ import numpy as np
 
 from ...framework import context as _context
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply_op, kernel_error
@@ -248,3 +249,23 @@ def batch_scatter_update_v1(ref, indices, updates, use_locking=True, name=None):
 
 # Variable.scatter_* and Variable.batch_scatter_update call these (see variables._ROW_UPDATES).
 _ROW_UPDATES.update(scatter=scatter, batch_scatter_update=batch_scatter_update)
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+_AT_METHODS = {"add": "add", "sub": "add", "mul": "multiply", "div": "divide", "max": "max",
+               "min": "min", "update": "set"}
+
+
+def _lower_scatter(mode):
+    def rule(ctx, op, ref, indices, updates):
+        value = ctx.read(ref)
+        updates = XL.jnp.broadcast_to(updates, XL.jnp.shape(indices) + value.shape[1:])
+        if mode == "sub":
+            updates = -updates
+        ctx.write(ref, getattr(value.at[indices], _AT_METHODS[mode])(updates))
+        return []
+    return rule
+
+
+XL.set_lowerings({op.name: _lower_scatter(mode) for mode, op in _OPS.items()})

@@ -11,6 +11,7 @@ import weakref
 import numpy as np
 
 from ...framework import context as _context
+from ...framework import lowering as XL
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply_op
 from ...framework.op_registry import register
@@ -100,3 +101,16 @@ def install():
     Variable.__getitem__ = slice_variable
     Tensor.assign = property(_assign_attribute,
                              doc="`assign` of a variable's slice (`v[0].assign(x)`).")
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_assign(ctx, op, ref, begin, end, strides, value):
+    current = ctx.read(ref)
+    index = S._xla_index(ctx, op, current.shape, begin, end, strides, 1)
+    target = XL.jnp.shape(current[index])
+    ctx.write(ref, current.at[index].set(XL.jnp.broadcast_to(value, target)))
+    return []
+
+
+XL.set_lowerings({"ResourceStridedSliceAssign": _lower_assign})

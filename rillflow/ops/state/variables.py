@@ -15,6 +15,7 @@ import numpy as np
 from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import _record, apply, apply_op, kernel_error
@@ -733,3 +734,28 @@ def variables_initializer(var_list, name="init"):
     """A v1-graph op running the initializers of `var_list`."""
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
 
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+# A variable handle is a VarRef; its value is part of the computation's state,
+# an argument of the compiled call, written back after it (compiler/xla_compile.py).
+
+def _lower_assign(ctx, op, ref, value):
+    if op.type == "AssignAddVariableOp":
+        value = ctx.read(ref) + value
+    elif op.type == "AssignSubVariableOp":
+        value = ctx.read(ref) - value
+    ctx.write(ref, value)
+    return []
+
+
+def _lower_init_once(ctx, op, ref, value):
+    if ref.slot not in ctx.variables:
+        ctx.write(ref, value)
+    return []
+
+
+XL.set_lowerings({"ReadVariableOp": lambda ctx, op, ref: ctx.read(ref),
+                  "AssignVariableOp": _lower_assign, "AssignAddVariableOp": _lower_assign,
+                  "AssignSubVariableOp": _lower_assign,
+                  "InitializeVariableOnce": _lower_init_once})

@@ -1,0 +1,267 @@
+"""`tf.function(jit_compile=True)`: a function graph as one `jax.jit` computation.
+
+`compile_function_graph` is what a ConcreteFunction (and the forward and
+backward code of its gradient) compiles its graph with: XLA through JAX
+when the function asks for it (`jit_compile=True`, or
+`tf.config.optimizer.set_jit(True)` and every op lowers), else rillflow's
+own code generator (codegen.py). The result has the interface of a
+`CompiledGraph`: `fn(*input_values) -> output values`.
+
+An `XlaCompiledGraph` lowers the graph once per pattern of variable
+arguments (xla_lower.py) and lets `jax.jit` cache the compiled program per
+input shapes. A call passes the variables' current values as arguments,
+writes the new values of the variables the graph assigned back into their
+handles, and keeps the PRNG key of the stateful random ops between calls.
+"""
+import hashlib
+import threading
+import weakref
+
+import numpy as np
+
+from ..framework import dtypes as D
+from ..framework import errors
+from ..framework import lowering as L
+from ..framework.api_export import export
+from ..framework.lowering_values import TList, VarRef
+from .codegen import compile_graph
+from ..ops.control_flow.list_ops import TensorListValue
+from .xla_lower import LoweringContext, subgraphs, unsupported_ops
+
+__all__ = ["XlaCompiledGraph", "compile_function_graph", "wants_xla", "unsupported_error",
+           "set_jit", "get_jit"]
+
+_jit_everywhere = [False]
+
+
+@export("config.optimizer.set_jit")
+def set_jit(enabled):
+    """Configures JIT compilation (`tf.config.optimizer.set_jit`): with
+    `"autoclustering"` (or True), every `tf.function` whose ops all have XLA
+    lowerings runs as one XLA computation through JAX; functions with
+    `jit_compile=False` never do. False or "" turns it off."""
+    _jit_everywhere[0] = enabled is True or enabled == "autoclustering"
+
+
+@export("config.optimizer.get_jit")
+def get_jit():
+    """The JIT configuration: "autoclustering" when `set_jit` turned it on, else ""."""
+    return "autoclustering" if _jit_everywhere[0] else ""
+
+
+def wants_xla(graph):
+    """True (compile with XLA, or fail), None (XLA where every op lowers) or
+    False (never), for a function graph, given JAX is installed."""
+    option = getattr(graph, "jit_compile_option", None)
+    if option is False or not L.available():
+        return False
+    if option:
+        return True
+    return None if _jit_everywhere[0] else False
+
+
+def compile_function_graph(graph, inputs, outputs, name=None):
+    """Compiles a function graph: with XLA where `wants_xla` says so, else
+    with rillflow's code generator (codegen.compile_graph).
+
+    Raises:
+      InvalidArgumentError: under `jit_compile=True`, for ops that have no
+        XLA lowering (TensorFlow's "Detected unsupported operations").
+    """
+    want = wants_xla(graph)
+    if want is not False:
+        bad = unsupported_ops(graph, outputs)
+        if not bad:
+            return XlaCompiledGraph(graph, inputs, outputs, name or graph.name)
+        if want:
+            raise unsupported_error(getattr(graph, "function_name", graph.name), bad)
+    return compile_graph(graph, inputs, outputs, name=name)
+
+
+def _device_name():
+    try:
+        platform = L.load().default_backend()
+    except Exception:  # noqa: BLE001 - the message only names the device
+        platform = "cpu"
+    return "XLA_GPU_JIT" if platform in ("gpu", "cuda", "rocm") else "XLA_CPU_JIT"
+
+
+def unsupported_error(function_name, bad):
+    """TensorFlow's error for a graph with ops XLA cannot compile."""
+    device = _device_name()
+    graph = "%s[_XlaMustCompile=true]" % function_name
+    entries = []
+    for op, type_name in bad:
+        node = "{{node %s}}" % op.name
+        entries.append("%s (No registered '%s' OpKernel for %s devices compatible with node "
+                       "%s)%s" % (type_name, type_name, device, node, node))
+    where = ""
+    loc = bad[0][0].location
+    if loc is not None:
+        where = "\nThe op is created at: \nFile \"%s\", line %d, in %s" % (
+            loc.filename.lstrip("/"), loc.lineno, loc.name)
+    msg = ("Detected unsupported operations when trying to compile graph %s on %s: %s%s\n"
+           "\ttf2xla conversion failed while converting %s. Run with "
+           "TF_DUMP_GRAPH_PREFIX=/path/to/dump/dir and --vmodule=xla_compiler=2 to obtain a "
+           "dump of the compiled functions. [Op:%s]" % (
+               graph, device, ", ".join(entries), where, graph, function_name))
+    return errors.InvalidArgumentError(None, bad[0][0], msg)
+
+
+def _initial_key(graph):
+    """The first PRNG key of a function: from the graph's seeds when any is
+    set (so seeded programs repeat), else from fresh entropy."""
+    seeds = []
+    stack = [graph]
+    seen = set()
+    while stack:
+        g = stack.pop()
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        for op in g.get_operations():
+            s = op.attrs.get("seed"), op.attrs.get("seed2")
+            if isinstance(s[0], (int, np.integer)) and (s[0] or s[1]):
+                seeds.append((op.type, int(s[0]), int(s[1] or 0)))
+            stack.extend(subgraphs(op))
+    if seeds or getattr(graph, "seed", None) is not None:
+        digest = hashlib.sha256(repr((graph.seed, sorted(seeds))).encode()).digest()
+        words = np.frombuffer(digest[:8], np.uint32)
+    else:
+        words = np.random.SeedSequence().generate_state(2, np.uint32)
+    return np.array(words, np.uint32)
+
+
+class XlaCompiledGraph:
+    """A function graph compiled with XLA (through `jax.jit`).
+
+    Attributes:
+      fn: the callable, `fn(*input_values) -> tuple of output values`
+        (variable arguments are their handles, as for a CompiledGraph).
+      source: a description (the program text is per input shapes: see
+        `lowered_text`).
+      name: the graph's name.
+    """
+
+    def __init__(self, graph, inputs, outputs, name):
+        self.graph = graph
+        self.inputs = list(inputs)
+        self.outputs = list(outputs)
+        self.name = name
+        self.filename = "<xla %s>" % name
+        self.line_ops = {}
+        self.source = ("# %s: compiled with XLA through jax.jit (jit_compile=True); "
+                       "see lowered_text(*args) for the program\n" % name)
+        self._is_var = [t.dtype is D.resource for t in self.inputs]
+        self._any_var = any(self._is_var)
+        self._jitted = {}
+        self._key = _initial_key(graph)
+        self._has_callbacks = False
+        self._lock = threading.Lock()
+        self.fn = self.__call__
+
+    def _variables(self, vals):
+        """(array arguments, handles by slot, slot of each resource input)."""
+        arrays, handles, slots, by_id = [], [], [], {}
+        for is_var, v in zip(self._is_var, vals):
+            if is_var:
+                slot = by_id.get(id(v))
+                if slot is None:
+                    slot = by_id[id(v)] = len(handles)
+                    handles.append(v)
+                slots.append(slot)
+            else:
+                arrays.append(v)
+        return arrays, handles, tuple(slots)
+
+    def computation(self, slots, names):
+        """The pure function of this graph for one aliasing of its variable
+        inputs: `(arrays, variable values by slot, key) -> (outputs, written
+        variables by slot, key)`."""
+        def fn(arrays, var_values, key):
+            ctx = LoweringContext({s: v for s, v in var_values.items() if v is not None},
+                                  L.jnp.asarray(key))
+            env = {}
+            it = iter(arrays)
+            k = 0
+            for t, is_var in zip(self.inputs, self._is_var):
+                if is_var:
+                    env[id(t)] = VarRef(slots[k], names[k])
+                    k += 1
+                else:
+                    env[id(t)] = next(it)
+            outs = ctx.run(self.graph, env, self.outputs)
+            if ctx.callbacks:
+                self._has_callbacks = True
+            written = {s: ctx.variables[s] for s in sorted(ctx.written)}
+            return outs, written, ctx.key
+        return fn
+
+    def _jit_for(self, slots, handles):
+        fn = self._jitted.get(slots)
+        if fn is None:
+            names = [getattr(handles[s], "name", "variable") for s in slots]
+            fn = self._jitted[slots] = L.load().jit(self.computation(slots, names))
+        return fn
+
+    def __call__(self, *vals):
+        if self._any_var:
+            arrays, handles, slots = self._variables(vals)
+            fn = self._jit_for(slots, handles)
+            var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+        else:   # the common call of a function without variables: less to do
+            arrays, handles, var_values = vals, (), {}
+            fn = self._jitted.get(()) or self._jit_for((), ())
+        arrays = [a if hasattr(a, "dtype") else np.asarray(a) for a in arrays]
+        with self._lock:
+            outs, written, key = fn(arrays, var_values, self._key)
+            self._key = key
+        for s, v in written.items():
+            _store(handles[s], v)
+        if self._has_callbacks:
+            # Host callbacks (tf.print, assertions) have all run once this returns.
+            L.load().effects_barrier()
+        L.raise_pending()
+        return tuple([_host_value(o) for o in outs])
+
+    def lowered_text(self, *vals):
+        """The StableHLO text of the program for these input values."""
+        arrays, handles, slots = self._variables(vals)
+        var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+        return self._jit_for(slots, handles).lower(arrays, var_values, self._key).as_text()
+
+
+# A variable's value lives on the host as a NumPy array (what eager code
+# reads); the device array it came from is remembered so the next call
+# passes it without a copy.
+_device_arrays = weakref.WeakKeyDictionary()
+
+
+def _device_value(handle):
+    v = handle.value
+    if v is None:
+        return None
+    cached = _device_arrays.get(handle)
+    if cached is not None and cached[0] is v:
+        return cached[1]
+    return v
+
+
+def _store(handle, value):
+    host = np.asarray(value)
+    handle.value = host
+    _device_arrays[handle] = (host, value)
+
+
+def _host_value(v):
+    if v is None:
+        return None
+    if isinstance(v, TList):
+        # A list leaving compiled code: rillflow's value of a list.
+        n = int(np.asarray(v.length))
+        buf = None if v.buffer is None else np.asarray(v.buffer)
+        return TensorListValue(None if buf is None or i >= buf.shape[0] else buf[i]
+                               for i in range(n))
+    if isinstance(v, (np.ndarray, np.generic)):
+        return v
+    return np.asarray(v)
