@@ -110,7 +110,10 @@ def main(argv=None):
     finally:
         for proc in procs.values():
             proc.stdin.close()
-            proc.wait(timeout=60)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:   # a worker slow to exit on a loaded machine
+                proc.kill()
     header = "workload   " + "".join(f"{lib:>14s}" for lib in procs)
     if "tensorflow" in procs:
         header += "   rillflow/tensorflow"

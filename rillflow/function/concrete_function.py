@@ -13,6 +13,7 @@ import numpy as np
 
 from ..compiler import runtime_errors
 from ..compiler.xla_compile import compile_function_graph
+from ..framework import blas_threads
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import core_types, errors, nest
@@ -378,6 +379,7 @@ class ConcreteFunction(core_types.ConcreteFunction):
         if _state.graph is not None:
             return self._call_in_graph(flat_args)
         compiled = self._compiled or self._ensure_compiled()
+        blas_threads.check()     # the load decides OpenBLAS's threads (opt-in)
         if _state.tapes:
             recorded = self._call_recorded(flat_args)
             if recorded is not None:

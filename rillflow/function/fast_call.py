@@ -7,6 +7,7 @@ the captured values, wrap the outputs. Anything else (tapes, structured
 outputs, errors) goes through `ConcreteFunction._call_flat`.
 """
 from ..compiler import runtime_errors
+from ..framework import blas_threads
 from ..framework import context as _context
 from ..framework.tensor import EagerTensor, SymbolicTensor
 
@@ -42,6 +43,7 @@ def make_fast_call(cf, tensors, n_args):
     unpack = ("    %s = args\n" % (", ".join(names) + ("," if n_args == 1 else ""))
               if n_args else "")
     src = ("def fast(args):\n"
+           "    blas_check()\n"
            "    if state.tapes:\n"
            "        return slow([args[i] for i in tensors])\n"
            + unpack +
@@ -51,7 +53,8 @@ def make_fast_call(cf, tensors, n_args):
            "        raise translate(e).with_traceback(None) from None\n"
            "    return %s\n") % (", ".join(vals), ret)
     ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state, "tensors": tensors,
-          "slow": cf._call_flat, "translate": runtime_errors.translate}
+          "slow": cf._call_flat, "translate": runtime_errors.translate,
+          "blas_check": blas_threads.check}
     ns.update({"c%d" % i: v for i, v in enumerate(caps)})
     exec(compile(src, "<rillflow fast call %s>" % cf.name, "exec"), ns)
     return ns["fast"]

@@ -9,7 +9,7 @@ as in TensorFlow, so its gradient comes for free.
 import numpy as np
 
 from ...framework import dtypes as D
-from ...framework import errors
+from ...framework import blas_threads, errors
 from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.execute import apply2
@@ -85,6 +85,7 @@ def _no_kernel(opname, dtype):
 
 
 def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    blas_threads.check()
     if a.ndim != 2 or b.ndim != 2:
         if a.ndim != b.ndim:
             raise _invalid(f"In[0] and In[1] has different ndims: {dims_text(a.shape)} vs. "
@@ -140,6 +141,7 @@ _MatMul = register("MatMul", _matmul_kernel, _matmul_infer, _matmul_grad, allowe
 
 
 def _bmm_kernel(x, y, adj_x=False, adj_y=False):
+    blas_threads.check()
     for i, t in enumerate((x, y)):
         if t.ndim < 2:
             raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")
