@@ -224,7 +224,8 @@ class GradientTape:
                       for g in nest.flatten(output_gradients)]
             if len(tgrads) != len(flat_targets):
                 raise ValueError("`output_gradients` must have one gradient per target")
-        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors)
+        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors,
+                         overrides=False)
         out = []
         for s, g in zip(given_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:

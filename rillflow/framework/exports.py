@@ -3,6 +3,7 @@ from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.d
 from . import indexed_slices  # noqa: F401  (tf.IndexedSlices, tf.IndexedSlicesSpec)
 from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec)
 from . import core_types  # noqa: F401  (tf.types.experimental)
+from . import gradient_registry  # noqa: F401  (tf.RegisterGradient, tf.no_gradient)
 from . import dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from . import extension_type  # noqa: F401  (tf.experimental.ExtensionType)
 from .api_export import export_value

@@ -25,6 +25,7 @@ from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
 from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
+from .control_flow import critical_section  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
