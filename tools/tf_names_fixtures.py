@@ -179,5 +179,367 @@ def no_gradient_not_string(tf):
     return tf.no_gradient(3)
 
 
+# --- space_to_batch_nd, batch_to_space, required_space_to_batch_paddings --------------------------
+
+def _x(tf, shape=(2, 5, 4, 3), dtype="float32"):
+    n = int(np.prod(shape))
+    return tf.reshape(tf.cast(tf.range(n), dtype), shape)
+
+
+@case
+def space_to_batch_values(tf):
+    x = _x(tf)
+    out = [tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 1]]),
+           tf.space_to_batch(x, [1, 2], [[0, 0], [0, 0]]),
+           tf.nn.space_to_batch(x, [3], [[1, 0]]),
+           tf.space_to_batch_nd(_x(tf, (1, 4, 4), "int64"), tf.constant([2, 2], tf.int64),
+                                tf.constant([[0, 0], [2, 2]], tf.int64)),
+           tf.space_to_batch_nd(_x(tf, (2, 3), "uint8"), [3], [[0, 0]])]
+    y = tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 1]])
+    out += [tf.batch_to_space(y, [2, 2], [[0, 1], [1, 1]]),
+            tf.batch_to_space(tf.zeros([8, 2, 2, 1]) + tf.range(8.)[:, None, None, None], 2,
+                              [[0, 1], [1, 0]]),
+            tf.compat.v1.batch_to_space_nd(_x(tf, (6, 1, 2)), [3, 2], [[1, 1], [0, 1]])]
+    return out
+
+
+@case
+def space_to_batch_gradients(tf):
+    x = _x(tf, (2, 3, 4, 2))
+    w = tf.reshape(tf.range(8 * 2 * 3 * 2, dtype=tf.float32), [8, 2, 3, 2])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 1]])
+        z = tf.batch_to_space(y * w, [2, 2], [[1, 0], [0, 2]])
+        loss = tf.reduce_sum(z * z)
+    return [t.gradient(tf.reduce_sum(y * w), x), t.gradient(loss, x)]
+
+
+@case
+def space_to_batch_traced_shapes(tf):
+    out = []
+
+    @tf.function
+    def f(x, b, p):
+        out.append(str(tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 1]]).shape))
+        out.append(str(tf.space_to_batch_nd(x, b, p).shape))
+        out.append(str(tf.batch_to_space(x, [2, 1], [[0, 1], [1, 1]]).shape))
+        return 0
+
+    i32 = tf.int32
+    f.get_concrete_function(tf.TensorSpec([None, 5, 4, 3]), tf.TensorSpec([2], i32),
+                            tf.TensorSpec([2, 2], i32))
+    f.get_concrete_function(tf.TensorSpec([2, 5, None, 3]), tf.TensorSpec([2], i32),
+                            tf.TensorSpec([2, 2], i32))
+    return out
+
+
+def _space_error(fn):
+    def case_fn(tf):
+        return fn(tf)
+    case_fn.__name__ = fn.__name__
+    return case(case_fn)
+
+
+@_space_error
+def space_to_batch_not_divisible(tf):
+    return tf.space_to_batch_nd(_x(tf), [2, 2], [[0, 0], [0, 0]])
+
+
+@_space_error
+def space_to_batch_zero_block(tf):
+    return tf.space_to_batch_nd(_x(tf), [2, 0], [[0, 1], [0, 0]])
+
+
+@_space_error
+def space_to_batch_negative_padding(tf):
+    return tf.space_to_batch_nd(_x(tf), [2, 2], [[0, -1], [0, 0]])
+
+
+@_space_error
+def space_to_batch_paddings_shape(tf):
+    return tf.space_to_batch_nd(_x(tf), [2, 2], [[0, 1]])
+
+
+@_space_error
+def space_to_batch_block_rank(tf):
+    return tf.space_to_batch_nd(_x(tf), [[2, 2]], [[0, 1]])
+
+
+@_space_error
+def space_to_batch_input_rank(tf):
+    return tf.space_to_batch_nd(_x(tf), [2, 2, 2, 2], [[0, 1]] * 4)
+
+
+@_space_error
+def space_to_batch_string(tf):
+    return tf.space_to_batch_nd(tf.zeros([2, 4], tf.string), [2], [[0, 0]])
+
+
+@_space_error
+def batch_to_space_batch(tf):
+    return tf.batch_to_space(_x(tf), [2, 2], [[0, 0], [0, 0]])
+
+
+@_space_error
+def batch_to_space_crop_too_big(tf):
+    return tf.batch_to_space(tf.zeros([8, 2, 2, 1]), [2, 2], [[0, 5], [0, 0]])
+
+
+@_space_error
+def batch_to_space_negative_crop(tf):
+    return tf.batch_to_space(tf.zeros([8, 2, 2, 1]), [2, 2], [[0, -1], [0, 0]])
+
+
+@case
+def space_to_batch_traced_not_divisible(tf):
+    f = tf.function(lambda x: tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]]))
+    try:
+        f.get_concrete_function(tf.TensorSpec([2, 5, 4, 3]))
+    except ValueError as e:
+        # The shape error, without the node text and traceback around it.
+        msg = str(e).split(" for '")[0]
+        return msg[msg.index("Dimension size"):]
+
+
+@case
+def required_space_to_batch_paddings(tf):
+    return [tf.required_space_to_batch_paddings([5, 4], [2, 3], [[1, 0], [2, 2]]),
+            tf.required_space_to_batch_paddings(tf.constant([5, 4]), [2, 3]),
+            tf.required_space_to_batch_paddings([7], [4]),
+            tf.required_space_to_batch_paddings([], tf.zeros([0], tf.int32))]
+
+
+@case
+def with_space_to_batch(tf):
+    x = _x(tf, (1, 7, 6, 2))
+    filt = tf.reshape(tf.range(3 * 3 * 2 * 2, dtype=tf.float32) / 10., [3, 3, 2, 2])
+
+    def conv(padding):
+        return lambda inp, num_spatial_dims, pad: tf.nn.convolution(inp, filt, padding=pad)
+
+    out = [tf.nn.with_space_to_batch(x, [2, 2], "VALID", conv("VALID")),
+           tf.nn.with_space_to_batch(x, [2, 3], "SAME", conv("SAME"), filter_shape=[3, 3]),
+           tf.nn.with_space_to_batch(x, [1, 1], "SAME", conv("SAME"), filter_shape=[3, 3]),
+           tf.nn.with_space_to_batch(
+               x, [2], "VALID",
+               lambda inp, n, pad: tf.nn.relu(inp - 3.),
+               spatial_dims=[2])]
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.nn.with_space_to_batch(x, [2, 2], "SAME", conv("SAME"), filter_shape=[3, 3])
+    out.append(t.gradient(tf.reduce_sum(y * y), x))
+    return out
+
+
+@case
+def with_space_to_batch_bad_spatial_dims(tf):
+    return tf.nn.with_space_to_batch(tf.zeros([1, 4, 4, 1]), [2, 2], "VALID",
+                                     lambda *a: a[0], spatial_dims=[2, 1])
+
+
+@case
+def with_space_to_batch_same_without_filter(tf):
+    return tf.nn.with_space_to_batch(tf.zeros([1, 4, 4, 1]), [2, 2], "SAME", lambda *a: a[0])
+
+
+# --- edit_distance --------------------------------------------------------------------------------
+
+def _hyp_truth(tf):
+    h = tf.SparseTensor([[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 1, 0]], ["a", "b", "c", "d"],
+                        [2, 2, 2])
+    t = tf.SparseTensor([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 0, 0], [2, 1, 0]],
+                        ["a", "x", "b", "c", "d"], [3, 2, 3])
+    return h, t
+
+
+@case
+def edit_distance(tf):
+    h, t = _hyp_truth(tf)
+    hi = tf.SparseTensor([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1]], [1, 2, 3, 4, 5], [2, 3])
+    ti = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [1, 3]],
+                         [1, 3, 5, 4, 4, 4], [2, 4])
+    hf = tf.SparseTensor([[0, 0], [0, 1]], [1.5, float("nan")], [1, 2])
+    tfl = tf.SparseTensor([[0, 0], [0, 1]], [1.5, float("nan")], [1, 2])
+    return [tf.edit_distance(h, t), tf.edit_distance(h, t, normalize=False),
+            tf.edit_distance(t, h), tf.edit_distance(hi, ti), tf.edit_distance(ti, hi, False),
+            tf.edit_distance(hf, tfl),
+            tf.function(lambda: tf.edit_distance(h, t))()]
+
+
+@case
+def edit_distance_not_sparse(tf):
+    return tf.edit_distance(tf.constant([1]), _hyp_truth(tf)[1])
+
+
+@case
+def edit_distance_truth_not_sparse(tf):
+    return tf.edit_distance(_hyp_truth(tf)[0], [1])
+
+
+@case
+def edit_distance_rank_1(tf):
+    return tf.edit_distance(tf.SparseTensor([[0]], ["a"], [1]), tf.SparseTensor([[0]], ["a"], [1]))
+
+
+@case
+def edit_distance_ranks_differ(tf):
+    return tf.edit_distance(_hyp_truth(tf)[0], tf.SparseTensor([[0, 0]], ["a"], [2, 2]))
+
+
+@case
+def edit_distance_dtypes_differ(tf):
+    return tf.edit_distance(tf.SparseTensor([[0, 0]], [1], [2, 2]),
+                            tf.SparseTensor([[0, 0]], ["a"], [2, 2]))
+
+
+# --- initializers ----------------------------------------------------------------------------------
+
+@case
+def initializers(tf):
+    out = [tf.zeros_initializer()([2, 3]), tf.zeros_initializer()([2], tf.int64),
+           tf.ones_initializer()([3], tf.bool), tf.ones_initializer()(tf.constant([2, 1])),
+           tf.constant_initializer(2.5)([2, 2]), tf.constant_initializer([1, 2, 3, 4])([2, 2]),
+           tf.constant_initializer(np.arange(6.).reshape(2, 3))([2, 3], tf.float64),
+           tf.constant_initializer(7)([3], tf.int8)]
+    for init in (tf.random_uniform_initializer(-1., 2., seed=3),
+                 tf.random_uniform_initializer(0, 10, seed=5),
+                 tf.random_normal_initializer(1., 0.5, seed=7)):
+        out += [init([3, 4]), init([3, 4]), init([5], tf.float64)]
+    out.append(tf.random_uniform_initializer(0, 10, seed=5)([6], tf.int32))
+    out.append(str(sorted(tf.random_normal_initializer(1., 2., 3).get_config().items())))
+    out.append(tf.Variable(tf.random_normal_initializer(seed=1)([2, 2])).numpy())
+    return out
+
+
+@case
+def initializer_bad_kwarg(tf):
+    return tf.zeros_initializer()([2], foo=1)
+
+
+@case
+def initializer_string_dtype(tf):
+    return tf.ones_initializer()([2], tf.string)
+
+
+@case
+def initializer_normal_int(tf):
+    return tf.random_normal_initializer(seed=1)([2], tf.int32)
+
+
+@case
+def initializer_uniform_bool(tf):
+    return tf.random_uniform_initializer(seed=1)([2], tf.bool)
+
+
+@case
+def initializer_constant_wrong_size(tf):
+    return tf.constant_initializer([1, 2, 3])([2, 2])
+
+
+@case
+def initializer_constant_bad_value(tf):
+    return tf.constant_initializer({"a": 1})
+
+
+@case
+def initializer_partition(tf):
+    return [tf.zeros_initializer()([4, 4], partition_shape=[2, 2], partition_offset=[0, 0]),
+            tf.random_uniform_initializer(seed=2)([4], partition_shape=[2])]
+
+
+@case
+def initializer_constant_partition(tf):
+    return tf.constant_initializer(1.)([2], partition_shape=[1])
+
+
+# --- hessians, creators, scopes, small ones ------------------------------------------------------
+
+@case
+def hessians(tf):
+    x = tf.constant([[1., 2.], [3., 4.]])
+    y = tf.constant([0.5, -1.0])
+
+    @tf.function
+    def f(x, y):
+        z = tf.reduce_sum(x ** 3) * tf.reduce_sum(y) + tf.reduce_sum(tf.sin(y)) \
+            + tf.reduce_sum(x[0] * y)
+        return tf.hessians(z, [x, y]) + tf.hessians(tf.reduce_sum(y ** 4), y)
+
+    return f(x, y)
+
+
+@case
+def hessians_eager(tf):
+    return tf.hessians(tf.constant(1.), tf.constant(1.))
+
+
+@case
+def variable_creator_scope(tf):
+    log = []
+
+    def c1(next_creator, **kw):
+        log.append("c1:" + ",".join(sorted(kw)))
+        kw["trainable"] = False
+        return next_creator(**kw)
+
+    def c2(next_creator, **kw):
+        log.append("c2:" + str(kw["name"]))
+        kw["initial_value"] = 5.0
+        return next_creator(**kw)
+
+    with tf.variable_creator_scope(c1):
+        with tf.variable_creator_scope(c2):
+            v = tf.Variable(1.0, name="x")
+    with tf.variable_creator_scope(lambda nc, **kw: "not a variable"):
+        other = tf.Variable(1.0)
+    return [v.numpy(), str(v.trainable), v.name, log, other]
+
+
+@case
+def name_scopes(tf):
+    out = [tf.get_current_name_scope()]
+    with tf.name_scope("a"):
+        with tf.name_scope("b"):
+            out.append(tf.get_current_name_scope())
+
+        @tf.function
+        def g():
+            with tf.name_scope("c"):
+                return tf.constant(tf.get_current_name_scope())
+        out.append(g())
+    out += [str(tf.inside_function()),
+            tf.function(lambda: tf.constant(tf.inside_function()))(),
+            str(tf.is_symbolic_tensor(tf.constant(1))), str(tf.is_symbolic_tensor(1)),
+            tf.function(lambda: tf.constant(tf.is_symbolic_tensor(tf.constant(1.0) + 1)))(),
+            str(tf.is_symbolic_tensor(tf.Variable(1)))]
+    return out
+
+
+@case
+def small_ones(tf):
+    @tf.function
+    def f(a, b):
+        return tf.parallel_stack([a, b]), tf.guarantee_const(a)
+
+    x = tf.Variable(1.0)
+    z = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.grad_pass_through(x.assign)(z ** 2)
+    g1 = tape.gradient(y, z)
+    w = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        y = tf.grad_pass_through(tf.round)(w * 2.6) * 3
+    return [f(tf.constant([1, 2]), tf.constant([3, 4])), g1, tape.gradient(y, w),
+            str(tf.timestamp().dtype), str(tf.AggregationMethod.EXPERIMENTAL_TREE),
+            str(tf.AggregationMethod.DEFAULT)]
+
+
+@case
+def parallel_stack_eager(tf):
+    return tf.parallel_stack([1, 2])
+
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

@@ -89,3 +89,19 @@ export_value(_run_functions_eagerly, "config.run_functions_eagerly",
              "config.experimental_run_functions_eagerly")
 export_value(_functions_run_eagerly, "config.functions_run_eagerly",
              "config.experimental_functions_run_eagerly")
+
+
+def _inside_function():
+    """Whether a `tf.function` is being traced (the graph being built is a
+    function's)."""
+    g = context.get_default_graph()
+    return g is not None and g.building_function
+
+
+def _is_symbolic_tensor(tensor):
+    """Whether `tensor` is a graph tensor (not an eager value or a variable)."""
+    return isinstance(tensor, SymbolicTensor)
+
+
+export_value(_inside_function, "inside_function")
+export_value(_is_symbolic_tensor, "is_symbolic_tensor")

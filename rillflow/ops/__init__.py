@@ -14,6 +14,7 @@ from .state import module, scatter_variable_ops  # noqa: F401
 from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
+from .random import initializers  # noqa: F401
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
@@ -35,11 +36,13 @@ from .io import ragged_parsing, parsing_ops, io_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401
+from .nn import space_batch_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
+from .sparse import edit_distance_ops  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

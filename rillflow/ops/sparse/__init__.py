@@ -2,5 +2,6 @@
 (sparse_ops, sparse_array_ops, sparse_math_ops), their NumPy kernels (sparse_kernels),
 the `tf.*` elementwise functions that take a SparseTensor (sparse_dispatch), ,
 `tf.sets` (set_ops: set operations along the last dimension, SparseTensor results) and
-counting (bincount_ops: `tf.sparse.bincount`, `tf.math.bincount` of sparse and ragged values).
+counting (bincount_ops: `tf.sparse.bincount`, `tf.math.bincount` of sparse and ragged values) and
+`tf.edit_distance` (edit_distance_ops).
 The SparseTensor type itself is in rillflow/framework/sparse_tensor.py."""

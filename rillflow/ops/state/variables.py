@@ -26,6 +26,7 @@ from ...framework.tensor import numpy_text
 from ..control_flow.control_ops import group
 from ..core import scatter_ops
 from ..core.gather_ops import gather, gather_nd
+from .variable_creator import VariableMetaclass
 
 _state = _context.state
 
@@ -208,7 +209,7 @@ def _is_symbolic(x):
 
 
 @export("Variable", "compat.v1.Variable")
-class Variable:
+class Variable(metaclass=VariableMetaclass):
     """A mutable tensor-valued state (`tf.Variable`).
 
     Args:
@@ -221,6 +222,8 @@ class Variable:
     """
 
     _is_tensor_like = True   # tf.is_tensor(variable) is True
+    # `tf.Variable(...)` itself (not a subclass) goes through variable_creator_scope.
+    _creator_entry = True
 
     def __new__(cls, *args, **kwargs):
         # `tf.Variable(...)` makes a ResourceVariable, as in TensorFlow, whose
