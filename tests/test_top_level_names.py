@@ -110,3 +110,9 @@ def test_critical_section_exclusive_resources():
     with pytest.raises(ValueError, match="requested exclusive resource access"):
         both(True)
     assert [float(x) for x in both(False)] == [2.0, 3.0]
+
+
+def test_version():
+    assert tf.version.VERSION == "2.21.0"
+    assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0
+    assert isinstance(tf.version.GIT_VERSION, str) and isinstance(tf.version.COMPILER_VERSION, str)

@@ -541,5 +541,51 @@ def parallel_stack_eager(tf):
     return tf.parallel_stack([1, 2])
 
 
+# --- TypeSpec -----------------------------------------------------------------------------------
+
+@case
+def type_spec_subclass(tf):
+    class PairSpec(tf.TypeSpec):
+        value_type = property(lambda self: tuple)
+
+        def __init__(self, shape, dtype):
+            self.shape, self.dtype = tf.TensorShape(shape), tf.as_dtype(dtype)
+
+        def _serialize(self):
+            return (self.shape, self.dtype)
+
+        _component_specs = property(lambda self: [tf.TensorSpec(self.shape, self.dtype)] * 2)
+
+        def _to_components(self, value):
+            return list(value)
+
+        def _from_components(self, components):
+            return tuple(components)
+
+    a, b = PairSpec([2, 3], tf.float32), PairSpec([2, None], tf.float32)
+    return [repr(a), str(a == PairSpec([2, 3], "float32")),
+            str(hash(a) == hash(PairSpec([2, 3], "float32"))),
+            str(a.is_compatible_with(b)), str(a.is_subtype_of(b)), str(b.is_subtype_of(a)),
+            repr(a.most_specific_common_supertype([PairSpec([4, 3], tf.float32)])),
+            repr(a.most_specific_common_supertype([PairSpec([4, 3], tf.int32)])),
+            repr(a.most_specific_common_supertype([PairSpec([4], tf.float32)])),
+            str(a != b), str(a.is_compatible_with(PairSpec([2], tf.float32))),
+            str([isinstance(s, tf.TypeSpec) for s in (
+                tf.TensorSpec([1]), tf.RaggedTensorSpec([1, None]),
+                tf.SparseTensorSpec([2], tf.int32), tf.data.Dataset.range(3).element_spec,
+                tf.data.DatasetSpec(tf.TensorSpec([])))])]
+
+
+@case
+def type_spec_abstract(tf):
+    class Incomplete(tf.TypeSpec):
+        value_type = property(lambda self: int)
+
+        def _serialize(self):
+            return ()
+
+    return Incomplete()
+
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

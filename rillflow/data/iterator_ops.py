@@ -23,6 +23,7 @@ from . import dataset_ops as DS
 from . import registry
 from . import runtime as R
 from . import structure as S
+from ..framework.type_spec import TypeSpec
 
 _state = _context.state
 _VARIANT = TensorSpec([], D.variant)
@@ -332,3 +333,7 @@ class Optional:
 def get_next_as_optional(iterator):
     """`iterator.get_next_as_optional()`."""
     return iterator.get_next_as_optional()
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(IteratorSpec)

@@ -24,6 +24,7 @@ from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
 from . import registry
 from . import runtime as R
+from ..framework.type_spec import TypeSpec
 
 _VARIANT_SPEC = TensorSpec([], D.variant)
 
@@ -528,3 +529,7 @@ def pack_tensors(spec, tensors):
         else:
             out.append(s._from_components(list(tensors[a:b])))
     return nest.pack_sequence_as(spec, out)
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(DatasetSpec)

@@ -21,6 +21,7 @@ from .extension_type_fields import ImmutableDict, convert_field
 from .tensor import EagerTensor, Tensor
 from .tensor_spec import TensorSpec
 from .convert import convert_to_tensor
+from .type_spec import TypeSpec
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
            "BatchableExtensionTypeSpec", "registered_name", "lookup_registered"]
@@ -568,3 +569,7 @@ export("experimental.ExtensionType")(ExtensionType)
 export("experimental.BatchableExtensionType")(BatchableExtensionType)
 export("experimental.ExtensionTypeSpec")(ExtensionTypeSpec)
 export("experimental.BatchableExtensionTypeSpec")(BatchableExtensionTypeSpec)
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(ExtensionTypeSpec)

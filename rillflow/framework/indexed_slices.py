@@ -25,6 +25,7 @@ from .tensor_spec import TensorSpec
 from .convert import convert_to_tensor
 from .execute import apply
 from .op_registry import get
+from .type_spec import TypeSpec
 
 __all__ = ["IndexedSlices", "IndexedSlicesSpec", "densify"]
 
@@ -261,3 +262,7 @@ class IndexedSlicesSpec:
 def is_indexed_slices(x):
     """Whether `x` is an IndexedSlices (a cheap class test for hot paths)."""
     return x.__class__ is IndexedSlices
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(IndexedSlicesSpec)

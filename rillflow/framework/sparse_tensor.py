@@ -26,6 +26,7 @@ from .tensor_shape import TensorShape, as_shape
 from .tensor_spec import TensorSpec
 from .execute import apply, apply1
 from .op_registry import get
+from .type_spec import TypeSpec
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "SparseTensorValue", "is_sparse"]
 
@@ -393,3 +394,6 @@ def to_sparse_tensor(x, name="sp_input"):
         raise TypeError("Input must be a SparseTensor.")
     return x
 
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(SparseTensorSpec)

@@ -4,6 +4,7 @@ from . import dtypes as _dtypes
 from .convert import convert_to_tensor
 from .tensor_shape import as_shape
 from .tensor import Tensor
+from .type_spec import TypeSpec
 
 __all__ = ["TensorSpec", "type_spec_from_value"]
 
@@ -119,3 +120,7 @@ def type_spec_from_value(value):
         raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
                         f"{type(value)}.") from None
     return TensorSpec(t.shape, t.dtype)
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(TensorSpec)

@@ -12,6 +12,7 @@ from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
 from .ragged_tensor import RaggedTensor, _from_components
+from ...framework.type_spec import TypeSpec
 
 
 @export("RaggedTensorSpec")
@@ -214,3 +215,7 @@ class RaggedTensorSpec:
 
 
 RaggedTensor._spec_class = RaggedTensorSpec
+
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(RaggedTensorSpec)

@@ -27,6 +27,7 @@ from ..control_flow.control_ops import group
 from ..core import scatter_ops
 from ..core.gather_ops import gather, gather_nd
 from .variable_creator import VariableMetaclass
+from ...framework.type_spec import TypeSpec
 
 _state = _context.state
 
@@ -727,3 +728,6 @@ def variables_initializer(var_list, name="init"):
     """A v1-graph op running the initializers of `var_list`."""
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
 
+
+# `isinstance(spec, tf.TypeSpec)` holds for rillflow's specs.
+TypeSpec.register(VariableSpec)
