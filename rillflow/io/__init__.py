@@ -3,10 +3,12 @@ buffer wire format (`wire`, `message`, and `descriptor`: `DESCRIPTOR`s that
 protobuf's own text_format can fill messages through), tf.train.Example (`example_pb`),
 TensorProto bytes (`tensor_pb`), the TensorProto message and
 `tf.make_tensor_proto`/`tf.make_ndarray` (`tensor_proto`), CRC-32C and TFRecord framing (`crc32c`,
-`tfrecord`) and file access (`gfile`).
+`tfrecord`) file access (`gfile`), and image files: PNG (`png`), GIF and BMP (`gif`), JPEG
+through Pillow (`jpeg`).
 
 This package is also the `tf.io` namespace: the parsing ops (in
 rillflow/ops/io/parsing_ops.py) are set on it when the API is assembled.
 """
 from . import wire, descriptor, containers, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
 from . import tensor_proto  # noqa: F401
+from . import png, gif, jpeg  # noqa: F401
