@@ -193,5 +193,51 @@ def ssim_multiscale(tf):
                                      1.0, power_factors=(0.5, 0.5), filter_size=7)]
 
 
+@case
+def sample_distorted_bounding_box(tf):
+    bb = tf.constant([[[0.1, 0.2, 0.5, 0.6], [0.3, 0.1, 0.9, 0.4]]])
+    out = []
+    for s in ([1, 2], [3, 4], [100, 7], [5, 5], [-3, 12]):
+        out.append(tf.image.stateless_sample_distorted_bounding_box(
+            [480, 640, 3], bb, s, min_object_covered=0.3))
+        out.append(tf.image.stateless_sample_distorted_bounding_box(
+            tf.constant([37, 53, 1], tf.int64), bb, s, min_object_covered=0.7,
+            aspect_ratio_range=[0.5, 2.0], area_range=[0.1, 0.6], max_attempts=20))
+    out.append(tf.image.stateless_sample_distorted_bounding_box(
+        [100, 200, 3], tf.zeros([1, 0, 4]), [1, 2], use_image_if_no_bounding_boxes=True))
+    out.append(tf.image.stateless_sample_distorted_bounding_box(
+        [10, 10, 3], bb, [1, 2], min_object_covered=1.0, area_range=[0.01, 0.02]))
+    tf.random.set_seed(4)
+    out.append(tf.image.sample_distorted_bounding_box([100, 200, 3], bb, seed=9))
+    out.append(tf.image.sample_distorted_bounding_box([100, 200, 3], bb, seed=9))
+    return out
+
+
+@case
+def sample_distorted_bounding_box_no_boxes(tf):
+    return tf.image.stateless_sample_distorted_bounding_box([10, 10, 3], tf.zeros([1, 0, 4]),
+                                                            [1, 2])
+
+
+@case
+def sample_distorted_bounding_box_bad_area(tf):
+    return tf.image.stateless_sample_distorted_bounding_box(
+        [10, 10, 3], [[[0., 0., 1., 1.]]], [1, 2], area_range=[0.5, 1.5])
+
+
+@case
+def extract_glimpse(tf):
+    img = np.random.default_rng(3).uniform(0, 10, (3, 12, 15, 2)).astype(np.float32)
+    out = []
+    for kw in (dict(), dict(centered=False, normalized=False),
+               dict(centered=False, normalized=True), dict(centered=True, normalized=False)):
+        for off in ([[0.1, -0.2], [0.0, 0.0], [-0.3, 0.4]], [[3, 4], [0, 0], [5.6, 7.9]],
+                    [[0.2, 0.3], [0.5, 0.5], [0.3, 0.6]]):
+            out.append(tf.image.extract_glimpse(img, [4, 5], off, noise="zero", **kw))
+    # Windows inside the image are exact whatever the noise.
+    out.append(tf.image.extract_glimpse(img, [3, 3], [[0.0, 0.0]] * 3))
+    return out
+
+
 if __name__ == "__main__":
     CASES.main("tf_image_ops.npz")

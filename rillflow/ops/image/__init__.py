@@ -6,4 +6,4 @@ projective transforms (image_transform: ImageProjectiveTransformV2/V3), and imag
 (image_codecs: decode/encode PNG, JPEG, GIF, BMP over rillflow/io's formats),
 non-maximum suppression (image_nms; the tiled batched one in image_nms_padded) and
 crop_and_resize / draw_bounding_boxes (image_boxes), the stateless random adjustments and
-YIQ (image_random)."""
+YIQ (image_random), and sample_distorted_bounding_box (image_sample_box)."""

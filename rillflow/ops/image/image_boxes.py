@@ -1,6 +1,7 @@
 """Boxes on images: `tf.image.crop_and_resize` (CropAndResize, with its
 gradient ops CropAndResizeGradImage and CropAndResizeGradBoxes) and
-`tf.image.draw_bounding_boxes` (DrawBoundingBoxesV2).
+`tf.image.draw_bounding_boxes` (DrawBoundingBoxesV2) and `tf.image.extract_glimpse`
+(ExtractGlimpseV2).
 
 The kernels follow TensorFlow's crop_and_resize_op.cc in its arithmetic:
 sampling positions in float32 (double where TensorFlow's C++ promotes to
@@ -319,3 +320,82 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
     return apply(_DrawBoundingBoxesV2, [imgs, convert_to_tensor(boxes, D.float32),
                                         convert_to_tensor(colors, D.float32)],
                  name=name or "DrawBoundingBoxesV2")
+
+
+# --- extract_glimpse -----------------------------------------------------------------------------
+
+def _glimpse_kernel(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    uniform_noise=True, noise="uniform", **_):
+    if input.ndim != 4:
+        raise _invalid(f"input must be 4-dimensional{_dims(input.shape)}")
+    gh, gw = (int(v) for v in np.asarray(size).reshape(-1))
+    batch, h, w, depth = input.shape
+    off = np.asarray(offsets, np.float32)
+    if off.shape != (batch, 2):
+        raise _invalid("offsets must be a matrix with the batch size rows and 2 columns")
+    if noise not in ("uniform", "gaussian", "zero", ""):
+        raise _invalid(f"noise must be one of uniform, gaussian, zero or empty, got {noise}")
+    out = np.zeros((batch, gh, gw, depth), input.dtype)
+    for i in range(batch):
+        # Eigen's ExtractGlimpses (V2), in float32: a normalized centered offset
+        # is the window's center; otherwise the offset (from the center when
+        # centered) is its upper-left corner. Truncated toward zero.
+        y, x = off[i, 0], off[i, 1]
+        if normalized:
+            x, y = _F32(x * _F32(w)), _F32(y * _F32(h))
+            if centered:
+                x = _F32(_F32(_F32(x / _F32(2)) + _F32(_F32(w) / _F32(2))) - _F32(gw) / _F32(2))
+                y = _F32(_F32(_F32(y / _F32(2)) + _F32(_F32(h) / _F32(2))) - _F32(gh) / _F32(2))
+        elif centered:
+            x, y = _F32(x + _F32(w) / _F32(2)), _F32(y + _F32(h) / _F32(2))
+        x, y = int(x), int(y)
+        src = input[i]
+        inside = x >= 0 and y >= 0 and x + gw < w and y + gh < h
+        if inside:
+            out[i] = src[y:y + gh, x:x + gw]
+            continue
+        if noise == "zero":
+            fill = np.zeros((gh, gw, depth), np.float64)
+        else:
+            # Random noise (not TensorFlow's numbers: Eigen's unseeded generator).
+            lo, hi = float(src.min()), float(src.max())
+            rng = np.random.default_rng()
+            fill = lo + (rng.random((gh, gw, depth)) if noise in ("uniform", "") or
+                         uniform_noise else rng.standard_normal((gh, gw, depth))) * (hi - lo)
+        out[i] = fill.astype(input.dtype)
+        ys, xs = max(y, 0), max(x, 0)
+        ye, xe = min(y + gh, h), min(x + gw, w)
+        if ye > ys and xe > xs:
+            out[i, ys - y:ye - y, xs - x:xe - x] = src[ys:ye, xs:xe]
+    return out
+
+
+def _glimpse_infer(inputs, attrs):
+    s = U.constant_value(inputs[1])
+    b = inputs[0].shape[0] if inputs[0].shape.rank == 4 else None
+    d = inputs[0].shape[3] if inputs[0].shape.rank == 4 else None
+    gh, gw = (None, None) if s is None else (int(s[0]), int(s[1]))
+    return [(TensorShape([b, gh, gw, d]), D.float32)]
+
+
+_ExtractGlimpseV2 = register("ExtractGlimpseV2", _glimpse_kernel, _glimpse_infer,
+                             stateful=True, allowed=(D.float32,))
+
+
+@export("image.extract_glimpse")
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    noise="uniform", name=None):
+    """Windows of `size` ([h, w]) of a float32 [batch, h, w, c] image at
+    `offsets` ([batch, 2] of (y, x): normalized and/or relative to the
+    center as the flags say). A window that leaves the image is filled by
+    `noise` ("zero"; "uniform"/"gaussian": random noise, not TensorFlow's
+    numbers) where it does.
+
+    Raises:
+      InvalidArgumentError: malformed input, size or offsets.
+    """
+    return apply(_ExtractGlimpseV2, [convert_to_tensor(input, D.float32),
+                                     convert_to_tensor(size, D.int32),
+                                     convert_to_tensor(offsets, D.float32)],
+                 {"centered": bool(centered), "normalized": bool(normalized),
+                  "uniform_noise": False, "noise": noise}, name=name or "ExtractGlimpseV2")
