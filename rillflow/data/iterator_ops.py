@@ -189,6 +189,7 @@ class IteratorSpec:
         return hash(S.spec_key(self.element_spec))
 
 
+@export("data.NumpyIterator")
 @registry.implements("Dataset.as_numpy_iterator")
 class NumpyIterator:
     """The iterator `Dataset.as_numpy_iterator()` returns: elements as NumPy

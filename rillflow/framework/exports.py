@@ -7,6 +7,7 @@ from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec
 from . import core_types  # noqa: F401  (tf.types.experimental)
 from . import gradient_registry  # noqa: F401  (tf.RegisterGradient, tf.no_gradient)
 from . import device_spec, type_spec  # noqa: F401  (tf.DeviceSpec, tf.TypeSpec)
+from . import config  # noqa: F401  (tf.config's settings)
 from . import dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from . import extension_type  # noqa: F401  (tf.experimental.ExtensionType)
 from .api_export import export_value
