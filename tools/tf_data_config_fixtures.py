@@ -67,7 +67,7 @@ def fixed_length_zero_record(tf):
     except tf.errors.InvalidArgumentError as e:
         # TensorFlow reports it from inside its flat_map over the files.
         msg = str(e)
-        return msg[msg.index("`record_bytes`"):].split("\n")[0]
+        return msg[msg.index("`record_bytes`"):].split("\n")[0].split(" [Op:")[0]
 
 
 @case
