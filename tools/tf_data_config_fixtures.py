@@ -18,7 +18,8 @@ from tf_fixture_cases import Cases  # noqa: E402
 
 CASES = Cases()
 case = CASES.case
-TMP = os.path.join(tempfile.gettempdir(), "rillflow_issue22_fixtures")
+# Per process: test workers run cases at once.
+TMP = tempfile.mkdtemp(prefix="rillflow_issue22_")
 
 
 def _files():
