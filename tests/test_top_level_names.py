@@ -116,3 +116,14 @@ def test_version():
     assert tf.version.VERSION == "2.21.0"
     assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0
     assert isinstance(tf.version.GIT_VERSION, str) and isinstance(tf.version.COMPILER_VERSION, str)
+
+
+def test_checkpoints_iterator(tmp_path):
+    ck = tf.train.Checkpoint(v=tf.Variable(1.))
+    first = ck.save(str(tmp_path / "ck"))
+    seen = list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0.2))
+    assert seen == [first]
+    calls = []
+    seen = list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0.1,
+                                              timeout_fn=lambda: calls.append(1) or True))
+    assert seen == [first] and calls == [1]

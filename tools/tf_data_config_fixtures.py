@@ -9,7 +9,9 @@ import gzip
 import os
 import sqlite3
 import sys
+import shutil
 import tempfile
+import atexit
 
 import numpy as np
 
@@ -20,6 +22,7 @@ CASES = Cases()
 case = CASES.case
 # Per process: test workers run cases at once.
 TMP = tempfile.mkdtemp(prefix="rillflow_issue22_")
+atexit.register(shutil.rmtree, TMP, True)
 
 
 def _files():

@@ -587,5 +587,82 @@ def type_spec_abstract(tf):
     return Incomplete()
 
 
+# --- tf.train: ExponentialMovingAverage, ClusterSpec, Coordinator -------------------------------
+
+@case
+def exponential_moving_average(tf):
+    v = tf.Variable([1.0, 2.0], name="w")
+    u = tf.Variable(3.0, dtype=tf.float64)
+    ema = tf.train.ExponentialMovingAverage(0.9)
+    for _ in range(3):
+        v.assign_add([0.5, -0.25])
+        u.assign(u * 1.7)
+        ema.apply([v, u])
+    ema2 = tf.train.ExponentialMovingAverage(0.99, num_updates=tf.Variable(3))
+
+    @tf.function
+    def step():
+        v.assign_add([1.0, 1.0])
+        ema2.apply([v])
+
+    step()
+    step()
+    return [ema.average(v), ema.average(u), ema.average(v).name, ema.average_name(v),
+            str(ema.average(v).trainable), ema.name, ema2.average(v),
+            ema.average_name(tf.Variable(1.0, name="q")), str(ema.average(tf.Variable(1.))),
+            str(sorted(ema.variables_to_restore([v])))]
+
+
+@case
+def exponential_moving_average_int(tf):
+    return tf.train.ExponentialMovingAverage(0.9).apply([tf.Variable(1)])
+
+
+@case
+def cluster_spec(tf):
+    c = tf.train.ClusterSpec({"worker": ["w0:2222", "w1:2222"], "ps": {1: "p1:1", 3: "p3:1"}})
+    return [repr(c), str(c.jobs), str(c.num_tasks("ps")), str(c.task_indices("ps")),
+            c.task_address("worker", 1), str(c.job_tasks("ps")), str(c.as_dict()), str(bool(c)),
+            str(bool(tf.train.ClusterSpec({}))), str(tf.train.ClusterSpec(c).jobs),
+            str(c == {"worker": {0: "w0:2222", 1: "w1:2222"}, "ps": {1: "p1:1", 3: "p3:1"}})]
+
+
+@case
+def cluster_spec_unknown_job(tf):
+    return tf.train.ClusterSpec({"a": ["x"]}).num_tasks("x")
+
+
+@case
+def cluster_spec_bad_tasks(tf):
+    return tf.train.ClusterSpec({"a": 3})
+
+
+@case
+def coordinator(tf):
+    import threading
+    coord = tf.train.Coordinator()
+
+    def work(i):
+        with coord.stop_on_exception():
+            if i == 1:
+                raise ValueError("boom")
+            while not coord.should_stop():
+                coord.wait_for_stop(0.01)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    out = []
+    try:
+        coord.join(threads)
+    except ValueError as e:
+        out += [str(e), str(coord.joined), str(coord.should_stop())]
+    coord.clear_stop()
+    out += [str(coord.should_stop()), str(coord.joined)]
+    clean = tf.train.Coordinator()
+    clean.request_stop(tf.errors.OutOfRangeError(None, None, "done"))
+    clean.join([])
+    return out + [str(clean.should_stop())]
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")
