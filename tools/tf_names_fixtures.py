@@ -664,5 +664,56 @@ def coordinator(tf):
     clean.join([])
     return out + [str(clean.should_stop())]
 
+# --- tf.math leftovers, tf.audio -----------------------------------------------------------------
+
+# float64 log1p is not TensorFlow's (Eigen's plog1p) to the last bit in rillflow.
+@case(rtol=1e-15)
+def math_leftovers(tf):
+    x = np.array([0., 1., -0.5, 3., 1e-8, 0.], np.float32)
+    y = np.array([2., 0.3, 1.5, -0.9, 7., -1.], np.float32)
+    a, b = tf.constant(x), tf.constant(y)
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        z = tf.reduce_sum(tf.math.xlog1py(a, b))
+    return [tf.math.xlog1py(x, y), tf.math.xlog1py(x.astype(np.float64), y.astype(np.float64)),
+            t.gradient(z, [a, b]), tf.math.lbeta([[1., 2., 3.], [0.5, 0.5, 4.]]),
+            tf.math.polyval([1., 2., 3.], tf.constant([0.5, 2.0])),
+            tf.math.polyval([], tf.constant(2.)), tf.math.erfcinv([0.1, 0.5, 1.0, 1.7]),
+            tf.math.is_non_decreasing([1, 1, 2]), tf.math.is_strictly_increasing([1, 1, 2]),
+            tf.math.is_strictly_increasing([5]), tf.math.is_non_decreasing([[1, 2], [2, 3]])]
+
+
+@case
+def is_non_decreasing_strings(tf):
+    return tf.math.is_non_decreasing(["a"])
+
+
+@case
+def polyval_not_a_list(tf):
+    return tf.math.polyval(3., 1.)
+
+
+_AUDIO = np.array([[0.0, 0.5], [-1.0, 1.0], [0.99999, -0.99999], [1.5, -2.0], [0.25, 1e-5],
+                   [-0.5, 3.0517578125e-05], [0.5 / 32768, -1.5 / 32768]], np.float32)
+
+
+@case
+def wav(tf):
+    e = tf.audio.encode_wav(_AUDIO, 16000)
+    m = tf.audio.encode_wav(_AUDIO[:, :1], 8000)
+    return [e, tf.audio.decode_wav(e), tf.audio.decode_wav(e, desired_channels=1),
+            tf.audio.decode_wav(e, desired_channels=3, desired_samples=9),
+            tf.audio.decode_wav(e, desired_samples=2), tf.audio.decode_wav(m, desired_channels=2)]
+
+
+@case
+def wav_truncated(tf):
+    return tf.audio.decode_wav(tf.audio.encode_wav(_AUDIO, 100).numpy()[:30])
+
+
+@case
+def wav_encode_1d(tf):
+    return tf.audio.encode_wav(_AUDIO[0], 100)
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

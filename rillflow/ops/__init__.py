@@ -21,6 +21,7 @@ from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
 from .strings import segment_join_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
+from .core import special_composites  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
@@ -34,7 +35,7 @@ from .image import image_color, image_metrics, image_transform  # noqa: F401
 from .image import image_codecs, image_nms, image_nms_padded, image_boxes  # noqa: F401
 from .image import image_random, image_sample_box  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
-from .io import ragged_parsing, parsing_ops, io_ops  # noqa: F401
+from .io import ragged_parsing, parsing_ops, io_ops, audio_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401

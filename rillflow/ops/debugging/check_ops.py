@@ -30,7 +30,7 @@ from ..core import math_ops
 from ..core.join_ops import stack
 from ..core.math_ops import add, equal, greater_equal, less_equal, multiply, subtract
 from ..core.reduction_ops import reduce_all, reduce_any
-from ..core.shape_ops import rank as rank_op, shape as shape_op
+from ..core.shape_ops import rank as rank_op, reshape, shape as shape_op
 from ..core.slicing import getitem
 from ..core.unary_ops import abs as abs_
 
@@ -688,3 +688,38 @@ def assert_all_finite(x, message, name=None):
 def _verify_tensor_all_finite(t=None, msg=None, name=None, x=None, message=None):
     """TensorFlow 1's `verify_tensor_all_finite(t, msg)`."""
     return check_numerics(x if t is None else t, message if msg is None else msg, name=name)
+
+
+def _monotonic(x, compare):
+    """compare(x[1:], x[:-1]) of the flattened x ([] with fewer than 2 elements)."""
+    x = reshape(x, [-1])
+    if not (x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError("Expected x to be numeric, instead found: %s" % x)
+    n = int(x.shape[0]) if x.shape[0] is not None else None
+    if n is not None and n < 2:
+        return convert_to_tensor(np.zeros([0], bool))
+    return compare(x[1:], x[:-1])
+
+
+@export("math.is_non_decreasing")
+def is_non_decreasing(x, name=None):
+    """Whether each element of x (flattened) is >= the one before (True for
+    fewer than two elements).
+
+    Raises:
+      TypeError: for a non-numeric x.
+    """
+    with _scope(name, "is_non_decreasing"):
+        return reduce_all(_monotonic(convert_to_tensor(x), greater_equal))
+
+
+@export("math.is_strictly_increasing")
+def is_strictly_increasing(x, name=None):
+    """Whether each element of x (flattened) is > the one before (True for
+    fewer than two elements).
+
+    Raises:
+      TypeError: for a non-numeric x.
+    """
+    with _scope(name, "is_strictly_increasing"):
+        return reduce_all(_monotonic(convert_to_tensor(x), math_ops.greater))
