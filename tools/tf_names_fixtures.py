@@ -715,5 +715,72 @@ def wav_truncated(tf):
 def wav_encode_1d(tf):
     return tf.audio.encode_wav(_AUDIO[0], 100)
 
+# --- tf.nn leftovers -------------------------------------------------------------------------------
+
+_NN_X = np.random.default_rng(0).uniform(-1, 1, (2, 5, 6, 3)).astype(np.float32)
+_NN_F = np.random.default_rng(1).uniform(-1, 1, (2, 3, 3)).astype(np.float32)
+
+
+@case
+def dilation_erosion(tf):
+    out = []
+    for s, p, r in [([1, 1, 1, 1], "SAME", [1, 1, 1, 1]), ([1, 2, 1, 1], "VALID", [1, 1, 2, 1]),
+                    ([1, 2, 3, 1], "SAME", [1, 2, 1, 1])]:
+        out += [tf.nn.dilation2d(_NN_X, _NN_F, s, p, "NHWC", r),
+                tf.nn.erosion2d(_NN_X, _NN_F, s, p, "NHWC", r)]
+    xt, ft = tf.constant(_NN_X), tf.constant(_NN_F)
+    with tf.GradientTape() as t:
+        t.watch([xt, ft])
+        y = tf.reduce_sum(tf.nn.dilation2d(xt, ft, [1, 2, 1, 1], "SAME", "NHWC",
+                                           [1, 1, 2, 1]) ** 2)
+    out += t.gradient(y, [xt, ft])
+    out.append(tf.nn.dilation2d(_NN_X.astype(np.int32) * 3, _NN_F.astype(np.int32),
+                                [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]))
+    return out
+
+
+@case
+def dilation_nchw(tf):
+    return tf.nn.dilation2d(_NN_X, _NN_F, [1, 1, 1, 1], "SAME", "NCHW", [1, 1, 1, 1])
+
+
+# Eigen's LRN sums the window by a contraction: the last bits differ.
+@case(rtol=1e-6)
+def lrn(tf):
+    xt = tf.constant(_NN_X)
+    with tf.GradientTape() as t:
+        t.watch(xt)
+        y = tf.reduce_sum(tf.nn.lrn(xt, 2, 1.5, 0.3, 0.75) * tf.range(3, dtype=tf.float32))
+    return [tf.nn.lrn(_NN_X, 2, 1.5, 0.3, 0.75),
+            tf.nn.local_response_normalization(_NN_X, 1, 1.0, 1.0, 0.5),
+            tf.nn.lrn(_NN_X, 3, 2.0, 0.1, 1.0), t.gradient(y, xt),
+            tf.nn.batch_norm_with_global_normalization(_NN_X, 0.1, 0.5, 0.2, 2.0, 1e-3, True),
+            tf.nn.batch_norm_with_global_normalization(_NN_X, 0.1, 0.5, 0.2, 2.0, 1e-3, False)]
+
+
+@case
+def approx_top_k(tf):
+    xt = tf.constant(_NN_X)
+    with tf.GradientTape() as t:
+        t.watch(xt)
+        v, _ = tf.math.approx_max_k(tf.reshape(xt, [2, -1]), 4)
+        y = tf.reduce_sum(v * v)
+    return [tf.math.approx_max_k(_NN_X.reshape(2, -1), 4),
+            tf.approx_top_k(np.array([[1., 3., 3., 2.]], np.float32), 2),
+            tf.nn.approx_max_k(_NN_X.astype(np.float16), 3), t.gradient(y, xt)]
+
+
+@case
+def approx_min_k_on_cpu(tf):
+    try:
+        return tf.math.approx_min_k(_NN_X.reshape(2, -1), 3)
+    except tf.errors.NotFoundError as e:
+        return str(e).split("\n")[0].split(" [Op:")[0]
+
+
+@case
+def approx_top_k_double(tf):
+    return tf.approx_top_k(np.array([[1., 3.]]), 1)
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

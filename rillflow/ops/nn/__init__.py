@@ -5,6 +5,7 @@ embedding lookups combined over SparseTensor rows (embedding_sparse),
 2-D convolution, depthwise convolution and pooling with their gradient ops (conv_ops), the
 N-D convolution geometry and im2col (conv_geometry), Conv3D, transposed and dispatching
 convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (pool_nd_ops),
-space_to_batch_nd, batch_to_space and with_space_to_batch (space_batch_ops),
+space_to_batch_nd, batch_to_space and with_space_to_batch (space_batch_ops), dilation2d/
+erosion2d, lrn, batch_norm_with_global_normalization and approx_top_k (nn_extra_ops),
 the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops);
 nn_util holds what the modules share."""
