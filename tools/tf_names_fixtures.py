@@ -782,5 +782,46 @@ def approx_min_k_on_cpu(tf):
 def approx_top_k_double(tf):
     return tf.approx_top_k(np.array([[1., 3.]]), 1)
 
+# --- OptionalSpec, NoneTensorSpec, TensorArraySpec ---------------------------------------------
+
+@case
+def more_type_specs(tf):
+    o = tf.experimental.Optional.from_value(tf.constant(1))
+    s = tf.TensorArraySpec([2], tf.float32)
+    return [repr(tf.OptionalSpec(tf.TensorSpec([2], tf.int32))), repr(tf.NoneTensorSpec()),
+            repr(tf.TensorArraySpec([2], tf.float32, dynamic_size=True)), repr(o._type_spec),
+            repr(tf.type_spec_from_value(o)),
+            repr(tf.TensorArraySpec.from_value(tf.TensorArray(tf.float32, 3))),
+            str(tf.NoneTensorSpec() == tf.NoneTensorSpec()),
+            str(s.is_compatible_with(tf.TensorArraySpec(None, tf.float32))),
+            repr(s.most_specific_common_supertype([tf.TensorArraySpec([3], tf.float32)])),
+            str(isinstance(tf.OptionalSpec(tf.TensorSpec([])), tf.TypeSpec)),
+            str(tf.OptionalSpec(tf.TensorSpec([2])) == tf.OptionalSpec(tf.TensorSpec([2])))]
+
+
+@case
+def batch_function(tf):
+    @tf.nondifferentiable_batch_function(1, 4, 100000)
+    def f(x, y):
+        return x * 2 + y, {"s": tf.reduce_sum(x, axis=1)}
+
+    return f(tf.constant([[1.], [2.]]), tf.constant([[0.5], [0.25]]))
+
+
+@case
+def batch_function_scalar_output(tf):
+    return tf.nondifferentiable_batch_function(1, 4, 100000)(tf.reduce_sum)(
+        tf.constant([1., 2.]))
+
+
+@case
+def batch_function_not_a_tensor(tf):
+    return tf.nondifferentiable_batch_function(1, 4, 100000)(lambda x: x)(3.0)
+
+
+@case
+def check_pinned(tf):
+    return tf.check_pinned(tf.constant([1., 2.]))
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

@@ -330,6 +330,42 @@ class Optional:
         return ("Optional", S.spec_key(self._element_spec))
 
 
+@export("OptionalSpec", "data.experimental.OptionalStructure")
+class OptionalSpec(TypeSpec):
+    """The type of an Optional: the spec of its value (`tf.OptionalSpec`)."""
+
+    __slots__ = ["_element_spec"]
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self):
+        """tf.experimental.Optional."""
+        return Optional
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    @property
+    def _component_specs(self):
+        return [_VARIANT]
+
+    def _to_components(self, value):
+        return [value._variant_tensor]
+
+    def _from_components(self, components):
+        return Optional(components[0], self._element_spec)
+
+    @staticmethod
+    def from_value(value):
+        """The spec of an Optional."""
+        return OptionalSpec(value.element_spec)
+
+
+Optional._type_spec = property(OptionalSpec.from_value, doc="The OptionalSpec of this Optional.")
+
+
 @export("data.experimental.get_next_as_optional")
 def get_next_as_optional(iterator):
     """`iterator.get_next_as_optional()`."""

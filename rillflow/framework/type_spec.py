@@ -188,3 +188,48 @@ def _hashable(v):
     if isinstance(v, _dtypes.DType):
         return ("dtype", v.name)
     return v
+
+
+class NoneTensor:
+    """The value a NoneTensorSpec describes: a None inside a composite tensor."""
+
+    @property
+    def _type_spec(self):
+        return NoneTensorSpec()
+
+
+@export("NoneTensorSpec")
+class NoneTensorSpec(TypeSpec):
+    """The spec of a None value inside a composite (`tf.NoneTensorSpec`): no
+    components."""
+
+    __slots__ = []
+
+    @property
+    def value_type(self):
+        """NoneTensor."""
+        return NoneTensor
+
+    def _serialize(self):
+        return ()
+
+    @property
+    def _component_specs(self):
+        return []
+
+    def _to_components(self, value):
+        return []
+
+    def _from_components(self, components):
+        return None
+
+    @classmethod
+    def from_value(cls, value):
+        """The spec of `value` (None).
+
+        Raises:
+          ValueError: for anything but None or a NoneTensor.
+        """
+        if value is not None and not isinstance(value, NoneTensor):
+            raise ValueError(f"NoneTensorSpec.from_value requires a None value, got {value}")
+        return cls()

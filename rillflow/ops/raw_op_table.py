@@ -83,6 +83,7 @@ TABLE = {
     'Cast': ('cast', (('x', 'SrcT', ''),), (('DstT', 'DstT', 'type', None), ('Truncate', 'Truncate', 'bool', False)), (('y', ''),)),
     'Ceil': ('ceil', (('x', 'T', ''),), (), (('y', ''),)),
     'CheckNumerics': ('check_numerics', (('tensor', 'T', ''),), (('message', 'message', 'string', None),), (('output', ''),)),
+    'CheckPinned': ('check_pinned', (('tensor', 'T', ''),), (), (('output', ''),)),
     'Cholesky': ('cholesky', (('input', 'T', ''),), (), (('output', ''),)),
     'ClipByValue': ('_clip_by_value', (('t', 'T', ''), ('clip_value_min', 'T', ''), ('clip_value_max', 'T', '')), (), (('output', ''),)),
     'CombinedNonMaxSuppression': ('combined_non_max_suppression', (('boxes', '=float32', ''), ('scores', '=float32', ''), ('max_output_size_per_class', '=int32', ''), ('max_total_size', '=int32', ''), ('iou_threshold', '=float32', ''), ('score_threshold', '=float32', '')), (('pad_per_class', 'pad_per_class', 'bool', False), ('clip_boxes', 'clip_boxes', 'bool', True)), (('nmsed_boxes', ''), ('nmsed_scores', ''), ('nmsed_classes', ''), ('valid_detections', ''))),

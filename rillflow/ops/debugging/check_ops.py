@@ -20,7 +20,7 @@ from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.execute import apply1
+from ...framework.execute import apply, apply1
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ..core import op_util as U
@@ -723,3 +723,23 @@ def is_strictly_increasing(x, name=None):
     """
     with _scope(name, "is_strictly_increasing"):
         return reduce_all(_monotonic(convert_to_tensor(x), math_ops.greater))
+
+
+def _check_pinned_kernel(tensor, **_):
+    raise errors.FailedPreconditionError(
+        None, None, "to check pinnedness, must be built with `--config=cuda`")
+
+
+_CheckPinned = register("CheckPinned", _check_pinned_kernel,
+                        lambda i, a: [(i[0].shape, i[0].dtype)], stateful=True)
+
+
+@export("check_pinned")
+def check_pinned(tensor, name=None):
+    """Checks that `tensor` is in GPU-pinned host memory: a CPU-only build
+    cannot tell, so it fails as TensorFlow's CPU build does.
+
+    Raises:
+      FailedPreconditionError: always (no CUDA here).
+    """
+    return apply(_CheckPinned, [convert_to_tensor(tensor)], name=name or "CheckPinned")
