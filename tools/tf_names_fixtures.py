@@ -823,5 +823,25 @@ def batch_function_not_a_tensor(tf):
 def check_pinned(tf):
     return tf.check_pinned(tf.constant([1., 2.]))
 
+
+@case
+def small_io_and_strings(tf):
+    import gzip
+    import zlib
+    sm = tf.saved_model
+    return [tf.io.decode_compressed([zlib.compress(b"hello"), zlib.compress(b"")], "ZLIB"),
+            tf.io.decode_compressed(gzip.compress(b"abc"), "GZIP"),
+            tf.io.decode_compressed(b"xyz"),
+            tf.strings.bytes_split("h\xe9llo"), tf.strings.bytes_split(["ab", "", "c"]),
+            tf.strings.bytes_split([["ab", "c"], ["", "def"]]),
+            tf.strings.bytes_split(tf.ragged.constant([["ab"], ["c", "de"]])),
+            [sm.CLASSIFY_INPUTS, sm.CLASSIFY_METHOD_NAME, sm.PREDICT_INPUTS,
+             sm.PREDICT_METHOD_NAME, sm.REGRESS_INPUTS, sm.REGRESS_METHOD_NAME]]
+
+
+@case
+def decode_compressed_bad(tf):
+    return tf.io.decode_compressed(b"xyz", "ZLIB")
+
 if __name__ == "__main__":
     CASES.main("tf_names.npz")

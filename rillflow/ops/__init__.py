@@ -19,7 +19,7 @@ from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
-from .strings import segment_join_ops  # noqa: F401
+from .strings import segment_join_ops, bytes_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
 from .core import special_composites  # noqa: F401
 from .state import variables  # noqa: F401
