@@ -11,13 +11,15 @@ the code defined above them), `runtime` (runtime datasets), `options`,
 `dataset_ops` (the `Dataset` class and dataset-op helpers), `iterator_ops`,
 then the sources and transformations, which register the `Dataset` methods
 they implement: `sources`, `ordering`, `functional`, `combinators`,
-`batching`, `grouping`, `readers`, `tfrecord_dataset`; last `exports`.
+`batching`, `grouping`, `readers`, `tfrecord_dataset`, `fixed_length`
+(FixedLengthRecordDataset), `experimental` (tf.data.experimental's transformations
+and sources: Counter, RandomDataset, ...); last `exports`.
 """
 from . import dataset_ops  # noqa: F401
 # Importing these registers the Dataset methods they implement (see registry.py).
 from . import sources, combinators, functional, batching, ordering  # noqa: F401
 from . import grouping, readers, iterator_ops, options, exports  # noqa: F401
-from . import tfrecord_dataset  # noqa: F401
+from . import tfrecord_dataset, fixed_length, experimental  # noqa: F401
 
 __all__ = ["dataset_ops", "sources", "combinators", "functional", "batching", "ordering",
-           "grouping", "readers", "iterator_ops", "options", "exports", "tfrecord_dataset"]
+           "grouping", "readers", "iterator_ops", "options", "exports", "tfrecord_dataset", "fixed_length", "experimental"]

@@ -212,6 +212,16 @@ class Dataset:
         return _impl("range")(*args, **kwargs)
 
     @staticmethod
+    def counter(start=0, step=1, dtype=D.int64, name=None):
+        """start, start + step, ... without end."""
+        return _impl("counter")(start, step, dtype, name)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Random int64 elements in [0, 2**32) without end."""
+        return _impl("random")(seed, rerandomize_each_iteration, name)
+
+    @staticmethod
     def from_tensors(tensors, name=None):
         """A dataset of one element, `tensors`."""
         return _impl("from_tensors")(tensors, name)

@@ -25,6 +25,7 @@ from . import functions as F
 from . import registry
 from . import runtime as R
 from . import structure as S
+from ..framework.type_spec import TypeSpec
 
 _state = _context.state
 _VARIANT = TensorSpec([], D.variant)
@@ -201,6 +202,7 @@ class IteratorSpec(TypeSpec):
         return hash(S.spec_key(self.element_spec))
 
 
+@export("data.NumpyIterator")
 @registry.implements("Dataset.as_numpy_iterator")
 class NumpyIterator:
     """The iterator `Dataset.as_numpy_iterator()` returns: elements as NumPy
@@ -379,6 +381,11 @@ class OptionalSpec(TypeSpec):
     def _trace_key(self):
         return ("OptionalSpec", S.spec_key(self._element_spec))
 
+    @staticmethod
+    def from_value(value):
+        """The spec of an Optional."""
+        return OptionalSpec(value.element_spec)
+
     def is_compatible_with(self, other):
         """Whether `other` is an OptionalSpec of a compatible value spec."""
         return isinstance(other, OptionalSpec) and (
@@ -399,3 +406,4 @@ class OptionalSpec(TypeSpec):
 def get_next_as_optional(iterator):
     """`iterator.get_next_as_optional()`."""
     return iterator.get_next_as_optional()
+

@@ -53,6 +53,23 @@ class ExternalStatePolicy(enum.IntEnum):
     FAIL = 2
 
 
+@export("data.experimental.AutotuneAlgorithm")
+class AutotuneAlgorithm(enum.Enum):
+    """The autotuning algorithms (TensorFlow's values); rillflow does not
+    autotune, so the choice is recorded only."""
+    DEFAULT = 0
+    HILL_CLIMB = 1
+    GRADIENT_DESCENT = 2
+    MAX_PARALLELISM = 3
+    STAGE_BASED = 4
+
+
+@export("data.experimental.AutotuneOptions")
+class AutotuneOptions(_OptionGroup):
+    """Autotuning options (`enabled`, `cpu_budget`, `ram_budget`,
+    `autotune_algorithm`): `Options().autotune`, recorded only."""
+
+
 @export("data.Options")
 class Options(_OptionGroup):
     """Options of a dataset (`Dataset.with_options`)."""
@@ -61,6 +78,7 @@ class Options(_OptionGroup):
         self.experimental_optimization = OptimizationOptions()
         self.threading = ThreadingOptions()
         self.experimental_distribute = DistributeOptions()
+        self.autotune = AutotuneOptions()
 
     def merge(self, options):
         """These options updated with the ones set in `options`."""

@@ -10,6 +10,7 @@ from ..framework import dtypes as D
 from ..framework import errors, nest
 from ..framework.component_batching import slice_iter
 from ..framework.convert import convert_to_tensor, to_numpy
+from ..framework.api_export import export
 from ..framework.execute import apply
 from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor
@@ -504,14 +505,15 @@ _MatchingFiles = register("MatchingFiles", _matching_files_kernel,
                           stateful=True)
 
 
-def matching_files(pattern):
+@export("io.matching_files")
+def matching_files(pattern, name=None):
     """The sorted file names matching a pattern (or patterns), a 1-D string tensor.
 
     Raises:
       InvalidArgumentError: if nothing matches.
     """
     return apply(_MatchingFiles, [convert_to_tensor(pattern, dtype=D.string)],
-                 name="MatchingFiles")
+                 name=name or "MatchingFiles")
 
 
 @registry.implements("Dataset.list_files")

@@ -26,6 +26,7 @@ from ..framework.tensor_spec import TensorSpec
 from ..framework.type_spec import TypeSpec
 from . import registry
 from . import runtime as R
+from ..framework.type_spec import TypeSpec
 
 _VARIANT_SPEC = TensorSpec([], D.variant)
 
@@ -541,3 +542,4 @@ def pack_tensors(spec, tensors):
         else:
             out.append(s._from_components(list(tensors[a:b])))
     return nest.pack_sequence_as(spec, out)
+

@@ -1,10 +1,13 @@
-"""`tf.gradients`: symbolic gradients of graph tensors (graph mode only)."""
+"""`tf.gradients` and `tf.hessians`: symbolic gradients of graph tensors (graph
+mode only), and `tf.AggregationMethod`."""
 from ..framework import context as _context
 from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..ops.gradients.backprop import backprop
-from ..ops.core.constant_ops import ones_like
+from ..ops.core.constant_ops import ones_like, zeros
+from ..ops.core.join_ops import concat, stack
+from ..ops.core.shape_ops import reshape, shape
 
 _state = _context.state
 
@@ -39,4 +42,42 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     out = backprop(ops, flat_ys, seeds, flat_xs,
                    unconnected_zero=str(getattr(unconnected_gradients, "value",
                                                 unconnected_gradients)) == "zero")
+    return out
+
+
+@export("AggregationMethod")
+class AggregationMethod:
+    """How `tf.gradients` adds the gradients a tensor receives from several
+    ops (all methods give the same sums here): `ADD_N` (the default),
+    `EXPERIMENTAL_TREE`, `EXPERIMENTAL_ACCUMULATE_N`."""
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+@export("hessians")
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessians"):
+    """The Hessian of sum(ys) with respect to each of `xs` (graph mode only):
+    for x of shape S, a tensor of shape S + S.
+
+    TensorFlow builds each row in a while loop; a row here is one
+    `tf.gradients` call per element of x, unrolled when x's size is static.
+
+    Raises:
+      RuntimeError: when called eagerly.
+      ValueError: for an x whose size is not known while tracing.
+    """
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    first = gradients(ys, xs, gate_gradients=gate_gradients,
+                      aggregation_method=aggregation_method)
+    out = []
+    for grad, x in zip(first, xs):
+        n = x.shape.num_elements()
+        if n is None:
+            raise ValueError(f"hessians needs the size of {x} to be known while tracing")
+        flat = reshape(grad, [-1])
+        rows = [gradients(flat[j], x)[0] for j in range(n)]
+        s = shape(x)
+        out.append(reshape(stack(rows) if rows else zeros([0], x.dtype), concat([s, s], 0)))
     return out

@@ -224,7 +224,8 @@ class GradientTape:
                       for g in nest.flatten(output_gradients)]
             if len(tgrads) != len(flat_targets):
                 raise ValueError("`output_gradients` must have one gradient per target")
-        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors)
+        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors,
+                         overrides=False)
         out = []
         for s, g in zip(given_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:
@@ -448,3 +449,23 @@ def stop_recording_all():
         yield
     finally:
         _state.tapes = saved
+
+
+@export("grad_pass_through")
+def grad_pass_through(f):
+    """`f` with the identity as its gradient: its output's gradient is passed
+    to its inputs unchanged (variables `f` reads get None), e.g. to
+    differentiate through an assignment or a rounding."""
+    import functools
+
+    @custom_gradient
+    def _grad_pass_through_op(*args, **kwargs):
+        def grad(*dys, **grad_kwargs):
+            variables = grad_kwargs.get("variables")
+            if variables is not None:
+                # The variables the wrapped op reads get no gradient.
+                return dys, [None] * len(variables)
+            return dys
+        return f(*args, **kwargs), grad
+
+    return functools.wraps(f)(_grad_pass_through_op)

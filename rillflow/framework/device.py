@@ -14,6 +14,7 @@ import re
 from . import context as _context
 from . import lowering
 from .api_export import export, export_value
+from .device_spec import DeviceSpec
 
 __all__ = ["device", "canonical_device", "list_physical_devices", "list_logical_devices",
            "LogicalDeviceConfiguration"]
@@ -66,6 +67,8 @@ def device(device_name):
     Raises:
       ValueError: if `device_name` is not a string (or None).
     """
+    if isinstance(device_name, DeviceSpec):
+        device_name = device_name.to_string()
     if device_name is not None and not isinstance(device_name, str):
         if callable(device_name):
             raise RuntimeError("tf.device does not support functions when eager execution "

@@ -1,8 +1,13 @@
 """Public names of the framework layer (dtypes, shapes, errors, nest, ...)."""
+import platform
+
 from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.device)
 from . import indexed_slices  # noqa: F401  (tf.IndexedSlices, tf.IndexedSlicesSpec)
 from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec)
 from . import core_types  # noqa: F401  (tf.types.experimental)
+from . import gradient_registry  # noqa: F401  (tf.RegisterGradient, tf.no_gradient)
+from . import device_spec, type_spec  # noqa: F401  (tf.DeviceSpec, tf.TypeSpec)
+from . import config  # noqa: F401  (tf.config's settings)
 from . import dispatch  # noqa: F401  (tf.experimental.dispatch_for_*)
 from . import extension_type  # noqa: F401  (tf.experimental.ExtensionType)
 from . import compat_text  # noqa: F401  (tf.compat.as_text, as_bytes, ...)
@@ -89,3 +94,28 @@ export_value(_run_functions_eagerly, "config.run_functions_eagerly",
              "config.experimental_run_functions_eagerly")
 export_value(_functions_run_eagerly, "config.functions_run_eagerly",
              "config.experimental_functions_run_eagerly")
+
+
+def _inside_function():
+    """Whether a `tf.function` is being traced (the graph being built is a
+    function's)."""
+    g = context.get_default_graph()
+    return g is not None and g.building_function
+
+
+def _is_symbolic_tensor(tensor):
+    """Whether `tensor` is a graph tensor (not an eager value or a variable)."""
+    return isinstance(tensor, SymbolicTensor)
+
+
+export_value(_inside_function, "inside_function")
+export_value(_is_symbolic_tensor, "is_symbolic_tensor")
+
+# tf.version: the TensorFlow API this implements; the graph versions rillflow's
+# GraphDefs carry (summary/graph_export.py's producer).
+export_value("2.21.0", "version.VERSION")
+export_value("rillflow-0.1.0", "version.GIT_VERSION")
+export_value(platform.python_compiler(), "version.COMPILER_VERSION")
+export_value(2100, "version.GRAPH_DEF_VERSION")
+export_value(0, "version.GRAPH_DEF_VERSION_MIN_CONSUMER")
+export_value(0, "version.GRAPH_DEF_VERSION_MIN_PRODUCER")

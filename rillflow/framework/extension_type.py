@@ -22,6 +22,7 @@ from .tensor import EagerTensor, Tensor
 from .tensor_spec import TensorSpec
 from .type_spec import TypeSpec
 from .convert import convert_to_tensor
+from .type_spec import TypeSpec
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
            "BatchableExtensionTypeSpec", "registered_name", "lookup_registered"]
@@ -569,3 +570,4 @@ export("experimental.ExtensionType")(ExtensionType)
 export("experimental.BatchableExtensionType")(BatchableExtensionType)
 export("experimental.ExtensionTypeSpec")(ExtensionTypeSpec)
 export("experimental.BatchableExtensionTypeSpec")(BatchableExtensionTypeSpec)
+

@@ -67,6 +67,8 @@ class Operation:
         Raises:
           ValueError: if the op has no such attr.
         """
+        if name == "_gradient_op_type" and self.name in self.graph._gradient_overrides:
+            return self.graph._gradient_overrides[self.name].encode()
         try:
             return self.attrs[name]
         except KeyError:
@@ -116,6 +118,10 @@ class Graph:
         self._version = 0
         # Functions (branch/loop bodies, called functions) used by this graph.
         self._functions = {}
+        # `gradient_override_map`: {op type: gradient name} in effect, and
+        # {op name: gradient name} of the ops created under it.
+        self._gradient_override_map = {}
+        self._gradient_overrides = {}
 
     # --- context ----------------------------------------------------------
     @contextlib.contextmanager
@@ -193,6 +199,26 @@ class Graph:
             yield (new + "/") if new else ""
         finally:
             self._name_stack = old
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops created inside whose type is a key of `op_type_map` take the
+        gradient registered (`tf.RegisterGradient`) under its value.
+
+        Raises:
+          TypeError: if `op_type_map` is not a dict of strings to strings.
+        """
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        for k, v in op_type_map.items():
+            if not (isinstance(k, str) and isinstance(v, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = dict(self._gradient_override_map)
+        self._gradient_override_map.update(op_type_map)
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
 
     # --- control dependencies ---------------------------------------------
     @contextlib.contextmanager
@@ -294,6 +320,10 @@ class Graph:
                        self._current_control_inputs(), location)
         op.multi = multi
         op.device = _context.state.device
+        if self._gradient_override_map:
+            override = self._gradient_override_map.get(opdef.name)
+            if override is not None:
+                self._gradient_overrides[name] = override
         if output_specs is None:
             try:
                 output_specs = opdef.infer(op.inputs, attrs)

@@ -26,6 +26,7 @@ from .type_spec import TypeSpec
 from .convert import convert_to_tensor
 from .execute import apply
 from .op_registry import get
+from .type_spec import TypeSpec
 
 __all__ = ["IndexedSlices", "IndexedSlicesSpec", "densify"]
 
@@ -266,3 +267,4 @@ class IndexedSlicesSpec(TypeSpec):
 def is_indexed_slices(x):
     """Whether `x` is an IndexedSlices (a cheap class test for hot paths)."""
     return x.__class__ is IndexedSlices
+

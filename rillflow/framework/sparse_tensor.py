@@ -27,6 +27,7 @@ from .tensor_spec import TensorSpec
 from .type_spec import TypeSpec
 from .execute import apply, apply1
 from .op_registry import get
+from .type_spec import TypeSpec
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "SparseTensorValue", "is_sparse"]
 

@@ -123,3 +123,4 @@ def type_spec_from_value(value):
         raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
                         f"{type(value)}.") from None
     return TensorSpec(t.shape, t.dtype)
+

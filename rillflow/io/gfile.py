@@ -213,3 +213,11 @@ def stat(path):
 def walk(top, topdown=True, onerror=None):
     """(directory, subdirectory names, file names) for each directory under `top`."""
     yield from os.walk(_path(top), topdown=topdown, onerror=onerror)
+
+
+@export("io.gfile.get_registered_schemes")
+def get_registered_schemes():
+    """The URI schemes of the file systems gfile reads and writes: local files
+    only here (`file://` and plain paths; TensorFlow also registers `ram`
+    and `gs`)."""
+    return ["file", ""]

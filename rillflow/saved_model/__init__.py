@@ -4,4 +4,6 @@ CheckpointManager (checkpoint_management.py), reading a checkpoint by key
 (checkpoint_reader.py; the files themselves are TensorFlow's tensor bundle,
 rillflow/io/tensor_bundle.py), `tf.saved_model.save`/`load` (saved_model.py,
 saved_objects.py, graph_io.py, restored.py) and custom gradients kept across a save
-(custom_gradients.py). See docs/architecture.md."""
+(custom_gradients.py), `tf.train.checkpoints_iterator` (checkpoint_wait.py) and
+tf.saved_model's signature constants (signature_constants.py). See docs/architecture.md."""
+from . import signature_constants  # noqa: F401  (tf.saved_model's constants)

@@ -12,6 +12,8 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
+from ...framework.tensor_spec import TensorSpec
+from ...framework.type_spec import TypeSpec
 from . import list_ops as L
 
 _state = _context.state
@@ -178,3 +180,70 @@ class TensorArray:
     def __repr__(self):
         return "<TensorArray dtype=%s element_shape=%s>" % (self._dtype.name,
                                                             self._element_shape)
+
+
+@export("TensorArraySpec")
+class TensorArraySpec(TypeSpec):
+    """The type of a TensorArray: element shape, dtype, `dynamic_size` and
+    `infer_shape` (`tf.TensorArraySpec`)."""
+
+    __slots__ = ["_element_shape", "_dtype", "_dynamic_size", "_infer_shape"]
+
+    def __init__(self, element_shape=None, dtype=D.float32, dynamic_size=False,
+                 infer_shape=True):
+        self._element_shape = as_shape(element_shape) if element_shape is not None \
+            else TensorShape(None)
+        self._dtype = D.as_dtype(dtype)
+        self._dynamic_size = dynamic_size
+        self._infer_shape = infer_shape
+
+    @property
+    def value_type(self):
+        """TensorArray."""
+        return TensorArray
+
+    def _serialize(self):
+        return (self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
+
+    @property
+    def _component_specs(self):
+        return [TensorSpec([], D.variant)]
+
+    def _to_components(self, value):
+        return [value.flow]
+
+    def _from_components(self, components):
+        ta = TensorArray.__new__(TensorArray)
+        ta._dtype, ta._dynamic_size = self._dtype, self._dynamic_size
+        ta._infer_shape, ta._element_shape = self._infer_shape, self._element_shape
+        ta._clear_after_read, ta._flow = None, components[0]
+        return ta
+
+    def is_compatible_with(self, other):
+        """Same dtype, dynamic_size and infer_shape; compatible element shapes."""
+        if not isinstance(other, TypeSpec):
+            other = getattr(other, "_type_spec", None)
+        return isinstance(other, TensorArraySpec) and self._dtype == other._dtype and \
+            self._dynamic_size == other._dynamic_size and \
+            self._element_shape.is_compatible_with(other._element_shape)
+
+    def most_specific_common_supertype(self, others):
+        """This spec when every one of `others` has its dtype, dynamic_size and
+        infer_shape (TensorFlow keeps this spec's element shape), else None."""
+        ok = all(isinstance(o, TensorArraySpec) and o._dtype == self._dtype and
+                 o._dynamic_size == self._dynamic_size and o._infer_shape == self._infer_shape
+                 for o in others)
+        return self if ok else None
+
+    @staticmethod
+    def from_value(value):
+        """The spec of a TensorArray.
+
+        Raises:
+          ValueError: for anything else.
+        """
+        if not isinstance(value, TensorArray):
+            raise ValueError(f"Expected value to be a TensorArray, but saw: {type(value)}")
+        return TensorArraySpec(value.element_shape, value.dtype, value.dynamic_size,
+                               value._infer_shape)
+

@@ -3,6 +3,7 @@ by the inputs' sizes along the axis, `_axis_sizes`).
 """
 import numpy as np
 
+from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import lowering as XL
 from ...framework.api_export import export
@@ -95,6 +96,33 @@ def stack(values, axis=0, name="stack"):
         if not -r <= axis < r:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
     return apply(_Pack, ts, {"axis": axis, "N": len(ts)}, name=name)
+
+
+def _parallel_concat_kernel(*values, shape=None, N=None):
+    return np.concatenate(values, 0)
+
+
+_ParallelConcat = register(
+    "ParallelConcat", _parallel_concat_kernel,
+    lambda i, a: [(a["shape"], i[0].dtype)])
+
+
+@export("parallel_stack")
+def parallel_stack(values, name="parallel_stack"):
+    """Stacks `values` along a new first axis, copying each in as it is ready
+    (graph mode only; every value must have the first one's static shape).
+
+    Raises:
+      RuntimeError: when called eagerly.
+    """
+    if _context.executing_eagerly():
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    with _context.state.graph.name_scope(name):
+        ts = _convert_same_dtype(list(values), "ParallelConcat")
+        out_shape = TensorShape([len(ts)]).concatenate(ts[0].shape)
+        parts = [late.expand_dims(t, 0) for t in ts]
+        return apply(_ParallelConcat, parts, {"shape": out_shape, "N": len(parts)},
+                     name="ParallelConcat")
 
 
 def _unpack_kernel(x, num, axis):

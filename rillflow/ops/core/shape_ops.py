@@ -73,6 +73,17 @@ def identity_n(input, name=None, _grad_fn=None):  # noqa: A002
     return apply(_IdentityN, xs, attrs, name=name or "IdentityN", multi=True)
 
 
+# GuaranteeConst has no gradient in TensorFlow (asking for one is an error).
+_GuaranteeConst = register("GuaranteeConst", _identity_kernel, _same_infer)
+
+
+@export("guarantee_const")
+def guarantee_const(input, name=None):  # noqa: A002
+    """The input, promised to be constant across runs (deprecated in
+    TensorFlow; an identity without a gradient)."""
+    return apply1(_GuaranteeConst, convert_to_tensor(input), name=name or "GuaranteeConst")
+
+
 _StopGradient = register("StopGradient", _identity_kernel, _same_infer, lambda op, g: [None])
 
 

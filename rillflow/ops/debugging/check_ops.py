@@ -21,7 +21,7 @@ from ...framework import errors
 from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.execute import apply1
+from ...framework.execute import apply, apply1
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ..core import op_util as U
@@ -31,7 +31,7 @@ from ..core import math_ops
 from ..core.join_ops import stack
 from ..core.math_ops import add, equal, greater_equal, less_equal, multiply, subtract
 from ..core.reduction_ops import reduce_all, reduce_any
-from ..core.shape_ops import rank as rank_op, shape as shape_op
+from ..core.shape_ops import rank as rank_op, reshape, shape as shape_op
 from ..core.slicing import getitem
 from ..core.unary_ops import abs as abs_
 
@@ -689,6 +689,61 @@ def assert_all_finite(x, message, name=None):
 def _verify_tensor_all_finite(t=None, msg=None, name=None, x=None, message=None):
     """TensorFlow 1's `verify_tensor_all_finite(t, msg)`."""
     return check_numerics(x if t is None else t, message if msg is None else msg, name=name)
+
+
+def _monotonic(x, compare):
+    """compare(x[1:], x[:-1]) of the flattened x ([] with fewer than 2 elements)."""
+    x = reshape(x, [-1])
+    if not (x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError("Expected x to be numeric, instead found: %s" % x)
+    n = int(x.shape[0]) if x.shape[0] is not None else None
+    if n is not None and n < 2:
+        return convert_to_tensor(np.zeros([0], bool))
+    return compare(x[1:], x[:-1])
+
+
+@export("math.is_non_decreasing")
+def is_non_decreasing(x, name=None):
+    """Whether each element of x (flattened) is >= the one before (True for
+    fewer than two elements).
+
+    Raises:
+      TypeError: for a non-numeric x.
+    """
+    with _scope(name, "is_non_decreasing"):
+        return reduce_all(_monotonic(convert_to_tensor(x), greater_equal))
+
+
+@export("math.is_strictly_increasing")
+def is_strictly_increasing(x, name=None):
+    """Whether each element of x (flattened) is > the one before (True for
+    fewer than two elements).
+
+    Raises:
+      TypeError: for a non-numeric x.
+    """
+    with _scope(name, "is_strictly_increasing"):
+        return reduce_all(_monotonic(convert_to_tensor(x), math_ops.greater))
+
+
+def _check_pinned_kernel(tensor, **_):
+    raise errors.FailedPreconditionError(
+        None, None, "to check pinnedness, must be built with `--config=cuda`")
+
+
+_CheckPinned = register("CheckPinned", _check_pinned_kernel,
+                        lambda i, a: [(i[0].shape, i[0].dtype)], stateful=True)
+
+
+@export("check_pinned")
+def check_pinned(tensor, name=None):
+    """Checks that `tensor` is in GPU-pinned host memory: a CPU-only build
+    cannot tell, so it fails as TensorFlow's CPU build does.
+
+    Raises:
+      FailedPreconditionError: always (no CUDA here).
+    """
+    return apply(_CheckPinned, [convert_to_tensor(tensor)], name=name or "CheckPinned")
 
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------

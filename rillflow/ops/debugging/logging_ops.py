@@ -26,6 +26,7 @@ import random
 import re
 import struct
 import sys
+import time
 
 import numpy as np
 
@@ -714,6 +715,20 @@ def get_logger():
 
 
 _LOGGING_STREAMS = {"log(info)": info, "log(warning)": warning, "log(error)": error}
+
+
+def _timestamp_kernel():
+    return np.float64(time.time())
+
+
+_Timestamp = register("Timestamp", _timestamp_kernel,
+                      lambda i, a: [(TensorShape([]), D.float64)], stateful=True)
+
+
+@export("timestamp")
+def timestamp(name=None):
+    """The time the op runs, in seconds since the Unix epoch (float64)."""
+    return apply(_Timestamp, [], name=name or "Timestamp")
 
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------

@@ -9,6 +9,7 @@ with the public ops, so in a graph the backward pass is built as graph ops.
 import collections
 
 from ...framework import dtypes as D
+from ...framework import gradient_registry
 from ...framework.indexed_slices import IndexedSlices
 from .. import late
 from ...framework.indexed_slices import densify
@@ -28,10 +29,19 @@ def zeros_like_any(t):
     return late.zeros_like(t)
 
 
-def _grad_fn(op):
+def _grad_fn(op, overrides):
     fn = op.attrs.get("_grad_fn")
     if fn is not None:
         return fn
+    if overrides:
+        # Graph.gradient_override_map's choice (a tf.RegisterGradient name);
+        # an unknown name means no gradient, as in TensorFlow.
+        name = gradient_registry.override_name(op)
+        if name is not None:
+            try:
+                return gradient_registry.lookup(name)
+            except LookupError:
+                return None
     return op.opdef.grad
 
 
@@ -97,7 +107,8 @@ def _tensorflow_order(relevant, targets):
     return order
 
 
-def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False):
+def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False,
+             overrides=True):
     """Gradients of `targets` with respect to `sources` through `ops`.
 
     Args:
@@ -108,6 +119,8 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
       unconnected_zero: give zeros instead of None for unconnected sources.
       dense: densify IndexedSlices gradients of sources (for callers whose
         results must be tensors).
+      overrides: honour `Graph.gradient_override_map`; a GradientTape does
+        not, as TensorFlow's tape looks gradients up by op type.
 
     Returns:
       One gradient (tensor, IndexedSlices or None) per source.
@@ -139,7 +152,7 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
                      for t in op.outputs]
         if all(g is None for g in out_grads):
             continue
-        fn = _grad_fn(op)
+        fn = _grad_fn(op, overrides)
         if fn is None:
             raise LookupError(f"No gradient defined for operation '{op.name}' (op type: "
                               f"{op.type}). In general every operation must have an associated "

@@ -1,9 +1,10 @@
-"""Image metrics: `total_variation`, `image_gradients`, `psnr` and `ssim`,
-compositions of existing ops as in TensorFlow."""
+"""Image metrics: `total_variation`, `image_gradients`, `psnr`, `ssim` and
+`ssim_multiscale`, compositions of existing ops as in TensorFlow (the ops of
+other families that MS-SSIM uses are looked up in the export table when called)."""
 import numpy as np
 
 from ...framework import dtypes as D
-from ...framework.api_export import export
+from ...framework.api_export import EXPORTS, export
 from ...framework.convert import convert_to_tensor
 from ..core import shape_ops, constant_ops, join_ops, broadcast_ops
 from ..core import math_ops as M
@@ -140,7 +141,7 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2):
     num1 = reducer(img1 * img2) * 2.0
     den1 = reducer(img1 * img1 + img2 * img2)
     cs = (num1 - num0 + c2) / (den1 - den0 + c2)
-    return reduce_mean(luminance * cs, [-3, -2])
+    return reduce_mean(luminance * cs, [-3, -2]), reduce_mean(cs, [-3, -2])
 
 
 @export("image.ssim")
@@ -161,5 +162,58 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
         max_val = convert_image_dtype(M.cast(max_val, img1.dtype), D.float32)
         img1 = convert_image_dtype(img1, D.float32)
         img2 = convert_image_dtype(img2, D.float32)
-        per_channel = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2)
+        per_channel = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1,
+                                        k2)[0]
         return reduce_mean(per_channel, [-1])
+
+
+# The weights of the five scales of Wang, Simoncelli and Bovik's MS-SSIM.
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+@export("image.ssim_multiscale")
+def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_size=11,
+                    filter_sigma=1.5, k1=0.01, k2=0.03):
+    """Multi-scale SSIM: the contrast-structure terms of successive 2x
+    average-pooled scales (symmetric padding to even sizes) and the SSIM of
+    the last, raised to `power_factors` and multiplied; averaged over channels."""
+    with name_scope("MS-SSIM"):
+        img1 = convert_to_tensor(img1, name="img1")
+        img2 = convert_to_tensor(img2, name="img2")
+        _verify_compatible(img1, img2)
+        max_val = convert_image_dtype(M.cast(max_val, img1.dtype), D.float32)
+        imgs = [convert_image_dtype(img1, D.float32), convert_image_dtype(img2, D.float32)]
+        shapes = [shape_ops.shape(x, out_type="int32") for x in imgs]
+        heads = [s_[:-3] for s_ in shapes]
+        tails = [s_[-3:] for s_ in shapes]
+        divisor = [1, 2, 2, 1]
+        divisor_tensor = convert_to_tensor(divisor[1:], D.int32)
+
+        def do_pad(images, remainder):
+            padding = EXPORTS["expand_dims"](remainder, -1)
+            padding = EXPORTS["pad"](padding, [[1, 0], [1, 0]])
+            return [EXPORTS["pad"](x, padding, mode="SYMMETRIC") for x in images]
+
+        mcs = []
+        for k in range(len(power_factors)):
+            with name_scope("Scale%d" % k):
+                if k > 0:
+                    flat = [shape_ops.reshape(x, join_ops.concat([[-1], t], 0))
+                            for x, t in zip(imgs, tails)]
+                    remainder = tails[0] % divisor_tensor
+                    need_padding = EXPORTS["reduce_any"](M.not_equal(remainder, 0))
+                    padded = EXPORTS["cond"](need_padding, lambda: do_pad(flat, remainder),
+                                             lambda: flat)
+                    down = [EXPORTS["nn.avg_pool"](x, ksize=divisor, strides=divisor,
+                                                   padding="VALID") for x in padded]
+                    tails = [x[1:] for x in EXPORTS["shape_n"](down)]
+                    imgs = [shape_ops.reshape(x, join_ops.concat([h, t], 0))
+                            for x, h, t in zip(down, heads, tails)]
+                per_channel, cs = _ssim_per_channel(*imgs, max_val=max_val,
+                                                    filter_size=filter_size,
+                                                    filter_sigma=filter_sigma, k1=k1, k2=k2)
+                mcs.append(EXPORTS["nn.relu"](cs))
+        mcs.pop()  # the last scale contributes its SSIM, not its cs
+        both = join_ops.stack(mcs + [EXPORTS["nn.relu"](per_channel)], axis=-1)
+        ms = EXPORTS["reduce_prod"](EXPORTS["pow"](both, power_factors), [-1])
+        return reduce_mean(ms, [-1])

@@ -1,4 +1,4 @@
 """Ops that read and write bytes: parsing tf.train.Example records (parsing_ops;
 ragged_parsing assembles tf.io.RaggedFeature results) and
-tensor serialization, files and base64 (io_ops). The file formats themselves
+tensor serialization, files and base64 (io_ops), and WAV audio (audio_ops: `tf.audio`). The file formats themselves
 (TFRecord, protocol buffers) are in rillflow/io/."""

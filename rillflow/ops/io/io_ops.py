@@ -3,6 +3,8 @@
 `decode_raw`, and web-safe base64 (`encode_base64` / `decode_base64`)."""
 import base64
 import binascii
+import gzip
+import zlib
 
 import numpy as np
 
@@ -233,3 +235,46 @@ def decode_base64(input, name=None):  # noqa: A002
     """The bytes of each web-safe base64 string (padding optional)."""
     return apply(_DecodeBase64, [convert_to_tensor(input, dtype=D.string)], {},
                  name=name or "DecodeBase64")
+
+
+# --- DecodeCompressed ---------------------------------------------------------------------------
+
+def _decompress_one(b, kind):
+    b = b if isinstance(b, bytes) else str(b).encode()
+    if not kind:
+        return b
+    try:
+        if kind == "GZIP":
+            return gzip.decompress(b)
+        return zlib.decompress(b)
+    except (OSError, zlib.error, EOFError) as e:
+        code = -3 if "header" in str(e) or "invalid" in str(e).lower() else -5
+        raise errors.DataLossError(None, None, f"inflate() failed with error {code}: "
+                                   "incorrect header check") from None
+
+
+def _decode_compressed_kernel(bytes, compression_type=""):  # noqa: A002
+    kind = compression_type.upper() if compression_type else ""
+    if kind not in ("", "ZLIB", "GZIP"):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported compression type: "
+                                          f"{compression_type}")
+    arr = np.asarray(bytes, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    for idx, b in np.ndenumerate(arr):
+        out[idx] = _decompress_one(b, kind)
+    return out
+
+
+_DecodeCompressed = register("DecodeCompressed", _decode_compressed_kernel,
+                             lambda i, a: [(i[0].shape, D.string)])
+
+
+@export("io.decode_compressed")
+def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002
+    """Decompresses each string of `bytes` ("", "ZLIB" or "GZIP").
+
+    Raises:
+      DataLossError: for data that is not in that format.
+    """
+    return apply(_DecodeCompressed, [convert_to_tensor(bytes, D.string)],
+                 {"compression_type": compression_type}, name=name or "DecodeCompressed")

@@ -6,6 +6,8 @@ embedding lookups combined over SparseTensor rows (embedding_sparse),
 N-D convolution geometry and im2col (conv_geometry), Winograd F(2x2, 3x3) for large 3x3
 stride-1 layers and their gradients (winograd), Conv3D, transposed and dispatching
 convolutions (conv_nd_ops), 3-D pooling, max_pool_with_argmax and tf.nn.pool (pool_nd_ops),
+space_to_batch_nd, batch_to_space and with_space_to_batch (space_batch_ops), dilation2d/
+erosion2d, lrn, batch_norm_with_global_normalization and approx_top_k (nn_extra_ops),
 the N-D pooling kernels (pool_kernels) and their compiled loops under the jit extra (jit_nn loads jit_nn_loops, and jit_winograd: winograd's tile transforms);
 reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC losses, decoders and
 label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's

@@ -13,6 +13,7 @@ from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
 from ...framework.type_spec import TypeSpec
 from .ragged_tensor import RaggedTensor, _from_components
+from ...framework.type_spec import TypeSpec
 
 
 @export("RaggedTensorSpec")
@@ -218,3 +219,4 @@ class RaggedTensorSpec(TypeSpec):
 
 
 RaggedTensor._spec_class = RaggedTensorSpec
+

@@ -47,6 +47,14 @@ def name_scope(name):
     return eager_name_scope(name) if name else contextlib.nullcontext("")
 
 
+@export("get_current_name_scope")
+def get_current_name_scope():
+    """The current name scope (`"outer/inner"`; `""` at the top level): of the
+    graph being built, or of eager code."""
+    g = _state.graph
+    return _state.eager_scope if g is None else g.get_name_scope()
+
+
 class _ModuleNameScope:
     """A reusable name scope object (`Module.name_scope`)."""
 

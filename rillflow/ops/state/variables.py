@@ -28,6 +28,8 @@ from ...framework.tensor import numpy_text
 from ..control_flow.control_ops import group
 from ..core import scatter_ops
 from ..core.gather_ops import gather, gather_nd
+from .variable_creator import VariableMetaclass
+from ...framework.type_spec import TypeSpec
 
 _state = _context.state
 
@@ -210,7 +212,7 @@ def _is_symbolic(x):
 
 
 @export("Variable", "compat.v1.Variable")
-class Variable:
+class Variable(metaclass=VariableMetaclass):
     """A mutable tensor-valued state (`tf.Variable`).
 
     Args:
@@ -223,6 +225,8 @@ class Variable:
     """
 
     _is_tensor_like = True   # tf.is_tensor(variable) is True
+    # `tf.Variable(...)` itself (not a subclass) goes through variable_creator_scope.
+    _creator_entry = True
 
     def __new__(cls, *args, **kwargs):
         # `tf.Variable(...)` makes a ResourceVariable, as in TensorFlow, whose
