@@ -279,13 +279,10 @@ TABLE = {
     'Mul': ('mul', (('x', 'T', ''), ('y', 'T', '')), (), (('z', ''),)),
     'MulNoNan': ('mul_no_nan', (('x', 'T', ''), ('y', 'T', '')), (), (('z', ''),)),
     'Multinomial': ('multinomial', (('logits', 'T', ''), ('num_samples', '=int32', '')), (('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0), ('output_dtype', 'output_dtype', 'type', 'int64')), (('output', ''),)),
-<<<<<<< HEAD
     'MutableDenseHashTableV2': ('mutable_dense_hash_table_v2', (('empty_key', 'key_dtype', ''), ('deleted_key', 'key_dtype', '')), (('value_dtype', 'value_dtype', 'type', None), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', ''), ('use_node_name_sharing', 'use_node_name_sharing', 'bool', False), ('value_shape', 'value_shape', 'shape', ('shape', ())), ('initial_num_buckets', 'initial_num_buckets', 'int', 131072), ('max_load_factor', 'max_load_factor', 'float', 0.800000011920929)), (('table_handle', ''),)),
     'MutableHashTableOfTensorsV2': ('mutable_hash_table_of_tensors_v2', (), (('key_dtype', 'key_dtype', 'type', None), ('value_dtype', 'value_dtype', 'type', None), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', ''), ('use_node_name_sharing', 'use_node_name_sharing', 'bool', False), ('value_shape', 'value_shape', 'shape', ('shape', ()))), (('table_handle', ''),)),
     'MutableHashTableV2': ('mutable_hash_table_v2', (), (('key_dtype', 'key_dtype', 'type', None), ('value_dtype', 'value_dtype', 'type', None), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', ''), ('use_node_name_sharing', 'use_node_name_sharing', 'bool', False)), (('table_handle', ''),)),
-=======
     'MutexLock': ('mutex_lock', (('mutex', '=resource', ''),), (), (('mutex_lock', ''),)),
->>>>>>> names
     'Ndtri': ('ndtri', (('x', 'T', ''),), (), (('y', ''),)),
     'Neg': ('neg', (('x', 'T', ''),), (), (('y', ''),)),
     'NextAfter': ('next_after', (('x1', 'T', ''), ('x2', 'T', '')), (), (('output', ''),)),
@@ -406,12 +403,9 @@ TABLE = {
     'SoftmaxCrossEntropyWithLogits': ('softmax_cross_entropy_with_logits', (('features', 'T', ''), ('labels', 'T', '')), (), (('loss', ''), ('backprop', ''))),
     'Softplus': ('softplus', (('features', 'T', ''),), (), (('activations', ''),)),
     'Softsign': ('softsign', (('features', 'T', ''),), (), (('activations', ''),)),
-<<<<<<< HEAD
-    'SpaceToDepth': ('space_to_depth', (('input', 'T', ''),), (('block_size', 'block_size', 'int', None), ('data_format', 'data_format', 'string', 'NHWC')), (('output', ''),)),
-=======
     'SpaceToBatch': ('space_to_batch', (('input', 'T', ''), ('paddings', 'Tpaddings', '')), (('block_size', 'block_size', 'int', None),), (('output', ''),)),
     'SpaceToBatchND': ('space_to_batch_nd', (('input', 'T', ''), ('block_shape', 'Tblock_shape', ''), ('paddings', 'Tpaddings', '')), (), (('output', ''),)),
->>>>>>> names
+    'SpaceToDepth': ('space_to_depth', (('input', 'T', ''),), (('block_size', 'block_size', 'int', None), ('data_format', 'data_format', 'string', 'NHWC')), (('output', ''),)),
     'SparseAdd': ('sparse_add', (('a_indices', '=int64', ''), ('a_values', 'T', ''), ('a_shape', '=int64', ''), ('b_indices', '=int64', ''), ('b_values', 'T', ''), ('b_shape', '=int64', ''), ('thresh', 'Treal', '')), (), (('sum_indices', ''), ('sum_values', ''), ('sum_shape', ''))),
     'SparseAddGrad': ('sparse_add_grad', (('backprop_val_grad', 'T', ''), ('a_indices', '=int64', ''), ('b_indices', '=int64', ''), ('sum_indices', '=int64', '')), (), (('a_val_grad', ''), ('b_val_grad', ''))),
     'SparseBincount': ('sparse_bincount', (('indices', '=int64', ''), ('values', 'Tidx', ''), ('dense_shape', '=int64', ''), ('size', 'Tidx', ''), ('weights', 'T', '')), (('binary_output', 'binary_output', 'bool', False),), (('output', ''),)),
@@ -485,11 +479,8 @@ TABLE = {
     'StringJoin': ('string_join', (('inputs', '=string', 'N'),), (('separator', 'separator', 'string', ''),), (('output', ''),)),
     'StringLength': ('string_length', (('input', '=string', ''),), (('unit', 'unit', 'string', 'BYTE'),), (('output', ''),)),
     'StringLower': ('string_lower', (('input', '=string', ''),), (('encoding', 'encoding', 'string', ''),), (('output', ''),)),
-<<<<<<< HEAD
     'StringNGrams': ('string_n_grams', (('data', '=string', ''), ('data_splits', 'Tsplits', '')), (('separator', 'separator', 'string', None), ('ngram_widths', 'ngram_widths', 'list(int)', None), ('left_pad', 'left_pad', 'string', None), ('right_pad', 'right_pad', 'string', None), ('pad_width', 'pad_width', 'int', None), ('preserve_short_sequences', 'preserve_short_sequences', 'bool', None)), (('ngrams', ''), ('ngrams_splits', ''))),
-=======
     'StringSplit': ('string_split', (('input', '=string', ''), ('delimiter', '=string', '')), (('skip_empty', 'skip_empty', 'bool', True),), (('indices', ''), ('values', ''), ('shape', ''))),
->>>>>>> names
     'StringSplitV2': ('string_split_v2', (('input', '=string', ''), ('sep', '=string', '')), (('maxsplit', 'maxsplit', 'int', -1),), (('indices', ''), ('values', ''), ('shape', ''))),
     'StringStrip': ('string_strip', (('input', '=string', ''),), (), (('output', ''),)),
     'StringToHashBucketFast': ('string_to_hash_bucket_fast', (('input', '=string', ''),), (('num_buckets', 'num_buckets', 'int', None),), (('output', ''),)),
