@@ -90,7 +90,7 @@ class TypeSpec:
 
     Subclasses define `value_type`, `_serialize()` and, for composite
     values, `_component_specs`, `_to_components(value)` and
-    `_from_components(components)`.
+    `_from_components(components)` (not defined here).
     """
 
     __slots__ = ()
@@ -98,29 +98,40 @@ class TypeSpec:
     @property
     def value_type(self):
         """The Python type of the values this spec describes."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not define value_type")
 
     def _serialize(self):
         """The spec's parameters as a nested tuple (its constructor's arguments)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not define _serialize")
 
     @classmethod
     def _deserialize(cls, serialization):
         """A spec of this class from `_serialize()`'s value."""
         return cls(*serialization)
 
-    @property
-    def _component_specs(self):
-        """The specs of the components (a nest)."""
-        raise NotImplementedError
+    # `_component_specs`, `_to_components` and `_from_components` are not
+    # defined here: rillflow tells composite specs by `hasattr` on them (a
+    # DatasetSpec has none).
 
-    def _to_components(self, value):
-        """The components of `value` (a nest matching `_component_specs`)."""
-        raise NotImplementedError
-
-    def _from_components(self, components):
-        """The value made of `components`."""
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs):
+        # TensorFlow's TypeSpec is an ABC: a user's subclass missing one of
+        # the abstract methods cannot be instantiated. rillflow's own specs
+        # skip the check (and the ABC's slower isinstance).
+        super().__init_subclass__(**kwargs)
+        if any(b.__module__.split(".")[0] == "rillflow" and b is not TypeSpec
+               for b in cls.__mro__):
+            return   # rillflow's specs, and user classes built on them (ExtensionType's)
+        missing = sorted(n for n in _ABSTRACT if getattr(cls, n, None) is None
+                         or getattr(cls, n) is getattr(TypeSpec, n, None))
+        if missing:
+            def __new__(klass, *args, **kw):
+                raise TypeError(f"Can't instantiate abstract class {klass.__name__} with "
+                                f"abstract methods {', '.join(missing)}")
+            cls.__new__ = staticmethod(__new__)
+        elif "__new__" not in vars(cls) and any(
+                "__new__" in vars(b) and b.__module__.split(".")[0] != "rillflow"
+                for b in cls.__mro__[1:] if b is not object):
+            cls.__new__ = staticmethod(lambda klass, *args, **kw: object.__new__(klass))
 
     # --- comparisons, on _serialize() --------------------------------------------------------
     def is_compatible_with(self, spec_or_value):
@@ -194,6 +205,10 @@ def _hashable(v):
     if isinstance(v, _dtypes.DType):
         return ("dtype", v.name)
     return v
+
+
+_ABSTRACT = ("_component_specs", "_from_components", "_serialize", "_to_components",
+             "value_type")
 
 
 def _serializes(spec):
