@@ -23,6 +23,7 @@ from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
+from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
@@ -111,10 +112,8 @@ class _Restoration:
             if node_id in self.bound or self.is_bound(obj):
                 continue
             node = self.nodes[node_id]
-            if isinstance(obj, Variable):
-                for attr in node["attributes"]:
-                    if attr["name"] == object_graph.VARIABLE_VALUE:
-                        self._restore_variable(obj, attr["checkpoint_key"])
+            if node["attributes"]:
+                self._restore_state(obj, node["attributes"])
             ref = _ref(obj)
             self.bound[node_id] = ref
             self._bound_ids[id(obj)] = ref
@@ -153,31 +152,66 @@ class _Restoration:
 
     def _defer(self, obj, name, child_id):
         """Waits for `obj.name` to be assigned (a Checkpoint's children may
-        also come from its `root`)."""
+        also come from its `root`). A TensorFlow-style Trackable (Keras'
+        layers and optimizers) reports new dependencies from
+        `_track_trackable`; a `tf.Module` from its attribute assignments."""
         if isinstance(obj, Checkpoint) and obj._ckpt_root is not None:
             self._defer(obj._ckpt_root, name, child_id)
-        if isinstance(obj, (Module, Checkpoint)):
+        if isinstance(obj, (Module, Checkpoint)) or (
+                not isinstance(obj, type) and hasattr(obj, "_track_trackable")):
             _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
             if isinstance(obj, Module):
                 _watch_module_attributes()
 
-    def _restore_variable(self, var, key):
+    def _saved(self, key, expected_dtype):
+        """The saved value of `key`, checked against `expected_dtype` (a
+        DType or NumPy dtype) as TensorFlow's RestoreV2 checks it."""
         reader = self.reader
         if key not in reader:
             raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
         saved = reader.dtype(key).name
-        if saved != var.dtype.name:
+        expected = D.as_dtype(expected_dtype).name
+        if saved != expected:
             def cpp(n):
                 return _CPP_DTYPE_NAMES.get(n, n)
             raise errors.InvalidArgumentError(
-                None, None, f"tensor_name = {key}; expected dtype {cpp(var.dtype.name)} does "
+                None, None, f"tensor_name = {key}; expected dtype {cpp(expected)} does "
                 f"not equal original dtype {cpp(saved)} [Op:RestoreV2]")
-        shape = reader.shape(key)
+        return reader
+
+    def _restore_state(self, obj, attributes):
+        """Restores the saved `attributes` (of one node) into `obj`: a
+        variable directly, another object through TensorFlow's
+        `_restore_from_tensors` with the tensors its `_serialize_to_tensors`
+        names (a Keras variable). Objects without state are left alone."""
+        if isinstance(obj, Variable):
+            for attr in attributes:
+                if attr["name"] == object_graph.VARIABLE_VALUE:
+                    self._restore_variable(obj, attr["checkpoint_key"])
+            return
+        restore = getattr(obj, "_restore_from_tensors", None)
+        if restore is None or isinstance(obj, type) or not object_graph.has_state(obj):
+            return
+        live = object_graph.state_tensors(obj)
+        keys = {a["name"]: a["checkpoint_key"] for a in attributes}
+        restored = {}
+        for name, value in live.items():
+            key = keys.get(object_graph.escape_local_name(name))
+            if key is None:
+                raise errors.NotFoundError(
+                    None, None, f"Key {object_graph.escape_local_name(name)} of "
+                    f"{type(obj).__name__} not found in checkpoint")
+            restored[name] = EagerTensor(self._saved(key, value.dtype).get(key))
+        if restored:
+            restore(restored)
+
+    def _restore_variable(self, var, key):
+        shape = self._saved(key, var.dtype).shape(key)
         if not var.shape.is_compatible_with(TensorShape(shape)):
             raise ValueError(f"Received incompatible tensor with shape {_shape_text(shape)} "
                              "when attempting to restore variable with shape "
                              f"{var.shape} and name {var.name}.")
-        var._storage.value = reader.get(key)
+        var._storage.value = self.reader.get(key)
 
     def unresolved(self):
         """Saved nodes with values that no live object matched."""
