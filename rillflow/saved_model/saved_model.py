@@ -41,6 +41,7 @@ from .restored import RestoredFunction, SignatureFunction, SignatureMap
 from ..framework import nest
 from ..io import tensor_bundle
 from . import checkpoint_graph
+from . import tf_load
 
 __all__ = ["save", "load", "contains_saved_model"]
 
@@ -193,11 +194,11 @@ def load(export_dir, tags=None, options=None):
     """
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, _FILENAME)
+    if not os.path.isfile(path) and os.path.isfile(os.path.join(export_dir, tf_load.PB_FILENAME)):
+        proto = tf_load.read_saved_model(export_dir)
+        with _context.eager_mode():
+            return tf_load.load_objects(export_dir, proto, tags)
     if not os.path.isfile(path):
-        for tf_file in ("saved_model.pb", "saved_model.pbtxt"):
-            if os.path.isfile(os.path.join(export_dir, tf_file)):
-                raise OSError(f"{export_dir} holds a TensorFlow SavedModel ({tf_file}); "
-                              f"rillflow loads the SavedModels it writes ({_FILENAME}).")
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{_FILENAME}}}")
     try:
         with open(path, "rb") as f:
