@@ -91,3 +91,48 @@ def test_truncated_and_garbage_files(tmp_path):
     pb.write_bytes(b"\xff" * 100)
     with pytest.raises(tf.errors.DataLossError):
         tf.saved_model.load(str(target))
+
+
+@pytest.mark.parametrize("name", ["module", "control_flow"])
+def test_rillflow_reads_its_own_saved_model_pb(name, tmp_path):
+    """rillflow's saved_model.pb alone (its saved_model.json removed)
+    loads back with TensorFlow's results."""
+    build = ss.build_module if name == "module" else ss.build_control_flow
+    obj, signatures = build(tf)
+    path = tmp_path / name
+    tf.saved_model.save(obj, str(path), signatures=signatures)
+    (path / "saved_model.json").unlink()
+    loaded = tf.saved_model.load(str(path))
+    for spec, want in zip(ss.CALLS[name], EXPECTED[name]):
+        ss.assert_matches(ss.call(tf, loaded, spec), want, f"{name}: {spec}")
+
+
+def test_a_changed_saved_model_pb_is_read_instead_of_the_json(tmp_path):
+    """saved_model.json records the digest of the saved_model.pb written
+    with it; another saved_model.pb (TensorFlow saved over it) wins."""
+    obj, signatures = ss.build_module(tf)
+    path = tmp_path / "m"
+    tf.saved_model.save(obj, str(path), signatures=signatures)
+    shutil.copy(os.path.join(DATA, "module", "saved_model.pb"), path / "saved_model.pb")
+    shutil.rmtree(path / "variables")
+    shutil.copytree(os.path.join(DATA, "module", "variables"), path / "variables")
+    loaded = tf.saved_model.load(str(path))
+    assert sorted(loaded.signatures) == ["scaled", "serving_default"]
+    assert type(loaded.signatures["scaled"]).__name__ == "SignatureFunction"
+
+
+@pytest.mark.skipif(not os.environ.get("RILLFLOW_TF_PYTHON"),
+                    reason="set RILLFLOW_TF_PYTHON to a Python with TensorFlow")
+def test_tensorflow_loads_rillflows_saved_models(tmp_path):
+    """tools/tf_saved_model_check.py: rillflow saves, TensorFlow loads (in a
+    subprocess), every call gives TensorFlow's own results, and
+    saved_model_cli describes the files."""
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.run(
+        [sys.executable, os.path.join(root, "tools", "tf_saved_model_check.py"),
+         "--tensorflow", os.environ["RILLFLOW_TF_PYTHON"], "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=600, env=dict(os.environ, PYTHONPATH=root))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "all checks passed" in proc.stdout

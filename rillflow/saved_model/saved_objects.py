@@ -21,7 +21,7 @@ from . import values as V
 from .graph_io import FormatError
 from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature
 
-__all__ = ["ObjectGraphWriter", "restore_objects"]
+__all__ = ["ObjectGraphWriter", "restore_objects", "saved_traces"]
 
 _VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 # Functions as saved: tf.functions, and those of a loaded SavedModel (which
@@ -183,7 +183,7 @@ class ObjectGraphWriter:
         return {"kind": kind, "children": children}
 
 
-def _saved_traces(fn):
+def saved_traces(fn):
     """The traces of `fn` to save: usable eagerly (not captured from another
     function's graph), each once; a function with an input_signature is
     traced if it has not been yet."""
@@ -222,7 +222,7 @@ def _function_node(fn, writer):
         params.append([p.name, p.kind.name, default])
     spec = fn.input_signature
     return {"kind": "function", "name": fn.__name__ if hasattr(fn, "__name__") else fn._name,
-            "concrete": [writer.add_function(cf) for cf in _saved_traces(fn)],
+            "concrete": [writer.add_function(cf) for cf in saved_traces(fn)],
             "input_signature": None if spec is None else V.encode(tuple(spec), _encode_spec),
             "params": params if sig is not None else None}
 

@@ -46,15 +46,15 @@ def read_saved_model(export_dir):
     """The decoded SavedModel proto of `export_dir/saved_model.pb`.
 
     Raises:
-      NotFoundError: if there is no such file.
+      OSError: if there is no such file.
       DataLossError: if it is not a SavedModel proto.
     """
     path = os.path.join(export_dir, PB_FILENAME)
     try:
         size = os.path.getsize(path)
     except OSError:
-        raise errors.NotFoundError(None, None, f"SavedModel file does not exist at: "
-                                   f"{export_dir}/{{saved_model.pbtxt|saved_model.pb}}") from None
+        raise OSError(f"SavedModel file does not exist at: "
+                      f"{export_dir}/{{saved_model.pbtxt|saved_model.pb}}") from None
     if size > MAX_PB_BYTES:
         raise errors.DataLossError(None, None, f"{path} is larger than 2 GiB")
     with open(path, "rb") as f:
@@ -155,8 +155,8 @@ class _Loader:
     # --- variables ---------------------------------------------------------------------
     def _variable_values(self):
         """{node id: NumPy value} from the variables' checkpoint, matched
-        through its object graph (TensorFlow writes it with the
-        SavedObjectGraph's node ids)."""
+        through its object graph by child names from the root (as
+        TensorFlow restores it)."""
         if not any("variable" in n for n in self.nodes):
             return {}
         prefix = os.path.join(self.export_dir, "variables", "variables")
@@ -166,14 +166,21 @@ class _Loader:
             raise errors.DataLossError(None, None, f"{prefix} has no object graph")
         ckpt_nodes = checkpoint_graph.parse(reader.get(key).item(),
                                             tensor_bundle.index_filename(prefix))
+        matched = {0: 0}
+        queue = [0]
+        while queue:
+            i = queue.pop()
+            names = {c["local_name"]: c["node_id"] for c in ckpt_nodes[matched[i]]["children"]}
+            for ref in self.nodes[i].get("children", []):
+                j, k = ref.get("node_id", 0), names.get(ref.get("local_name", ""))
+                if k is not None and j not in matched:
+                    matched[j] = k
+                    queue.append(j)
         out = {}
         for i, node in enumerate(self.nodes):
-            if "variable" not in node:
+            if "variable" not in node or i not in matched:
                 continue
-            if i >= len(ckpt_nodes):
-                raise errors.DataLossError(None, None, f"the variables' checkpoint has no "
-                                           f"node {i} for a variable")
-            for attr in ckpt_nodes[i]["attributes"]:
+            for attr in ckpt_nodes[matched[i]]["attributes"]:
                 if attr["name"] == checkpoint_graph.VARIABLE_VALUE and \
                         attr["checkpoint_key"] in reader:
                     out[i] = reader.get(attr["checkpoint_key"])
