@@ -133,8 +133,13 @@ def _signature_functions(root, signatures, objects):
     if signatures is None and isinstance(getattr(root, "signatures", None), SignatureMap):
         signatures = dict(root.signatures)  # a loaded SavedModel saved again
     if signatures is None:
-        found = [c for c in objects.root_functions()
-                 if isinstance(c, ConcreteFunction) or c.input_signature is not None]
+        # As TensorFlow: a root function named `_default_save_signature`
+        # (Keras models have one), else the one root function with an
+        # input signature.
+        default = objects.root_function("_default_save_signature")
+        found = [default] if default is not None else [
+            c for c in objects.root_functions()
+            if isinstance(c, ConcreteFunction) or c.input_signature is not None]
         if len(found) != 1:
             return {}
         signatures = found[0]

@@ -17,6 +17,7 @@ dict itself, as TensorFlow tracks its wrapper).
 """
 import abc
 import functools
+import warnings
 
 from rillflow.ops.state.module import Module
 from rillflow.ops.state.variables import Variable
@@ -57,14 +58,6 @@ class Trackable(metaclass=abc.ABCMeta):
         Keras' layers override)."""
         return dict(self.__dict__.get("_self_unconditional_dependency_names", {}))
 
-    def _checkpoint_children(self):
-        """The `(name, value)` dependencies rillflow's SavedModels follow
-        from this object: those `_trackable_children` gives that are nodes of
-        the object graph (Keras' `model.export` saves an AutoTrackable
-        holding its endpoints and variables)."""
-        return [(k, v) for k, v in self._trackable_children("checkpoint").items()
-                if checkpoint_graph.is_node(v)]
-
     @property
     def _checkpoint_dependencies(self):
         """The (name, trackable) pairs recorded so far."""
@@ -100,6 +93,27 @@ class AutoTrackable(Trackable):
     def __delattr__(self, name):
         self.__dict__.get("_self_unconditional_dependency_names", {}).pop(name, None)
         super().__delattr__(name)
+
+    def _trackable_children(self, save_type="checkpoint", **kwargs):
+        """The dependencies; for a SavedModel (`save_type="savedmodel"`) also
+        every tf.function or ConcreteFunction an attribute of the object
+        gives (methods, properties such as Keras' `_default_save_signature`),
+        as TensorFlow's AutoTrackable finds them through `dir()`."""
+        children = super()._trackable_children(save_type, **kwargs)
+        if getattr(save_type, "value", save_type) != "savedmodel":
+            return children
+        functions = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name in dir(self):
+                try:
+                    value = getattr(self, name, None)
+                except Exception:  # noqa: BLE001 - a property that fails: not a function
+                    continue
+                if isinstance(value, _FUNCTIONS):
+                    functions[name] = value
+        children.update(functions)
+        return children
 
 
 def no_automatic_dependency_tracking(method):
