@@ -97,7 +97,8 @@ def save(obj, export_dir, signatures=None, options=None):
     sig_fns = _signature_functions(obj, signatures, objects)
     wrappers = {key: _signature_wrapper(cf) for key, cf in sig_fns.items()}
     sig_names = {key: writer.add_function(w) for key, w in wrappers.items()}
-    pb = tf_save.saved_model_bytes(objects, wrappers)
+    pb = tf_save.saved_model_bytes(objects, wrappers,
+                                   getattr(options, "function_aliases", None))
     doc = {"format": _FORMAT, "version": _VERSION, "objects": object_nodes,
            "signatures": sig_names, "library": writer.to_json(),
            "saved_model_pb_sha256": hashlib.sha256(pb).hexdigest()}
@@ -137,12 +138,14 @@ def _signature_functions(root, signatures, objects):
         # (Keras models have one), else the one root function with an
         # input signature.
         default = objects.root_function("_default_save_signature")
-        found = [default] if default is not None else [
-            c for c in objects.root_functions()
-            if isinstance(c, ConcreteFunction) or c.input_signature is not None]
-        if len(found) != 1:
-            return {}
-        signatures = found[0]
+        if default is not None:
+            signatures = default
+        else:
+            found = [c for c in map(_as_signature, objects.root_functions())
+                     if c is not None and _valid_signature(c)]
+            if len(found) != 1:
+                return {}
+            signatures = found[0]
     if not isinstance(signatures, dict):
         signatures = {_DEFAULT_SIGNATURE: signatures}
     out = {}
@@ -158,6 +161,29 @@ def _signature_functions(root, signatures, objects):
                 "can be used as a signature.")
         out[key] = fn
     return out
+
+
+def _as_signature(fn):
+    """The ConcreteFunction a function gives as a signature: itself, or the
+    trace of a tf.function with an input_signature; else None."""
+    if isinstance(fn, (Function, RestoredFunction)) and fn.input_signature is not None:
+        try:
+            return fn.get_concrete_function()
+        except (TypeError, ValueError):
+            return None
+    return fn if isinstance(fn, ConcreteFunction) else None
+
+
+def _valid_signature(cf):
+    """Whether `cf` can serve as a signature, as TensorFlow decides when it
+    picks one itself: it has outputs, all tensors, and takes no variables."""
+    if not cf.graph.outputs:
+        return False
+    try:
+        _named_outputs(cf.graph.structured_outputs)
+    except ValueError:
+        return False
+    return all(t.dtype is not D.resource for t in cf.graph.inputs[:cf._num_args])
 
 
 def _signature_wrapper(cf):
@@ -210,11 +236,13 @@ def load(export_dir, tags=None, options=None):
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, _FILENAME)
     pb_path = os.path.join(export_dir, tf_load.PB_FILENAME)
-    doc = _rillflow_document(path, pb_path)
+    aliases = bool(getattr(options, "experimental_load_function_aliases", False))
+    # Function aliases are recorded in saved_model.pb only.
+    doc = None if aliases else _rillflow_document(path, pb_path)
     if doc is None:
         proto = tf_load.read_saved_model(export_dir)
         with _context.eager_mode():
-            return tf_load.load_objects(export_dir, proto, tags)
+            return tf_load.load_objects(export_dir, proto, tags, load_aliases=aliases)
     values = _read_variables(os.path.join(export_dir, _VARIABLES))
     with _context.eager_mode():
         try:

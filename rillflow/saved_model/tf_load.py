@@ -89,9 +89,17 @@ def meta_graph(proto, tags=None):
     return found[0]
 
 
-def load_objects(export_dir, proto, tags=None):
+def load_objects(export_dir, proto, tags=None, load_aliases=False):
     """The root object of a decoded SavedModel proto read from `export_dir`
-    (see the module docstring)."""
+    (see the module docstring). With `load_aliases` (LoadOptions'
+    experimental_load_function_aliases) the root gets `function_aliases`:
+    alias -> the restored function whose traces all carry it, or the list of
+    those ConcreteFunctions.
+
+    Raises:
+      ValueError: with `load_aliases`, if the root already has an attribute
+        `function_aliases`.
+    """
     mg = meta_graph(proto, tags)
     graph = mg.get("object_graph_def", {})
     nodes = graph.get("nodes", [])
@@ -110,7 +118,15 @@ def load_objects(export_dir, proto, tags=None):
         if n not in library:
             raise _bad(f"the object graph names function {n!r}, which is not in the library")
     library.check_ops(sorted(names))
-    return _Loader(export_dir, mg, nodes, concrete, library).load()
+    loader = _Loader(export_dir, mg, nodes, concrete, library)
+    root = loader.load()
+    if load_aliases:
+        if hasattr(root, "function_aliases"):
+            raise ValueError("Could not load with experimental_load_function_aliases option "
+                             "because the top-level object already has an attributed with "
+                             "name 'function_aliases'")
+        root.function_aliases = loader.function_aliases()
+    return root
 
 
 class _Loader:
@@ -143,6 +159,22 @@ class _Loader:
         if isinstance(root, UserObject):
             root.signatures = sigs
         return root
+
+    def function_aliases(self):
+        """{alias: RestoredFunction or [ConcreteFunction]} of the MetaGraph's
+        function_aliases, as TensorFlow's loader builds it."""
+        names = self.mg.get("meta_info_def", {}).get("function_aliases", {})
+        by_alias = {}
+        for name, alias in names.items():
+            if name in self.concrete:
+                by_alias.setdefault(alias, []).append(self._concrete(name))
+        for i, node in enumerate(self.nodes):
+            saved = node.get("function", {}).get("concrete_functions", [])
+            if saved and all(n in names for n in saved):
+                alias = names[saved[0]]
+                if len(by_alias.get(alias, [])) == len(saved):
+                    by_alias[alias] = self.objects[i]
+        return by_alias
 
     def _check_children(self):
         n = len(self.nodes)

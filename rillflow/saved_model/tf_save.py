@@ -45,25 +45,28 @@ class _Unsaveable(Exception):
     """A function TensorFlow's format cannot express."""
 
 
-def saved_model_bytes(objects, signatures):
+def saved_model_bytes(objects, signatures, function_aliases=None):
     """The serialized SavedModel proto.
 
     Args:
       objects: the `saved_objects.ObjectGraphWriter` of the saved root.
       signatures: {signature key: the ConcreteFunction of its wrapper
         (keyword tensor arguments, a dict of named outputs)}.
+      function_aliases: SaveOptions' {alias: tf.function or
+        ConcreteFunction}, recorded for each of their saved traces.
 
     Raises:
       AssertionError: when a function uses a variable nothing tracks.
     """
-    return proto_codec.encode(_Writer(objects, signatures).saved_model(),
+    return proto_codec.encode(_Writer(objects, signatures, function_aliases).saved_model(),
                               "tensorflow.SavedModel")
 
 
 class _Writer:
-    def __init__(self, objects, signatures):
+    def __init__(self, objects, signatures, function_aliases=None):
         self.objects = objects
         self.signatures = signatures
+        self.function_aliases = function_aliases or {}
         self.exporter = FunctionExporter()
         self.concrete = {}
         self.var_nodes = {id(obj._storage): i for i, obj in enumerate(objects.objects)
@@ -97,6 +100,14 @@ class _Writer:
         graph_nodes.append({"name": "NoOp", "op": "NoOp"})
         sig_defs["__saved_model_init_op"] = {"outputs": {"__saved_model_init_op": {
             "name": "NoOp", "tensor_shape": {"unknown_rank": True}}}}
+        aliases = {}
+        for alias, fn in self.function_aliases.items():
+            cfs = [fn] if isinstance(fn, ConcreteFunction) else saved_traces(fn)
+            for cf in cfs:
+                try:
+                    aliases[self._concrete_function(cf)] = alias
+                except _Unsaveable as e:
+                    _log.warning("Function alias %r is not written: %s", alias, e)
         meta = {
             "meta_info_def": {"tags": ["serve"], "tensorflow_version": "rillflow",
                               "stripped_default_attrs": True},
@@ -105,6 +116,8 @@ class _Writer:
             "signature_def": sig_defs,
             "object_graph_def": {"nodes": self.nodes, "concrete_functions": self.concrete},
         }
+        if aliases:
+            meta["meta_info_def"]["function_aliases"] = aliases
         return {"saved_model_schema_version": 1, "meta_graphs": [meta]}
 
     # --- objects -------------------------------------------------------------------------
