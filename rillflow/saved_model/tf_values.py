@@ -164,10 +164,21 @@ def tensor_to_proto(value, dtype=None):
 _LIST_FIELDS = ("s", "i", "f", "b", "type", "shape", "tensor", "func")
 
 
+_KIND_FIELDS = {"string": "s", "int": "i", "float": "f", "bool": "b", "type": "type",
+                "shape": "shape", "tensor": "tensor", "func": "func"}
+
+
 def attr_from_proto(p, kind=None):
     """The rillflow value of an AttrValue dict. `kind` is the OpDef's attr
     type ("string", "int", "list(type)", "func", ...) when known: it decides
-    an empty list's type and how strings are read (`string`: str)."""
+    an empty list's type and how strings are read (`string`: str), and a
+    value of another type is refused.
+
+    Raises:
+      InvalidArgumentError: for a value that is not of type `kind`.
+    """
+    if kind is not None:
+        _check_kind(p, kind)
     if "list" in p:
         lst = p["list"]
         for field in _LIST_FIELDS:
@@ -181,6 +192,20 @@ def attr_from_proto(p, kind=None):
                            "are not supported")
             return _scalar_attr(field, p[field], kind)
     return None
+
+
+def _check_kind(p, kind):
+    is_list = kind.startswith("list(")
+    field = _KIND_FIELDS.get(kind[5:-1] if is_list else kind)
+    if field is None:
+        return
+    if is_list:
+        lst = p.get("list")
+        ok = isinstance(lst, dict) and all(not lst.get(f) for f in _LIST_FIELDS if f != field)
+    else:
+        ok = field in p
+    if not ok:
+        raise _bad(f"an attribute of type {kind} holds {sorted(p) or 'nothing'}")
 
 
 def _scalar_attr(field, v, kind):
