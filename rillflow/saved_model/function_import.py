@@ -332,7 +332,12 @@ class _Builder:
         before = len(g.get_operations())
         with g.name_scope(None):
             if op_type in SPECIAL_OPS:
-                outputs = self._special(op_type, name, data, attrs)
+                try:
+                    outputs = self._special(op_type, name, data, attrs)
+                except (TypeError, ValueError) as e:
+                    # The control-flow builders' checks (loop variables that
+                    # change dtype, branches that differ): a malformed file.
+                    raise _bad(f"node {name} ({op_type}): {e}") from None
             elif _known(op_type):
                 outputs = self._generic(op_type, name, data, attrs)
             else:
