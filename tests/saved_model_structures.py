@@ -81,6 +81,32 @@ def build_control_flow(tf):
     return flow, {"serving_default": flow.run}
 
 
+def build_training(tf):
+    """A module whose signature runs a training step (GradientTape, then
+    variable updates): the updates must happen in the loaded function too;
+    returns (module, signatures)."""
+
+    class Trainer(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[0.5], [-0.25]], name="w")
+            self.b = tf.Variable([0.1], name="b")
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x"),
+                                      tf.TensorSpec([None, 1], tf.float32, name="y")])
+        def train(self, x, y):
+            with tf.GradientTape() as tape:
+                pred = tf.nn.relu(tf.matmul(x, self.w) + self.b)
+                loss = tf.reduce_mean(tf.square(pred - y))
+            gw, gb = tape.gradient(loss, [self.w, self.b])
+            self.w.assign_sub(0.1 * gw)
+            self.b.assign_sub(0.1 * gb)
+            return {"loss": loss, "w": self.w.read_value()}
+
+    trainer = Trainer()
+    return trainer, {"serving_default": trainer.train}
+
+
 def build_keras_model(keras):
     """A functional Keras model with fixed weights: Dense(relu),
     BatchNormalization, Dropout, Dense(softmax)."""
@@ -107,6 +133,8 @@ def _array(a):
 
 X_MODULE = _array(np.arange(6, dtype=np.float32).reshape(2, 3) / 4)
 X_KERAS = _array(np.cos(np.arange(20, dtype=np.float32)).reshape(5, 4))
+X_TRAIN = _array(np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], np.float32))
+Y_TRAIN = _array(np.array([[1.0], [0.0], [2.0]], np.float32))
 
 CALLS = {
     "module": [
@@ -127,6 +155,11 @@ CALLS = {
                                  _array(np.array(2, np.int32))]},
         {"signature": "serving_default", "kwargs": {
             "x": _array(np.array([0.5], np.float32)), "n": _array(np.array(0, np.int32))}},
+    ],
+    "training": [
+        {"path": "train", "args": [X_TRAIN, Y_TRAIN]},
+        {"path": "train", "args": [X_TRAIN, Y_TRAIN]},
+        {"signature": "serving_default", "kwargs": {"x": X_TRAIN, "y": Y_TRAIN}},
     ],
     "keras_export": [
         {"path": "serve", "args": [X_KERAS]},

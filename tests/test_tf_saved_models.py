@@ -18,7 +18,7 @@ with open(os.path.join(DATA, "expected.json")) as _f:
     EXPECTED = json.load(_f)
 
 
-@pytest.mark.parametrize("name", ["module", "control_flow", "keras_export"])
+@pytest.mark.parametrize("name", ["module", "control_flow", "training", "keras_export"])
 def test_functions_and_signatures_give_tensorflows_results(name):
     obj = tf.saved_model.load(os.path.join(DATA, name))
     for spec, want in zip(ss.CALLS[name], EXPECTED[name]):
@@ -93,11 +93,12 @@ def test_truncated_and_garbage_files(tmp_path):
         tf.saved_model.load(str(target))
 
 
-@pytest.mark.parametrize("name", ["module", "control_flow"])
+@pytest.mark.parametrize("name", ["module", "control_flow", "training"])
 def test_rillflow_reads_its_own_saved_model_pb(name, tmp_path):
     """rillflow's saved_model.pb alone (its saved_model.json removed)
     loads back with TensorFlow's results."""
-    build = ss.build_module if name == "module" else ss.build_control_flow
+    build = {"module": ss.build_module, "control_flow": ss.build_control_flow,
+             "training": ss.build_training}[name]
     obj, signatures = build(tf)
     path = tmp_path / name
     tf.saved_model.save(obj, str(path), signatures=signatures)

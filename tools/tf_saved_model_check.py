@@ -4,6 +4,7 @@ rillflow (this interpreter) saves, under --dir, the objects of
 tests/saved_model_structures.py: `module` (variables, nested modules,
 functions with and without input signatures, two signatures) and
 `control_flow` (tf.cond, tf.while_loop, AutoGraph loops, tf.switch_case),
+`training` (a training step: gradients and variable updates),
 and with Keras installed `keras_export` (Keras 3's `model.export`, run on
 rillflow). Then TensorFlow (--tensorflow, a Python with tensorflow-cpu
 2.21) loads each in a subprocess, makes every call of
@@ -33,7 +34,7 @@ EXPECTED = os.path.join(HERE, "..", "tests", "data", "tf_saved_models", "expecte
 
 def rillflow_side(directory):
     """Saves the objects with rillflow; returns the names written."""
-    names = ["module", "control_flow"]
+    names = ["module", "control_flow", "training"]
     if importlib.util.find_spec("keras") is not None:
         os.environ["KERAS_BACKEND"] = "tensorflow"
         from rillflow.compat import tensorflow_shim
@@ -44,7 +45,8 @@ def rillflow_side(directory):
         names.append("keras_export")
     else:
         import rillflow as tf
-    for name, build in (("module", ss.build_module), ("control_flow", ss.build_control_flow)):
+    for name, build in (("module", ss.build_module), ("control_flow", ss.build_control_flow),
+                        ("training", ss.build_training)):
         obj, signatures = build(tf)
         tf.saved_model.save(obj, os.path.join(directory, name), signatures=signatures)
     return names

@@ -8,6 +8,8 @@ and runs on rillflow's kernels.
                  serving_default and `scaled`.
   control_flow/  tf.cond, tf.while_loop, an AutoGraph `for` over tf.range
                  with a tensor `if` inside, tf.switch_case.
+  training/      a signature that runs a training step (GradientTape,
+                 variable updates).
   keras_export/  Keras 3 `model.export` of a functional model (Dense, relu,
                  Dropout, BatchNormalization, softmax).
   expected.json  inputs and TensorFlow's outputs of every function above.
@@ -38,11 +40,12 @@ def main():
         shutil.rmtree(OUT)
     os.makedirs(OUT)
     expected = {}
-    for name, build in (("module", ss.build_module), ("control_flow", ss.build_control_flow)):
+    for name, build in (("module", ss.build_module), ("control_flow", ss.build_control_flow),
+                        ("training", ss.build_training)):
         obj, signatures = build(tf)
         tf.saved_model.save(obj, os.path.join(OUT, name), signatures=signatures)
     ss.build_keras_model(keras).export(os.path.join(OUT, "keras_export"))
-    for name in ("module", "control_flow", "keras_export"):
+    for name in ("module", "control_flow", "training", "keras_export"):
         # What TensorFlow computes from the files: the values rillflow must give.
         loaded = tf.saved_model.load(os.path.join(OUT, name))
         expected[name] = ss.run_calls(tf, loaded, ss.CALLS[name])

@@ -145,10 +145,15 @@ class FunctionExporter:
             out = "output_%d" % i
             out_args.append({"name": out, "type": dt.as_datatype_enum})
             rets[out] = r
-        stateful = any(op.opdef.stateful for op in g.get_operations())
+        # Stateful ops are control outputs: TensorFlow runs only what the
+        # outputs and control outputs need (a variable update feeds neither).
+        control = [refs[("op", id(op))] for op in g.get_operations()
+                   if op.opdef.stateful and ("op", id(op)) in refs]
         fd["signature"] = {"name": name, "input_arg": inputs, "output_arg": out_args}
-        if stateful:
+        if control:
             fd["signature"]["is_stateful"] = True
+            fd["signature"]["control_output"] = control
+            fd["control_ret"] = {c: c for c in control}
         fd["node_def"] = nodes
         fd["ret"] = rets
         if arg_map is None:
