@@ -44,7 +44,12 @@ _CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _handle_deferred(obj, name, value):
     """Called after `obj.name = value`: restores `value` if a restoration was
     waiting for that attribute."""
-    pending = _DEFERRED.get(obj)
+    if not _DEFERRED:
+        return
+    try:
+        pending = _DEFERRED.get(obj)
+    except TypeError:  # an unhashable object: nothing can wait for it
+        return
     if not pending or name not in pending or not object_graph.is_node(value):
         return
     for restoration, node_id in pending.pop(name):
@@ -159,7 +164,10 @@ class _Restoration:
             self._defer(obj._ckpt_root, name, child_id)
         if isinstance(obj, (Module, Checkpoint)) or (
                 not isinstance(obj, type) and hasattr(obj, "_track_trackable")):
-            _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
+            try:
+                _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
+            except TypeError:  # unhashable or not weakly referable: cannot wait
+                return
             if isinstance(obj, Module):
                 _watch_module_attributes()
 
