@@ -155,3 +155,29 @@ def test_round_trip_and_mismatches():
         else:
             raise AssertionError("a tf.Module checkpoint matched a Keras model")
         """)
+
+
+@needs_keras
+def test_optimizers_that_replace_their_lists_restore_on_build():
+    """Keras' SGD assigns `momentums = []` in build, then the list of its
+    momentum variables: the replaced list gets the saved values (TensorFlow
+    restores them through its list wrappers)."""
+    _run("""
+        import tempfile
+        for make in (lambda: keras.optimizers.SGD(0.1, momentum=0.9),
+                     lambda: keras.optimizers.RMSprop(0.01)):
+            model, _ = cs.build_keras_model(keras)
+            opt = make()
+            model.compile(optimizer=opt, loss="mse")
+            cs.keras_steps(model)
+            path = tf.train.Checkpoint(model=model, optimizer=opt).write(
+                os.path.join(tempfile.mkdtemp(), "ck"))
+            fresh, _ = cs.build_keras_model(keras)
+            fresh_opt = make()
+            fresh.compile(optimizer=fresh_opt, loss="mse")
+            status = tf.train.Checkpoint(model=fresh, optimizer=fresh_opt).read(path)
+            fresh_opt.build(fresh.trainable_variables)
+            status.assert_consumed()
+            for a, b in zip(opt.variables, fresh_opt.variables):
+                np.testing.assert_array_equal(a.numpy(), b.numpy())
+        """)

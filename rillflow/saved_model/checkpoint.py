@@ -37,6 +37,11 @@ _DEFERRED = weakref.WeakKeyDictionary()
 # optimizer -> [(weak reference to the variable, slot name, restoration,
 # slot node id), ...]: saved slot variables waiting for `slot_created`.
 _DEFERRED_SLOTS = weakref.WeakKeyDictionary()
+# Trackable -> {dependency name: [(restoration, node id)]}: saved children
+# matched to a TensorFlow-style Trackable's dependencies, matched again when
+# the dependency is replaced (Keras' SGD assigns `momentums = []`, then the
+# list of its momentum variables).
+_BOUND_DEPENDENCIES = weakref.WeakKeyDictionary()
 
 _CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
@@ -52,9 +57,28 @@ def _handle_deferred(obj, name, value):
         return
     if not pending or name not in pending or not object_graph.is_node(value):
         return
+    tracks = hasattr(obj, "_track_trackable")
     for restoration, node_id in pending.pop(name):
         with _context.init_scope():
             restoration.bind(node_id, value)
+        if tracks:
+            restoration._watch(obj, name, node_id)
+
+
+def _handle_replaced(obj, name, value):
+    """Called after a Trackable's dependency `name` was replaced by `value`:
+    matches the saved child the old object was matched to with `value`."""
+    if not _BOUND_DEPENDENCIES:
+        return
+    try:
+        entries = _BOUND_DEPENDENCIES.get(obj)
+    except TypeError:
+        return
+    if not entries or name not in entries or not object_graph.is_node(value):
+        return
+    for restoration, node_id in entries[name]:
+        with _context.init_scope():
+            restoration.rebind(node_id, value)
 
 
 def _module_setattr(self, name, value):
@@ -122,11 +146,14 @@ class _Restoration:
             ref = _ref(obj)
             self.bound[node_id] = ref
             self._bound_ids[id(obj)] = ref
+            tracks = not isinstance(obj, type) and hasattr(obj, "_track_trackable")
             for c in reversed(node["children"]):
                 name, child_id = c["local_name"], c["node_id"]
                 live = object_graph.child(obj, name)
                 if live is not None:
                     stack.append((child_id, live))
+                    if tracks:
+                        self._watch(obj, name, child_id)
                 elif child_id not in self.bound and self.nodes[child_id]["has_checkpoint_values"]:
                     self._defer(obj, name, child_id)
             for slot in node["slot_variables"]:
@@ -137,6 +164,21 @@ class _Restoration:
                     self._slot_waits.setdefault(original, []).append((node_id, slot))
             for optimizer_id, slot in self._slot_waits.pop(node_id, ()):
                 stack.extend(self._match_slot(optimizer_id, slot))
+
+    def _watch(self, obj, name, child_id):
+        try:
+            _BOUND_DEPENDENCIES.setdefault(obj, {}).setdefault(name, []).append(
+                (self, child_id))
+        except TypeError:  # unhashable or not weakly referable
+            pass
+
+    def rebind(self, node_id, obj):
+        """Matches node `node_id` (matched before to another object) with
+        `obj` and what it holds."""
+        old = self.bound.pop(node_id, None)
+        if old is not None and old() is not None:
+            self._bound_ids.pop(id(old()), None)
+        self.bind(node_id, obj)
 
     def _match_slot(self, optimizer_id, slot):
         """[(slot node id, slot variable)] when the optimizer has the slot

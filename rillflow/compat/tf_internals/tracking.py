@@ -36,8 +36,9 @@ class Trackable(metaclass=abc.ABCMeta):
 
     def _track_trackable(self, trackable, name, overwrite=False):
         """Records `trackable` as the dependency `name` of self; returns it.
-        A new name (not an overwritten one, as in TensorFlow) gets the
-        values a pending checkpoint restore holds for it."""
+        A new name gets the values a pending checkpoint restore holds for
+        it, as in TensorFlow; a replaced one the values its predecessor was
+        matched to (TensorFlow restores those through its list wrappers)."""
         deps = self.__dict__.setdefault("_self_unconditional_dependency_names", {})
         current = deps.get(name)
         if current is not None and current is not trackable and not overwrite:
@@ -47,6 +48,8 @@ class Trackable(metaclass=abc.ABCMeta):
         deps[name] = trackable
         if current is None:
             _checkpoint._handle_deferred(self, name, trackable)
+        elif current is not trackable:
+            _checkpoint._handle_replaced(self, name, trackable)
         return trackable
 
     def _lookup_dependency(self, name, cached_dependencies=None):
