@@ -1,6 +1,7 @@
 """The `rillflow` command: `rillflow demo` tours the library; `rillflow run
 SCRIPT` (or `-m MODULE`) runs an unmodified TensorFlow or Keras program on
-rillflow."""
+rillflow; `rillflow saved-model show DIR` describes a SavedModel (its
+signatures, functions and variables) as `saved_model_cli show --all`."""
 import argparse
 import sys
 
@@ -19,10 +20,30 @@ def main(argv=None):
     sub.add_parser("version", help="print the version")
     sub.add_parser("run", help="run a TensorFlow/Keras script on rillflow: "
                    "run SCRIPT [ARGS...] or run -m MODULE [ARGS...]")
+    sm = sub.add_parser("saved-model", help="inspect a SavedModel")
+    sm_sub = sm.add_subparsers(dest="saved_model_command")
+    show = sm_sub.add_parser("show", help="signatures (inputs, outputs), functions and "
+                             "variables of a SavedModel, as saved_model_cli show --all")
+    show.add_argument("dir", nargs="?", help="the SavedModel directory")
+    show.add_argument("--dir", dest="dir_option", help="the SavedModel directory")
+    show.add_argument("--tag_set", help="only the MetaGraphDef with these comma-separated tags")
+    show.add_argument("--signature_def", help="only this SignatureDef")
+    show.add_argument("--all", action="store_true", help="accepted: everything is shown")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from . import demo
         demo.run()
+    elif args.command == "saved-model":
+        directory = getattr(args, "dir", None) or getattr(args, "dir_option", None)
+        if args.saved_model_command != "show" or not directory:
+            sm.print_help()
+            return 1
+        from .saved_model import describe
+        try:
+            print(describe.describe(directory, args.tag_set, args.signature_def), end="")
+        except (OSError, ValueError, RuntimeError) as e:
+            print(f"rillflow saved-model show: {e}", file=sys.stderr)
+            return 1
     elif args.command == "version":
         import rillflow
         print(rillflow.__version__)

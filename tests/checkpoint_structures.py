@@ -201,3 +201,67 @@ def build_many(tf, values):
     model.table = {name: tf.Variable(v, dtype=tf.string if v.dtype == object else None)
                    for name, v in values.items()}
     return {"model": model}
+
+
+def build_keras_model(keras, functional=False, with_input=True):
+    """A compiled Keras model (Dense 3->4 relu, Dense 4->2; Sequential, or
+    functional with `functional`) with fixed weights, and Adam(0.1): the
+    `keras_*` fixtures. Without `with_input` the Sequential builds on its
+    first call (weights set then by `keras_steps`). Clears Keras' session
+    first, so layers and optimizers get the same names in every process."""
+    keras.backend.clear_session()
+    if functional:
+        inp = keras.Input((3,))
+        hidden = keras.layers.Dense(4, activation="relu")(inp)
+        model = keras.Model(inp, keras.layers.Dense(2)(hidden))
+    else:
+        layers = [keras.layers.Dense(4, activation="relu"), keras.layers.Dense(2)]
+        model = keras.Sequential(([keras.Input((3,))] if with_input else []) + layers)
+    if model.built:
+        set_keras_weights(model)
+    opt = keras.optimizers.Adam(0.1)
+    model.compile(optimizer=opt, loss="mse")
+    return model, opt
+
+
+def set_keras_weights(model):
+    """Fixed, distinct weights for `build_keras_model`'s layers."""
+    weights = [np.arange(12, dtype=np.float32).reshape(3, 4) / 10 - 0.5,
+               np.array([0.1, -0.1, 0.2, 0.0], np.float32),
+               np.arange(8, dtype=np.float32).reshape(4, 2) / 8 - 0.3,
+               np.array([0.05, -0.05], np.float32)]
+    model.set_weights(weights)
+
+
+def keras_batch():
+    """The fixed batch `keras_steps` trains on."""
+    x = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [0.0, 1.0, -1.0]], np.float32)
+    y = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]], np.float32)
+    return x, y
+
+
+def keras_steps(model, steps=2):
+    """`steps` calls of `train_on_batch` on `keras_batch()`."""
+    x, y = keras_batch()
+    if not model.built:
+        model(x[:1])
+        set_keras_weights(model)
+    for _ in range(steps):
+        model.train_on_batch(x, y)
+
+
+def object_graph_nodes(nodes):
+    """An object graph (TensorFlow's proto or rillflow's node dicts) as plain
+    lists to compare: children, attributes (name, full name, key), slots."""
+    def get(node, name):
+        return node[name] if isinstance(node, dict) else getattr(node, name)
+
+    def field(item, name):
+        return item[name] if isinstance(item, dict) else getattr(item, name)
+
+    return [[[(field(c, "node_id"), field(c, "local_name")) for c in get(n, "children")],
+             [(field(a, "name"), field(a, "full_name"), field(a, "checkpoint_key"))
+              for a in get(n, "attributes")],
+             [(field(s, "original_variable_node_id"), field(s, "slot_name"),
+               field(s, "slot_variable_node_id")) for s in get(n, "slot_variables")]]
+            for n in nodes]

@@ -63,7 +63,8 @@ def basic(tmp_path):
 
 def test_layout_and_contains(basic):
     _, path = basic
-    assert sorted(os.listdir(path)) == ["assets", "saved_model.json", "variables"]
+    assert sorted(os.listdir(path)) == ["assets", "saved_model.json", "saved_model.pb",
+                                        "variables"]
     assert sorted(os.listdir(path / "variables")) == [
         "variables.data-00000-of-00001", "variables.index"]
     assert tf.saved_model.contains_saved_model(str(path))
@@ -347,7 +348,8 @@ def test_errors(tmp_path):
     missing = tmp_path / "nope"
     with pytest.raises(OSError) as e:
         tf.saved_model.load(str(missing))
-    assert str(e.value) == "SavedModel file does not exist at: %s/{saved_model.json}" % missing
+    assert str(e.value) == ("SavedModel file does not exist at: "
+                            "%s/{saved_model.pbtxt|saved_model.pb}" % missing)
     with pytest.raises(ValueError) as e:
         tf.saved_model.save(3, str(tmp_path / "x"))
     assert str(e.value) == ("Expected an object of type `Trackable`, such as `tf.Module` or a "

@@ -9,18 +9,21 @@ rillflow (this interpreter) writes, under --dir:
   many/      3,000 variables with long names (an index of several blocks), a
              4 MiB tensor and a 2,000-element string tensor
   manager/   CheckpointManager(max_to_keep=2) after three saves
+  keras/     (when Keras is installed) a Keras 3 Sequential model and its
+             Adam after two steps, through TensorFlow's Trackable protocol
   expected.json   every value written, by checkpoint and key
 
 then TensorFlow (--tensorflow, a Python with tensorflow-cpu 2.21) builds the
 same structures in a subprocess, restores them (assert_consumed), creates
-the v1 AdamOptimizer's slots and compares every value, key and shape; it
-writes `many` again (tf_many/), which rillflow then restores and compares.
+the v1 AdamOptimizer's slots (and the Keras Adam's variables) and compares
+every value, key and shape; it writes `many` again (tf_many/), which rillflow then restores and compares.
 
     PYTHONPATH=. python tools/tf_checkpoint_check.py --tensorflow /work/tfref/bin/python
 
 tests/test_tf_checkpoints.py runs it when RILLFLOW_TF_PYTHON is set.
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -68,6 +71,16 @@ def rillflow_side(directory):
         ckpt.v.assign_add([1.0, 1.0])
         path = manager.save()
     expected["manager"] = _record(tf, path)
+    if importlib.util.find_spec("keras") is not None:
+        os.environ["KERAS_BACKEND"] = "tensorflow"
+        from rillflow.compat import tensorflow_shim
+        tensorflow_shim.install()
+        import keras
+        model, opt = cs.build_keras_model(keras)
+        cs.keras_steps(model)
+        path = tf.train.Checkpoint(model=model, optimizer=opt).write(
+            os.path.join(directory, "keras", "ckpt"))
+        expected["keras"] = _record(tf, path)
     with open(os.path.join(directory, "expected.json"), "w") as f:
         json.dump(expected, f)
 
@@ -157,6 +170,25 @@ def tensorflow_side(directory):
     if int(ckpt.save_counter.numpy()) != 3:
         raise AssertionError("manager: save_counter")
     print("manager: state file and latest checkpoint read")
+
+    if "keras" in expected:
+        import keras
+        model, opt = cs.build_keras_model(keras)
+        prefix = os.path.join(directory, "keras", "ckpt")
+        status = tf.train.Checkpoint(model=model, optimizer=opt).read(prefix)
+        opt.build(model.trainable_variables)  # Adam's moments, restored on creation
+        status.assert_consumed()
+        _check_reader(tf, prefix, expected["keras"])
+        want = expected["keras"]
+        for i, var in enumerate(model.trainable_variables):
+            key = f"optimizer/_trainable_variables/{i}/.ATTRIBUTES/VARIABLE_VALUE"
+            _same(var.numpy(), cs.from_json(want[key]), key)
+        for i, var in enumerate(opt.variables[2:], 2):
+            key = f"optimizer/_variables/{i}/.ATTRIBUTES/VARIABLE_VALUE"
+            _same(var.numpy(), cs.from_json(want[key]), key)
+        _same(opt.iterations.numpy(), cs.from_json(
+            want["optimizer/_iterations/.ATTRIBUTES/VARIABLE_VALUE"]), "iterations")
+        print("keras: model and Adam restored, moments on build")
 
 
 def main(argv=None):

@@ -11,6 +11,10 @@ TensorFlow 2.21, which tests/test_tf_checkpoints.py reads with rillflow.
                 in the object graph).
   keras_adam/   the same with Keras 3's Adam, whose variables are a list
                 (`optimizer/_variables/N`).
+  keras_sequential/  tf.train.Checkpoint(model=, optimizer=) of a Keras 3
+                Sequential model (Dense, Dense) and its Adam after two
+                train_on_batch steps (`ckpt`), and after a third (`next`).
+  keras_functional/  the same model built functionally (`ckpt`).
   manager/      tf.train.CheckpointManager(max_to_keep=2) after three saves.
   raw/          tf.raw_ops.SaveV2 of checkpoint_structures.module_values(), by
                 sorted name: rillflow's writer must produce these bytes exactly.
@@ -18,7 +22,10 @@ TensorFlow 2.21, which tests/test_tf_checkpoints.py reads with rillflow.
                 checkpoint_structures.to_json writes them.
 
 Run with TensorFlow's interpreter: /work/tfref/bin/python tools/tf_checkpoint_fixtures.py
+(`--only keras_sequential keras_functional` rewrites just those, keeping the
+others and their entries in values.json).
 """
+import argparse
 import json
 import os
 import shutil
@@ -73,6 +80,27 @@ def write_keras_adam(tf, values):
         os.path.join(OUT, "keras_adam", "ckpt")))
 
 
+def write_keras_sequential(tf, values):
+    """The `keras_sequential` fixture: a Keras model and its Adam, through
+    TensorFlow's Trackable protocol (Keras variables, layer dependencies)."""
+    import keras
+    model, opt = cs.build_keras_model(keras)
+    cs.keras_steps(model)
+    ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
+    _record(tf, values, ckpt.write(os.path.join(OUT, "keras_sequential", "ckpt")))
+    cs.keras_steps(model, 1)
+    _record(tf, values, ckpt.write(os.path.join(OUT, "keras_sequential", "next")))
+
+
+def write_keras_functional(tf, values):
+    """The `keras_functional` fixture."""
+    import keras
+    model, opt = cs.build_keras_model(keras, functional=True)
+    cs.keras_steps(model)
+    _record(tf, values, tf.train.Checkpoint(model=model, optimizer=opt).write(
+        os.path.join(OUT, "keras_functional", "ckpt")))
+
+
 def write_manager(tf, values):
     """The `manager` fixture: three saves, two kept."""
     ckpt = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0]))
@@ -95,16 +123,34 @@ def write_raw(tf, values):
     _record(tf, values, prefix)
 
 
-def main():
-    """Writes the fixture directory (removing an old one first)."""
+WRITERS = {"module": write_module, "v1_adam": write_v1_adam, "keras_adam": write_keras_adam,
+           "keras_sequential": write_keras_sequential,
+           "keras_functional": write_keras_functional, "manager": write_manager,
+           "raw": write_raw}
+
+
+def main(argv=None):
+    """Writes the fixture directory (removing an old one first), or with
+    --only the named fixtures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="+", choices=sorted(WRITERS))
+    args = ap.parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
-    os.makedirs(OUT)
     values = {}
-    for write in (write_module, write_v1_adam, write_keras_adam, write_manager, write_raw):
-        write(tf, values)
+    if args.only:
+        with open(os.path.join(OUT, "values.json")) as f:
+            values = {k: v for k, v in json.load(f).items()
+                      if k.split("/")[0] not in args.only}
+        for name in args.only:
+            shutil.rmtree(os.path.join(OUT, name), ignore_errors=True)
+    else:
+        if os.path.isdir(OUT):
+            shutil.rmtree(OUT)
+        os.makedirs(OUT)
+    for name, write in WRITERS.items():
+        if not args.only or name in args.only:
+            write(tf, values)
     with open(os.path.join(OUT, "values.json"), "w") as f:
         json.dump(values, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -90,5 +90,19 @@ def init_scope():
     Inside, ops run eagerly, or in the outermost ordinary graph when the
     function is being traced inside a v1 graph.
     """
-    with graph_mode(outermost_graph(), hide_tapes=True):
-        yield
+    graph = state.graph
+    outer = outermost_graph()
+    if outer is not None or graph is None or not getattr(graph, "is_function_graph", False):
+        with graph_mode(outer, hide_tapes=True):
+            yield
+        return
+    # Lifted out of a function into eager execution: the function's name
+    # scope becomes the eager one, as TensorFlow's init_scope enters it
+    # (variables a function creates are named under its scopes).
+    saved = state.eager_scope
+    state.eager_scope = graph.get_name_scope()
+    try:
+        with graph_mode(None, hide_tapes=True):
+            yield
+    finally:
+        state.eager_scope = saved

@@ -338,6 +338,16 @@ class Function(core_types.PolymorphicFunction):
                 out.append(cf)
         return out
 
+    def _trackable_children(self, save_type="checkpoint", **kwargs):
+        """TensorFlow's Trackable children: none in a checkpoint; in a
+        SavedModel its traces, `trace_0`, `trace_1`, ... (a function with an
+        input_signature is traced first)."""
+        if getattr(save_type, "value", save_type) == "checkpoint":
+            return {}
+        if self.input_signature is not None:
+            self.get_concrete_function()
+        return {"trace_%d" % n: cf for n, cf in enumerate(self._list_all_concrete_functions())}
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         """The signatures of all traces, as TensorFlow prints them: each
         trace's `pretty_printed_signature(verbose)`, separated by blank lines

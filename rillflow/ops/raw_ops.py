@@ -32,8 +32,10 @@ from .raw_op_table import TABLE, TYPE_ATTRS
 
 __all__ = ["make", "install", "exposed"]
 
-# Attrs that choose hardware, not values: any value is accepted and ignored.
-_IGNORED_ATTRS = frozenset({"use_cudnn_on_gpu"})
+# Attrs that choose hardware or mark gradient ops for compilers, not
+# values: any value is accepted and ignored (TensorFlow's gradient MatMuls
+# carry grad_a/grad_b, its BatchMatMuls grad_x/grad_y).
+_IGNORED_ATTRS = frozenset({"use_cudnn_on_gpu", "grad_a", "grad_b", "grad_x", "grad_y"})
 _OPAQUE_DTYPES = ("=resource", "=variant")
 _cc = U.tf_type_name     # TensorFlow's C++ dtype names: float, double, half
 

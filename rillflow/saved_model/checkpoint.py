@@ -23,6 +23,7 @@ from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework.api_export import export
+from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
@@ -36,6 +37,11 @@ _DEFERRED = weakref.WeakKeyDictionary()
 # optimizer -> [(weak reference to the variable, slot name, restoration,
 # slot node id), ...]: saved slot variables waiting for `slot_created`.
 _DEFERRED_SLOTS = weakref.WeakKeyDictionary()
+# Trackable -> {dependency name: [(restoration, node id)]}: saved children
+# matched to a TensorFlow-style Trackable's dependencies, matched again when
+# the dependency is replaced (Keras' SGD assigns `momentums = []`, then the
+# list of its momentum variables).
+_BOUND_DEPENDENCIES = weakref.WeakKeyDictionary()
 
 _CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
@@ -43,12 +49,36 @@ _CPP_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def _handle_deferred(obj, name, value):
     """Called after `obj.name = value`: restores `value` if a restoration was
     waiting for that attribute."""
-    pending = _DEFERRED.get(obj)
+    if not _DEFERRED:
+        return
+    try:
+        pending = _DEFERRED.get(obj)
+    except TypeError:  # an unhashable object: nothing can wait for it
+        return
     if not pending or name not in pending or not object_graph.is_node(value):
         return
+    tracks = hasattr(obj, "_track_trackable")
     for restoration, node_id in pending.pop(name):
         with _context.init_scope():
             restoration.bind(node_id, value)
+        if tracks:
+            restoration._watch(obj, name, node_id)
+
+
+def _handle_replaced(obj, name, value):
+    """Called after a Trackable's dependency `name` was replaced by `value`:
+    matches the saved child the old object was matched to with `value`."""
+    if not _BOUND_DEPENDENCIES:
+        return
+    try:
+        entries = _BOUND_DEPENDENCIES.get(obj)
+    except TypeError:
+        return
+    if not entries or name not in entries or not object_graph.is_node(value):
+        return
+    for restoration, node_id in entries[name]:
+        with _context.init_scope():
+            restoration.rebind(node_id, value)
 
 
 def _module_setattr(self, name, value):
@@ -111,18 +141,19 @@ class _Restoration:
             if node_id in self.bound or self.is_bound(obj):
                 continue
             node = self.nodes[node_id]
-            if isinstance(obj, Variable):
-                for attr in node["attributes"]:
-                    if attr["name"] == object_graph.VARIABLE_VALUE:
-                        self._restore_variable(obj, attr["checkpoint_key"])
+            if node["attributes"]:
+                self._restore_state(obj, node["attributes"])
             ref = _ref(obj)
             self.bound[node_id] = ref
             self._bound_ids[id(obj)] = ref
+            tracks = not isinstance(obj, type) and hasattr(obj, "_track_trackable")
             for c in reversed(node["children"]):
                 name, child_id = c["local_name"], c["node_id"]
                 live = object_graph.child(obj, name)
                 if live is not None:
                     stack.append((child_id, live))
+                    if tracks:
+                        self._watch(obj, name, child_id)
                 elif child_id not in self.bound and self.nodes[child_id]["has_checkpoint_values"]:
                     self._defer(obj, name, child_id)
             for slot in node["slot_variables"]:
@@ -133,6 +164,21 @@ class _Restoration:
                     self._slot_waits.setdefault(original, []).append((node_id, slot))
             for optimizer_id, slot in self._slot_waits.pop(node_id, ()):
                 stack.extend(self._match_slot(optimizer_id, slot))
+
+    def _watch(self, obj, name, child_id):
+        try:
+            _BOUND_DEPENDENCIES.setdefault(obj, {}).setdefault(name, []).append(
+                (self, child_id))
+        except TypeError:  # unhashable or not weakly referable
+            pass
+
+    def rebind(self, node_id, obj):
+        """Matches node `node_id` (matched before to another object) with
+        `obj` and what it holds."""
+        old = self.bound.pop(node_id, None)
+        if old is not None and old() is not None:
+            self._bound_ids.pop(id(old()), None)
+        self.bind(node_id, obj)
 
     def _match_slot(self, optimizer_id, slot):
         """[(slot node id, slot variable)] when the optimizer has the slot
@@ -153,31 +199,69 @@ class _Restoration:
 
     def _defer(self, obj, name, child_id):
         """Waits for `obj.name` to be assigned (a Checkpoint's children may
-        also come from its `root`)."""
+        also come from its `root`). A TensorFlow-style Trackable (Keras'
+        layers and optimizers) reports new dependencies from
+        `_track_trackable`; a `tf.Module` from its attribute assignments."""
         if isinstance(obj, Checkpoint) and obj._ckpt_root is not None:
             self._defer(obj._ckpt_root, name, child_id)
-        if isinstance(obj, (Module, Checkpoint)):
-            _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
+        if isinstance(obj, (Module, Checkpoint)) or (
+                not isinstance(obj, type) and hasattr(obj, "_track_trackable")):
+            try:
+                _DEFERRED.setdefault(obj, {}).setdefault(name, []).append((self, child_id))
+            except TypeError:  # unhashable or not weakly referable: cannot wait
+                return
             if isinstance(obj, Module):
                 _watch_module_attributes()
 
-    def _restore_variable(self, var, key):
+    def _saved(self, key, expected_dtype):
+        """The saved value of `key`, checked against `expected_dtype` (a
+        DType or NumPy dtype) as TensorFlow's RestoreV2 checks it."""
         reader = self.reader
         if key not in reader:
             raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
         saved = reader.dtype(key).name
-        if saved != var.dtype.name:
+        expected = D.as_dtype(expected_dtype).name
+        if saved != expected:
             def cpp(n):
                 return _CPP_DTYPE_NAMES.get(n, n)
             raise errors.InvalidArgumentError(
-                None, None, f"tensor_name = {key}; expected dtype {cpp(var.dtype.name)} does "
+                None, None, f"tensor_name = {key}; expected dtype {cpp(expected)} does "
                 f"not equal original dtype {cpp(saved)} [Op:RestoreV2]")
-        shape = reader.shape(key)
+        return reader
+
+    def _restore_state(self, obj, attributes):
+        """Restores the saved `attributes` (of one node) into `obj`: a
+        variable directly, another object through TensorFlow's
+        `_restore_from_tensors` with the tensors its `_serialize_to_tensors`
+        names (a Keras variable). Objects without state are left alone."""
+        if isinstance(obj, Variable):
+            for attr in attributes:
+                if attr["name"] == object_graph.VARIABLE_VALUE:
+                    self._restore_variable(obj, attr["checkpoint_key"])
+            return
+        restore = getattr(obj, "_restore_from_tensors", None)
+        if restore is None or isinstance(obj, type) or not object_graph.has_state(obj):
+            return
+        live = object_graph.state_tensors(obj)
+        keys = {a["name"]: a["checkpoint_key"] for a in attributes}
+        restored = {}
+        for name, value in live.items():
+            key = keys.get(object_graph.escape_local_name(name))
+            if key is None:
+                raise errors.NotFoundError(
+                    None, None, f"Key {object_graph.escape_local_name(name)} of "
+                    f"{type(obj).__name__} not found in checkpoint")
+            restored[name] = EagerTensor(self._saved(key, value.dtype).get(key))
+        if restored:
+            restore(restored)
+
+    def _restore_variable(self, var, key):
+        shape = self._saved(key, var.dtype).shape(key)
         if not var.shape.is_compatible_with(TensorShape(shape)):
             raise ValueError(f"Received incompatible tensor with shape {_shape_text(shape)} "
                              "when attempting to restore variable with shape "
                              f"{var.shape} and name {var.name}.")
-        var._storage.value = reader.get(key)
+        var._storage.value = self.reader.get(key)
 
     def unresolved(self):
         """Saved nodes with values that no live object matched."""

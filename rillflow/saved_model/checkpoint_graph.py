@@ -22,7 +22,11 @@ triples; see `checkpoint.slot_created` for restoring slots created later.
 import collections
 import json
 
+import numpy as np
+
 from ..framework import errors
+from ..function.concrete_function import ConcreteFunction
+from ..function.polymorphic_function import Function
 from ..io import checkpoint_pb, wire
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
@@ -32,6 +36,14 @@ VARIABLE_VALUE = "VARIABLE_VALUE"
 
 # Module attributes that are bookkeeping, never state (as in Module._walk).
 _SKIPPED = ("_self_unconditional", "_obj_reference_counts")
+# tf.functions are Trackables in TensorFlow: an instance attribute holding
+# one is a node (without state) of the graph.
+_FUNCTIONS = (Function, ConcreteFunction)
+# The containers TensorFlow wraps (and so tracks) when they are assigned to
+# a tracked attribute: exactly these types, not subclasses such as
+# defaultdict or Keras' TrackedList. Classes that stand for TensorFlow's own
+# wrappers set `_tf_tracked_container`.
+_WRAPPED = (list, dict, collections.OrderedDict)
 
 
 def escape_local_name(name):
@@ -39,44 +51,76 @@ def escape_local_name(name):
     return name.replace(".", "..").replace("/", ".S")
 
 
-def checkpoint_key(path):
-    """The tensor name of the variable at `path` (a tuple of local names)."""
-    return "/".join(escape_local_name(n) for n in path) + "/.ATTRIBUTES/" + VARIABLE_VALUE
+def checkpoint_key(path, attribute=VARIABLE_VALUE):
+    """The tensor name of `attribute` (a variable's is VARIABLE_VALUE) of the
+    object at `path` (a tuple of local names)."""
+    return "/".join(escape_local_name(n) for n in path) + "/.ATTRIBUTES/" + \
+        escape_local_name(attribute)
+
+
+def _protocol(obj, method):
+    """`obj.method` when `obj` (an instance, not a class) defines it, else None."""
+    if isinstance(obj, type):
+        return None
+    found = getattr(obj, method, None)
+    return found if callable(found) else None
 
 
 def is_trackable(value):
-    """Whether `value` is an object a checkpoint can hold (not a container)."""
-    return isinstance(value, (Variable, Module)) or (
-        hasattr(value, "_checkpoint_children") and not isinstance(value, type))
+    """Whether `value` is an object a checkpoint can hold (not a container):
+    a variable, module, tf.function, or an object with TensorFlow's
+    `_trackable_children` (Keras' layers, variables and optimizers) or
+    rillflow's `_checkpoint_children` (`tf.train.Checkpoint`)."""
+    return isinstance(value, (Variable, Module) + _FUNCTIONS) or \
+        _protocol(value, "_trackable_children") is not None or \
+        _protocol(value, "_checkpoint_children") is not None
 
 
-def _container_has_state(value, depth=0):
-    if depth > 100:  # a list that contains itself
-        return False
-    items = value.values() if isinstance(value, dict) else value
-    for v in items:
-        if is_trackable(v):
-            return True
-        if isinstance(v, (list, tuple, dict)) and _container_has_state(v, depth + 1):
+def is_container(value):
+    """Whether `value` is a container TensorFlow tracks as a node of its own
+    (its ListWrapper, _DictWrapper, _TupleWrapper): a list, dict or
+    OrderedDict, even empty, or a tuple holding something tracked."""
+    if type(value) in _WRAPPED or getattr(type(value), "_tf_tracked_container", False):
+        return True
+    return isinstance(value, tuple) and _should_wrap_tuple(value)
+
+
+def _should_wrap_tuple(value, depth=0):
+    # TensorFlow's rule: a tuple is wrapped when an element is trackable, a
+    # mutable container, or such a tuple. Depth-capped: a tuple can contain
+    # a list that contains the tuple.
+    for v in value:
+        if is_trackable(v) or type(v) in _WRAPPED or (
+                isinstance(v, tuple) and depth < 100 and _should_wrap_tuple(v, depth + 1)):
             return True
     return False
 
 
 def is_node(value):
-    """Whether `value` is a node of the object graph: a trackable object, or
-    a list/tuple/dict that (transitively) holds one."""
-    return is_trackable(value) or (isinstance(value, (list, tuple, dict)) and
-                                   _container_has_state(value))
+    """Whether `value` is a node of the object graph, as in TensorFlow: a
+    trackable object or a tracked container (see `is_container`)."""
+    return is_trackable(value) or is_container(value)
+
+
+def has_state(obj):
+    """Whether `obj` saves tensors of its own: a variable, or an object with
+    TensorFlow's `_serialize_to_tensors` (a Keras variable)."""
+    return isinstance(obj, Variable) or _protocol(obj, "_serialize_to_tensors") is not None
 
 
 def children(obj):
     """The tracked `(local_name, child)` pairs of `obj`, in tracking order.
 
+    An object with TensorFlow's `_trackable_children(save_type)` (Keras'
+    objects, the `tf.__internal__.tracking` stand-ins) names its own; a
+    `tf.Module`'s are its attributes holding nodes; a container's are its
+    entries that are nodes, named by index or key.
+
     Raises:
-      ValueError: for a dict with a non-string key holding state (TensorFlow
-        cannot name such an entry either).
+      ValueError: for a dict with a non-string key holding a node
+        (TensorFlow cannot name such an entry either).
     """
-    if isinstance(obj, Variable):
+    if isinstance(obj, Variable) or isinstance(obj, _FUNCTIONS):
         return []
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj) if is_node(v)]
@@ -94,9 +138,12 @@ def children(obj):
                     "non-trackable object; it will be subsequently ignored.")
             out.append((k, v))
         return out
-    custom = getattr(obj, "_checkpoint_children", None)
+    custom = _protocol(obj, "_checkpoint_children")
     if custom is not None:
         return custom()
+    protocol = _protocol(obj, "_trackable_children")
+    if protocol is not None:
+        return [(k, v) for k, v in protocol("checkpoint").items() if is_node(v)]
     return [(k, v) for k, v in vars(obj).items()
             if k not in _SKIPPED and not k.startswith("_Module__") and is_node(v)]
 
@@ -138,8 +185,9 @@ def breadth_first(root):
 
 
 def variables_of(root):
-    """The variables reachable from `root`, in breadth-first order."""
-    return [obj for _, obj in breadth_first(root) if isinstance(obj, Variable)]
+    """The objects with state of their own (`has_state`: variables, Keras
+    variables) reachable from `root`, in breadth-first order."""
+    return [obj for _, obj in breadth_first(root) if has_state(obj)]
 
 
 def _slots(obj):
@@ -161,15 +209,57 @@ def _value_of(var):
     return value
 
 
-def _variable_attribute(var, key):
-    name = var.name[:-2] if var.name.endswith(":0") else var.name
-    return [{"name": VARIABLE_VALUE, "full_name": name, "checkpoint_key": key}]
+def full_name(obj):
+    """TensorFlow's `full_name` of an attribute: a variable's name without
+    `:0` (`_shared_name`), "" for other objects."""
+    if isinstance(obj, Variable):
+        return obj._shared_name
+    if hasattr(obj, "_should_act_as_resource_variable"):
+        return str(getattr(obj, "_shared_name", ""))
+    return ""
+
+
+def _as_numpy(value):
+    if isinstance(value, Variable):
+        return _value_of(value)
+    if hasattr(value, "numpy"):
+        return value.numpy()
+    return np.asarray(value)
+
+
+def state_tensors(obj):
+    """{attribute name: NumPy value} that `obj` saves: a variable's
+    VARIABLE_VALUE, or what TensorFlow's `_serialize_to_tensors()` returns
+    (a Keras variable returns its inner `tf.Variable`'s); {} without state.
+
+    Raises:
+      FailedPreconditionError: if a variable has no value yet.
+      InvalidArgumentError: for a sliced save spec (a dict of slices).
+    """
+    if isinstance(obj, Variable):
+        return {VARIABLE_VALUE: _value_of(obj)}
+    method = _protocol(obj, "_serialize_to_tensors")
+    if method is None:
+        return {}
+    try:
+        found = method()
+    except NotImplementedError:  # TensorFlow's base class: no tensors
+        return {}
+    out = {}
+    for name, value in found.items():
+        if isinstance(value, dict):
+            raise errors.InvalidArgumentError(
+                None, None, f"{type(obj).__name__} saves sliced tensors ({name}), which "
+                "rillflow's checkpoints do not support.")
+        out[name] = _as_numpy(value)
+    return out
 
 
 def serialize(root):
     """`(nodes, tensors)`: the object graph of `root` (a list of node dicts,
     see `rillflow/io/checkpoint_pb.py`) and a dict checkpoint key -> NumPy
-    value of every variable in it.
+    value of every variable (and other object with state, see
+    `state_tensors`) in it.
 
     Slot variables (an optimizer's per-variable state, declared by
     `_checkpoint_slots()`) that are not reachable otherwise become nodes
@@ -187,10 +277,14 @@ def serialize(root):
     for path, obj in order:
         node = {"children": [{"node_id": ids[id(c)], "local_name": name}
                              for name, c in children(obj)]}
-        if isinstance(obj, Variable):
-            key = checkpoint_key(path)
-            tensors[key] = _value_of(obj)
-            node["attributes"] = _variable_attribute(obj, key)
+        attributes = []
+        for name, value in state_tensors(obj).items():
+            key = checkpoint_key(path, name)
+            tensors[key] = value
+            attributes.append({"name": escape_local_name(name), "full_name": full_name(obj),
+                               "checkpoint_key": key})
+        if attributes:
+            node["attributes"] = attributes
         nodes.append(node)
     for path, obj in order:
         refs = []
@@ -203,7 +297,9 @@ def serialize(root):
                     "/" + escape_local_name(slot_name) + "/.ATTRIBUTES/" + VARIABLE_VALUE
                 ids[id(slot)] = len(nodes)
                 tensors[key] = _value_of(slot)
-                nodes.append({"children": [], "attributes": _variable_attribute(slot, key)})
+                nodes.append({"children": [], "attributes": [
+                    {"name": VARIABLE_VALUE, "full_name": full_name(slot),
+                     "checkpoint_key": key}]})
             refs.append({"original_variable_node_id": ids[id(var)], "slot_name": slot_name,
                          "slot_variable_node_id": ids[id(slot)]})
         if refs:

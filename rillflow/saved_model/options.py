@@ -1,8 +1,9 @@
 """`tf.saved_model.SaveOptions`, `LoadOptions` and the namespace's constants.
 
 The options are accepted with TensorFlow's parameters and kept as
-attributes; rillflow's format has no use for them (one device, no
-sharding, no protobuf image format), so they change nothing.
+attributes. `SaveOptions.function_aliases` and
+`LoadOptions.experimental_load_function_aliases` work as in TensorFlow; the
+others change nothing (one device, no sharding, no protobuf image format).
 """
 from ..framework.api_export import export, export_value
 
@@ -45,8 +46,8 @@ class LoadOptions:
         self.experimental_load_function_aliases = experimental_load_function_aliases
 
 
-# TensorFlow's names for the parts of a SavedModel (the file names are
-# TensorFlow's; rillflow writes saved_model.json instead of the .pb).
+# TensorFlow's names for the parts of a SavedModel (rillflow writes the same
+# files, and its own saved_model.json beside them).
 for _name, _value in (("ASSETS_DIRECTORY", "assets"), ("ASSETS_KEY", "saved_model_assets"),
                       ("DEFAULT_SERVING_SIGNATURE_DEF_KEY", "serving_default"),
                       ("SAVED_MODEL_FILENAME_PB", "saved_model.pb"),

@@ -182,8 +182,17 @@ class RestoredFunction:
             bound = sig.bind(*args, **kwargs)
         except TypeError:
             return None, None
+        given = set(bound.arguments)
         bound.apply_defaults()
-        return split_bound(sig, bound.arguments)
+        pos, kw = split_bound(sig, bound.arguments)
+        if self._input_signature is not None and len(pos) > len(self._input_signature):
+            # With an input_signature the traces take only its arguments; the
+            # parameters after it keep their defaults (passing them is an error).
+            names = list(sig.parameters)[len(self._input_signature):len(pos)]
+            if any(n in given for n in names):
+                return None, None
+            pos = pos[:len(self._input_signature)]
+        return pos, kw
 
     def _no_match_message(self, pos, kw):
         """TensorFlow's message listing the call and each saved option."""

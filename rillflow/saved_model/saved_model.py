@@ -21,6 +21,7 @@ Not saved, as Python code: a tf.py_function's function (the restored op
 raises when it runs, as in TensorFlow), a Dataset.from_generator generator,
 and custom gradients that cannot be traced.
 """
+import hashlib
 import json
 import os
 
@@ -41,6 +42,7 @@ from .restored import RestoredFunction, SignatureFunction, SignatureMap
 from ..framework import nest
 from ..io import tensor_bundle
 from . import checkpoint_graph
+from . import tf_load, tf_save
 
 __all__ = ["save", "load", "contains_saved_model"]
 
@@ -55,8 +57,11 @@ _OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 @export("saved_model.contains_saved_model")
 def contains_saved_model(export_dir):
-    """Whether `export_dir` holds a SavedModel (its `saved_model.json`)."""
-    return os.path.isfile(os.path.join(os.fspath(export_dir), _FILENAME))
+    """Whether `export_dir` holds a SavedModel (its `saved_model.pb`, or
+    rillflow's `saved_model.json`)."""
+    export_dir = os.fspath(export_dir)
+    return any(os.path.isfile(os.path.join(export_dir, f))
+               for f in (tf_load.PB_FILENAME, _FILENAME))
 
 
 # --- saving ------------------------------------------------------------------------------
@@ -90,20 +95,27 @@ def save(obj, export_dir, signatures=None, options=None):
     writer = GraphWriter(objects.variable_key)
     object_nodes = objects.encode(writer)
     sig_fns = _signature_functions(obj, signatures, objects)
-    sig_names = {key: writer.add_function(_signature_wrapper(cf)) for key, cf in
-                 sig_fns.items()}
+    wrappers = {key: _signature_wrapper(cf) for key, cf in sig_fns.items()}
+    sig_names = {key: writer.add_function(w) for key, w in wrappers.items()}
+    pb = tf_save.saved_model_bytes(objects, wrappers,
+                                   getattr(options, "function_aliases", None))
     doc = {"format": _FORMAT, "version": _VERSION, "objects": object_nodes,
-           "signatures": sig_names, "library": writer.to_json()}
+           "signatures": sig_names, "library": writer.to_json(),
+           "saved_model_pb_sha256": hashlib.sha256(pb).hexdigest()}
     text = json.dumps(doc, allow_nan=False, separators=(",", ":"))
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    _write_atomically(os.path.join(export_dir, tf_load.PB_FILENAME), pb)
     tensors = objects.variable_values()
     tensors[_OBJECT_GRAPH_KEY] = np.array(
         checkpoint_graph.to_bytes(objects.checkpoint_graph()["nodes"]), dtype=object)
     _write_variables(os.path.join(export_dir, _VARIABLES), tensors)
-    path = os.path.join(export_dir, _FILENAME)
+    _write_atomically(os.path.join(export_dir, _FILENAME), text.encode("utf-8"))
+
+
+def _write_atomically(path, data):
     tmp = "%s.tmp%d" % (path, os.getpid())
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
+    with open(tmp, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
 
 
@@ -122,11 +134,18 @@ def _signature_functions(root, signatures, objects):
     if signatures is None and isinstance(getattr(root, "signatures", None), SignatureMap):
         signatures = dict(root.signatures)  # a loaded SavedModel saved again
     if signatures is None:
-        found = [c for c in objects.root_functions()
-                 if isinstance(c, ConcreteFunction) or c.input_signature is not None]
-        if len(found) != 1:
-            return {}
-        signatures = found[0]
+        # As TensorFlow: a root function named `_default_save_signature`
+        # (Keras models have one), else the one root function with an
+        # input signature.
+        default = objects.root_function("_default_save_signature")
+        if default is not None:
+            signatures = default
+        else:
+            found = [c for c in map(_as_signature, objects.root_functions())
+                     if c is not None and _valid_signature(c)]
+            if len(found) != 1:
+                return {}
+            signatures = found[0]
     if not isinstance(signatures, dict):
         signatures = {_DEFAULT_SIGNATURE: signatures}
     out = {}
@@ -142,6 +161,29 @@ def _signature_functions(root, signatures, objects):
                 "can be used as a signature.")
         out[key] = fn
     return out
+
+
+def _as_signature(fn):
+    """The ConcreteFunction a function gives as a signature: itself, or the
+    trace of a tf.function with an input_signature; else None."""
+    if isinstance(fn, (Function, RestoredFunction)) and fn.input_signature is not None:
+        try:
+            return fn.get_concrete_function()
+        except (TypeError, ValueError):
+            return None
+    return fn if isinstance(fn, ConcreteFunction) else None
+
+
+def _valid_signature(cf):
+    """Whether `cf` can serve as a signature, as TensorFlow decides when it
+    picks one itself: it has outputs, all tensors, and takes no variables."""
+    if not cf.graph.outputs:
+        return False
+    try:
+        _named_outputs(cf.graph.structured_outputs)
+    except ValueError:
+        return False
+    return all(t.dtype is not D.resource for t in cf.graph.inputs[:cf._num_args])
 
 
 def _signature_wrapper(cf):
@@ -193,12 +235,38 @@ def load(export_dir, tags=None, options=None):
     """
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, _FILENAME)
+    pb_path = os.path.join(export_dir, tf_load.PB_FILENAME)
+    aliases = bool(getattr(options, "experimental_load_function_aliases", False))
+    # Function aliases are recorded in saved_model.pb only.
+    doc = None if aliases else _rillflow_document(path, pb_path)
+    if doc is None:
+        proto = tf_load.read_saved_model(export_dir)
+        with _context.eager_mode():
+            return tf_load.load_objects(export_dir, proto, tags, load_aliases=aliases)
+    values = _read_variables(os.path.join(export_dir, _VARIABLES))
+    with _context.eager_mode():
+        try:
+            return _restore(doc, values)
+        except (FormatError, RecursionError) as e:
+            # RecursionError: values nested deeper than any rillflow writes.
+            raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
+
+
+def _rillflow_document(path, pb_path):
+    """rillflow's own description of the SavedModel (saved_model.json), or
+    None to read TensorFlow's saved_model.pb: when there is no such file,
+    or when saved_model.pb is not the one it was written with (a
+    SavedModel written again by TensorFlow in the same place).
+
+    Raises:
+      OSError: for a saved_model.json that cannot be parsed.
+      OSError: when neither file exists (TensorFlow's error).
+    """
     if not os.path.isfile(path):
-        for tf_file in ("saved_model.pb", "saved_model.pbtxt"):
-            if os.path.isfile(os.path.join(export_dir, tf_file)):
-                raise OSError(f"{export_dir} holds a TensorFlow SavedModel ({tf_file}); "
-                              f"rillflow loads the SavedModels it writes ({_FILENAME}).")
-        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{_FILENAME}}}")
+        if not os.path.isfile(pb_path):
+            raise OSError(f"SavedModel file does not exist at: "
+                          f"{os.path.dirname(path)}/{{saved_model.pbtxt|saved_model.pb}}")
+        return None
     try:
         with open(path, "rb") as f:
             doc = json.loads(f.read().decode("utf-8"))
@@ -208,13 +276,15 @@ def load(export_dir, tags=None, options=None):
             raise FormatError(f"unsupported version {doc.get('version')!r}")
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
-    values = _read_variables(os.path.join(export_dir, _VARIABLES))
-    with _context.eager_mode():
-        try:
-            return _restore(doc, values)
-        except (FormatError, RecursionError) as e:
-            # RecursionError: values nested deeper than any rillflow writes.
-            raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
+    digest = doc.get("saved_model_pb_sha256")
+    if os.path.isfile(pb_path) and digest is not None:
+        h = hashlib.sha256()
+        with open(pb_path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        if h.hexdigest() != digest:
+            return None
+    return doc
 
 
 def _restore(doc, values):

@@ -21,7 +21,7 @@ from . import values as V
 from .graph_io import FormatError
 from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature
 
-__all__ = ["ObjectGraphWriter", "restore_objects"]
+__all__ = ["ObjectGraphWriter", "restore_objects", "saved_traces"]
 
 _VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 # Functions as saved: tf.functions, and those of a loaded SavedModel (which
@@ -30,9 +30,10 @@ _FUNCTIONS = (Function, RestoredFunction)
 
 
 def _is_object(obj):
-    # `_checkpoint_children` is tf.train.Checkpoint's list of its tracked objects.
-    return isinstance(obj, (Module, UserObject)) or (
-        hasattr(obj, "_checkpoint_children") and not isinstance(obj, type))
+    # `_checkpoint_children` is tf.train.Checkpoint's list of its tracked
+    # objects; `_trackable_children` TensorFlow's protocol (Keras' objects).
+    return isinstance(obj, (Module, UserObject)) or not isinstance(obj, type) and (
+        hasattr(obj, "_checkpoint_children") or hasattr(obj, "_trackable_children"))
 
 
 def _tracked(value):
@@ -46,14 +47,41 @@ def _tracked(value):
     return False
 
 
+def _saved_form(v):
+    """The object saved for `v`: a variable wrapping a `tf.Variable` (Keras'
+    on its TensorFlow backend, `_should_act_as_resource_variable`) is saved
+    as that variable, as TensorFlow's `_export_to_saved_model_graph` maps it
+    (the functions capture the inner variable's handle)."""
+    if hasattr(v, "_should_act_as_resource_variable") and not isinstance(v, (Variable, type)):
+        inner = getattr(v, "value", None)
+        if isinstance(inner, Variable):
+            return inner
+    return v
+
+
 def _children(obj):
     """(name, child) pairs of the tracked attributes of `obj`."""
+    return [(k, _saved_form(v)) for k, v in _raw_children(obj)]
+
+
+def _raw_children(obj):
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj) if _tracked(v)]
     if isinstance(obj, dict):
         return [(k, v) for k, v in obj.items() if isinstance(k, str) and _tracked(v)]
     if isinstance(obj, (Variable, ConcreteFunction) + _FUNCTIONS):
         return []
+    protocol = getattr(obj, "_trackable_children", None)
+    if callable(protocol) and not isinstance(obj, (Module, type)):
+        # TensorFlow's Trackable protocol (Keras' objects): its SavedModel
+        # children, functions included.
+        out = [(k, v) for k, v in protocol("savedmodel").items() if _tracked(v)]
+        names = {k for k, _ in out}
+        for k in sorted(dir(type(obj))):
+            if k not in names and isinstance(inspect.getattr_static(type(obj), k, None),
+                                             Function):
+                out.append((k, getattr(obj, k)))
+        return out
     custom = getattr(obj, "_checkpoint_children", None)
     if custom is not None and not isinstance(obj, Module):
         out = [(k, v) for k, v in custom() if _tracked(v)]
@@ -122,6 +150,14 @@ class ObjectGraphWriter:
         return [self.objects[k] for _, k in self.children[0]
                 if isinstance(self.objects[k], (ConcreteFunction,) + _FUNCTIONS)]
 
+    def root_function(self, name):
+        """The function attribute `name` of the root object, or None."""
+        for child_name, k in self.children[0]:
+            if child_name == name and isinstance(self.objects[k],
+                                                 (ConcreteFunction,) + _FUNCTIONS):
+                return self.objects[k]
+        return None
+
     def variable_key(self, storage):
         """The checkpoint key of the tracked variable owning `storage`.
 
@@ -183,7 +219,7 @@ class ObjectGraphWriter:
         return {"kind": kind, "children": children}
 
 
-def _saved_traces(fn):
+def saved_traces(fn):
     """The traces of `fn` to save: usable eagerly (not captured from another
     function's graph), each once; a function with an input_signature is
     traced if it has not been yet."""
@@ -222,7 +258,7 @@ def _function_node(fn, writer):
         params.append([p.name, p.kind.name, default])
     spec = fn.input_signature
     return {"kind": "function", "name": fn.__name__ if hasattr(fn, "__name__") else fn._name,
-            "concrete": [writer.add_function(cf) for cf in _saved_traces(fn)],
+            "concrete": [writer.add_function(cf) for cf in saved_traces(fn)],
             "input_signature": None if spec is None else V.encode(tuple(spec), _encode_spec),
             "params": params if sig is not None else None}
 

@@ -87,6 +87,18 @@ def _namespace(name, **members):
     return mod
 
 
+class _FuncGraph(FuncGraph):
+    """`tf.__internal__.FuncGraph`: as TensorFlow's, a graph made while
+    another is being built is nested in it (its outer graph is the default
+    graph at construction), so it can capture that graph's tensors (Keras'
+    `compute_output_spec` runs a layer's `call` in such a graph inside
+    another's)."""
+
+    def __init__(self, name, outer_graph=None, **kwargs):
+        super().__init__(name, outer_graph=outer_graph if outer_graph is not None
+                         else _context.state.graph)
+
+
 def build():
     """The `tf.__internal__` module object."""
     return _namespace(
@@ -94,7 +106,7 @@ def build():
         __doc__="TensorFlow-internal names Keras uses (rillflow stand-ins).",
         CompositeTensor=CompositeTensor,
         EagerTensor=EagerTensor,
-        FuncGraph=FuncGraph,
+        FuncGraph=_FuncGraph,
         types=_namespace("tensorflow.__internal__.types", Tensor=TensorType),
         tracking=_namespace("tensorflow.__internal__.tracking",
                             Trackable=tracking.Trackable,

@@ -249,7 +249,10 @@ class Variable(metaclass=VariableMetaclass):
                                  else synchronization)
         self._aggregation = VariableAggregation.NONE if aggregation is None else aggregation
         base = name if name is not None else "Variable"
-        graph = _context.outermost_graph()
+        # The name scope where the variable is created, a function graph's
+        # own included (TensorFlow's: a function's scopes start empty, and
+        # init_scope carries the function's scope out).
+        graph = _state.graph
         scope = (graph.get_name_scope() if graph is not None else _state.eager_scope)
         self._name = (scope + "/" + base if scope else base) + ":0"
         init_fn = initial_value if callable(initial_value) else None
@@ -619,6 +622,35 @@ class Variable(metaclass=VariableMetaclass):
     def set_shape(self, shape):
         """Refines the static shape."""
         self._shape = self._shape.merge_with(shape)
+
+    # --- TensorFlow's Trackable protocol (checkpoints) ------------------------
+    # Keras' TensorFlow-backend Variable wraps a tf.Variable and saves and
+    # restores itself through these methods of the wrapped one.
+    @property
+    def _shared_name(self):
+        return self._name[:-2] if self._name.endswith(":0") else self._name
+
+    def _serialize_to_tensors(self):
+        """{"VARIABLE_VALUE": self}: the tensors a checkpoint saves (the
+        writer reads the variable's storage without a copy)."""
+        return {"VARIABLE_VALUE": self}
+
+    def _restore_from_tensors(self, restored_tensors):
+        """Sets the value from `restored_tensors["VARIABLE_VALUE"]` (a
+        tensor or array of the variable's dtype) as a checkpoint restore
+        does, outside any graph and without notifying tapes.
+
+        Raises:
+          ValueError: if the shape does not fit the variable's.
+        """
+        value = restored_tensors["VARIABLE_VALUE"]
+        value = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"Received incompatible tensor with shape "
+                             f"{TensorShape(list(value.shape))} when attempting to restore "
+                             f"variable with shape {self._shape} and name {self._name}.")
+        self._storage.value = value
+        return self
 
     def __repr__(self):
         if _state.graph is None and self._storage.value is not None:
