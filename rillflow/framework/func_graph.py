@@ -268,7 +268,14 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
         outs = []
         def output_tensor(v):
             if not isinstance(v, Tensor):
-                v = convert_to_tensor(v)
+                try:
+                    v = convert_to_tensor(v)
+                except (TypeError, ValueError):
+                    raise TypeError(
+                        "To be compatible with tf.function, Python functions must return zero "
+                        "or more Tensors or ExtensionTypes or None values; in compilation of "
+                        f"{python_func}, found return value of type {type(v).__name__}, which "
+                        "is not a Tensor or ExtensionType.") from None
             if isinstance(v, EagerTensor) or v.graph is not fg:
                 v = fg.capture(v)
             if add_identities:

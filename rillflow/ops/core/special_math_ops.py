@@ -501,3 +501,24 @@ def polygamma(a, x, name=None):
 def zeta(x, q, name=None):
     """The Hurwitz zeta function sum over k >= 0 of (q + k) ** -x."""
     return binary(_Zeta, x, q, name or "Zeta")
+
+
+@export("math.polyval")
+def polyval(coeffs, x, name=None):
+    """The polynomial with coefficients `coeffs` (a list, highest power
+    first) at `x`, elementwise, by Horner's rule: `c + p * x` with the
+    Tensor operators, as TensorFlow computes it.
+
+    Raises:
+      ValueError: if `coeffs` is not a list.
+    """
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
+    x = convert_to_tensor(x, name="x")
+    if len(coeffs) < 1:
+        return late.zeros_like(x)
+    coeffs = [convert_to_tensor(coeff, name="coeff_%d" % i) for i, coeff in enumerate(coeffs)]
+    p = coeffs[0]
+    for c in coeffs[1:]:
+        p = c + p * x
+    return p

@@ -80,7 +80,8 @@ def _diag_part_kernel(x, k, padding_value, align="RIGHT_LEFT"):
     rows, cols = x.shape[-2:]
     if rows or cols:
         for which, d in (("lower", lo), ("upper", hi)):
-            if not -rows < d < cols:
+            # Diagonal 0 of an empty matrix is empty, not out of bounds.
+            if not (-rows < d < cols or d == 0):
                 raise _invalid(f"{which}_diag_index is out of bound: {d}. It must be between "
                                f"{-rows} and {cols}")
     max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
