@@ -1,7 +1,7 @@
 """The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
-strings, random, control_flow, debugging, state, io, gradients, ragged; numeric kernels
-in kernels). Importing this registers every op and installs the Tensor operators; the
-order below is the order the families register in."""
+strings, random, control_flow, debugging, state, io, gradients, ragged, numpy;
+numeric kernels in kernels). Importing this registers every op and installs the
+Tensor operators; the order below is the order the families register in."""
 from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
@@ -36,6 +36,9 @@ from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversio
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
 from .ragged import ragged_dispatch  # noqa: F401
+from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
+from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
+from .numpy import np_linalg, np_spacing, np_random, np_behavior  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()
