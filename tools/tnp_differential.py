@@ -58,6 +58,20 @@ def grad(f, *xs):
         y = f(*xs)
     g = tape.gradient(y, xs)
     return g[0] if len(g) == 1 else g
+
+
+def dyn(f, *xs):
+    # f in a tf.function whose arguments have unknown shapes (rank too).
+    xs = [tf.constant(x) for x in xs]
+    sig = [tf.TensorSpec(None, x.dtype) for x in xs]
+    return tf.function(f, input_signature=sig)(*xs)
+
+
+def dyn1(f, *xs):
+    # f in a tf.function whose arguments have known ranks, unknown sizes.
+    xs = [tf.constant(x) for x in xs]
+    sig = [tf.TensorSpec([None] * len(x.shape), x.dtype) for x in xs]
+    return tf.function(f, input_signature=sig)(*xs)
 """
 
 GROUP_SETUP = {
@@ -311,6 +325,25 @@ _GRADIENTS = [
     "grad(lambda x: tnp.sum(tnp.linspace(x, 2 * x, 4)), 1.)",
 ]
 
+# Arguments of unknown shape inside tf.function: the paths that build tf.cond.
+_DYNAMIC = [f"{d}(lambda x: {body}, {arg})" for d in ("dyn", "dyn1") for body, arg in [
+    ("tnp.sum(x, 0)", "i32"), ("tnp.moveaxis(x, 0, -1)", "t3"), ("tnp.swapaxes(x, 0, 1)", "i32"),
+    ("tnp.atleast_2d(x)", "[1., 2.]"), ("tnp.atleast_3d(x)", "i32"), ("tnp.diag(x)", "m3"),
+    ("tnp.diag(x)", "[1, 2]"), ("tnp.diagonal(x, 1)", "m3"), ("tnp.dot(x, x)", "m3"),
+    ("tnp.dot(x, x)", "[1., 2.]"), ("tnp.matmul(x, x)", "m3"), ("tnp.matmul(x, [1., 2., 3.])", "m3"),
+    ("tnp.inner(x, x)", "f32"), ("tnp.cross(x, x)", "[1., 2., 3.]"), ("tnp.kron(x, [1, 2])", "[3, 4]"),
+    ("tnp.argsort(x)", "[3, 1, 2]"), ("tnp.hstack([x, x])", "[1, 2]"), ("tnp.tile(x, 2)", "[1, 2]"),
+    ("tnp.flip(x)", "i32"), ("tnp.rot90(x)", "i32"), ("tnp.average(x, 0, [1., 2.])", "f32"),
+    ("tnp.take_along_axis(x, [[0], [1]], 1)", "f32"), ("tnp.array(x, ndmin=3)", "[1, 2]"),
+    ("tnp.vander(x)", "[1, 2, 3]"), ("tnp.ix_(x)", "[0, 2]"), ("tnp.nonzero(x)", "i32"),
+    ("tnp.size(x)", "i32"), ("tnp.isscalar(x)", "2"), ("tnp.diff(x)", "[1, 4, 9]"),
+    ("tnp.polyval(x, 2.)", "[1., 2.]"), ("tnp.trace(x)", "m3"), ("tnp.var(x, 0, ddof=1)", "f32"),
+    ("tnp.cumsum(x, -1)", "i32"), ("tnp.array_equal(x, x)", "i32"), ("tnp.repeat(x, 2)", "[1, 2]"),
+    ("tnp.compress([True, False], x)", "[1, 2]"), ("tnp.take(x, [0, 5])", "i32"),
+    ("tnp.gcd(x, 6)", "[4, 9, 10]"), ("tnp.broadcast_to(x, [2, 3])", "[1, 2, 3]"),
+    ("tnp.full(x, 1.5)", "[2, 2]"), ("tnp.split(x, 2)", "[1, 2, 3, 4]"),
+    ("tnp.stack([x, x], 1)", "[1, 2]"), ("tnp.where(x > 1, x, 0)", "[1, 2, 3]")]]
+
 # Only with NumPy behavior: Tensor methods, operators and NumPy-style indexing.
 _NUMPY_ONLY = [
     "i32.T", "t3.T", "f32.ndim", "t3.size", "i32.tolist()", "f32.reshape(3, 2)",
@@ -339,6 +372,19 @@ _NUMPY_ONLY = [
     "tnp.add(1., 2.)", "tnp.asarray(1.)", "tnp.array([1.5])", "tnp.zeros(2)", "tnp.sqrt(2)",
     "tnp.mean(i32)", "tnp.linspace(0, 1, 3)", "tnp.true_divide(i32, 2)", "tnp.arange(2.5)",
     "tnp.random.randn(2).dtype", "tnp.average([1, 2])",
+    "dyn(lambda x: x[[0, 1]], i32)", "dyn1(lambda x: x[:, [1, 0]], i32)",
+    "dyn1(lambda x: x[x > 1], f32)", "dyn1(lambda x: x.T, i32)", "dyn1(lambda x: x.reshape(-1), i32)",
+    "dyn1(lambda x: x.ravel().size, i32)", "dyn1(lambda x: x.ndim, i32)", "dyn(lambda x: x.ndim, i32)",
+    "dyn1(lambda x: x.tolist(), i32)", "dyn1(lambda x: x + 1.5, i32)", "dyn1(lambda x: x @ x.T, f32)",
+    "tf.function(lambda: i32.size)()", "tf.Variable([[1, 2]])[0, [1, 0]]", "tf.Variable([1., 2.]).T",
+    "tf.Variable([1, 2]).astype(tnp.float32)", "tf.Variable([1, 2]) * 1.5",
+    "tf.constant(['a', 'b'])[[1]]", "f32.astype(tnp.int8)", "f32.clip(None, 1)", "i32.clip(0.5, 2)",
+    "i32.max(axis=0, keepdims=True)", "b.mean()", "i32.reshape([3, 2], order='F')",
+    "i32.reshape(6, order='C')", "i32.reshape((3, 2), bad=1)", "i32.transpose(1, 0)",
+    "i32.flatten('F')", "f32.T.T", "t3.T.shape", "i32.data is i32", "i32 @ [1, 2, 3]",
+    "[[1, 2, 3]] @ f32.T", "i8 @ i8", "b & 1", "u8 << 1", "i32 > [0, 0, 0]", "-(u8)",
+    "~i32", "~b", "abs(i8)", "i32 == None", "i32 != None", "i64 % 5.", "i64 // 5.",
+    "i32 ** -1.", "(i32 > 0) * 2", "(i32 > 0) + 1",
 ]
 
 
@@ -346,6 +392,7 @@ def cases():
     """[(group, case)] of the table."""
     common = (_elementwise_cases() + _CREATION + _MANIP + _INDEX + _REDUCE + _LINALG + _DTYPES
               + _RANDOM + _GRADIENTS)
+    common += _DYNAMIC
     out = [("default", c) for c in common]
     out += [("numpy", c) for c in common + _NUMPY_ONLY]
     out += [("float32", c) for c in _NUMPY_ONLY + _CREATION[:40] + _elementwise_cases()[::7]]

@@ -364,7 +364,9 @@ _BitwiseOr = register("BitwiseOr", np.bitwise_or, U.binary_infer("BitwiseOr"), _
 _BitwiseXor = register("BitwiseXor", np.bitwise_xor, U.binary_infer("BitwiseXor"), _no_grad,
                        allowed=INTS)
 _Invert = register("Invert", np.invert, U.unary_infer("Invert"), _no_grad, allowed=INTS)
-_Neg = register("Neg", np.negative, U.unary_infer("Neg"), _neg_grad, allowed=NUMERIC)
+# TensorFlow's Neg has no unsigned kernels.
+_Neg = register("Neg", np.negative, U.unary_infer("Neg"), _neg_grad,
+                allowed=U.FLOATS + U.SIGNED_INTS + U.COMPLEX)
 
 
 def _conj_kernel(x):
