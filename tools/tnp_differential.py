@@ -78,6 +78,8 @@ GROUP_SETUP = {
     "default": "",
     "numpy": "tnp.experimental_enable_numpy_behavior()",
     "float32": "tnp.experimental_enable_numpy_behavior(prefer_float32=True)",
+    "all": "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode='all')",
+    "safe": "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode='safe')",
 }
 
 # Inputs for the elementwise functions: Python ints and floats, tensors of
@@ -388,6 +390,78 @@ _NUMPY_ONLY = [
 ]
 
 
+# TensorFlow's auto dtype conversion ("all" and "safe" modes): weak tensors
+# from Python values, the promotion lattice in the operators, the tf ops and tnp.
+_WEAK = [
+    "tnp.asarray(1)", "tnp.asarray(1.5)", "tnp.asarray(1j)", "tnp.asarray([1, 2])", "tnp.asarray(True)",
+    "tnp.asarray(np.float32(1))", "tnp.asarray(1, dtype=tnp.int8)", "tnp.array([1., 2.])",
+    "tnp.asarray(f32)", "tnp.array(2**40)", "tf.constant(1)", "tf.constant(1.5)", "tf.constant(1, tf.int8)",
+    "tf.constant([1, 2])", "tf.constant(tnp.asarray(1))", "tf.constant(tnp.asarray(1), tf.float32)",
+    "tf.convert_to_tensor(1)", "tf.convert_to_tensor(2.5, tf.float16)", "tf.Variable(1.5)",
+    "tf.Variable(1.5).assign_add(1)", "tf.Variable([1, 2], dtype=tf.int8).assign_add(1)",
+    "tf.Variable(1).assign(tnp.asarray(2))",
+    "i8 + 2", "i8 + 1.5", "2 + i8", "1.5 * i8", "u8 * 2", "u8 + i8", "i32 + f32", "i32 + i64",
+    "f16 + 1.5", "f16 * 2", "i32 / 2", "2 / i32", "i32 // 2", "i32 % 2", "i32 % 1.5", "i32 ** 2",
+    "i32 ** 1.5", "f32 @ m3[:3, :3].T[:3, :3]", "m3 @ m3", "i32 == 1.5", "i32 == 2", "i32 != 2",
+    "i32 < 2", "i8 < 1.5", "b & b", "i32 & 1", "i8 - 1", "1 - i8", "-tnp.asarray(2)",
+    "abs(tnp.asarray(-2.5))", "~tnp.asarray(2)", "tnp.asarray(1) + tnp.asarray(2.5)",
+    "tnp.asarray(1) + i8", "tnp.asarray(2.5) + f16", "tnp.asarray(2.5) + i32", "tnp.asarray([1, 2]) * u8",
+    "tnp.asarray(1) + 2", "tnp.asarray(1.5) * 2", "tnp.asarray(1) / 2", "tnp.asarray(3) // 2",
+    "tnp.asarray(2) ** 2", "tnp.asarray(2) == 2", "tnp.asarray([1., 2.]) @ tnp.asarray([3., 4.])",
+    "tnp.asarray(1) + tf.constant(1, tf.int64)", "tnp.asarray(1j) + f32", "c64 * 1.5", "c64 + 1j",
+    "tnp.asarray(2)[None]", "tnp.asarray([1, 2])[0]", "tnp.asarray([[1, 2]]).T", "tnp.asarray([1, 2]).reshape(2, 1)",
+    "tnp.asarray([1.5]).astype(tnp.float16)", "tnp.asarray(1).ndim", "tnp.asarray([1, 2]).shape",
+    "tnp.asarray(1.5).dtype", "float(tnp.asarray(1.5))", "int(tnp.asarray(3))", "len(tnp.asarray([1, 2]))",
+    "isinstance(tnp.asarray(1), tf.Tensor)", "tf.is_tensor(tnp.asarray(1))", "tnp.asarray(1).numpy()",
+    "tf.add(i8, 2)", "tf.add(i8, 1.5)", "tf.add(2, 3)", "tf.add(2, 3.5)", "tf.math.multiply(u8, 2)",
+    "tf.subtract(f16, 1.)", "tf.math.maximum(i8, 3)", "tf.math.maximum(3, 4.5)", "tf.math.minimum(i8, 1.5)",
+    "tf.math.exp(tnp.asarray(1.))", "tf.math.exp(1.)", "tf.math.exp(1)", "tf.math.sqrt(2.)", "tf.abs(-3)",
+    "tf.abs(f16)", "tf.math.negative(2)", "tf.math.square(3)", "tf.nn.relu(-2.5)", "tf.math.sin(f16)",
+    "tf.reduce_sum(tnp.asarray([1, 2]))", "tf.reduce_sum([1, 2])", "tf.reduce_mean([1., 2.])",
+    "tf.reduce_max(i8)", "tf.reshape(tnp.asarray([1, 2]), [2, 1])", "tf.reshape([1, 2], [2, 1])",
+    "tf.transpose([[1., 2.]])", "tf.expand_dims(3, 0)", "tf.squeeze([[2.]])", "tf.identity(2)",
+    "tf.zeros_like(3.)", "tf.ones_like(tnp.asarray(2))", "tf.zeros_like(i8)", "tf.math.divide(i32, 2)",
+    "tf.math.truediv(3, 2)", "tf.math.floordiv(7, 2)", "tf.math.floormod(i32, 3)", "tf.pow(2, 3)",
+    "tf.pow(i8, 2)", "tf.matmul(m3, m3)", "tf.matmul([[1.]], [[2.]])", "tf.equal(i8, 1)", "tf.equal(i8, 1.5)",
+    "tf.math.less(i8, 1)", "tf.cast(tnp.asarray(1), tf.int8)", "tf.clip_by_value(2.5, 0., 1.)",
+    "tf.clip_by_value(i8, 0, 1)", "tf.math.round(2.5)", "tf.math.sign(-2)", "tf.math.real(1.5)",
+    "tf.stack([tnp.asarray(1), tnp.asarray(2)])", "tf.concat([[1], [2]], 0)", "tf.range(3)",
+    "tf.math.add_n([1, 2])", "tf.math.multiply_no_nan(2., 0.)", "tf.math.divide_no_nan(1., 0.)",
+    "tf.nn.softplus(1.)", "tf.math.sigmoid(0.)", "tf.math.lgamma(3.)", "tf.math.erf(0.5)",
+    "tnp.add(i8, 2)", "tnp.add(1, 2)", "tnp.add(1, 2.5)", "tnp.add([1, 2], 2.5)", "tnp.multiply(u8, 1.5)",
+    "tnp.subtract(f16, 2)", "tnp.exp(1)", "tnp.exp(1.)", "tnp.exp([1, 2])", "tnp.sqrt(4)", "tnp.sin(f16)",
+    "tnp.abs(-2)", "tnp.sum([1, 2])", "tnp.sum(i8)", "tnp.sum(u8)", "tnp.sum([1.5, 2.5])", "tnp.mean([1, 2])",
+    "tnp.mean(i8)", "tnp.prod([2, 3])", "tnp.max([1, 3])", "tnp.argsort([3, 1, 2])", "tnp.argmax([1, 3])",
+    "tnp.zeros(2)", "tnp.zeros(2, tnp.int32)", "tnp.ones([2])", "tnp.ones([2], tnp.int32)", "tnp.eye(2)",
+    "tnp.arange(3)", "tnp.arange(1.5)", "tnp.arange(3, dtype=tnp.int8)", "tnp.linspace(0, 1, 3)",
+    "tnp.full(2, 3)", "tnp.full(2, 1.5)", "tnp.full_like(i8, 2)", "tnp.zeros_like([1, 2])",
+    "tnp.ones_like(2.5)", "tnp.result_type(1, 2.)", "tnp.result_type(i8, 1.5)", "tnp.result_type(u8, i8)",
+    "tnp.result_type(u64 if False else tf.uint64, tf.int64)", "tnp.result_type(i32, f32)", "tnp.result_type()",
+    "tnp.result_type(tnp.asarray(1), f16)", "tnp.result_type(tf.string, 1)", "tnp.result_type(2**40)",
+    "tnp.result_type(np.float32(1), 1)", "tnp.result_type(npi, 2.5)", "tnp.result_type(b, 1)",
+    "tnp.result_type(tf.bfloat16, tf.float16)", "tnp.result_type([1, 2.5])", "tnp.result_type(float, int)",
+    "tnp.where(b, 1, 2.5)", "tnp.where(b, i8, 1)", "tnp.concatenate([[1], [2.5]])", "tnp.concatenate([i8, [1]])",
+    "tnp.maximum(i8, 1)", "tnp.maximum(2, 3.)", "tnp.true_divide(1, 2)", "tnp.true_divide(i8, 2)",
+    "tnp.matmul([[1]], [[2.5]])", "tnp.matmul(m3, m3)", "tnp.dot([1, 2], [3, 4])", "tnp.stack([1, 2.5])",
+    "tnp.reshape(2, [1])", "tnp.transpose([[1, 2]])", "tnp.square(3)", "tnp.log(i8)", "tnp.floor(2.5)",
+    "tnp.around(2.567, 1)", "tnp.clip(5, 0, 3)", "tnp.clip(i8, 0, 2.5)", "tnp.cumsum([1, 2])",
+    "tnp.var([1., 2.])", "tnp.std([1, 2])", "tnp.average([1, 2])", "tnp.diag([1, 2])", "tnp.trace([[1, 2], [3, 4]])",
+    "tnp.sort([3, 1])", "tnp.isclose(1, 1.)", "tnp.equal(i8, 1.5)", "tnp.less(i8, 1)", "tnp.power(2, 3)",
+    "tnp.power(i8, 2.)", "tnp.divide(2, 4)", "tnp.floor_divide(7, 2)", "tnp.mod(i8, 2)", "tnp.heaviside(1, 0.5)",
+    "tnp.logaddexp(1., 2.)", "tnp.hypot(3, 4)", "tnp.kron([1, 2], [1, 2])", "tnp.outer([1, 2], [1.5])",
+    "tnp.tile(2, 2)", "tnp.repeat(2.5, 2)", "tnp.flip([1, 2])", "tnp.roll([1, 2], 1)", "tnp.expand_dims(1, 0)",
+    "tnp.squeeze([[1.5]])", "tnp.ravel([[1, 2]])", "tnp.moveaxis([[1, 2]], 0, 1)", "tnp.diff([1, 4])",
+    "tnp.nanmean([1., float('nan')])", "tnp.vander([1, 2])", "tnp.triu([[1, 2], [3, 4]])", "tnp.rot90([[1, 2]])",
+    "tnp.copy(2)", "tnp.imag(1.5)", "tnp.real(2)", "tnp.sign(-2)", "tnp.positive(3)", "tnp.negative(3.)",
+    "tnp.reciprocal(2.)", "tnp.fix(-2.5)", "tnp.cbrt(8)", "tnp.deg2rad(180)", "tnp.rad2deg(tnp.asarray(1.))",
+    "tnp.exp2(3)", "tnp.sinc(0.5)", "tnp.log2(8)", "tnp.log10(100.)", "tnp.log1p(0)", "tnp.expm1(0)",
+    "tnp.bitwise_not(2)", "tnp.bitwise_and(i8, 1)", "tnp.logical_and(1, 0)", "tnp.angle(1j)", "tnp.conj(2)",
+    "grad(lambda x: tnp.sum(x * 2), [1., 2.])", "grad(lambda x: x * tnp.asarray(2.), 1.5)",
+    "dyn1(lambda x: x + 1.5, i8)", "dyn1(lambda x: x + tnp.asarray(1), i8)", "tf.function(lambda: tnp.asarray(1) + 1)()",
+    "tf.function(lambda: tnp.asarray(1.))()", "tf.function(lambda: tf.constant(1) + 1.5)()",
+]
+
+
 def cases():
     """[(group, case)] of the table."""
     common = (_elementwise_cases() + _CREATION + _MANIP + _INDEX + _REDUCE + _LINALG + _DTYPES
@@ -396,6 +470,7 @@ def cases():
     out = [("default", c) for c in common]
     out += [("numpy", c) for c in common + _NUMPY_ONLY]
     out += [("float32", c) for c in _NUMPY_ONLY + _CREATION[:40] + _elementwise_cases()[::7]]
+    out += [(g, c) for g in ("all", "safe") for c in _WEAK]
     return out
 
 
@@ -430,6 +505,8 @@ def encode(tf, value):
     import numpy as np
     if isinstance(value, tf.Tensor):
         return dict(kind="tensor", **_array(value.numpy(), value.dtype.name))
+    if "WeakTensor" in type(value).__name__:
+        return dict(kind="weak", **_array(value.numpy(), value.dtype.name))
     if isinstance(value, tf.Variable):
         return dict(kind="tensor", **_array(value.numpy(), value.dtype.name))
     if isinstance(value, (list, tuple)):

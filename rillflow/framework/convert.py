@@ -375,13 +375,15 @@ def _contains_tensor(value):
         if isinstance(v, (list, tuple)):
             if _contains_tensor(v):
                 return True
-        elif isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor"):
+        elif _is_tensor_item(v):
             return True
     return False
 
 
 def _is_tensor_item(v):
-    return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+    # Variables, and values that convert themselves (`__tf_tensor__`: weak tensors).
+    return (isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+            or hasattr(type(v), "__tf_tensor__"))
 
 
 def _first_dtype(value):

@@ -38,7 +38,7 @@ from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: 
 from .ragged import ragged_dispatch  # noqa: F401
 from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
 from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
-from .numpy import np_linalg, np_spacing, np_random, np_behavior  # noqa: F401
+from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

@@ -25,11 +25,12 @@ from .core import op_util as U
 from .core.slicing import getitem
 from .core.unary_ops import abs as abs_
 from .linalg.matmul_ops import matmul
-from .numpy import np_behavior, np_dtypes
+from .numpy import np_behavior, np_dtypes, np_weak
 from .state import variable_slicing, variables
 
 _state = _context.state
 _LEGACY = np_dtypes.PromoMode.LEGACY
+_AUTO = (np_dtypes.PromoMode.SAFE, np_dtypes.PromoMode.ALL)
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
 
@@ -68,19 +69,29 @@ def _fast(opdef, ufunc, slow, reverse, int_ok=True):
     return method
 
 
-def _binop(fn, name):
+def _binop(fn, name, weak_promote=True):
+    """The forward and reflected methods of a binary operator; with
+    `weak_promote`, auto dtype conversion ("safe"/"all") promotes its
+    operands by TensorFlow's lattice (np_weak.py)."""
     def forward(self, other):
-        if getattr(other.__class__, "_is_composite_tensor", False):
+        if getattr(other.__class__, "_is_composite_tensor", False) and \
+                not getattr(other.__class__, "_is_weak_tensor", False):
             # A RaggedTensor (or other composite) on the right: its reflected
             # operator knows how to combine with a tensor.
             return NotImplemented
-        if np_dtypes._mode is _LEGACY:
+        mode = np_dtypes._mode
+        if mode is _LEGACY:
             self, other = np_behavior.promote_operands(self, other)
+        elif weak_promote and mode in _AUTO:
+            return np_weak.binary_operator(fn, self, other, name)
         return fn(self, other, name=name)
 
     def reverse(self, other):
-        if np_dtypes._mode is _LEGACY:
+        mode = np_dtypes._mode
+        if mode is _LEGACY:
             self, other = np_behavior.promote_operands(self, other)
+        elif weak_promote and mode in _AUTO:
+            return np_weak.binary_operator(fn, other, self, name)
         # TensorFlow converts the left operand of a reflected operator (the
         # `2.5` of `2.5 * int_tensor`) to the tensor's dtype, or raises.
         if not isinstance(other, Tensor):
@@ -161,6 +172,8 @@ def _eq(self, other):
         return self is other
     if np_dtypes._mode is _LEGACY:
         self, other = np_behavior.promote_operands(self, other)
+    elif np_dtypes._mode in _AUTO:
+        return np_weak.comparison_operator(lambda x, y: _equality(M._Equal, x, y), self, other)
     return _equality(M._Equal, self, other)
 
 
@@ -171,6 +184,9 @@ def _ne(self, other):
         return self is not other
     if np_dtypes._mode is _LEGACY:
         self, other = np_behavior.promote_operands(self, other)
+    elif np_dtypes._mode in _AUTO:
+        return np_weak.comparison_operator(lambda x, y: _equality(M._NotEqual, x, y), self,
+                                           other)
     return _equality(M._NotEqual, self, other)
 
 
@@ -208,7 +224,8 @@ def install():
             "floordiv": (M._FloorDiv, M.float_floordiv, False),
             "mod": (M._FloorMod, operator.mod, False)}
     for key, (fn, name) in table.items():
-        fwd, rev = _binop(fn, name)
+        # TensorFlow's auto dtype conversion leaves &, |, ^ alone.
+        fwd, rev = _binop(fn, name, weak_promote=key not in ("and", "or", "xor"))
         if key in fast:
             opdef, ufunc, int_ok = fast[key]
             fwd = _fast(opdef, ufunc, fwd, False, int_ok)
@@ -223,7 +240,7 @@ def install():
             ("le", M.less_equal, "LessEqual", M._LessEqual, operator.le),
             ("gt", M.greater, "Greater", M._Greater, operator.gt),
             ("ge", M.greater_equal, "GreaterEqual", M._GreaterEqual, operator.ge)):
-        fwd, _ = _binop(fn, name)
+        fwd, _ = _binop(fn, name, weak_promote=False)
         setattr(Tensor, "__%s__" % key, _fast(opdef, ufunc, fwd, False))
     Tensor.__eq__ = _fast(M._Equal, operator.eq, _eq, False)
     Tensor.__ne__ = _fast(M._NotEqual, operator.ne, _ne, False)
@@ -235,3 +252,4 @@ def install():
     Tensor.__getitem__ = getitem
     variables._install_operators()
     variable_slicing.install()
+    np_weak.install_operators(Tensor)

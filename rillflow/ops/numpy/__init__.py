@@ -15,4 +15,6 @@ scans, sorting; np_math_binary: arithmetic, comparisons, logical and bitwise
 functions, clip, gcd; np_linalg: dot, matmul, tensordot, einsum, cross,
 kron, trace; np_spacing: linspace, logspace, geomspace; np_random:
 `tnp.random`; np_behavior: `experimental_enable_numpy_behavior` and the
-Tensor methods it adds."""
+Tensor methods it adds; np_weak: the "safe"/"all" dtype conversion modes
+(WeakTensor, TensorFlow's promotion lattice, the wrappers), with their table
+np_weak_table, generated from TensorFlow by tools/gen_weak_table.py."""

@@ -8,6 +8,7 @@ Whether or not it is called, tensors get `round(x)` (`tnp.around`) and
 TensorFlow's hint on the NumPy method names they lack.
 """
 import logging
+import sys
 
 import numpy as np
 
@@ -17,11 +18,9 @@ from ...framework.tensor import SymbolicTensor, Tensor
 from ..core import math_ops
 from ..core import slicing as _slicing
 from . import np_array_core as A
-from . import np_dtypes
+from . import np_array_manip, np_dtypes, np_indexing, np_linalg, np_math_binary
+from . import np_math_unary, np_random, np_reductions, np_spacing, np_weak
 from .np_indexing import getitem as _np_getitem
-from .np_math_binary import clip
-from .np_math_unary import around
-from .np_reductions import amax, amin, mean
 
 _logger = logging.getLogger("rillflow")
 
@@ -42,7 +41,7 @@ def _numpy_hint(self, name):
 
 
 Tensor.__getattr__ = _numpy_hint
-Tensor.__round__ = around
+Tensor.__round__ = np_math_unary.around
 
 
 def _tensor_t(self):
@@ -97,6 +96,16 @@ def _numpy_style_getitem(self, key):
     return _np_getitem(self, key)
 
 
+_TNP_MODULES = (A, np_array_manip, np_indexing, np_linalg, np_math_binary, np_math_unary,
+                np_random, np_reductions, np_spacing)
+
+
+def _namespace(ns):
+    """The module of a public namespace ('math', '' for tf itself), as
+    rillflow/_api.py registered it, or None."""
+    return sys.modules.get("rillflow." + ns if ns else "rillflow")
+
+
 def enable_numpy_methods_on_tensor():
     """Adds NumPy's methods and properties to `tf.Tensor`."""
     Tensor.T = property(_tensor_t)
@@ -108,12 +117,12 @@ def enable_numpy_methods_on_tensor():
     Tensor.flatten = A.flatten
     Tensor.reshape = A.reshape_method
     Tensor.ravel = A.ravel
-    Tensor.clip = clip
+    Tensor.clip = np_math_binary.clip
     Tensor.astype = math_ops.cast
-    Tensor.__round__ = around
-    Tensor.max = amax
-    Tensor.mean = mean
-    Tensor.min = amin
+    Tensor.__round__ = np_math_unary.around
+    Tensor.max = np_reductions.amax
+    Tensor.mean = np_reductions.mean
+    Tensor.min = np_reductions.amin
     Tensor.data = property(lambda self: self)
 
 
@@ -136,6 +145,9 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         _logger.warning("UserWarning: enabling the new type promotion must happen at the "
                         "beginning of the program. Please ensure no TF APIs have been used yet.")
     np_dtypes.set_dtype_conversion_mode(dtype_conversion_mode)
+    if np_dtypes.auto_dtype_conversion():
+        # TensorFlow's wrapped functions, before the methods take them.
+        np_weak.install(_TNP_MODULES + (sys.modules[__name__],), _namespace)
     Tensor.__getitem__ = _numpy_style_getitem
     enable_numpy_methods_on_tensor()
     np_dtypes.set_prefer_float32(prefer_float32)

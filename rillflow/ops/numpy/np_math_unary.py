@@ -119,6 +119,10 @@ def rad2deg(x):
 
 
 _tf_float_types = (D.bfloat16, D.float16, D.float32, D.float64)
+# tf.math.sign by a name of this module: auto dtype conversion (np_weak.py)
+# replaces it here with its wrapper, as TensorFlow's tnp.sign calls its wrapped
+# math_ops.sign.
+_tf_sign = unary_ops.sign
 
 
 @export("experimental.numpy.angle")
@@ -282,7 +286,7 @@ def sign(x, out=None, where=None, **kwargs):
     if kwargs:
         raise ValueError("tf.numpy doesnt support setting {}".format(kwargs.keys()))
     x = A.asarray(x)
-    return unary_ops.sign(x)
+    return _tf_sign(x)
 
 
 @export("experimental.numpy.around")
