@@ -462,6 +462,24 @@ _WEAK = [
 ]
 
 
+def _weak_table_cases():
+    """Each public function TensorFlow's auto dtype conversion wraps, on a
+    Python float, a Python int and a tensor (one-input ones), or on pairs of
+    a tensor and Python numbers (two-input ones)."""
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    from rillflow.ops.numpy.np_weak_table import WRAPPED
+    out = []
+    for name, kind in sorted(WRAPPED.items()):
+        if name in ("constant",) or name.startswith("image."):
+            continue
+        if kind[0] == "unary":
+            out += [f"tf.{name}({a})" for a in ("0.5", "2", "f32", "[0.25, 0.5]")]
+        else:
+            out += [f"tf.{name}({a}, {b})" for a, b in (("i8", "2"), ("2", "3.5"), ("f16", "1.5"),
+                                                       ("f32", "f32"), ("1", "i64"))]
+    return out
+
+
 def cases():
     """[(group, case)] of the table."""
     common = (_elementwise_cases() + _CREATION + _MANIP + _INDEX + _REDUCE + _LINALG + _DTYPES
@@ -470,7 +488,7 @@ def cases():
     out = [("default", c) for c in common]
     out += [("numpy", c) for c in common + _NUMPY_ONLY]
     out += [("float32", c) for c in _NUMPY_ONLY + _CREATION[:40] + _elementwise_cases()[::7]]
-    out += [(g, c) for g in ("all", "safe") for c in _WEAK]
+    out += [(g, c) for g in ("all", "safe") for c in _WEAK + _weak_table_cases()]
     return out
 
 
@@ -604,6 +622,30 @@ def same(got, want, values=True):
 _KNOWN_TRACED = {("NotFoundError", "InvalidArgumentError")}
 
 
+# Differences outside tnp that the table meets, by case prefix: functions
+# rillflow does not have yet, and the dtypes a few core kernels accept.
+KNOWN = {
+    "tf.linalg.tensor_diag_part(": "tf.linalg.tensor_diag_part is not in rillflow yet",
+    "tf.math.erfcinv(": "tf.math.erfcinv is not in rillflow yet",
+    "tf.nn.depth_to_space(": "tf.nn.depth_to_space is not in rillflow yet",
+    "tf.nn.space_to_depth(": "tf.nn.space_to_depth is not in rillflow yet",
+    "tf.math.reciprocal_no_nan(2)": "rillflow's ReciprocalNoNan accepts int32",
+    "tf.realdiv(i8, 2)": "TensorFlow has no RealDiv kernel for integers",
+    "tf.realdiv(1, i64)": "TensorFlow has no RealDiv kernel for integers",
+    "tf.truncatemod(i8, 2)": "TensorFlow's TruncateMod refuses int8",
+    "tf.truncatemod(f16, 1.5)": "TensorFlow has no float16 TruncateMod kernel",
+    "tf.truncatediv(1, i64)": "integer division by zero: an InternalError in TensorFlow",
+    "tf.truncatemod(1, i64)": "integer division by zero: an InternalError in TensorFlow",
+    "tf.math.angle(2)": "tf.math.angle of an int: TensorFlow's eager error is an "
+                        "InvalidArgumentError",
+}
+
+
+def known(case):
+    """Why `case` is a known difference, or None."""
+    return next((why for prefix, why in KNOWN.items() if case.startswith(prefix)), None)
+
+
 def case_agrees(case, got, want):
     """Whether a case's [eager, traced] results agree with TensorFlow's."""
     values = not case.startswith("~")
@@ -621,7 +663,7 @@ def compare(group_results, expected):
     for key, want in expected.items():
         group, case = key.split(":", 1)
         got = group_results[group][case]
-        if not case_agrees(case, got, want):
+        if not known(case) and not case_agrees(case, got, want):
             bad.append((group, case, got, want))
     return bad
 
@@ -662,7 +704,9 @@ def main():
             results[lib][g] = json.loads(r.stdout)
     expected = {f"{g}:{c}": v for g in groups for c, v in results["tensorflow"][g].items()}
     bad = compare(results["rillflow"], expected)
-    print(f"{len(expected) - len(bad)} of {len(expected)} cases give TensorFlow's results")
+    n_known = sum(1 for k in expected if known(k.split(":", 1)[1]))
+    print(f"{len(expected) - len(bad) - n_known} of {len(expected)} cases give TensorFlow's "
+          f"results; {n_known} known differences (KNOWN)")
     for group, case, got, want in bad[:a.show]:
         print(f"[{group}] {case}\n  rillflow:   {json.dumps(got)[:300]}\n"
               f"  tensorflow: {json.dumps(want)[:300]}")
