@@ -288,6 +288,9 @@ _DTYPES = [
     "tnp.string_ is np.bytes_", "tnp.unicode_ is np.str_", "tnp.object_ is np.object_",
     "tnp.bool_ is np.bool_", "tnp.ndarray is tf.Tensor", "tnp.newaxis is None", "tnp.pi", "tnp.e",
     "tnp.inf", "isinstance(tnp.ones(2), tnp.ndarray)",
+    "sorted(n for n in dir(tnp) if not n.startswith('_'))",
+    "sorted(n for n in dir(tnp.random) if not n.startswith('_'))",
+    "tnp.add.__doc__.splitlines()[0]", "tnp.sum.__doc__.splitlines()[0]",
 ]
 
 _RANDOM = [
@@ -541,6 +544,8 @@ def encode(tf, value):
         return {"kind": type(value).__name__, "value": _num(value)}
     if isinstance(value, type):
         return {"kind": "type", "value": value.__name__}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value}
     if value is None:
         return {"kind": "None"}
     return {"kind": "other", "value": type(value).__name__}

@@ -28,19 +28,21 @@ _NUMPY_ONLY = frozenset(("T", "astype", "ravel", "transpose", "reshape", "clip",
                          "tolist", "data"))
 
 
-def _numpy_hint(self, name):
-    """`Tensor.__getattr__` (only reached for a missing attribute): TensorFlow's
-    advice to enable NumPy behavior for the NumPy method names."""
-    if name in _NUMPY_ONLY:
+def _numpy_hint(name):
+    """A property for a NumPy method name tensors lack: reading it raises
+    TensorFlow's AttributeError advising to enable NumPy behavior (a
+    property, not `__getattr__`, so other missing attributes cost nothing)."""
+    def get(self):
         raise AttributeError(
             f"{type(self).__name__} object has no attribute '{name}'. " + """
         If you are looking for numpy-related methods, please run the following:
         tf.experimental.numpy.experimental_enable_numpy_behavior()
       """)
-    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    return property(get)
 
 
-Tensor.__getattr__ = _numpy_hint
+for _name in _NUMPY_ONLY:
+    setattr(Tensor, _name, _numpy_hint(_name))
 Tensor.__round__ = np_math_unary.around
 
 
