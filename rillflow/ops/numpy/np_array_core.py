@@ -104,8 +104,19 @@ def copy(a):
     return array(a, copy=True)
 
 
+def _same_dtype_tensors(arrays):
+    """Whether all are tensors of one dtype that promotion keeps: the common
+    case, answered without NumPy's result_type."""
+    if not arrays or not np_dtypes.is_allow_float64() or np_dtypes.auto_dtype_conversion():
+        return False
+    d = arrays[0].dtype if isinstance(arrays[0], Tensor) else None
+    return d is not None and all(isinstance(a, Tensor) and a.dtype is d for a in arrays)
+
+
 def promote_dtype(*arrays):
     """The arguments as tensors of their common (NumPy-promoted) dtype."""
+    if _same_dtype_tensors(arrays):
+        return list(arrays)
     dtype = np_dtypes.result_type(*arrays)
 
     def _fast_asarray(a):
@@ -117,6 +128,8 @@ def promote_dtype(*arrays):
 
 def promote_dtype_binary(t1, t2):
     """`promote_dtype` of two arguments, the fast way."""
+    if _same_dtype_tensors((t1, t2)):
+        return t1, t2
     dtype = np_dtypes.result_type_binary(t1, t2)
     if not (isinstance(t1, Tensor) and dtype == t1.dtype.as_numpy_dtype):
         t1 = _array_internal(t1, dtype=dtype, copy=False)
