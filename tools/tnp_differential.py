@@ -9,6 +9,8 @@ The calls run in groups, each in a fresh process per library, since
     default   NumPy behavior off (TensorFlow's plain Tensor)
     numpy     after experimental_enable_numpy_behavior()
     float32   after experimental_enable_numpy_behavior(prefer_float32=True)
+    all, safe after experimental_enable_numpy_behavior(dtype_conversion_mode=...):
+              TensorFlow's auto dtype conversion (weak tensors, its lattice)
 
     python tools/tnp_differential.py                  # both libraries: the differences
     python tools/tnp_differential.py --group numpy    # one group
@@ -19,7 +21,11 @@ The calls run in groups, each in a fresh process per library, since
 A case is an expression over the names SETUP defines (`tf`, `tnp`, `np`, a
 few tensors); `grad(f, x)` is the gradient of `f` at `x` on a GradientTape.
 A case starting with `~` compares dtypes and shapes only (values that need
-not agree, such as uninitialized-looking or order-dependent ones).
+not agree: the stateful Poisson sampler's numbers are not TensorFlow's).
+`dyn(f, x)` / `dyn1(f, x)` run f in a tf.function whose argument has an
+unknown shape (rank) / unknown sizes. KNOWN lists, with reasons, the cases
+that differ for causes outside tnp (a TensorFlow function rillflow lacks, the
+dtypes a core kernel accepts); they are reported apart and not tested.
 """
 import argparse
 import json
