@@ -468,6 +468,11 @@ _WEAK = [
     "grad(lambda x: tnp.sum(x * 2), [1., 2.])", "grad(lambda x: x * tnp.asarray(2.), 1.5)",
     "dyn1(lambda x: x + 1.5, i8)", "dyn1(lambda x: x + tnp.asarray(1), i8)", "tf.function(lambda: tnp.asarray(1) + 1)()",
     "tf.function(lambda: tnp.asarray(1.))()", "tf.function(lambda: tf.constant(1) + 1.5)()",
+    "repr(tnp.asarray([1.5, 2]))", "str(tnp.asarray(1))", "f'{tnp.asarray(2.5)}'",
+    "repr(tnp.asarray([[1, 2], [3, 4]]))", "repr(tnp.asarray(1) + i8)",
+    "tf.function(lambda: tf.reduce_sum(tnp.asarray([1., 2.]) * 2))()",
+    "tnp.asarray([[1, 2]]).T.reshape(-1)", "tnp.asarray([3, 1, 2]).max()", "round(tnp.asarray(2.567), 1)",
+    "tnp.asarray([1., 2.]).mean()", "tnp.asarray([1, 2]).tolist()", "list(tnp.asarray([1, 2]))",
 ]
 
 

@@ -26,12 +26,14 @@ from ...framework.api_export import EXPORTS
 from ...framework.convert import convert_to_tensor
 from ...framework.extension_type import BatchableExtensionType
 from ...framework.indexed_slices import IndexedSlices
-from ...framework.tensor import Tensor
+from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape
 from ..core import math_ops, unary_ops
 from . import np_array_core as A
 from . import np_dtypes
+from . import np_math_binary as B
 from . import np_math_unary as U
+from . import np_reductions as R
 from .np_weak_table import LATTICE, TNP_WRAPPED, WRAPPED
 
 _ALLOWED_WEAK = (D.int32, D.int64, D.float32, D.float64, D.complex128)
@@ -88,6 +90,8 @@ class WeakTensor(BatchableExtensionType):
         return self._format(str(self.tensor))
 
     def __format__(self, format_spec):
+        if not isinstance(self.tensor, EagerTensor):
+            return format(str(self), format_spec)  # a graph weak tensor formats as its str
         return f"{self.tensor.__format__(format_spec)} weakly typed"
 
     def __tf_tensor__(self, dtype=None, name=None):
@@ -445,3 +449,19 @@ def install_operators(tensor_class):
     WeakTensor.astype = lambda self, dtype: math_ops.cast(self, dtype)
     WeakTensor.__round__ = lambda self, decimals=0: U.around(self, decimals)
     WeakTensor.ndim = property(lambda self: self.tensor.shape.ndims)
+    WeakTensor.max = lambda self, axis=None, keepdims=None: R.amax(self, axis, keepdims=keepdims)
+    WeakTensor.min = lambda self, axis=None, keepdims=None: R.amin(self, axis, keepdims=keepdims)
+    WeakTensor.mean = lambda self, *args, **kwargs: R.mean(self, *args, **kwargs)
+    WeakTensor.clip = lambda self, a_min, a_max: B.clip(self, a_min, a_max)
+    WeakTensor.size = property(lambda self: np.prod(self.shape.as_list())
+                               if self.shape.is_fully_defined() else None)
+    WeakTensor.data = property(lambda self: self)
+    WeakTensor.tolist = _weak_tolist
+
+
+def _weak_tolist(self):
+    """The value as nested lists; a graph weak tensor has none (TensorFlow's
+    AttributeError, from its missing `_numpy`)."""
+    if not isinstance(self.tensor, EagerTensor):
+        raise AttributeError(f"'{type(self.tensor).__name__}' object has no attribute '_numpy'")
+    return self.tensor._numpy().tolist()
