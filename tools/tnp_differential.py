@@ -162,6 +162,7 @@ _CREATION = [
     "tnp.diagflat([[1, 2], [3, 4]])", "tnp.diagflat([1, 2], -1)", "tnp.diagonal(m3)",
     "tnp.diagonal(t3, 1, 1, 2)", "tnp.diagonal(t3, 0, 0, 2)", "tnp.diagonal(m3, 4)",
     "tnp.diag_indices(3)", "tnp.diag_indices(2, 3)", "tnp.diag_indices(-1)",
+    "tnp.diagflat(b)", "tnp.diagonal([[True, False]])", "tnp.diag([[True, False]])",
 ]
 
 _MANIP = [
@@ -191,7 +192,7 @@ _MANIP = [
     "tnp.pad([1, 2, 3], [[1, 2]], 'constant')", "tnp.pad(i32, 1, 'reflect')",
     "tnp.pad(i32, [[0, 1], [1, 1]], 'symmetric')", "tnp.pad([1., 2.], [[1, 1]], 'constant', constant_values=9)",
     "tnp.pad([1, 2], 1, 'edge')",
-    "tnp.flip(i32)", "tnp.flip(t3, 1)", "tnp.flip(i32, -1)", "tnp.flipud(i32)", "tnp.fliplr(i32)",
+    "tnp.flip(i32)", "tnp.flip(t3, 1)", "tnp.flip(3)", "tnp.fliplr(3)", "tnp.flip(b, 0)", "tnp.flip(i32, -1)", "tnp.flipud(i32)", "tnp.fliplr(i32)",
     "tnp.roll(tnp.arange(5), 2)", "tnp.roll(i32, 1)", "tnp.roll(i32, -1, axis=1)",
     "tnp.roll(i32, [1, 1], axis=[0, 1])", "tnp.rot90(i32)", "tnp.rot90(i32, 2)", "tnp.rot90(i32, 3)",
     "tnp.rot90(i32, 4)", "tnp.rot90(t3, 1, (1, 2))", "tnp.rot90(t3, -1, (0, 2))",
@@ -468,7 +469,7 @@ _WEAK = [
     "grad(lambda x: tnp.sum(x * 2), [1., 2.])", "grad(lambda x: x * tnp.asarray(2.), 1.5)",
     "dyn1(lambda x: x + 1.5, i8)", "dyn1(lambda x: x + tnp.asarray(1), i8)", "tf.function(lambda: tnp.asarray(1) + 1)()",
     "tf.function(lambda: tnp.asarray(1.))()", "tf.function(lambda: tf.constant(1) + 1.5)()",
-    "repr(tnp.asarray([1.5, 2]))", "str(tnp.asarray(1))", "f'{tnp.asarray(2.5)}'",
+    "tnp.rad2deg(b)", "b * 2.5", "2 * b", "b * tnp.asarray(2)", "repr(tnp.asarray([1.5, 2]))", "str(tnp.asarray(1))", "f'{tnp.asarray(2.5)}'",
     "repr(tnp.asarray([[1, 2], [3, 4]]))", "repr(tnp.asarray(1) + i8)",
     "tf.function(lambda: tf.reduce_sum(tnp.asarray([1., 2.]) * 2))()",
     "tnp.asarray([[1, 2]]).T.reshape(-1)", "tnp.asarray([3, 1, 2]).max()", "round(tnp.asarray(2.567), 1)",

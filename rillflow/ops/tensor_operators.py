@@ -82,7 +82,7 @@ def _binop(fn, name, weak_promote=True):
         mode = np_dtypes._mode
         if mode is _LEGACY:
             self, other = np_behavior.promote_operands(self, other)
-        elif weak_promote and mode in _AUTO:
+        elif weak_promote and mode in _AUTO and not _bool_mul(fn, self, other):
             return np_weak.binary_operator(fn, self, other, name)
         return fn(self, other, name=name)
 
@@ -90,8 +90,11 @@ def _binop(fn, name, weak_promote=True):
         mode = np_dtypes._mode
         if mode is _LEGACY:
             self, other = np_behavior.promote_operands(self, other)
-        elif weak_promote and mode in _AUTO:
-            return np_weak.binary_operator(fn, other, self, name)
+        elif mode in _AUTO:
+            # Auto dtype conversion leaves the left operand unconverted.
+            if weak_promote and not _bool_mul(fn, self, other):
+                return np_weak.binary_operator(fn, other, self, name)
+            return fn(other, self, name=name)
         # TensorFlow converts the left operand of a reflected operator (the
         # `2.5` of `2.5 * int_tensor`) to the tensor's dtype, or raises.
         if not isinstance(other, Tensor):
@@ -122,6 +125,12 @@ def _mul(x, y, name=None):
             or (isinstance(y, Tensor) and y.dtype is D.bool_)):
         return M.cast(M.multiply(M.cast(x, D.int32), M.cast(y, D.int32), name=name), D.bool_)
     return M.multiply(x, y, name=name)
+
+
+def _bool_mul(fn, x, y):
+    """Whether `*` meets a bool tensor: TensorFlow's operator casts bools to
+    int32 before any dtype promotion (even the auto conversion's)."""
+    return fn is _mul and any(isinstance(v, Tensor) and v.dtype is D.bool_ for v in (x, y))
 
 
 def _matmul(x, y, name=None):
