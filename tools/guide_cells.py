@@ -70,6 +70,9 @@ def worker(lib, notebook, nb_path):
     else:
         sys.path.insert(0, os.path.join(HERE, ".."))
         import rillflow as tf
+        from rillflow.compat import tensorflow_shim
+        # `import tensorflow.experimental.numpy as tnp` needs the namespaces too.
+        tensorflow_shim.install()
     sys.modules["tensorflow"] = tf     # the cells' own `import tensorflow as tf`
     tf.random.set_seed(0)
     env = {"__name__": "__guide__"}

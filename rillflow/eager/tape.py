@@ -123,7 +123,9 @@ class GradientTape:
         Raises:
           ValueError: for something that is neither a tensor nor a variable.
         """
-        for t in nest.flatten(tensor):
+        # Composite tensors (ExtensionTypes, weak tensors) are watched through
+        # their component tensors, as in TensorFlow.
+        for t in nest.flatten(tensor, expand_composites=True):
             t = _handle_or_self(t)
             if not isinstance(t, Tensor) and not hasattr(t, "_tape_handle"):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
@@ -206,8 +208,9 @@ class GradientTape:
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
         flat_targets = [convert_to_tensor(t) if not isinstance(t, Tensor) else t
-                        for t in (_read(x) for x in nest.flatten(target))]
-        given_sources = nest.flatten(sources)
+                        for t in (_read(x) for x in nest.flatten(target,
+                                                                  expand_composites=True))]
+        given_sources = nest.flatten(sources, expand_composites=True)
         flat_sources = [_handle_or_self(s) for s in given_sources]
         for s in flat_sources:
             if not isinstance(s, Tensor) and not hasattr(s, "_tape_handle"):
@@ -231,7 +234,7 @@ class GradientTape:
             if g is None and unconnected is UnconnectedGradients.ZERO:
                 g = zeros_like(s)
             out.append(g)
-        return nest.pack_sequence_as(sources, out)
+        return nest.pack_sequence_as(sources, out, expand_composites=True)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):

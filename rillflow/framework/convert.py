@@ -11,6 +11,7 @@ from . import context as _context
 from . import dtypes as _dtypes
 from . import errors as _errors
 from .tensor import EagerTensor, SymbolicTensor, Tensor
+from .tensor_shape import TensorShape
 from .execute import apply, apply1, constant_op
 from .op_registry import get
 
@@ -307,6 +308,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
         if cls is SymbolicTensor and value._op.graph is g:
             return value
         return g.capture(value, name=name)
+    if cls is TensorShape:
+        return _shape_tensor(value, dtype, name)
     conv = getattr(value, "_dense_var_to_tensor", None)
     if conv is not None:
         return conv(dtype=dtype, name=name)
@@ -341,6 +344,21 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
     return constant_value_tensor(arr, name)
 
 
+def _shape_tensor(shape, dtype, name):
+    """A fully defined TensorShape as a vector: int32 unless a dimension
+    needs int64 (TensorFlow's registered conversion of TensorShape)."""
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    dims = shape.as_list()
+    int64_value = any(d >= 2**31 for d in dims)
+    if dtype is None:
+        dtype = _dtypes.int64 if int64_value else _dtypes.int32
+    elif dtype is _dtypes.int32 and int64_value:
+        raise ValueError(f"Cannot convert TensorShape {shape} to dtype int32; a dimension is "
+                         "too large. Consider using tf.int64.")
+    return constant_value_tensor(to_numpy(dims, dtype), name)
+
+
 def _is_scalar(v):
     return isinstance(v, (int, float, complex, bool, str, bytes, np.generic))
 
@@ -357,13 +375,15 @@ def _contains_tensor(value):
         if isinstance(v, (list, tuple)):
             if _contains_tensor(v):
                 return True
-        elif isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor"):
+        elif _is_tensor_item(v):
             return True
     return False
 
 
 def _is_tensor_item(v):
-    return isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+    # Variables, and values that convert themselves (`__tf_tensor__`: weak tensors).
+    return (isinstance(v, Tensor) or hasattr(v, "_dense_var_to_tensor")
+            or hasattr(type(v), "__tf_tensor__"))
 
 
 def _first_dtype(value):

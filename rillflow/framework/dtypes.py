@@ -258,6 +258,9 @@ def as_dtype(type_value):
     """
     if type_value.__class__ is DType:
         return type_value
+    if type_value is None:
+        # np.dtype(None) is float64; TensorFlow refuses None.
+        raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
     if isinstance(type_value, str):
         try:
             return _BY_NAME[type_value]

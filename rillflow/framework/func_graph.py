@@ -272,7 +272,14 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
         outs = []
         def output_tensor(v):
             if not isinstance(v, Tensor):
-                v = convert_to_tensor(v)
+                try:
+                    v = convert_to_tensor(v)
+                except (TypeError, ValueError):
+                    raise TypeError(
+                        "To be compatible with tf.function, Python functions must return zero "
+                        "or more Tensors or ExtensionTypes or None values; in compilation of "
+                        f"{python_func}, found return value of type {type(v).__name__}, which "
+                        "is not a Tensor or ExtensionType.") from None
             if isinstance(v, EagerTensor) or v.graph is not fg:
                 v = fg.capture(v)
             if add_identities:
@@ -281,6 +288,13 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
 
         structured = []
         for v in flat:
+            hook = OUTPUT_CONVERSION[0]
+            if hook is not None and v is not None and not isinstance(v, Tensor) and \
+                    not hasattr(v, "_to_components"):
+                try:
+                    v = hook(v)
+                except (TypeError, ValueError):
+                    pass  # output_tensor reports it as TensorFlow does
             if v is None:
                 outs.append(None)
                 structured.append(None)
@@ -297,6 +311,12 @@ def trace_function(name, python_func, args, kwargs, arg_names=None, outer_graph=
             if nest.is_nested(result) else (structured[0] if structured else None)
         fg.structured_input_signature = (tuple(new_args), new_kwargs)
     return fg
+
+
+# Filled by ops/numpy/np_weak.py when TensorFlow's auto dtype conversion is
+# enabled: converts a Python value returned by a traced function (to a weak
+# tensor), as TensorFlow's wrapped convert_to_tensor_or_composite does.
+OUTPUT_CONVERSION = [None]
 
 
 class CompositeOutput:

@@ -275,6 +275,12 @@ class SymbolicTensor(Tensor):
         return self._shape
 
     @property
+    def ndim(self):
+        """The static rank, -1 if unknown (TensorFlow's graph tensors say -1)."""
+        r = self._shape.rank
+        return -1 if r is None else r
+
+    @property
     def device(self):
         """The requested device of the producing op ('' if none)."""
         return self._op.device

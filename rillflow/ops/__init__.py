@@ -1,7 +1,7 @@
 """The ops, one subpackage per family (core, nn, linalg, image, signal, sparse,
-strings, random, control_flow, debugging, state, io, gradients, ragged, lookup; numeric
-kernels in kernels). Importing this registers every op and installs the Tensor operators; the
-order below is the order the families register in."""
+strings, random, control_flow, debugging, state, io, gradients, ragged, lookup, numpy;
+numeric kernels in kernels). Importing this registers every op and installs the Tensor
+operators; the order below is the order the families register in."""
 from .core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops  # noqa: F401
 from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
@@ -51,6 +51,9 @@ from .sparse import bincount_ops  # noqa: F401
 from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
 from .lookup import mutable_tables  # noqa: F401
 from .sparse import edit_distance_ops  # noqa: F401
+from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
+from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
+from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

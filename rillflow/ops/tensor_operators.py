@@ -4,7 +4,13 @@
 The arithmetic and comparison operators have an eager fast path: two eager
 tensors of one numeric dtype (or a tensor and a Python number of its kind),
 no graph, no tape — one NumPy call. Everything else, errors included, goes
-through the op's public function."""
+through the op's public function.
+
+After `tf.experimental.numpy.experimental_enable_numpy_behavior()` (the
+"legacy" dtype conversion mode of ops/numpy/np_dtypes.py) the slow paths
+first promote both operands to their NumPy result type, as TensorFlow's
+operators do then, and `@` is `tnp.matmul`; the fast path is left as it is,
+since the operands it takes already share the type NumPy would give."""
 import operator
 
 import numpy as np
@@ -19,9 +25,12 @@ from .core import op_util as U
 from .core.slicing import getitem
 from .core.unary_ops import abs as abs_
 from .linalg.matmul_ops import matmul
+from .numpy import np_behavior, np_dtypes, np_weak
 from .state import variable_slicing, variables
 
 _state = _context.state
+_LEGACY = np_dtypes.PromoMode.LEGACY
+_AUTO = (np_dtypes.PromoMode.SAFE, np_dtypes.PromoMode.ALL)
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
 
@@ -39,7 +48,10 @@ def _fast(opdef, ufunc, slow, reverse, int_ok=True):
                 yv = other._v
                 ok = yv.dtype is xd
             elif oc is float:
-                ok = xd.kind == "f"
+                # With prefer_float32 a Python float counts as float32 in
+                # NumPy-style promotion: a float16 tensor then widens.
+                ok = xd.kind == "f" and (xd.itemsize > 2 or not np_dtypes._prefer_float32
+                                         or np_dtypes._mode is not _LEGACY)
                 yv = xd.type(other) if ok else None
             elif oc is int:
                 k = xd.kind
@@ -57,15 +69,32 @@ def _fast(opdef, ufunc, slow, reverse, int_ok=True):
     return method
 
 
-def _binop(fn, name):
+def _binop(fn, name, weak_promote=True):
+    """The forward and reflected methods of a binary operator; with
+    `weak_promote`, auto dtype conversion ("safe"/"all") promotes its
+    operands by TensorFlow's lattice (np_weak.py)."""
     def forward(self, other):
-        if getattr(other.__class__, "_is_composite_tensor", False):
+        if getattr(other.__class__, "_is_composite_tensor", False) and \
+                not getattr(other.__class__, "_is_weak_tensor", False):
             # A RaggedTensor (or other composite) on the right: its reflected
             # operator knows how to combine with a tensor.
             return NotImplemented
+        mode = np_dtypes._mode
+        if mode is _LEGACY:
+            self, other = np_behavior.promote_operands(self, other)
+        elif weak_promote and mode in _AUTO and not _bool_mul(fn, self, other):
+            return np_weak.binary_operator(fn, self, other, name)
         return fn(self, other, name=name)
 
     def reverse(self, other):
+        mode = np_dtypes._mode
+        if mode is _LEGACY:
+            self, other = np_behavior.promote_operands(self, other)
+        elif mode in _AUTO:
+            # Auto dtype conversion leaves the left operand unconverted.
+            if weak_promote and not _bool_mul(fn, self, other):
+                return np_weak.binary_operator(fn, other, self, name)
+            return fn(other, self, name=name)
         # TensorFlow converts the left operand of a reflected operator (the
         # `2.5` of `2.5 * int_tensor`) to the tensor's dtype, or raises.
         if not isinstance(other, Tensor):
@@ -89,7 +118,24 @@ def _logical_or_bitwise(logical, bitwise, name):
     return pick
 
 
+def _mul(x, y, name=None):
+    """`*`: bool operands multiply as int32 and the product is cast back to
+    bool, as TensorFlow's operator does (its Mul op has no bool kernel)."""
+    if ((isinstance(x, Tensor) and x.dtype is D.bool_)
+            or (isinstance(y, Tensor) and y.dtype is D.bool_)):
+        return M.cast(M.multiply(M.cast(x, D.int32), M.cast(y, D.int32), name=name), D.bool_)
+    return M.multiply(x, y, name=name)
+
+
+def _bool_mul(fn, x, y):
+    """Whether `*` meets a bool tensor: TensorFlow's operator casts bools to
+    int32 before any dtype promotion (even the auto conversion's)."""
+    return fn is _mul and any(isinstance(v, Tensor) and v.dtype is D.bool_ for v in (x, y))
+
+
 def _matmul(x, y, name=None):
+    if np_dtypes._mode is _LEGACY:
+        return x._matmul(y)  # tnp.matmul: NumPy's rules for 1-D operands
     return matmul(x, y, name=name)
 
 
@@ -133,6 +179,10 @@ def _eq(self, other):
         return False
     if _v1_graph_tensor(self):
         return self is other
+    if np_dtypes._mode is _LEGACY:
+        self, other = np_behavior.promote_operands(self, other)
+    elif np_dtypes._mode in _AUTO:
+        return np_weak.comparison_operator(lambda x, y: _equality(M._Equal, x, y), self, other)
     return _equality(M._Equal, self, other)
 
 
@@ -141,6 +191,11 @@ def _ne(self, other):
         return True
     if _v1_graph_tensor(self):
         return self is not other
+    if np_dtypes._mode is _LEGACY:
+        self, other = np_behavior.promote_operands(self, other)
+    elif np_dtypes._mode in _AUTO:
+        return np_weak.comparison_operator(lambda x, y: _equality(M._NotEqual, x, y), self,
+                                           other)
     return _equality(M._NotEqual, self, other)
 
 
@@ -164,20 +219,22 @@ _slicing_getitem = None
 def install():
     """Sets the operator methods on Tensor (and, through it, Variable)."""
     table = {
-        "add": (M.add, "add"), "sub": (M.subtract, "sub"), "mul": (M.multiply, "mul"),
+        "add": (M.add, "add"), "sub": (M.subtract, "sub"), "mul": (_mul, "mul"),
         "truediv": (M.truediv, "truediv"), "floordiv": (M.floordiv, "floordiv"),
         "mod": (M.floormod, "mod"), "pow": (M.pow, "pow"), "matmul": (_matmul, "matmul"),
         "and": (_logical_or_bitwise(M.logical_and, M.bitwise_and, "and"), "and"),
         "or": (_logical_or_bitwise(M.logical_or, M.bitwise_or, "or"), "or"),
         "xor": (_logical_or_bitwise(M.logical_xor, M.bitwise_xor, "xor"), "xor"),
     }
-    # Python's operators, not ufunc calls: NumPy scalars take the fast path.
+    # Python's operators, not ufunc calls: NumPy scalars take the fast path
+    # (floats' `//` is TensorFlow's floor(x / y), not NumPy's floor_divide).
     fast = {"add": (M._AddV2, operator.add, True), "sub": (M._Sub, operator.sub, True),
             "mul": (M._Mul, operator.mul, True),
-            "floordiv": (M._FloorDiv, operator.floordiv, False),
+            "floordiv": (M._FloorDiv, M.float_floordiv, False),
             "mod": (M._FloorMod, operator.mod, False)}
     for key, (fn, name) in table.items():
-        fwd, rev = _binop(fn, name)
+        # TensorFlow's auto dtype conversion leaves &, |, ^ alone.
+        fwd, rev = _binop(fn, name, weak_promote=key not in ("and", "or", "xor"))
         if key in fast:
             opdef, ufunc, int_ok = fast[key]
             fwd = _fast(opdef, ufunc, fwd, False, int_ok)
@@ -192,7 +249,7 @@ def install():
             ("le", M.less_equal, "LessEqual", M._LessEqual, operator.le),
             ("gt", M.greater, "Greater", M._Greater, operator.gt),
             ("ge", M.greater_equal, "GreaterEqual", M._GreaterEqual, operator.ge)):
-        fwd, _ = _binop(fn, name)
+        fwd, _ = _binop(fn, name, weak_promote=False)
         setattr(Tensor, "__%s__" % key, _fast(opdef, ufunc, fwd, False))
     Tensor.__eq__ = _fast(M._Equal, operator.eq, _eq, False)
     Tensor.__ne__ = _fast(M._NotEqual, operator.ne, _ne, False)
@@ -204,3 +261,4 @@ def install():
     Tensor.__getitem__ = getitem
     variables._install_operators()
     variable_slicing.install()
+    np_weak.install_operators(Tensor)

@@ -104,7 +104,7 @@ def _int_vector(v, dtype=D.int32, name=None):
     return convert_to_tensor(v, dtype=dtype, name=name)
 
 
-def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
+def _convert_same_dtype(values, op_name, mismatch=None, first_input=0, list_input=False):
     """Converts the inputs of an op whose inputs share one dtype `T`.
 
     As TensorFlow does, the first tensor among `values` fixes the dtype
@@ -112,16 +112,19 @@ def _convert_same_dtype(values, op_name, mismatch=None, first_input=0):
     are converted to it; a Python float asked to become an integer raises
     TypeError. `mismatch(i, dtypes)` builds the graph-mode TypeError;
     `first_input` is the op input index of `values[0]`, or a list of the
-    op input index of each value (for messages).
+    op input index of each value (for messages). `list_input`: the values
+    are one list input (Pack, ConcatV2), which a graph converts value by
+    value when none is a tensor.
     """
     base = None
     for v in values:
         if _is_tensor_like(v):
             base = v.dtype
             break
-    # Without a tensor among them, a graph op converts each value on its own
-    # (a mismatch is the op's TypeError); eagerly the first fixes the dtype.
-    independent = base is None and not executing_eagerly()
+    # Without a tensor among them, a graph op converts each value of a list
+    # input on its own (a mismatch is the op's TypeError); separate inputs,
+    # and eagerly all, take the dtype of the first.
+    independent = list_input and base is None and not executing_eagerly()
     out = []
     for v in values:
         if _is_tensor_like(v) or independent:

@@ -438,6 +438,8 @@ def _reverse_axes(axes, r):
 
 
 def _reverse_kernel(x, axis, **_):
+    if x.ndim == 0:
+        return x  # TensorFlow's kernel returns a scalar as it is, whatever the axes
     if axis.ndim != 1:
         raise _IAE(None, None, f"'dims' must be 1-dimension, not {axis.ndim}")
     try:

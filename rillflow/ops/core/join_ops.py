@@ -89,7 +89,7 @@ def stack(values, axis=0, name="stack"):
     if not values:
         raise ValueError("List argument 'values' to 'Pack' Op with length 0 shorter than "
                          "minimum length 1.")
-    ts = _convert_same_dtype(values, "Pack")
+    ts = _convert_same_dtype(values, "Pack", list_input=True)
     s = ts[0].shape
     if s.rank is not None:
         r = s.rank + 1
@@ -317,7 +317,7 @@ def concat(values, axis, name="concat"):
     if not values:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
                          "minimum length 2.")
-    ts = _convert_same_dtype(values, "ConcatV2")
+    ts = _convert_same_dtype(values, "ConcatV2", list_input=True)
     a = _index_input(axis, "ConcatV2", "axis", "Tidx")
     return apply(_ConcatV2, ts + [a], {"N": len(ts)}, name=name)
 

@@ -55,7 +55,14 @@ def _check_int_divisor(y):
 def _floordiv_kernel(x, y):
     if x.dtype.kind in "iu":
         _check_int_divisor(y)
-    return np.floor_divide(x, y)
+        return np.floor_divide(x, y)
+    return float_floordiv(x, y)
+
+
+def float_floordiv(x, y):
+    """TensorFlow's FloorDiv of floats, floor(x / y): NumPy's floor_divide
+    corrects the rounded quotient (3. // 0.1 is 29 there, 30 here)."""
+    return np.floor(np.true_divide(x, y))
 
 
 def _floormod_kernel(x, y):
@@ -358,7 +365,9 @@ _BitwiseOr = register("BitwiseOr", np.bitwise_or, U.binary_infer("BitwiseOr"), _
 _BitwiseXor = register("BitwiseXor", np.bitwise_xor, U.binary_infer("BitwiseXor"), _no_grad,
                        allowed=INTS)
 _Invert = register("Invert", np.invert, U.unary_infer("Invert"), _no_grad, allowed=INTS)
-_Neg = register("Neg", np.negative, U.unary_infer("Neg"), _neg_grad, allowed=NUMERIC)
+# TensorFlow's Neg has no unsigned kernels.
+_Neg = register("Neg", np.negative, U.unary_infer("Neg"), _neg_grad,
+                allowed=U.FLOATS + U.SIGNED_INTS + U.COMPLEX)
 
 
 def _conj_kernel(x):
@@ -639,7 +648,9 @@ def conj(x, name=None):
     """Complex conjugate; real tensors are returned unchanged."""
     x = convert_to_tensor(x)
     if not x.dtype.is_complex:
-        return x
+        if x.dtype.is_floating or x.dtype.is_integer or x.dtype.name == "variant":
+            return x
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
     return unary(_Conj, x, name or "Conj")
 
 

@@ -158,7 +158,7 @@ def shape(input, out_type=None, name=None):  # noqa: A002
 def shape_n(input, out_type=D.int32, name=None):  # noqa: A002
     """`shape` of each tensor of a list (the tensors must share one dtype)."""
     out_type = _out_type(out_type, "ShapeN")
-    xs = _convert_same_dtype(list(input), "ShapeN")
+    xs = _convert_same_dtype(list(input), "ShapeN", list_input=True)
     return [shape(x, out_type) for x in xs]
 
 

@@ -192,11 +192,12 @@ def scalar_kernel(alg, daz=True):
     def kernel(x):
         with np.errstate(all="ignore"):
             x = np.asarray(x)
+            # The algorithms may give a 0-d input back as shape (1,).
             if x.dtype == np.float64:
-                return np.asarray(alg(x, F64), np.float64)
+                return np.asarray(alg(x, F64), np.float64).reshape(x.shape)
             if x.dtype == np.float32:
-                return np.asarray(alg(x, F32_SCALAR), np.float32)
-            return _half_to_float(lambda v: alg(v, F32_SCALAR), x)
+                return np.asarray(alg(x, F32_SCALAR), np.float32).reshape(x.shape)
+            return _half_to_float(lambda v: alg(v, F32_SCALAR), x).reshape(x.shape)
     return kernel
 
 

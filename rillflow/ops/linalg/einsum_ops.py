@@ -1,7 +1,8 @@
 """Contractions over named axes: `einsum` (Einsum: equation parsing, shape
 checks, the kernel and its gradient) and `tensordot`, which is built from the
 public ops (transpose/reshape/`matmul`, or an einsum for partially known
-shapes), as in TensorFlow, so its gradient comes for free."""
+shapes, or for unknown ranks the axes computed in the graph), as in
+TensorFlow, so its gradient comes for free."""
 import collections
 import functools
 import re
@@ -22,12 +23,15 @@ from ..core.op_util import COMPLEX, FLOATS
 from .linalg_util import _state, _INTS_BIG, _F16, _scope, _invalid
 from .matmul_ops import matmul
 from .structure_ops import band_part
-from ..core.broadcast_ops import broadcast_to
+from ..core.broadcast_ops import broadcast_to, where
+from ..core.creation_ops import range as crange
+from ..core.gather_ops import boolean_mask, gather
+from ..core.join_ops import concat, stack
 from ..core.constant_ops import ones_like
 from ..core.dim_ops import expand_dims, transpose
-from ..core.math_ops import _sum_to, conj
-from ..core.reduction_ops import reduce_sum
-from ..core.shape_ops import reshape, shape
+from ..core.math_ops import _sum_to, conj, not_equal
+from ..core.reduction_ops import reduce_all, reduce_prod, reduce_sum
+from ..core.shape_ops import rank, reshape, shape
 
 
 _EINSUM_NP = frozenset(d._np for d in FLOATS + _INTS_BIG + COMPLEX)
@@ -474,6 +478,8 @@ def tensordot(a, b, axes, name=None):
     """
     with _scope(name or "Tensordot"):
         a, b = U.binary_operands(a, b)
+        if a.shape.rank is None or b.shape.rank is None:
+            return _tensordot_dynamic(a, b, axes)
         a_axes, b_axes = _tensordot_axes(a, b, axes)
         ra, rb = a.shape.rank, b.shape.rank
         a_axes = _norm_axes(a_axes, ra, "a")
@@ -490,6 +496,47 @@ def tensordot(a, b, axes, name=None):
         free = [l for i, l in enumerate(la) if i not in a_axes] + \
                [l for j, l in enumerate(lb) if j not in b_axes]
         return einsum("".join(la) + "," + "".join(lb) + "->" + "".join(free), a, b)
+
+
+def _tensordot_dynamic(a, b, axes):
+    """tensordot of operands of unknown rank, as TensorFlow builds it: the
+    free and contracted axes computed in the graph, each operand transposed
+    and reshaped to a matrix, one MatMul, the product reshaped back."""
+    if isinstance(axes, (int, np.integer)):
+        if axes < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
+        rank_a = rank(a)
+        a_axes = crange(rank_a - axes, rank_a, dtype=D.int32)
+        b_axes = crange(axes, dtype=D.int32)
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:
+        a_axes, b_axes = axes
+    elif isinstance(axes, (Tensor, np.ndarray)):
+        axes = convert_to_tensor(axes, dtype=D.int32)
+        a_axes, b_axes = axes[0], axes[1]
+    else:
+        raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+
+    def as_matrix(t, t_axes, flipped):
+        shape_t = shape(t)
+        rank_t = rank(t)
+        t_axes = convert_to_tensor(t_axes, dtype=D.int32)
+        t_axes = where(t_axes >= 0, t_axes, t_axes + rank_t)
+        everything = crange(rank_t)
+        # The axes not contracted, in order (TensorFlow's ListDiff).
+        free = boolean_mask(everything, reduce_all(
+            not_equal(expand_dims(everything, 1), expand_dims(t_axes, 0)), axis=1))
+        free_dims = gather(shape_t, free)
+        prod_free = reduce_prod(free_dims)
+        prod_axes = reduce_prod(gather(shape_t, t_axes))
+        if flipped:
+            perm, new_shape = concat([t_axes, free], 0), stack([prod_axes, prod_free])
+        else:
+            perm, new_shape = concat([free, t_axes], 0), stack([prod_free, prod_axes])
+        return reshape(transpose(t, perm), new_shape), free_dims
+
+    a_matrix, a_free_dims = as_matrix(a, a_axes, False)
+    b_matrix, b_free_dims = as_matrix(b, b_axes, True)
+    return reshape(matmul(a_matrix, b_matrix), concat([a_free_dims, b_free_dims], 0))
 
 
 def _tensordot_static(a, b, a_axes, b_axes):

@@ -81,7 +81,8 @@ def _diag_part_kernel(x, k, padding_value, align="RIGHT_LEFT"):
     rows, cols = x.shape[-2:]
     if rows or cols:
         for which, d in (("lower", lo), ("upper", hi)):
-            if not -rows < d < cols:
+            # Diagonal 0 of an empty matrix is empty, not out of bounds.
+            if not (-rows < d < cols or d == 0):
                 raise _invalid(f"{which}_diag_index is out of bound: {d}. It must be between "
                                f"{-rows} and {cols}")
     max_len = max(_diag_len(d, rows, cols) for d in range(lo, hi + 1))
@@ -266,8 +267,17 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     ins = [d, convert_to_tensor(k, dtype=D.int32),
            convert_to_tensor(num_rows, dtype=D.int32),
            convert_to_tensor(num_cols, dtype=D.int32),
-           convert_to_tensor(padding_value, dtype=d.dtype)]
+           _padding(padding_value, d.dtype)]
     return apply(_MatrixDiagV3, ins, {"align": align}, name=name or "diag")
+
+
+def _padding(padding_value, dtype):
+    """The padding value as a tensor of `dtype`; the default 0 pads a bool
+    matrix with False, as in TensorFlow."""
+    if dtype is D.bool_ and isinstance(padding_value, (int, float)) and \
+            not isinstance(padding_value, bool):
+        padding_value = bool(padding_value)
+    return convert_to_tensor(padding_value, dtype=dtype)
 
 
 @export("linalg.diag_part", "compat.v1.matrix_diag_part", "compat.v1.linalg.diag_part")
@@ -276,7 +286,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0,  # noqa: A002
     """The diagonal(s) of a (batch of) matrix; `k` as in `diag`."""
     _check_align(align)
     x = convert_to_tensor(input)
-    ins = [x, convert_to_tensor(k, dtype=D.int32), convert_to_tensor(padding_value, dtype=x.dtype)]
+    ins = [x, convert_to_tensor(k, dtype=D.int32), _padding(padding_value, x.dtype)]
     return apply(_MatrixDiagPartV3, ins, {"align": align}, name=name or "diag_part")
 
 

@@ -56,7 +56,9 @@ _ResourceStridedSliceAssign = register("ResourceStridedSliceAssign", _assign_ker
 
 def slice_variable(variable, key):
     """`variable[key]`: the slice of its value, which can be `assign`ed to."""
-    out = variable._read(None)[key]
+    # TensorFlow's basic indexing even with NumPy behavior on: a variable is
+    # never indexed the NumPy way.
+    out = S.getitem(variable._read(None), key)
     if isinstance(out, Tensor):
         k = id(out)
         _SLICES[k] = (weakref.ref(out, lambda _, k=k: _SLICES.pop(k, None)), variable, key)
