@@ -9,7 +9,7 @@ from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
 from .linalg import solve_ops, decomposition_ops, norm_ops, eig_ops  # noqa: F401
 from .linalg import lu_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
-from .core import math_ops  # noqa: F401
+from .core import math_ops, math_lowering  # noqa: F401
 from .state import module, scatter_variable_ops, moving_averages  # noqa: F401
 from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401

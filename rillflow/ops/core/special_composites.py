@@ -7,7 +7,7 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from .constant_ops import zeros_like
 from .creation_ops import name_scope
-from .math_ops import _sum_to, add, cast, multiply, not_equal, subtract
+from .math_ops import _sum_to, cast, not_equal, subtract
 from .op_util import binary
 from .reduction_ops import reduce_sum
 from .special_functions import ndtri
@@ -57,7 +57,9 @@ def polyval(coeffs, x, name=None):
         coeffs = [convert_to_tensor(c, name="coeff_%d" % i) for i, c in enumerate(coeffs)]
         p = coeffs[0]
         for c in coeffs[1:]:
-            p = add(c, multiply(p, x))
+            # the Tensor operators, as TensorFlow's (they promote as NumPy
+            # does under tnp's experimental_enable_numpy_behavior)
+            p = c + p * x
         return p
 
 

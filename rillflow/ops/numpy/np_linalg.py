@@ -9,7 +9,7 @@ from ...framework import errors
 from ...framework.api_export import export
 from ...framework.tensor import Tensor
 from ..core import broadcast_ops, constant_ops, creation_ops, dim_ops, join_ops, math_ops
-from ..core import shape_ops, special_math_ops, split_pad_ops
+from ..core import shape_ops, special_composites, split_pad_ops
 from ..linalg import einsum_ops, matmul_ops, structure_ops
 from . import np_array_core as A
 from . import np_dtypes, np_utils
@@ -193,7 +193,7 @@ def polyval(p, x):
             p = shape_ops.reshape(p, [1])
         p = join_ops.unstack(p)
         # tf.math.polyval on a list of one coefficient returns it unbroadcast.
-        y = special_math_ops.polyval(p, x)
+        y = special_composites.polyval(p, x)
         if len(p) == 1:
             y = broadcast_ops.broadcast_to(y, x.shape)
         return y
