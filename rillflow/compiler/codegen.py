@@ -492,7 +492,12 @@ class Emitter:
                 self.names[id(outs[0])] = name
                 self.emit("%s = %s" % (name, code), op)
             return
-        call = self.kernel_call(op, [self.value(t) for t in op.inputs])
+        args = [self.value(t) for t in op.inputs]
+        buffer = in_place.kernel_out(self, plan, args) if options.on("in_place") else None
+        call = self.kernel_call(op, args)
+        if buffer is not None:
+            call = call[:-1] + ", out=%s)" % buffer
+        in_place.note_result(self, plan)
         if not outs:
             self.emit(call, op)
         elif len(outs) == 1 and not op.multi:

@@ -254,12 +254,19 @@ def sparse_xent_rows_f32(x, n, labels, loss, back):
         dst[lab] -= np.float32(1)
 
 
-def sparse_xent(labels, x):
-    """softmax_kernel.sparse_xent_2d fused (labels already checked)."""
+def sparse_xent(labels, x, out=None):
+    """softmax_kernel.sparse_xent_2d fused (labels already checked); the
+    backprop goes into `out` when it is a float32 C-contiguous array of x's
+    size (x's own buffer included: each row is read whole before its
+    backprop is written)."""
     a = np.ascontiguousarray(x, np.float32)
     rows, n = a.shape
     loss = np.empty(rows, np.float32)
-    back = np.empty(a.shape, np.float32)
+    if out is not None and out.dtype == np.float32 and out.size == a.size and \
+            out.flags.c_contiguous:
+        back = out.reshape(a.shape)
+    else:
+        back = np.empty(a.shape, np.float32)
     if a.size:
         sparse_xent_rows_f32(a.reshape(-1), n, np.ascontiguousarray(labels, np.int64), loss,
                              back.reshape(-1))
