@@ -46,6 +46,13 @@ def _aggregate(grads):
     return late.add_n(grads)
 
 
+# Outputs whose missing gradient reaches the gradient function as None
+# rather than as zeros (TensorFlow's FunctionsAcceptingNoneForIndicesMap):
+# a cross entropy's backprop output is as large as the logits, and its
+# zeros would cost a [batch, classes] array and a pass over it.
+_NONE_FOR_OUTPUTS = {"SoftmaxCrossEntropyWithLogits": (1,),
+                     "SparseSoftmaxCrossEntropyWithLogits": (1,)}
+
 # Ops whose gradient can be an IndexedSlices.
 _SPARSE_SOURCES = frozenset(("GatherV2", "ResourceGather"))
 
@@ -146,9 +153,12 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
                               "`@tf.RegisterGradient` for correct autodiff.")
         dys = []
         sparse = False
-        for t, g in zip(op.outputs, out_grads):
+        none_ok = _NONE_FOR_OUTPUTS.get(op.opdef.name, ())
+        for i, (t, g) in enumerate(zip(op.outputs, out_grads)):
             if g is None:
-                if is_differentiable(t.dtype) and t.dtype is not D.resource:
+                if i in none_ok:
+                    dys.append(None)
+                elif is_differentiable(t.dtype) and t.dtype is not D.resource:
                     dys.append(zeros_like_any(t))
                 else:
                     dys.append(None)
