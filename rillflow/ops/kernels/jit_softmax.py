@@ -239,16 +239,26 @@ def sparse_xent_rows_f32(x, n, labels, loss, back):
         m = _row_max(row)
         for j in range(n):
             dst[j] = row[j] - m
-        if n <= _LEAF:
+        if n % PACKET == 0:
+            # Rows of whole packets starting at packet boundaries: the sum's
+            # leaves and the backprop take the same packet exps, so one exp
+            # pass serves both (the same bits, a third less time).
+            _exp_packets(dst, 0, n, ex)
+            if n <= _LEAF:
+                sm = _leaf_sum(ex, 0, n, acc)
+            else:
+                sm = _split_sum(ex, 0, n, 0, lo, acc, e)
+        elif n <= _LEAF:
             sm = _leaf(dst, 0, n, 1, acc, e)
         else:
             sm = _split_sum(dst, 0, n, 1, lo, acc, e)
         lab = labels[r]
         loss[r] = log_s(sm) - dst[lab]
-        k = min(n, max(0, head - lo))
-        _exp_packets(dst, 0, k, ex)
-        for j in range(k, n):
-            ex[j] = exp_s(dst[j])
+        if n % PACKET:
+            k = min(n, max(0, head - lo))
+            _exp_packets(dst, 0, k, ex)
+            for j in range(k, n):
+                ex[j] = exp_s(dst[j])
         for j in range(n):
             dst[j] = flush(ex[j] / sm)
         dst[lab] -= np.float32(1)
