@@ -21,7 +21,8 @@ import re
 
 import numpy as np
 
-from . import fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
+from . import (accumulate, fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists,
+               specialize)
 from .plan import Plan
 from ..framework import dtypes as D
 from ..framework import errors
@@ -322,6 +323,8 @@ class Emitter:
     def emit_plans(self, plans, protected=()):
         """Emits straight-line code for the plans (in order), freeing large
         values after their last use (ids in `protected` are never freed)."""
+        if options.on("accumulate"):
+            plans = accumulate.accumulate_sums(plans)
         saved = self.last_use, self.safe_readers, self.protected
         last = {}
         for p in plans:
