@@ -8,7 +8,9 @@ that was a third of the CPU time of a small CNN's step (13 ms -> 7.5 ms
 with the settings below). TensorFlow keeps its buffers in its own
 allocator; rillflow's arrays are NumPy's, so it asks malloc instead to
 serve blocks of up to 32 MB (glibc's maximum for this setting) from the
-heap and to keep up to 128 MB of free heap before returning memory.
+heap and to keep up to 256 MB of free heap before returning memory (a
+language model's step frees ~200 MB at its end, which a lower threshold
+would hand back to the system only to fault it in again the next step).
 
 Arrays above 32 MB would still be mmapped afresh each step (a language
 model's [batch, vocabulary] logits are 45 MB: each step faulted in four
@@ -18,7 +20,7 @@ told never to mmap (M_MMAP_MAX = 0): every block comes from the heap,
 whose freed blocks the next step reuses, as TensorFlow's BFC allocator
 reuses its chunks. The cost is TensorFlow's too: a large block freed in
 the middle of the heap stays resident until reused (the heap's free top
-beyond 128 MB still goes back to the system). glibc falls back to mmap by
+beyond 256 MB still goes back to the system). glibc falls back to mmap by
 itself when the heap cannot grow.
 
 `tune()` runs once when rillflow is imported. It changes nothing when the
@@ -35,7 +37,7 @@ _M_MMAP_THRESHOLD = -3
 _M_MMAP_MAX = -4
 
 MMAP_THRESHOLD = 32 << 20
-TRIM_THRESHOLD = 128 << 20
+TRIM_THRESHOLD = 256 << 20
 
 _USER_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_MMAP_MAX_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_",
                   "GLIBC_TUNABLES")

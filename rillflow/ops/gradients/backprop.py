@@ -104,7 +104,8 @@ def _tensorflow_order(relevant, targets):
     return order
 
 
-def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False):
+def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False,
+             consume=False):
     """Gradients of `targets` with respect to `sources` through `ops`.
 
     Args:
@@ -115,6 +116,10 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
       unconnected_zero: give zeros instead of None for unconnected sources.
       dense: densify IndexedSlices gradients of sources (for callers whose
         results must be tensors).
+      consume: the caller gives `ops` up (a non-persistent tape): the list
+        is emptied, and each op is dropped once differentiated, so that the
+        tensors only it held (forward activations) are freed during the
+        backward pass rather than after it.
 
     Returns:
       One gradient (tensor, IndexedSlices or None) per source.
@@ -140,8 +145,14 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
     if any(op.opdef.name in _SPARSE_SOURCES for op in relevant):
         order = _tensorflow_order(relevant, targets)
     else:
-        order = reversed(relevant)
-    for op in order:
+        order = relevant[::-1]
+    if consume:
+        ops.clear()
+    del relevant
+    for k in range(len(order)):
+        op = order[k]
+        if consume:
+            order[k] = None
         out_grads = [grads.get(id(t)) if id(t) in source_ids else grads.pop(id(t), None)
                      for t in op.outputs]
         if all(g is None for g in out_grads):
