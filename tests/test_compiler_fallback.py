@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.compiler import codegen, fallback, fusion, in_place, loop_invariant, specialize
+from rillflow.compiler import (accumulate, codegen, fallback, fusion, in_place, loop_invariant,
+                              specialize)
 
 
 def _model(x, w):
@@ -43,6 +44,7 @@ def debug_on():
 @pytest.mark.parametrize("module, attr, pass_name", [
     (fusion, "fuse", "fusion"),
     (in_place, "try_emit", "in_place"),
+    (accumulate, "accumulate_sums", "accumulate"),
     (loop_invariant, "split_invariant", "loop_invariant"),
     (specialize, "specialize", "specialize"),
     (codegen, "_cse", "cse"),

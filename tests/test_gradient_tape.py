@@ -229,3 +229,34 @@ def test_watching_an_outside_tensor_inside_a_function():
             y = m * m
         return t.gradient(y, m)
     np.testing.assert_array_equal(g().numpy(), [[2.0, 4.0], [6.0, 8.0]])
+
+
+def _freed_during_backward(persistent):
+    """Whether an activation only the tape holds is freed by the time the
+    gradient of an op before it runs."""
+    import weakref
+    seen = {}
+
+    @tf.custom_gradient
+    def first(x):
+        def grad(dy):
+            seen["alive"] = seen["ref"]() is not None
+            return dy * 2.0
+        return x * 2.0, grad
+    x = tf.constant(np.ones((64, 64), np.float32))
+    with tf.GradientTape(persistent=persistent) as tape:
+        tape.watch(x)
+        big = first(x) * 3.0
+        seen["ref"] = weakref.ref(big)
+        loss = tf.reduce_sum(big * big)
+        del big
+    g = tape.gradient(loss, x)
+    np.testing.assert_array_equal(g.numpy(), np.full((64, 64), 72.0, np.float32))
+    if persistent:
+        np.testing.assert_array_equal(tape.gradient(loss, x).numpy(), g.numpy())
+    return not seen["alive"]
+
+
+def test_a_non_persistent_tape_frees_activations_during_the_backward_pass():
+    assert _freed_during_backward(persistent=False)
+    assert not _freed_during_backward(persistent=True)

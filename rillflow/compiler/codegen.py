@@ -21,7 +21,8 @@ import re
 
 import numpy as np
 
-from . import fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists, specialize
+from . import (accumulate, fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists,
+               specialize)
 from .plan import Plan
 from ..framework import dtypes as D
 from ..framework import errors
@@ -322,6 +323,8 @@ class Emitter:
     def emit_plans(self, plans, protected=()):
         """Emits straight-line code for the plans (in order), freeing large
         values after their last use (ids in `protected` are never freed)."""
+        if options.on("accumulate"):
+            plans = accumulate.accumulate_sums(plans)
         saved = self.last_use, self.safe_readers, self.protected
         last = {}
         for p in plans:
@@ -492,7 +495,12 @@ class Emitter:
                 self.names[id(outs[0])] = name
                 self.emit("%s = %s" % (name, code), op)
             return
-        call = self.kernel_call(op, [self.value(t) for t in op.inputs])
+        args = [self.value(t) for t in op.inputs]
+        buffer = in_place.kernel_out(self, plan, args) if options.on("in_place") else None
+        call = self.kernel_call(op, args)
+        if buffer is not None:
+            call = call[:-1] + ", out=%s)" % buffer
+        in_place.note_result(self, plan)
         if not outs:
             self.emit(call, op)
         elif len(outs) == 1 and not op.multi:

@@ -7,13 +7,10 @@ that stay in cache, writes each result once into its output, and spreads
 the chunks over the CPU's cores (NumPy's loops release the GIL). Results
 are identical: every op still runs its own kernel, elementwise.
 """
-import concurrent.futures
-import os
-import threading
-
 import numpy as np
 
 from .plan import Plan
+from ..ops.kernels import threads
 
 # Chains whose outputs have fewer elements than this are not worth it.
 FUSE_MIN_ELEMENTS = 1 << 16
@@ -30,23 +27,10 @@ ELEMENTWISE = frozenset((
     "Asin", "Acos", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Elu", "Selu", "Softsign",
 ))
 
-_pool = [None]
-_pool_lock = threading.Lock()
-
-
-def _executor():
-    if _pool[0] is None:
-        with _pool_lock:
-            if _pool[0] is None:
-                workers = max(1, (os.cpu_count() or 1) - 1)
-                _pool[0] = concurrent.futures.ThreadPoolExecutor(
-                    max_workers=workers, thread_name_prefix="rillflow-fused")
-    return _pool[0]
-
-
 def run_chunks(work, n):
-    """Calls `work(lo, hi)` over [0, n) in cache-sized chunks on all cores."""
-    cores = os.cpu_count() or 1
+    """Calls `work(lo, hi)` over [0, n) in cache-sized chunks on all cores
+    (the kernels' shared threads, ops/kernels/threads.py)."""
+    cores = threads.cores()
     if cores == 1 or n < 2 * CHUNK:
         for lo in range(0, n, CHUNK):
             work(lo, min(n, lo + CHUNK))
@@ -60,7 +44,7 @@ def run_chunks(work, n):
     def span(start, stop):
         for lo in range(start, stop, CHUNK):
             work(lo, min(stop, lo + CHUNK))
-    futures = [_executor().submit(span, k * per, min(n, (k + 1) * per))
+    futures = [threads.executor().submit(span, k * per, min(n, (k + 1) * per))
                for k in range(1, cores) if k * per < n]
     span(0, min(n, per))
     for f in futures:

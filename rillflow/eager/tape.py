@@ -197,11 +197,13 @@ class GradientTape:
                 "memory usage). Only call GradientTape.gradient inside the context if you "
                 "actually want to trace the gradient in order to compute higher order "
                 "derivatives.")
-        result = self._gradient(target, sources, output_gradients, unconnected_gradients)
+        result = self._gradient(target, sources, output_gradients, unconnected_gradients,
+                                consume=not self._persistent)
         self._finish_use()
         return result
 
-    def _gradient(self, target, sources, output_gradients, unconnected_gradients):
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients,
+                  consume=False):
         unconnected = _unconnected(unconnected_gradients)
         if target is None:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
@@ -227,8 +229,18 @@ class GradientTape:
                       for g in nest.flatten(output_gradients)]
             if len(tgrads) != len(flat_targets):
                 raise ValueError("`output_gradients` must have one gradient per target")
-        grads = backprop(list(self._records), flat_targets, tgrads, src_tensors,
+        if consume:
+            # A non-persistent tape hands its records over: the backward pass
+            # drops each op's tensors once the op is differentiated, so the
+            # forward pass's activations are freed as the gradients are made
+            # (the tape is spent from here on, even if the backward pass fails).
+            records, self._records = self._records, []
+            self._used = True
+        else:
+            records = list(self._records)
+        grads = backprop(records, flat_targets, tgrads, src_tensors, consume=consume,
                          overrides=False)
+        del records
         out = []
         for s, g in zip(given_sources, grads):
             if g is None and unconnected is UnconnectedGradients.ZERO:

@@ -56,6 +56,13 @@ def _aggregate(grads):
     return late.add_n(grads)
 
 
+# Outputs whose missing gradient reaches the gradient function as None
+# rather than as zeros (TensorFlow's FunctionsAcceptingNoneForIndicesMap):
+# a cross entropy's backprop output is as large as the logits, and its
+# zeros would cost a [batch, classes] array and a pass over it.
+_NONE_FOR_OUTPUTS = {"SoftmaxCrossEntropyWithLogits": (1,),
+                     "SparseSoftmaxCrossEntropyWithLogits": (1,)}
+
 # Ops whose gradient can be an IndexedSlices.
 _SPARSE_SOURCES = frozenset(("GatherV2", "ResourceGather"))
 
@@ -108,7 +115,7 @@ def _tensorflow_order(relevant, targets):
 
 
 def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=False,
-             overrides=True):
+             overrides=True, consume=False):
     """Gradients of `targets` with respect to `sources` through `ops`.
 
     Args:
@@ -121,6 +128,10 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
         results must be tensors).
       overrides: honour `Graph.gradient_override_map`; a GradientTape does
         not, as TensorFlow's tape looks gradients up by op type.
+      consume: the caller gives `ops` up (a non-persistent tape): the list
+        is emptied, and each op is dropped once differentiated, so that the
+        tensors only it held (forward activations) are freed during the
+        backward pass rather than after it.
 
     Returns:
       One gradient (tensor, IndexedSlices or None) per source.
@@ -146,8 +157,14 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
     if any(op.opdef.name in _SPARSE_SOURCES for op in relevant):
         order = _tensorflow_order(relevant, targets)
     else:
-        order = reversed(relevant)
-    for op in order:
+        order = relevant[::-1]
+    if consume:
+        ops.clear()
+    del relevant
+    for k in range(len(order)):
+        op = order[k]
+        if consume:
+            order[k] = None
         out_grads = [grads.get(id(t)) if id(t) in source_ids else grads.pop(id(t), None)
                      for t in op.outputs]
         if all(g is None for g in out_grads):
@@ -159,9 +176,12 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
                               "`@tf.RegisterGradient` for correct autodiff.")
         dys = []
         sparse = False
-        for t, g in zip(op.outputs, out_grads):
+        none_ok = _NONE_FOR_OUTPUTS.get(op.opdef.name, ())
+        for i, (t, g) in enumerate(zip(op.outputs, out_grads)):
             if g is None:
-                if is_differentiable(t.dtype) and t.dtype is not D.resource:
+                if i in none_ok:
+                    dys.append(None)
+                elif is_differentiable(t.dtype) and t.dtype is not D.resource:
                     dys.append(zeros_like_any(t))
                 else:
                     dys.append(None)

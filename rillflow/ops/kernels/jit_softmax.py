@@ -8,10 +8,13 @@ temporaries. Imported only by jit_kernels.py.
 row sums, sums of exp) in compiled form; softmax_kernel's softmax,
 log_softmax and cross entropies take them as their `k` argument.
 """
+import math
+
 import numba
 import numpy as np
 
 from . import jit_exp_log as _je
+from . import threads as _threads
 from .jit_exp_log import (PACKET, as_bits, exp_p, exp_s, flush, from_bits, jit, lane, log_p,
                           log_s)
 from .softmax_kernel import _LEAF
@@ -239,39 +242,85 @@ def sparse_xent_rows_f32(x, n, labels, loss, back):
         m = _row_max(row)
         for j in range(n):
             dst[j] = row[j] - m
-        if n <= _LEAF:
+        if n % PACKET == 0:
+            # Rows of whole packets starting at packet boundaries: the sum's
+            # leaves and the backprop take the same packet exps, so one exp
+            # pass serves both (the same bits, a third less time).
+            _exp_packets(dst, 0, n, ex)
+            if n <= _LEAF:
+                sm = _leaf_sum(ex, 0, n, acc)
+            else:
+                sm = _split_sum(ex, 0, n, 0, lo, acc, e)
+        elif n <= _LEAF:
             sm = _leaf(dst, 0, n, 1, acc, e)
         else:
             sm = _split_sum(dst, 0, n, 1, lo, acc, e)
         lab = labels[r]
         loss[r] = log_s(sm) - dst[lab]
-        k = min(n, max(0, head - lo))
-        _exp_packets(dst, 0, k, ex)
-        for j in range(k, n):
-            ex[j] = exp_s(dst[j])
+        if n % PACKET:
+            k = min(n, max(0, head - lo))
+            _exp_packets(dst, 0, k, ex)
+            for j in range(k, n):
+                ex[j] = exp_s(dst[j])
         for j in range(n):
             dst[j] = flush(ex[j] / sm)
         dst[lab] -= np.float32(1)
 
 
-def sparse_xent(labels, x):
-    """softmax_kernel.sparse_xent_2d fused (labels already checked)."""
+def sparse_xent(labels, x, out=None):
+    """softmax_kernel.sparse_xent_2d fused (labels already checked); the
+    backprop goes into `out` when it is a float32 C-contiguous array of x's
+    size (x's own buffer included: each row is read whole before its
+    backprop is written)."""
     a = np.ascontiguousarray(x, np.float32)
     rows, n = a.shape
     loss = np.empty(rows, np.float32)
-    back = np.empty(a.shape, np.float32)
+    if out is not None and out.dtype == np.float32 and out.size == a.size and \
+            out.flags.c_contiguous:
+        back = out.reshape(a.shape)
+    else:
+        back = np.empty(a.shape, np.float32)
     if a.size:
-        sparse_xent_rows_f32(a.reshape(-1), n, np.ascontiguousarray(labels, np.int64), loss,
-                             back.reshape(-1))
+        flat, lab, bflat = a.reshape(-1), np.ascontiguousarray(labels, np.int64), \
+            back.reshape(-1)
+        _threads.run_parts(lambda r0, r1: sparse_xent_rows_f32(
+            flat[r0 * n:r1 * n], n, lab[r0:r1], loss[r0:r1], bflat[r0 * n:r1 * n]),
+            _row_bounds(rows, n))
     return loss, back
 
 
-def _rows_kernel(kernel):
+# Row kernels split tensors of at least this many elements over the cores.
+PARALLEL_MIN = 1 << 18
+
+
+def _row_bounds(rows, n, row_packets=False):
+    """Where a row kernel splits `rows` rows of `n` values between threads:
+    only at flat positions that are multiples of 8, so that every part but
+    the last has whole packets and the last keeps the tensor's own tail, and
+    a part's packets and leaf splits fall where the whole tensor's do (the
+    same bits as one call); with `row_packets`, also at multiples of 8 rows
+    (log_softmax takes the log of its row sums by packets of 8 rows)."""
+    parts = _threads.cores()
+    if parts == 1 or rows * n < PARALLEL_MIN:
+        return [0, rows]
+    step = PACKET // math.gcd(n, PACKET)       # rows per multiple of 8 values
+    if row_packets:
+        step = PACKET
+    per = -(-rows // parts)
+    per = -(-per // step) * step
+    return [min(rows, k * per) for k in range(parts)] + [rows]
+
+
+def _rows_kernel(kernel, row_packets=False):
     def f(x):
         a = np.ascontiguousarray(x, np.float32)
         out = np.empty(a.shape, np.float32)
         if a.size:
-            kernel(a.reshape(-1), a.shape[1], out.reshape(-1))
+            n = a.shape[-1]
+            flat, oflat = a.reshape(-1), out.reshape(-1)
+            _threads.run_parts(lambda r0, r1: kernel(flat[r0 * n:r1 * n], n,
+                                                     oflat[r0 * n:r1 * n]),
+                               _row_bounds(a.size // n, n, row_packets))
         return out
     return f
 
@@ -331,4 +380,4 @@ def ops():
             "log_scalar": _elementwise(log_scalar_f32), "shift_rows": shift_rows,
             "divide_rows_flush": divide_rows_flush,
             "softmax": _rows_kernel(softmax_rows_f32),
-            "log_softmax": _rows_kernel(log_softmax_rows_f32), "sparse_xent": sparse_xent}
+            "log_softmax": _rows_kernel(log_softmax_rows_f32, True), "sparse_xent": sparse_xent}

@@ -193,12 +193,14 @@ def softmax_xent_2d(labels2d, logits2d, k=None):
     return loss, exp_log._flush(back)
 
 
-def sparse_xent_2d(labels, logits2d, k=None):
+def sparse_xent_2d(labels, logits2d, k=None, out=None):
     """TensorFlow's float32 sparse softmax cross entropy: (loss, backprop);
-    the loss takes libm's log of each row's sum (a scalar generator)."""
+    the loss takes libm's log of each row's sum (a scalar generator). The
+    fused kernel (the jit extra) may write backprop into `out` (a buffer of
+    logits' size, possibly logits' own)."""
     k = k or NUMPY_OPS
     if "sparse_xent" in k:   # the same steps fused (the jit extra)
-        return k["sparse_xent"](labels, logits2d)
+        return k["sparse_xent"](labels, logits2d, out)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         b = k["shift_rows"](logits2d)
         s = k["sum_exp"](b)

@@ -238,7 +238,11 @@ _SoftmaxXent = register("SoftmaxCrossEntropyWithLogits", _softmax_xent_kernel,
                         _softmax_xent_infer, _softmax_xent_grad, allowed=FLOATS)
 
 
-def _sparse_xent_kernel(features, labels):
+def _sparse_xent_kernel(features, labels, out=None):
+    # `out`: a float32 C-contiguous buffer of features' shape that the
+    # backprop may be written into (the compiler passes the features' own
+    # buffer when nothing reads them afterwards: compiler/in_place.py); the
+    # result is the same either way, only where it is stored differs.
     if features.ndim == 0:
         raise errors.InvalidArgumentError(None, None, "logits must have rank >= 1, got []")
     if labels.shape != features.shape[:-1]:
@@ -256,7 +260,7 @@ def _sparse_xent_kernel(features, labels):
     dtype = features.dtype
     if dtype == np.float32 and n:
         loss, back = _sk.sparse_xent_2d(idx, features.reshape(idx.size, n),
-                                        softmax_ops(features.size))
+                                        softmax_ops(features.size), out=out)
         return loss.reshape(labels.shape), back.reshape(features.shape)
     x = _shifted(features.reshape(idx.size, n)) if n else np.zeros((idx.size, 0))
     rows = np.arange(idx.size)

@@ -78,6 +78,27 @@ def _trunc_div_at(out, idx, upd):
         out[idx[k]] = np.where((a < 0) != (b < 0), -q, q)
 
 
+def _add_rows(out, idx, upd, subtract):
+    """out[idx[k]] += upd[k] (or -=) for k in turn, as TensorFlow's kernel
+    (and np.add.at) applies them, by buffered updates: the first update of
+    every row at once, then every row's second, and so on, so that each
+    row still takes its updates in their order (the same bits). An
+    embedding's gradient repeats a few rows (a batch's repeated tokens):
+    a few rounds, several times faster than np.add.at's row by row."""
+    order = np.argsort(idx, kind="stable")
+    ranked = idx[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    # rank[k]: how many earlier updates go to the row of update k.
+    rank = np.empty(idx.size, np.intp)
+    rank[order] = np.arange(idx.size) - np.repeat(starts, np.diff(np.r_[starts, idx.size]))
+    for r in range(int(rank.max()) + 1):
+        sel = np.flatnonzero(rank == r) if r or rank.any() else slice(None)
+        if subtract:
+            out[idx[sel]] -= upd[sel]
+        else:
+            out[idx[sel]] += upd[sel]
+
+
 def _scatter_kernel(mode, op_name):
     def kernel(h, indices, updates, dtype=None, Tindices=None):
         if h.value is None:
@@ -98,13 +119,8 @@ def _scatter_kernel(mode, op_name):
                 _trunc_div_at(out, idx, upd)
             else:
                 np.true_divide.at(out, idx, upd)
-        elif mode in ("add", "sub") and idx.size and \
-                np.unique(idx).size == idx.size and out.dtype.kind in "fciu":
-            # Distinct rows (the usual case): a buffered update is much faster.
-            if mode == "add":
-                out[idx] += upd
-            else:
-                out[idx] -= upd
+        elif mode in ("add", "sub") and idx.size and out.dtype.kind in "fciu":
+            _add_rows(out, idx, upd, mode == "sub")
         else:
             _scatter_into(out, idx[:, None], upd, op_name, mode)
         h.value = out

@@ -1,0 +1,111 @@
+"""The compiler's buffer reuse around kernels and sums of gradients
+(compiler/in_place.py, compiler/accumulate.py): the optimized code gives
+what the plain path (one kernel call per op) gives, and reuses the buffers
+the tests name."""
+import numpy as np
+
+import rillflow as tf
+
+from helpers import optimizations
+
+
+def run_both(fn, *args):
+    with optimizations(False):
+        plain = tf.function(fn)(*args)
+    with optimizations(True):
+        opt_fn = tf.function(fn)
+        opt = opt_fn(*args)
+    return plain, opt, opt_fn.get_concrete_function(*args).generated_source
+
+
+def _as_np(xs):
+    return [np.asarray(x.numpy()) for x in xs]
+
+
+def test_sparse_xent_writes_its_backprop_over_dead_logits():
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.standard_normal((48, 64)).astype(np.float32))
+    w = tf.constant(rng.standard_normal((64, 200)).astype(np.float32))
+    labels = tf.constant(rng.integers(0, 200, 48).astype(np.int32))
+
+    def step(x, w, labels):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            logits = tf.matmul(x, w) + 0.5
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits))
+        return loss, tape.gradient(loss, w)
+    plain, opt, src = run_both(step, x, w, labels)
+    for a, b in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(a, b)
+    assert "k_SparseSoftmaxCrossEntropyWithLogits(MatMul, labels, out=MatMul)" in src
+    # The backprop is then scaled by the loss's gradient in its own buffer.
+    assert "WithLogits_1, out=SparseSoftmaxCrossEntropyWithLogits_" in src
+
+
+def test_sparse_xent_keeps_logits_that_are_read_later():
+    rng = np.random.default_rng(4)
+    x = tf.constant(rng.standard_normal((40, 64)).astype(np.float32))
+    w = tf.constant(rng.standard_normal((64, 100)).astype(np.float32))
+    labels = tf.constant(rng.integers(0, 100, 40).astype(np.int32))
+
+    def f(x, w, labels):
+        logits = tf.matmul(x, w)
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return loss, logits * 2.0
+    plain, opt, src = run_both(f, x, w, labels)
+    for a, b in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(opt[1].numpy(), (x.numpy() @ w.numpy()) * 2.0)
+    assert "out=MatMul)" not in src.split("k_SparseSoftmax")[1].split("\n")[0]
+
+
+def _unrolled_rnn(xs, w, h0):
+    # The gradient of w is an AddN of one matmul per step.
+    with tf.GradientTape() as tape:
+        tape.watch([w, xs])
+        h = h0
+        for t in range(6):
+            h = tf.tanh(tf.matmul(tf.concat([xs[t], h], 1), w))
+        loss = tf.reduce_sum(h * h)
+    return tape.gradient(loss, [w, xs])
+
+
+def test_sums_of_gradient_terms_are_accumulated_as_the_terms_are_made():
+    rng = np.random.default_rng(5)
+    xs = tf.constant(rng.standard_normal((6, 8, 40)).astype(np.float32))
+    w = tf.constant((rng.standard_normal((72, 32)) * 0.2).astype(np.float32))
+    h0 = tf.constant(rng.standard_normal((8, 32)).astype(np.float32))
+    plain, opt, src = run_both(_unrolled_rnn, xs, w, h0)
+    for a, b in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(a, b)
+    eager = _unrolled_rnn(xs, w, h0)
+    for a, b in zip(_as_np(eager), _as_np(opt)):
+        np.testing.assert_array_equal(a, b)
+    # Two sums of six terms (the weight's matmuls, the inputs' slices), each
+    # started by a `+` and continued in place.
+    calls = [line for line in src.splitlines() if "k_AddN(" in line]
+    assert all(line.endswith("N=2)") for line in calls)     # pairs stay kernel calls
+    assert src.count("uf_add(AddN") == 8
+
+
+def _sums_out_of_order(a, b):
+    x = a * 2.0
+    y = a + b
+    z = b * 3.0
+    s1 = tf.add_n([z, x, y])          # terms made in another order than summed
+    s2 = tf.add_n([x, x, z])          # a term twice: the kernel stays
+    return s1, s2, x + 1.0            # x is read after the sums
+
+
+def test_sums_keep_their_order_and_repeated_terms():
+    rng = np.random.default_rng(6)
+    a = tf.constant(rng.standard_normal((64, 40)).astype(np.float32))
+    b = tf.constant(rng.standard_normal((64, 40)).astype(np.float32))
+    plain, opt, src = run_both(_sums_out_of_order, a, b)
+    for p, o in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(p, o)
+    an, bn = a.numpy(), b.numpy()
+    x, y, z = an * np.float32(2), an + bn, bn * np.float32(3)
+    np.testing.assert_array_equal(opt[0].numpy(), (z + x) + y)
+    assert src.count("k_AddN(") == 1
