@@ -20,8 +20,8 @@ def test_run_parts_runs_every_span_and_reraises():
         threads.run_parts(fail, [0, 5, 9])
 
 
-@pytest.mark.parametrize("rows, n", [(1120, 1000), (301, 1003), (999, 333), (37, 7777),
-                                     (513, 1001)])
+@pytest.mark.parametrize("rows, n", [(1120, 1000), (1301, 1003), (3999, 333), (137, 7777),
+                                     (1513, 1001)])
 def test_row_kernels_split_over_threads_give_the_same_bits(monkeypatch, rows, n):
     if not jit_kernels.available():
         pytest.skip("RILLFLOW_JIT=0")

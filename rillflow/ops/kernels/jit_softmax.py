@@ -289,8 +289,9 @@ def sparse_xent(labels, x, out=None):
     return loss, back
 
 
-# Row kernels split tensors of at least this many elements over the cores.
-PARALLEL_MIN = 1 << 18
+# Row kernels split tensors of at least this many elements over the cores
+# (below, handing half to another thread costs about what it saves).
+PARALLEL_MIN = 1 << 20
 
 
 def _row_bounds(rows, n, row_packets=False):
