@@ -15,7 +15,7 @@ check the meaning (dtype known, sizes consistent, node ids in range).
 """
 import struct
 
-from . import wire
+from . import tensor_pb, wire
 
 __all__ = ["encode_header", "decode_header", "encode_entry", "decode_entry",
            "encode_object_graph", "decode_object_graph", "BundleEntry"]
@@ -100,19 +100,8 @@ def encode_entry(entry):
 
 
 def _decode_shape(data):
-    dims = []
-    for number, wt, value in wire.iter_fields(data):
-        if number == 2 and wt == wire.BYTES:
-            size = 0
-            for n, t, v in wire.iter_fields(value):
-                if n == 1 and t == wire.VARINT:
-                    size = wire.signed64(v)
-            dims.append(size)
-        elif number == 3 and wt == wire.VARINT and value:
-            raise wire.DecodeError("a saved tensor has unknown rank")
-    if any(d < 0 for d in dims):
-        raise wire.DecodeError("a saved tensor has an unknown or negative dimension")
-    return tuple(dims)
+    return tensor_pb._decode_shape(data, "a saved tensor has unknown rank",
+                                   "a saved tensor has an unknown or negative dimension")
 
 
 def decode_entry(data):

@@ -41,7 +41,10 @@ def encode_tensor(value, dtype):
     return b"".join(out)
 
 
-def _decode_shape(payload):
+def _decode_shape(payload, unknown_rank="unknown rank", bad_dim="unknown dimension"):
+    """The dims of a TensorShapeProto; DecodeError with the caller's words
+    for an unknown rank or an unknown/negative dimension (checkpoint_pb
+    reads its entries' shapes with this too)."""
     dims = []
     for number, wt, value in wire.iter_fields(payload):
         if number == 2 and wt == wire.BYTES:
@@ -51,9 +54,9 @@ def _decode_shape(payload):
                     size = wire.signed64(v)
             dims.append(size)
         elif number == 3 and wt == wire.VARINT and value:
-            raise wire.DecodeError("unknown rank")
+            raise wire.DecodeError(unknown_rank)
     if any(d < 0 for d in dims):
-        raise wire.DecodeError("unknown dimension")
+        raise wire.DecodeError(bad_dim)
     return tuple(dims)
 
 
