@@ -34,6 +34,9 @@ import sys
 import time
 
 INTERVAL = 0.25          # seconds between measurements
+# Whether the policy was asked for when rillflow was imported: the hooks on
+# the call paths test this flag, so the default (off) costs them nothing.
+ENABLED = os.environ.get("RILLFLOW_BLAS_THREADS", "fixed").strip().lower() == "dynamic"
 STALE = 2.0              # a longer gap is only a new baseline: an old average
 HYSTERESIS = 0.25        # cores: raising the count needs this much more room
 

@@ -379,7 +379,8 @@ class ConcreteFunction(core_types.ConcreteFunction):
         if _state.graph is not None:
             return self._call_in_graph(flat_args)
         compiled = self._compiled or self._ensure_compiled()
-        blas_threads.check()     # the load decides OpenBLAS's threads (opt-in)
+        if blas_threads.ENABLED:
+            blas_threads.check()     # the load decides OpenBLAS's threads (opt-in)
         if _state.tapes:
             recorded = self._call_recorded(flat_args)
             if recorded is not None:

@@ -43,7 +43,7 @@ def make_fast_call(cf, tensors, n_args):
     unpack = ("    %s = args\n" % (", ".join(names) + ("," if n_args == 1 else ""))
               if n_args else "")
     src = ("def fast(args):\n"
-           "    blas_check()\n"
+           + ("    blas_check()\n" if blas_threads.ENABLED else "") +
            "    if state.tapes:\n"
            "        return slow([args[i] for i in tensors])\n"
            + unpack +

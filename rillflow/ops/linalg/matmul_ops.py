@@ -85,7 +85,8 @@ def _no_kernel(opname, dtype):
 
 
 def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
-    blas_threads.check()
+    if blas_threads.ENABLED:
+        blas_threads.check()
     if a.ndim != 2 or b.ndim != 2:
         if a.ndim != b.ndim:
             raise _invalid(f"In[0] and In[1] has different ndims: {dims_text(a.shape)} vs. "
@@ -141,7 +142,8 @@ _MatMul = register("MatMul", _matmul_kernel, _matmul_infer, _matmul_grad, allowe
 
 
 def _bmm_kernel(x, y, adj_x=False, adj_y=False):
-    blas_threads.check()
+    if blas_threads.ENABLED:
+        blas_threads.check()
     for i, t in enumerate((x, y)):
         if t.ndim < 2:
             raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")

@@ -45,7 +45,8 @@ _scatter_windows = conv_geometry.scatter_windows
 def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(),
                  data_format="NHWC", T=None):
     """Conv2D/Conv3D: im2col and one matrix product."""
-    blas_threads.check()
+    if blas_threads.ENABLED:
+        blas_threads.check()
     nd = filter.ndim - 2
     _check_groups(input.shape[-1], filter.shape[-2], filter.shape[-1])
     geo = _geometry(input.shape, filter.shape[:nd], strides, dilations, padding,
@@ -64,7 +65,8 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
                            explicit_paddings=(), data_format="NHWC", T=None, Tshape=None):
     """Conv2DBackpropInput/Conv3DBackpropInputV2: one product per filter
     offset added into its strided view (conv_geometry.backprop_input)."""
-    blas_threads.check()
+    if blas_threads.ENABLED:
+        blas_threads.check()
     in_shape = tuple(int(d) for d in np.reshape(input_sizes, -1))
     nd = filter.ndim - 2
     geo = _geometry(in_shape, filter.shape[:nd], strides, dilations, padding,
@@ -79,7 +81,8 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
                             explicit_paddings=(), data_format="NHWC", T=None):
     """Conv2DBackpropFilter/Conv3DBackpropFilterV2: the transposed im2col
     matrix times the output gradient."""
-    blas_threads.check()
+    if blas_threads.ENABLED:
+        blas_threads.check()
     k = [int(d) for d in np.reshape(filter_sizes, -1)]
     nd = len(k) - 2
     geo = _geometry(input.shape, k[:nd], strides, dilations, padding, explicit_paddings)
