@@ -55,9 +55,29 @@ def test_every_exposed_op_is_a_keyword_only_function():
 
 
 def test_ops_with_opaque_inputs_are_not_exposed():
-    # Variables, datasets and tensor lists are Python objects in rillflow.
-    for name in ("ReadVariableOp", "TensorListLength", "While", "If"):
+    # Variable handles are Python objects in rillflow; function attrs need
+    # TensorFlow's function library; rillflow's tensor-list kernels take their
+    # element shape as an attr.
+    for name in ("ReadVariableOp", "TensorListLength", "TensorListReserve", "While", "If"):
         assert name not in raw_ops.exposed()
+
+
+def test_ops_on_variant_tensors_take_them_as_tensorflow_does():
+    # Values recorded from TensorFlow 2.21 (the same calls there).
+    v = tf.data.Dataset.range(6)._variant_tensor
+    take = tf.raw_ops.TakeDataset(input_dataset=v, count=2, output_types=[tf.int64],
+                                  output_shapes=[[]])
+    assert int(tf.raw_ops.DatasetCardinality(input_dataset=take)) == 2
+    both = tf.raw_ops.ConcatenateDataset(input_dataset=v, another_dataset=v,
+                                         output_types=[tf.int64], output_shapes=[[]])
+    assert int(tf.raw_ops.DatasetCardinality(input_dataset=both)) == 12
+    batched = tf.raw_ops.BatchDatasetV2(input_dataset=v, batch_size=6, drop_remainder=False,
+                                        output_types=[tf.int64], output_shapes=[[None]])
+    (whole,) = tf.raw_ops.DatasetToSingleElement(dataset=batched, output_types=[tf.int64],
+                                                 output_shapes=[[None]])
+    np.testing.assert_array_equal(whole.numpy(), np.arange(6))
+    with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype variant"):
+        tf.raw_ops.DatasetCardinality(input_dataset=3)
 
 
 def test_unsupported_attr_value_is_an_error():
