@@ -55,10 +55,9 @@ def test_every_exposed_op_is_a_keyword_only_function():
 
 
 def test_ops_with_opaque_inputs_are_not_exposed():
-    # Variable handles are Python objects in rillflow; function attrs need
-    # TensorFlow's function library; rillflow's tensor-list kernels take their
-    # element shape as an attr.
-    for name in ("ReadVariableOp", "TensorListLength", "TensorListReserve", "While", "If"):
+    # Function attrs need TensorFlow's function library; rillflow's tensor-list
+    # kernels take their element shape as an attr.
+    for name in ("TensorListLength", "TensorListReserve", "While", "If"):
         assert name not in raw_ops.exposed()
 
 
@@ -78,6 +77,29 @@ def test_ops_on_variant_tensors_take_them_as_tensorflow_does():
     np.testing.assert_array_equal(whole.numpy(), np.arange(6))
     with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype variant"):
         tf.raw_ops.DatasetCardinality(input_dataset=3)
+
+
+def test_ops_on_resource_handles():
+    v = tf.Variable([1.0, 2.0])
+    np.testing.assert_array_equal(
+        tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.float32).numpy(), [1.0, 2.0])
+    tf.raw_ops.AssignAddVariableOp(resource=v.handle, value=[1.0, 1.0])
+    tf.raw_ops.ResourceScatterAdd(resource=v.handle, indices=[1], updates=[10.0])
+    np.testing.assert_array_equal(v.numpy(), [2.0, 13.0])
+    # TensorFlow's messages (recorded from 2.21).
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to read variable with wrong dtype. Expected int32 got float"):
+        tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to assign variable with wrong dtype. Expected float got int32"):
+        tf.raw_ops.AssignVariableOp(resource=v.handle, value=[1, 2])
+    with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype resource"):
+        tf.raw_ops.ReadVariableOp(resource=3, dtype=tf.float32)
+    table = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+    found = tf.raw_ops.LookupTableFindV2(table_handle=table.resource_handle, keys=["a", "c"],
+                                         default_value=-1)
+    np.testing.assert_array_equal(found.numpy(), [1, -1])
 
 
 def test_unsupported_attr_value_is_an_error():

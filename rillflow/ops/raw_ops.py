@@ -38,7 +38,7 @@ __all__ = ["make", "install", "exposed"]
 _IGNORED_ATTRS = frozenset({"use_cudnn_on_gpu", "grad_a", "grad_b", "grad_x", "grad_y"})
 # Resource handles are Python objects in rillflow, not tensors; variant tensors are
 # tensors (their values are Python objects the kernels understand).
-_OPAQUE_DTYPES = ("=resource",)
+_OPAQUE_DTYPES = ()
 _cc = U.tf_type_name     # TensorFlow's C++ dtype names: float, double, half
 
 

@@ -28,6 +28,7 @@ from ...framework.tensor import numpy_text
 from ..control_flow.control_ops import group
 from ..core import scatter_ops
 from ..core.gather_ops import gather, gather_nd
+from ..core.op_util import tf_type_name
 from .variable_creator import VariableMetaclass
 from ...framework.type_spec import TypeSpec
 
@@ -90,10 +91,19 @@ def _uninitialized(handle):
         "exist. [Op:ReadVariableOp]")
 
 
+def _wrong_dtype(h, dtype, what, op):
+    # As TensorFlow's kernels: the op's dtype attr must be the variable's.
+    return errors.InvalidArgumentError(
+        None, None, f"Trying to {what} variable with wrong dtype. Expected "
+        f"{tf_type_name(dtype)} got {tf_type_name(h.dtype)} [Op:{op}]")
+
+
 def _read_kernel(h, dtype=None):
     v = h.value
     if v is None:
         raise _uninitialized(h)
+    if dtype is not None and dtype is not h.dtype and h.dtype is not None:
+        raise _wrong_dtype(h, dtype, "read", "ReadVariableOp")
     return v
 
 
@@ -112,6 +122,10 @@ def _update_shape_error(var_shape, value_shape, op_name):
 
 
 def _assign_kernel(h, value, dtype=None, validate_shape=True):
+    if dtype is not None and dtype is not h.dtype and h.dtype is not None:
+        raise errors.InvalidArgumentError(
+            None, None, f"Trying to assign variable with wrong dtype. Expected "
+            f"{tf_type_name(h.dtype)} got {tf_type_name(dtype)} [Op:AssignVariableOp]")
     if validate_shape:
         _check_assign(h, value)
     h.value = value
