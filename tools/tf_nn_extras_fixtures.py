@@ -1,0 +1,214 @@
+"""TensorFlow's results of the tf.nn / tf.random leftovers of issue 22
+(candidate samplers, accidental hits, nce_loss, sampled_softmax_loss, ...),
+recorded for tests/test_nn_extras.py with their gradients and errors,
+eagerly and in `tf.function`. Seeded samplers are TensorFlow's exact
+streams; each case starts with `set_seed`, which restarts them.
+
+    /work/tfref/bin/python tools/tf_nn_extras_fixtures.py
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tf_fixture_cases import Cases  # noqa: E402
+
+CASES = Cases()
+case = CASES.case
+
+TC = np.array([[1, 2], [3, 7], [0, 9]], np.int64)
+
+
+def _rng():
+    return np.random.RandomState(0)
+
+
+# --- candidate samplers ------------------------------------------------------------
+
+@case
+def uniform_sampler(tf):
+    tf.random.set_seed(None)
+    out = []
+    for unique in (True, False):
+        for r in (10, 1000, 2 ** 40):
+            out += [tf.random.uniform_candidate_sampler(TC, 2, 6, unique, r, seed=42)
+                    for _ in range(2)]
+    return out
+
+
+@case
+def log_uniform_sampler(tf):
+    tf.random.set_seed(None)
+    out = []
+    for unique in (True, False):
+        for r in (10, 100000):
+            out += [tf.random.log_uniform_candidate_sampler(TC, 2, 6, unique, r, seed=42)
+                    for _ in range(2)]
+    return out
+
+
+@case
+def learned_unigram_sampler(tf):
+    tf.random.set_seed(None)
+    out = []
+    for unique in (True, False):
+        out += [tf.random.learned_unigram_candidate_sampler(TC, 2, 6, unique, 12, seed=4)
+                for _ in range(3)]
+    return out
+
+
+@case
+def fixed_unigram_sampler(tf):
+    tf.random.set_seed(None)
+    uni = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.5, 3]
+    out = []
+    for unique in (True, False):
+        out += [tf.random.fixed_unigram_candidate_sampler(TC, 2, 6, unique, 12, unigrams=uni,
+                                                          distortion=0.75, seed=42)
+                for _ in range(2)]
+        out.append(tf.random.fixed_unigram_candidate_sampler(
+            TC, 2, 6, unique, 12, unigrams=uni[:10], num_reserved_ids=2, seed=3))
+        out.append(tf.random.fixed_unigram_candidate_sampler(
+            TC[:, :1] // 2, 1, 3, unique, 6, unigrams=uni, num_shards=2, shard=1, seed=3))
+    return out
+
+
+@case
+def fixed_unigram_vocab_file(tf):
+    tf.random.set_seed(None)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rillflow_vocab_fixture.txt")
+    with open(path, "w") as f:
+        f.write("".join(f"w{i},{i % 5 + 1}\n" for i in range(12)))
+    return tf.random.fixed_unigram_candidate_sampler(TC, 2, 5, True, 12, vocab_file=path,
+                                                     seed=9)
+
+
+@case
+def all_sampler(tf):
+    return [tf.random.all_candidate_sampler(TC, 2, 10, u, seed=1) for u in (True, False)]
+
+
+@case
+def sampler_global_seed(tf):
+    tf.random.set_seed(5)
+    out = [tf.random.uniform_candidate_sampler(TC, 2, 4, True, 50) for _ in range(2)]
+    tf.random.set_seed(None)
+    return out
+
+
+@case
+def sampler_in_function(tf):
+    tf.random.set_seed(None)
+    f = tf.function(lambda t: tf.random.log_uniform_candidate_sampler(t, 2, 4, True, 50,
+                                                                      seed=7))
+    return [f(tf.constant(TC)) for _ in range(2)] + [f(TC[:2])]
+
+
+@case
+def sampler_bad_num_true(tf):
+    return tf.random.uniform_candidate_sampler(TC, 3, 4, True, 50)
+
+
+@case
+def sampler_range_too_small(tf):
+    return tf.random.uniform_candidate_sampler(TC, 2, 60, True, 50)
+
+
+@case
+def sampler_class_out_of_range(tf):
+    return tf.random.uniform_candidate_sampler(TC, 2, 4, True, 5)
+
+
+@case
+def sampler_not_matrix(tf):
+    return tf.random.uniform_candidate_sampler([1, 2], 2, 4, True, 50)
+
+
+@case
+def sampler_zero_sampled(tf):
+    return tf.random.uniform_candidate_sampler(TC, 2, 0, True, 50)
+
+
+@case
+def sampler_int32_classes(tf):
+    return tf.random.uniform_candidate_sampler(tf.constant(TC, tf.int32), 2, 4, True, 50)
+
+
+@case
+def fixed_unigram_no_weights(tf):
+    return tf.random.fixed_unigram_candidate_sampler(TC, 2, 4, True, 50)
+
+
+@case
+def fixed_unigram_wrong_range(tf):
+    return tf.random.fixed_unigram_candidate_sampler(TC, 2, 4, True, 50, unigrams=[1.0] * 10)
+
+
+# --- accidental hits, nce_loss, sampled_softmax_loss ---------------------------------
+
+@case
+def accidental_hits(tf):
+    return [tf.nn.compute_accidental_hits(TC, [3, 5, 3, 0, 9], num_true=2),
+            tf.nn.compute_accidental_hits(TC[:, :1], tf.constant([4, 4], tf.int64), 1)]
+
+
+@case
+def accidental_hits_bad(tf):
+    return tf.nn.compute_accidental_hits(TC, [1], 3)
+
+
+def _sampled_args(tf):
+    rng = _rng()
+    W = rng.randn(20, 4).astype(np.float32)
+    b = rng.randn(20).astype(np.float32)
+    x = rng.randn(3, 4).astype(np.float32)
+    labels = np.array([[1, 5], [3, 3], [7, 0]], np.int64)
+    sv = (tf.constant([5, 2, 3, 11, 19], tf.int64),
+          tf.constant([[0.2, 0.3], [0.1, 0.1], [0.5, 0.4]]),
+          tf.constant([0.3, 0.2, 0.1, 0.05, 0.6]))
+    return W, b, x, labels, sv
+
+
+def _loss_and_grads(tf, fn, **kw):
+    W, b, x, labels, sv = _sampled_args(tf)
+    Wv, bv, xv = tf.Variable(W), tf.Variable(b), tf.Variable(x)
+    with tf.GradientTape() as tape:
+        loss = fn(Wv, bv, labels, xv, 5, 20, num_true=2, sampled_values=sv, **kw)
+    g = tape.gradient(loss, [Wv, bv, xv])
+    return [loss] + [tf.convert_to_tensor(t) for t in g]
+
+
+@case(rtol=1e-5)
+def nce_loss_given_samples(tf):
+    return (_loss_and_grads(tf, tf.nn.nce_loss) +
+            _loss_and_grads(tf, tf.nn.nce_loss, remove_accidental_hits=True))
+
+
+@case(rtol=1e-5)
+def sampled_softmax_given_samples(tf):
+    return (_loss_and_grads(tf, tf.nn.sampled_softmax_loss) +
+            _loss_and_grads(tf, tf.nn.sampled_softmax_loss, remove_accidental_hits=False))
+
+
+@case(rtol=1e-5)
+def sampled_losses_seeded(tf):
+    tf.random.set_seed(None)
+    W, b, x, labels, _ = _sampled_args(tf)
+    return [tf.nn.sampled_softmax_loss(W, b, labels[:, :1], x, 4, 20, seed=3),
+            tf.nn.sampled_softmax_loss([W[:10], W[10:]], b, labels[:, :1], x, 4, 20, seed=3)]
+
+
+@case(rtol=1e-5)
+def sampled_losses_in_function(tf):
+    W, b, x, labels, sv = _sampled_args(tf)
+    f = tf.function(lambda w: tf.nn.nce_loss(w, b, labels, x, 5, 20, num_true=2,
+                                             sampled_values=sv))
+    g = tf.function(lambda w: tf.nn.sampled_softmax_loss(w, b, labels, x.astype(np.float64),
+                                                         5, 20, num_true=2,
+                                                         sampled_values=sv))
+    return [f(W), g(W.astype(np.float64))]
+
+
+if __name__ == "__main__":
+    CASES.main("tf_nn_extras.npz")
