@@ -210,5 +210,79 @@ def sampled_losses_in_function(tf):
     return [f(W), g(W.astype(np.float64))]
 
 
+# --- deterministic permutations -------------------------------------------------------
+
+@case
+def index_shuffle(tf):
+    out = [tf.random.experimental.index_shuffle(tf.range(10), [5, 8], 9),
+           tf.random.experimental.index_shuffle(3, [5, 8], 1000000),
+           tf.random.experimental.index_shuffle(tf.range(300, dtype=tf.int64),
+                                                tf.constant([-7, 2**40], tf.int64), 299)]
+    big = tf.constant([0, 5, 2**40, 2**63 + 11], tf.uint64)
+    out.append(tf.random.experimental.index_shuffle(
+        tf.constant([0, 3, 2**39, 2**63], tf.uint64), tf.constant([1, 2], tf.uint32), big))
+    out.append(tf.random.experimental.index_shuffle(
+        tf.constant([1, 0], tf.uint32), [9, 9], tf.constant([1, 0], tf.uint32)))
+    f = tf.function(lambda i: tf.random.experimental.index_shuffle(i, [1, 2], 99))
+    out.append(f(tf.range(100)))
+    return out
+
+
+@case
+def random_index_shuffle(tf):
+    return [tf.random_index_shuffle(tf.range(6), [1, 2, 3], 5, rounds=6),
+            tf.random_index_shuffle(tf.range(4), [[1, 2, 3], [4, 5, 6], [7, 8, 9], [0, 0, 1]],
+                                    [3, 100, 70000, 2**30]),
+            tf.random_index_shuffle(tf.constant(7, tf.int64), [1, 2, 3], 2**33)]
+
+
+@case
+def index_shuffle_batched_seed(tf):
+    # TensorFlow pads the seed's first axis, so a batched seed fails.
+    return tf.random.experimental.index_shuffle(tf.range(5), [[1, 2]] * 5, 100)
+
+
+@case
+def random_index_shuffle_bad_seed(tf):
+    return tf.random_index_shuffle(tf.range(6), [1, 2], 5)
+
+
+@case
+def random_index_shuffle_bad_max(tf):
+    return tf.random_index_shuffle(tf.range(6), [1, 2, 3], [5, 5])
+
+
+@case
+def random_index_shuffle_bad_index(tf):
+    return tf.random_index_shuffle(tf.constant([[1]]), [1, 2, 3], 5)
+
+
+@case
+def random_index_shuffle_float(tf):
+    return tf.random_index_shuffle(tf.range(6.0), [1, 2, 3], 5.0)
+
+
+@case
+def stateless_shuffle(tf):
+    f = tf.function(lambda v: tf.random.experimental.stateless_shuffle(v, [7, -2]))
+    return [tf.random.experimental.stateless_shuffle(tf.range(10), [3, 4]),
+            tf.random.experimental.stateless_shuffle(tf.reshape(tf.range(12.0), [4, 3]),
+                                                     [3, 4], alg="philox"),
+            tf.random.experimental.stateless_shuffle(tf.constant(5), [3, 4]),
+            tf.random.experimental.stateless_shuffle(tf.constant(["a", "b", "c"]),
+                                                     tf.constant([1, 2], tf.int64)),
+            f(tf.range(1000)), f(tf.zeros([0, 2]))]
+
+
+@case
+def stateless_shuffle_threefry(tf):
+    return tf.random.experimental.stateless_shuffle(tf.range(10), [3, 4], alg="threefry")
+
+
+@case
+def stateless_shuffle_bad_seed(tf):
+    return tf.random.experimental.stateless_shuffle(tf.range(10), [3, 4, 5])
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")
