@@ -284,5 +284,131 @@ def stateless_shuffle_bad_seed(tf):
     return tf.random.experimental.stateless_shuffle(tf.range(10), [3, 4, 5])
 
 
+# --- tf.conv, the V2 conv2d backprops, extract_volume_patches -----------------------------
+
+def _conv_data():
+    rng = np.random.RandomState(1)
+    return (rng.randn(2, 5, 6, 4).astype(np.float32), rng.randn(3, 2, 4, 6).astype(np.float32),
+            rng.randn(2, 4, 5, 6, 3).astype(np.float32),
+            rng.randn(2, 3, 2, 3, 4).astype(np.float32))
+
+
+@case(rtol=1e-5)
+def conv_generic(tf):
+    x4, f4, x5, f5 = _conv_data()
+    f = tf.function(lambda a, b: tf.conv(a, b, [1, 1, 1, 1], "VALID"))
+    return [tf.conv(x4, f4, [1, 1, 1, 1], "SAME"),
+            tf.conv(x4, f4, [1, 2, 1, 1], "VALID", dilations=[1, 1, 2, 1]),
+            tf.conv(x4, f4, [1, 1, 1, 1], "EXPLICIT", explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0]),
+            tf.conv(x5, f5, [1, 1, 2, 1, 1], "SAME"),
+            tf.conv(x5.reshape(2, 1, 4, 5, 6, 3), f5, [1, 1, 2, 1, 1], "SAME", batch_dims=2),
+            tf.conv(x4.astype(np.float64), f4.astype(np.float64), [1, 1, 1, 1], "SAME"),
+            tf.conv((x4 * 1000).astype(np.int32), (f4 * 100).astype(np.int32), [1, 1, 1, 1],
+                    "SAME"),
+            f(x4, f4)]
+
+
+def _conv_error(kind):
+    def fn(tf):
+        x4, f4, x5, f5 = _conv_data()
+        return {
+            "groups": lambda: tf.conv(x4, f4[:, :, :2], [1, 1, 1, 1], "VALID", groups=2),
+            "depth": lambda: tf.conv(x4, f4[:, :, :2], [1, 1, 1, 1], "VALID"),
+            "channels_first": lambda: tf.conv(x4.transpose(0, 3, 1, 2), f4, [1, 1, 1, 1],
+                                              "SAME", data_format="CHANNELS_FIRST"),
+            "channels_first_3d": lambda: tf.conv(x5, f5, [1, 1, 1, 1, 1], "SAME",
+                                                 data_format="CHANNELS_FIRST"),
+            "strides_length": lambda: tf.conv(x4, f4, [1, 1, 1], "SAME"),
+            "spatial_rank": lambda: tf.conv(x4[0], f4, [1, 1, 1, 1], "SAME"),
+            "data_format": lambda: tf.conv(x4, f4, [1, 1, 1, 1], "SAME", data_format="NHWC"),
+            "dilated_3d": lambda: tf.conv(x5, f5, [1, 1, 1, 1, 1], "SAME",
+                                          dilations=[1, 2, 1, 1, 1]),
+            "dilations_length": lambda: tf.conv(x4, f4, [1, 1, 1, 1], "SAME",
+                                                dilations=[1, 2, 1]),
+            "batch_stride": lambda: tf.conv(x4, f4, [2, 1, 1, 1], "SAME"),
+            "padding": lambda: tf.conv(x4, f4, [1, 1, 1, 1], "FOO"),
+            "explicit_not_empty": lambda: tf.conv(x4, f4, [1, 1, 1, 1], "SAME",
+                                                  explicit_paddings=[0, 0, 1, 1, 0, 1, 0, 0]),
+        }[kind]()
+    fn.__name__ = "conv_error_" + kind
+    return fn
+
+
+for _kind in ("groups", "depth", "channels_first", "channels_first_3d", "strides_length",
+              "spatial_rank", "data_format", "dilated_3d", "dilations_length", "batch_stride",
+              "padding", "explicit_not_empty"):
+    case(_conv_error(_kind))
+
+
+@case(rtol=1e-5)
+def conv2d_backprop_v2(tf):
+    # TensorFlow 2.21 has no CPU kernel for the V2 ops (NotFoundError); its
+    # Conv2DBackpropFilter/Input on the same shapes are the values they define.
+    x4, f4, _, _ = _conv_data()
+    rng = np.random.RandomState(3)
+    dy = rng.randn(2, 5, 6, 6).astype(np.float32)
+    dy2 = rng.randn(2, 2, 3, 6).astype(np.float32)
+    dy3 = rng.randn(2, 7, 8, 6).astype(np.float32)
+    if tf.__name__ == "rillflow":
+        bf = tf.conv2d_backprop_filter_v2
+        bi = tf.conv2d_backprop_input_v2
+    else:
+        def bf(x, f, g, s, p, **kw):
+            return tf.compat.v1.nn.conv2d_backprop_filter(x, f.shape, g, s, p, **kw)
+
+        def bi(x, f, g, s, p, explicit_paddings=()):
+            if p == "EXPLICIT":
+                e = list(explicit_paddings)
+                p = [e[i:i + 2] for i in range(0, 8, 2)]
+            return tf.compat.v1.nn.conv2d_backprop_input(x.shape, f, g, s, p)
+    return [bf(x4, f4, dy, [1, 1, 1, 1], "SAME"), bi(x4, f4, dy, [1, 1, 1, 1], "SAME"),
+            bf(x4, f4, dy2, [1, 2, 2, 1], "VALID"), bi(x4, f4, dy2, [1, 2, 2, 1], "VALID"),
+            bi(x4, f4, dy3, [1, 1, 1, 1], "EXPLICIT",
+               explicit_paddings=[0, 0, 2, 2, 1, 2, 0, 0])]
+
+
+def _volume_cases():
+    return [([1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID"), ([1, 2, 3, 2, 1], [1, 2, 2, 3, 1], "SAME"),
+            ([1, 3, 1, 4, 1], [1, 1, 3, 2, 1], "VALID"), ([1, 1, 1, 1, 1], [1, 2, 2, 2, 1], "SAME"),
+            ([1, 5, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")]
+
+
+@case(rtol=1e-5)
+def extract_volume_patches(tf):
+    x = np.random.RandomState(2).randn(2, 4, 5, 6, 3).astype(np.float32)
+    out = []
+    for k, s, p in _volume_cases():
+        xv = tf.Variable(x)
+        with tf.GradientTape() as t:
+            y = tf.extract_volume_patches(xv, k, s, p)
+            w = tf.reshape(tf.range(tf.size(y), dtype=tf.float32), tf.shape(y)) / 100
+            loss = tf.reduce_sum(y * y * w)
+        out += [y, t.gradient(loss, xv)]
+    out.append(tf.extract_volume_patches(x.astype(np.int32), [1, 2, 2, 2, 1], [1, 1, 1, 1, 1],
+                                         "VALID"))
+    f = tf.function(lambda a: tf.extract_volume_patches(a, [1, 2, 2, 2, 1], [1, 2, 1, 1, 1],
+                                                        "SAME"))
+    out.append(f(x))
+    return out
+
+
+@case
+def extract_volume_patches_depth_ksize(tf):
+    return tf.extract_volume_patches(np.zeros([1, 2, 2, 2, 2]), [1, 2, 2, 2, 2],
+                                     [1, 1, 1, 1, 1], "VALID")
+
+
+@case
+def extract_volume_patches_rank(tf):
+    return tf.extract_volume_patches(np.zeros([2, 2, 2, 2]), [1, 2, 2, 2, 1], [1, 1, 1, 1, 1],
+                                     "VALID")
+
+
+@case
+def extract_volume_patches_bool(tf):
+    return tf.extract_volume_patches(np.zeros([1, 2, 2, 2, 1], bool), [1, 2, 2, 2, 1],
+                                     [1, 1, 1, 1, 1], "VALID")
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")
