@@ -45,3 +45,25 @@ def test_unseeded_samplers_are_distributed_as_asked():
                             for _ in range(30)])
     assert set(draws.tolist()) == set(range(7))
     assert abs(np.bincount(draws).std() / draws.size * 7) < 0.1
+
+
+def test_fractional_pools_unseeded_regions_are_valid():
+    x = np.random.RandomState(0).randn(1, 23, 17, 2).astype(np.float32)
+    for pseudo in (False, True):
+        r = tf.nn.fractional_max_pool(x, [1, 2.3, 1.7, 1], pseudo_random=pseudo)
+        for seq, n in ((r.row_pooling_sequence.numpy(), 23), (r.col_pooling_sequence.numpy(), 17)):
+            assert seq[0] == 0 and seq[-1] == n
+            assert set(np.diff(seq).tolist()) <= {n // (len(seq) - 1), n // (len(seq) - 1) + 1}
+
+
+def test_fractional_pool_second_order_gradients():
+    x = tf.Variable(np.random.RandomState(1).randn(1, 7, 7, 2))
+    for fn in (tf.nn.fractional_max_pool, tf.nn.fractional_avg_pool):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = fn(x, [1, 1.5, 1.5, 1], seed=3)[0]
+                loss = tf.reduce_sum(y * y)
+            g = inner.gradient(loss, x)
+            gsum = tf.reduce_sum(g * g)
+        gg = outer.gradient(gsum, x)
+        assert gg is not None and gg.shape == x.shape

@@ -410,5 +410,65 @@ def extract_volume_patches_bool(tf):
                                      [1, 1, 1, 1, 1], "VALID")
 
 
+# --- fractional pooling -------------------------------------------------------------------
+
+def _fractional(tf, fn):
+    x = np.random.RandomState(4).randn(2, 11, 9, 3).astype(np.float32)
+    out = []
+    for pseudo in (False, True):
+        for overlapping in (False, True):
+            for ratio in ([1.0, 1.44, 1.73, 1.0], [1, 2.5, 1.3, 1]):
+                xv = tf.Variable(x)
+                with tf.GradientTape() as t:
+                    r = fn(xv, ratio, pseudo_random=pseudo, overlapping=overlapping, seed=7)
+                    w = tf.reshape(tf.range(tf.size(r[0]), dtype=tf.float32), tf.shape(r[0]))
+                    loss = tf.reduce_sum(r[0] * r[0] * w)
+                out += [r, t.gradient(loss, xv)]
+    return out
+
+
+@case(rtol=1e-5)
+def fractional_max_pool(tf):
+    x = np.random.RandomState(4).randn(2, 11, 9, 3)
+    tf.random.set_seed(3)
+    out = _fractional(tf, tf.nn.fractional_max_pool)
+    out.append(tf.nn.fractional_max_pool(x, 1.5, seed=2, overlapping=True))
+    out.append(tf.nn.fractional_max_pool(x.astype(np.int64), [1, 1.5, 1.5, 1], seed=2))
+    tf.random.set_seed(None)
+    return out
+
+
+@case(rtol=1e-5)
+def fractional_avg_pool(tf):
+    x = np.arange(2 * 11 * 9 * 3, dtype=np.int32).reshape(2, 11, 9, 3) - 100
+    f = tf.function(lambda a: tf.nn.fractional_avg_pool(a, [1, 1.5, 1.5, 1], seed=5,
+                                                        pseudo_random=True))
+    return _fractional(tf, tf.nn.fractional_avg_pool) + [
+        tf.nn.fractional_avg_pool(x, [1, 1.5, 1.5, 1], seed=2),
+        tf.nn.fractional_avg_pool(-x, [1, 1.5, 1.5, 1], seed=2, overlapping=True),
+        f(x.astype(np.float64))]
+
+
+def _fractional_error(kind):
+    def fn(tf):
+        x = np.zeros([2, 11, 9, 3], np.float32)
+        return {
+            "ratio_below_one": lambda: tf.nn.fractional_max_pool(x, [1, 0.5, 1.5, 1], seed=2),
+            "batch_ratio": lambda: tf.nn.fractional_max_pool(x, [2, 1.5, 1.5, 1], seed=2),
+            "ratio_too_large": lambda: tf.nn.fractional_max_pool(x, [1, 12, 1.5, 1], seed=2),
+            "rank": lambda: tf.nn.fractional_max_pool(x[0], [1, 1.5, 1.5, 1], seed=2),
+            "half": lambda: tf.nn.fractional_max_pool(x.astype(np.float16), [1, 1.5, 1.5, 1]),
+            "avg_scalar_ratio": lambda: tf.nn.fractional_avg_pool(x, 1.5, seed=2),
+            "avg_short_ratio": lambda: tf.nn.fractional_avg_pool(x, [1, 1.5, 1.5], seed=2),
+        }[kind]()
+    fn.__name__ = "fractional_error_" + kind
+    return fn
+
+
+for _kind in ("ratio_below_one", "batch_ratio", "ratio_too_large", "rank", "half",
+              "avg_scalar_ratio", "avg_short_ratio"):
+    case(_fractional_error(_kind))
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")

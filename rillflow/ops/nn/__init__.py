@@ -13,5 +13,6 @@ reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC los
 label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's
 prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
 (conv_lowering); nce_loss and sampled_softmax_loss (sampled_losses); tf.conv, the V2 conv2d
-backprops and extract_volume_patches (conv_extras); nn_util holds what the
+backprops and extract_volume_patches (conv_extras); fractional max/avg pooling
+(fractional_pool); nn_util holds what the
 modules share."""
