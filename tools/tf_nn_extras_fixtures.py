@@ -470,5 +470,48 @@ for _kind in ("ratio_below_one", "batch_ratio", "ratio_too_large", "rank", "half
     case(_fractional_error(_kind))
 
 
+# --- isotonic regression, general_dropout ---------------------------------------------
+
+@case(rtol=1e-6)
+def isotonic_regression(tf):
+    x = np.round(np.random.RandomState(5).randn(3, 4, 6), 1).astype(np.float32)
+    out = [tf.nn.isotonic_regression(x), tf.nn.isotonic_regression(x, decreasing=False),
+           tf.nn.isotonic_regression(x, axis=1),
+           tf.nn.isotonic_regression(x, axis=0, decreasing=False),
+           tf.nn.isotonic_regression(x[0, 0]), tf.nn.isotonic_regression(x[0]),
+           tf.nn.isotonic_regression((x * 10).astype(np.int8)),
+           tf.nn.isotonic_regression((x * 10).astype(np.int64)),
+           tf.nn.isotonic_regression(x.astype(np.float64)),
+           tf.nn.isotonic_regression(x.astype(np.float16)),
+           tf.nn.isotonic_regression(np.zeros([2, 0], np.float32))]
+    f = tf.function(lambda a: tf.nn.isotonic_regression(a, axis=1))
+    out.append(f(x))
+    # Gradients of 2-D inputs (TensorFlow's gradient mishandles other ranks).
+    xv = tf.Variable(x.reshape(12, 6))
+    for kw in ({}, {"decreasing": False}):
+        with tf.GradientTape() as t:
+            y = tf.nn.isotonic_regression(xv, **kw)[0]
+            loss = tf.reduce_sum(y * y * tf.reshape(tf.range(72.0), [12, 6]))
+        out.append(t.gradient(loss, xv))
+    return out
+
+
+@case
+def general_dropout(tf):
+    x = np.arange(1, 13, dtype=np.float32).reshape(3, 4)
+
+    def sampler(shape, dtype):
+        return tf.random.stateless_uniform(shape, seed=[1, 2], dtype=dtype)
+    return [tf.nn.experimental.general_dropout(x, 0.5, sampler),
+            tf.nn.experimental.general_dropout(x, tf.constant(0.3), sampler, noise_shape=[3, 1]),
+            tf.nn.experimental.general_dropout(x, 0.0, sampler)]
+
+
+@case
+def general_dropout_int(tf):
+    return tf.nn.experimental.general_dropout(np.ones([2], np.int32), 0.5,
+                                              lambda shape, dtype: tf.zeros(shape, dtype))
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")

@@ -231,6 +231,7 @@ TABLE = {
     'IsFinite': ('is_finite', (('x', 'T', ''),), (), (('y', ''),)),
     'IsInf': ('is_inf', (('x', 'T', ''),), (), (('y', ''),)),
     'IsNan': ('is_nan', (('x', 'T', ''),), (), (('y', ''),)),
+    'IsotonicRegression': ('isotonic_regression', (('input', 'T', ''),), (('output_dtype', 'output_dtype', 'type', 'float32'),), (('output', ''), ('segments', ''))),
     'IteratorGetNext': ('iterator_get_next', (('iterator', '=resource', ''),), (('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None)), (('components', '*output_types'),)),
     'IteratorGetNextAsOptional': ('iterator_get_next_as_optional', (('iterator', '=resource', ''),), (('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None)), (('optional', ''),)),
     'L2Loss': ('l2_loss', (('t', 'T', ''),), (), (('output', ''),)),
