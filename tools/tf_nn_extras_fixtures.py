@@ -513,5 +513,52 @@ def general_dropout_int(tf):
                                               lambda shape, dtype: tf.zeros(shape, dtype))
 
 
+# --- stateless_parameterized_truncated_normal -------------------------------------------
+# TensorFlow shards large requests over its threads (then its numbers depend
+# on the thread count): these stay in one shard.
+
+@case
+def stateless_parameterized_truncated_normal(tf):
+    S = tf.random.stateless_parameterized_truncated_normal
+    f64, f16 = np.float64, np.float16
+    f = tf.function(lambda seed: S([4, 3], seed, means=[0.0, 1.0, 2.0], maxvals=[1.0, 9.0, 3.0]))
+    return [S([10], [1, 2]),
+            S([3, 4], [1, 2], means=[0., 1., 2., 3.], stddevs=1.5, minvals=-1.,
+              maxvals=[5., 2., 3., 10.]),
+            S([7], [3, 4], means=0., stddevs=1., minvals=0.1, maxvals=0.3),
+            S([7], [3, 4], means=0., stddevs=1., minvals=3.0, maxvals=10.0),
+            S([7], [3, 4], means=0., stddevs=1., minvals=-np.inf, maxvals=-3.0),
+            S([7], [3, 4], means=5., stddevs=2., minvals=-np.inf, maxvals=np.inf),
+            S([7], [3, 4], means=f64(0.), stddevs=f64(1.), minvals=f64(3.0), maxvals=f64(10.0)),
+            S([9], [5, 6], means=f64(0.), stddevs=f64(1.), minvals=f64(0.1), maxvals=f64(0.5)),
+            S([9], [5, 6], means=f64(0.), stddevs=f64(1.), minvals=f64(-2.), maxvals=f64(2.)),
+            S([5], [5, 6], means=f16(0.), stddevs=f16(1.), minvals=f16(-2.), maxvals=f16(2.)),
+            S([5], [5, 6], means=f16(0.), stddevs=f16(1.), minvals=f16(0.5), maxvals=f16(0.6)),
+            S([5], [5, 6], means=f16(0.), stddevs=f16(1.), minvals=f16(2.5), maxvals=f16(9)),
+            S([2, 3, 2], [7, 7], means=[[1.], [2.], [3.]], stddevs=[0.5, 2.]),
+            S([300], tf.constant([8, 9], tf.int64)),
+            S([0, 3], [1, 1]),
+            f(tf.constant([4, 4]))]
+
+
+def _ptn_error(kind):
+    def fn(tf):
+        S = tf.random.stateless_parameterized_truncated_normal
+        return {
+            "stddev": lambda: S([3], [1, 2], stddevs=-1.),
+            "bounds": lambda: S([3], [1, 2], minvals=2., maxvals=1.),
+            "not_trailing": lambda: S([3], [1, 2], means=[1., 2.]),
+            "broadcast": lambda: S([3, 2], [1, 2], means=[1., 2., 3.]),
+            "seed": lambda: S([3], [1, 2, 3]),
+            "dtypes": lambda: S([3], [1, 2], means=np.float64(0.)),
+        }[kind]()
+    fn.__name__ = "stateless_parameterized_truncated_normal_error_" + kind
+    return fn
+
+
+for _kind in ("stddev", "bounds", "not_trailing", "broadcast", "seed", "dtypes"):
+    case(_ptn_error(_kind))
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")

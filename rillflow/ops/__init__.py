@@ -43,7 +43,7 @@ from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401
 from .sparse import sparse_cross_ops  # noqa: F401
 from .nn import space_batch_ops, nn_extra_ops  # noqa: F401
-from .random import candidate_sampling, shuffle_ops  # noqa: F401
+from .random import candidate_sampling, shuffle_ops, parameterized_truncated  # noqa: F401
 from .nn import sampled_losses, conv_extras, fractional_pool, isotonic_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
