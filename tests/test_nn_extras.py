@@ -67,3 +67,42 @@ def test_fractional_pool_second_order_gradients():
             gsum = tf.reduce_sum(g * g)
         gg = outer.gradient(gsum, x)
         assert gg is not None and gg.shape == x.shape
+
+
+def test_rnn_cell_wrappers_around_keras_cells():
+    """With the keras extra: the wrappers around Keras 3 cells give
+    TensorFlow 2.21's outputs (values recorded from it), in a child process
+    (importing Keras fixes its backend)."""
+    import importlib.util
+    import subprocess
+    import textwrap
+    if importlib.util.find_spec("keras") is None:
+        pytest.skip("keras not installed (pip install rillflow[keras])")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = textwrap.dedent("""
+        from rillflow.compat import tensorflow_shim
+        tensorflow_shim.install()
+        import numpy as np
+        import tensorflow as tf
+        import keras
+        x = np.arange(6, dtype=np.float32).reshape(2, 3) / 5
+        cell = keras.layers.SimpleRNNCell(3, kernel_initializer="ones",
+                                          recurrent_initializer="ones")
+        out, state = tf.nn.RNNCellResidualWrapper(cell)(x, [tf.zeros([2, 3])])
+        np.testing.assert_allclose(out.numpy(), [[0.53705, 0.73705, 0.93705],
+                                                 [1.58367, 1.78368, 1.98368]], atol=2e-5)
+        cell = keras.layers.SimpleRNNCell(4, kernel_initializer="ones",
+                                          recurrent_initializer="ones")
+        w = tf.nn.RNNCellDropoutWrapper(cell, input_keep_prob=0.5, output_keep_prob=0.7,
+                                        state_keep_prob=0.6, seed=1)
+        out, state = w(x, [tf.ones([2, 4])])
+        np.testing.assert_allclose(out.numpy()[0], [1.42848] * 4, atol=2e-5)
+        np.testing.assert_allclose(state[0].numpy()[0], [1.66657, 1.66657, 0.0, 1.66657],
+                                   atol=2e-5)
+        print("ok")
+    """)
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("KERAS_BACKEND", None)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=root, timeout=600)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

@@ -560,5 +560,76 @@ for _kind in ("stddev", "bounds", "not_trailing", "broadcast", "seed", "dtypes")
     case(_ptn_error(_kind))
 
 
+# --- RNN cell wrappers (with a plain cell: no Keras needed) -------------------------------
+
+class _Cell:
+    """A minimal RNN cell: h' = tanh(x W + h U), W and U fixed."""
+
+    def __init__(self, tf, units=4, lstm=False):
+        self.tf = tf
+        self.units = units
+        self.lstm = lstm
+        self.built = False
+        self.state_size = [units, units] if lstm else [units]
+        self.output_size = units
+
+    def build(self, shape):
+        self.w = np.linspace(-1, 1, int(shape[-1]) * self.units, dtype=np.float32).reshape(
+            int(shape[-1]), self.units)
+        self.u = np.linspace(0.5, -0.5, self.units * self.units, dtype=np.float32).reshape(
+            self.units, self.units)
+        self.built = True
+
+    def call(self, inputs, states):
+        tf = self.tf
+        h = tf.tanh(tf.matmul(inputs, self.w) + tf.matmul(states[0], self.u))
+        return h, ([h, states[1] + 1.0] if self.lstm else [h])
+
+    def get_config(self):
+        return {"units": self.units}
+
+
+@case(rtol=1e-6)
+def rnn_cell_dropout_wrapper(tf):
+    tf.random.set_seed(None)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) / 5
+    w = tf.nn.RNNCellDropoutWrapper(_Cell(tf), input_keep_prob=0.5, output_keep_prob=0.7,
+                                    state_keep_prob=0.6, seed=1)
+    s0 = [tf.ones([2, 4])]
+    out = [w(x, s0), w(x, s0)]
+    v = tf.nn.RNNCellDropoutWrapper(_Cell(tf, lstm=True), state_keep_prob=0.5,
+                                    variational_recurrent=True, dtype=tf.float32, seed=3,
+                                    input_keep_prob=0.8, input_size=3)
+    out += [v(x, [tf.ones([2, 4]), tf.ones([2, 4])]), v(x, [tf.zeros([2, 4]), tf.ones([2, 4])])]
+    return out
+
+
+@case(rtol=1e-6)
+def rnn_cell_residual_device_wrappers(tf):
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 5
+    r = tf.nn.RNNCellResidualWrapper(_Cell(tf))
+    r2 = tf.nn.RNNCellResidualWrapper(_Cell(tf), residual_fn=lambda i, o: o * 2 - i)
+    d = tf.nn.RNNCellDeviceWrapper(_Cell(tf, lstm=True), "/cpu:0")
+    return [r(x, [tf.ones([2, 4])]), r2(x, [tf.zeros([2, 4])]),
+            d(x, [tf.zeros([2, 4]), tf.ones([2, 4])]),
+            tf.constant(d.state_size), tf.constant(d.output_size)]
+
+
+@case
+def rnn_cell_dropout_wrapper_bad_prob(tf):
+    return tf.nn.RNNCellDropoutWrapper(_Cell(tf), input_keep_prob=1.5)
+
+
+@case
+def rnn_cell_dropout_wrapper_no_dtype(tf):
+    return tf.nn.RNNCellDropoutWrapper(_Cell(tf), variational_recurrent=True)
+
+
+@case
+def rnn_cell_residual_wrapper_mismatch(tf):
+    return tf.nn.RNNCellResidualWrapper(_Cell(tf))(np.ones([2, 3], np.float32),
+                                                  [tf.zeros([2, 4])])
+
+
 if __name__ == "__main__":
     CASES.main("tf_nn_extras.npz")

@@ -45,6 +45,7 @@ from .sparse import sparse_cross_ops  # noqa: F401
 from .nn import space_batch_ops, nn_extra_ops  # noqa: F401
 from .random import candidate_sampling, shuffle_ops, parameterized_truncated  # noqa: F401
 from .nn import sampled_losses, conv_extras, fractional_pool, isotonic_ops  # noqa: F401
+from .nn import rnn_cell_wrappers  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401

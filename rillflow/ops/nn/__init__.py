@@ -14,5 +14,6 @@ label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_se
 prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
 (conv_lowering); nce_loss and sampled_softmax_loss (sampled_losses); tf.conv, the V2 conv2d
 backprops and extract_volume_patches (conv_extras); fractional max/avg pooling
-(fractional_pool); isotonic_regression (isotonic_ops); nn_util holds what the
+(fractional_pool); isotonic_regression (isotonic_ops); the
+RNN cell wrappers (rnn_cell_wrappers); nn_util holds what the
 modules share."""
