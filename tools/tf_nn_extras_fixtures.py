@@ -631,5 +631,94 @@ def rnn_cell_residual_wrapper_mismatch(tf):
                                                   [tf.zeros([2, 4])])
 
 
+# --- WebP (the files are written here with Pillow, read back by the cases) -----------------
+
+_IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
+                       "images")
+# webp_animated_rgb (an animation without alpha) is not a case: TensorFlow
+# 2.21 writes its RGBA frames into an RGB tensor (decode_webp gives garbage,
+# decode_image corrupts the heap); tests/test_nn_extras.py checks rillflow's.
+_WEBP = ("webp_rgba_lossless", "webp_rgb_lossless", "webp_rgb_lossy", "webp_rgba_lossy",
+         "webp_gray_lossless", "webp_animated")
+
+
+def write_webp_files():
+    """Writes the WebP files the cases decode (run with TensorFlow's Python)."""
+    import io
+    from PIL import Image
+    a = (np.arange(5 * 7 * 4).reshape(5, 7, 4) * 7 % 256).astype(np.uint8)
+
+    def still(arr, mode, lossless):
+        b = io.BytesIO()
+        Image.fromarray(arr, mode).save(b, "WEBP", lossless=lossless, quality=80)
+        return b.getvalue()
+
+    def animated(frames):
+        b = io.BytesIO()
+        frames[0].save(b, "WEBP", save_all=True, append_images=frames[1:], lossless=True,
+                       duration=100)
+        return b.getvalue()
+    files = {"webp_rgba_lossless": still(a, "RGBA", True),
+             "webp_rgb_lossless": still(a[..., :3], "RGB", True),
+             "webp_rgb_lossy": still(a[..., :3], "RGB", False),
+             "webp_rgba_lossy": still(a, "RGBA", False),
+             "webp_gray_lossless": still(a[..., 0], "L", True),
+             "webp_animated": animated([Image.fromarray(a), Image.fromarray(255 - a)]),
+             "webp_animated_rgb": animated([Image.fromarray(a[..., :3]),
+                                            Image.fromarray(255 - a[..., :3])])}
+    for name, data in files.items():
+        with open(os.path.join(_IMAGES, name + ".webp"), "wb") as f:
+            f.write(data)
+
+
+def _webp_bytes(name):
+    with open(os.path.join(_IMAGES, name + ".webp"), "rb") as f:
+        return f.read()
+
+
+def _webp_case(name):
+    def fn(tf):
+        d = _webp_bytes(name)
+        out = [tf.io.decode_webp(d), tf.image.decode_image(d),
+               tf.image.decode_image(d, expand_animations=False), tf.io.decode_png(d),
+               tf.io.decode_jpeg(d), tf.io.decode_bmp(d)]
+        for ch in (3, 4):
+            try:
+                out.append(tf.image.decode_webp(d, channels=ch))
+            except tf.errors.InvalidArgumentError as e:
+                out.append(tf.constant(str(e).split(" [Op:")[0].split("}} ")[-1]))
+        return out
+    fn.__name__ = name
+    return fn
+
+
+for _name in _WEBP:
+    case(_webp_case(_name))
+
+
+def _webp_error(kind):
+    def fn(tf):
+        d = _webp_bytes("webp_rgb_lossless")
+        return {
+            "float": lambda: tf.io.decode_webp(d, dtype=tf.float32),
+            "one_channel": lambda: tf.io.decode_webp(d, channels=1),
+            "two_channels": lambda: tf.io.decode_webp(d, channels=2),
+            "bad_header": lambda: tf.io.decode_webp(b"RIFF\x00\x00\x00\x00WEBPVP8 "),
+            "unknown": lambda: tf.io.decode_webp(b"hello"),
+            "empty": lambda: tf.io.decode_webp(b""),
+            "image_float": lambda: tf.image.decode_image(d, dtype=tf.float32),
+            "png_uint16": lambda: tf.io.decode_png(d, dtype=tf.uint16),
+            "image_one_channel": lambda: tf.io.decode_image(d, channels=1),
+        }[kind]()
+    fn.__name__ = "webp_error_" + kind
+    return fn
+
+
+for _kind in ("float", "one_channel", "two_channels", "bad_header", "unknown", "empty",
+              "image_float", "png_uint16", "image_one_channel"):
+    case(_webp_error(_kind))
+
+
 if __name__ == "__main__":
+    write_webp_files()
     CASES.main("tf_nn_extras.npz")

@@ -134,6 +134,7 @@ TABLE = {
     'DecodePng': ('decode_png', (('contents', '=string', ''),), (('channels', 'channels', 'int', 0), ('dtype', 'dtype', 'type', 'uint8')), (('image', ''),)),
     'DecodeRaw': ('decode_raw', (('bytes', '=string', ''),), (('out_type', 'out_type', 'type', None), ('little_endian', 'little_endian', 'bool', True)), (('output', ''),)),
     'DecodeWav': ('decode_wav', (('contents', '=string', ''),), (('desired_channels', 'desired_channels', 'int', -1), ('desired_samples', 'desired_samples', 'int', -1)), (('audio', ''), ('sample_rate', ''))),
+    'DecodeWebP': ('decode_web_p', (('contents', '=string', ''),), (('channels', 'channels', 'int', 0), ('dtype', 'dtype', 'type', 'uint8')), (('image', ''),)),
     'DenseBincount': ('dense_bincount', (('input', 'Tidx', ''), ('size', 'Tidx', ''), ('weights', 'T', '')), (('binary_output', 'binary_output', 'bool', False),), (('output', ''),)),
     'DenseCountSparseOutput': ('dense_count_sparse_output', (('values', 'T', ''), ('weights', 'output_type', '')), (('binary_output', 'binary_output', 'bool', None), ('minlength', 'minlength', 'int', -1), ('maxlength', 'maxlength', 'int', -1)), (('output_indices', ''), ('output_values', ''), ('output_dense_shape', ''))),
     'DenseToDenseSetOperation': ('dense_to_dense_set_operation', (('set1', 'T', ''), ('set2', 'T', '')), (('set_operation', 'set_operation', 'string', None), ('validate_indices', 'validate_indices', 'bool', True)), (('result_indices', ''), ('result_values', ''), ('result_shape', ''))),
