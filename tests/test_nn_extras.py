@@ -116,7 +116,7 @@ def test_decode_webp_animation_without_alpha():
     # gives the RGB frames.
     if importlib.util.find_spec("PIL") is None:
         pytest.skip("decoding WebP needs Pillow (pip install 'rillflow[image]')")
-    with open(os.path.join(tf_fixture_cases.DATA, "images", "webp_animated_rgb.webp"),
+    with open(os.path.join(tf_fixture_cases.DATA, "webp", "webp_animated_rgb.webp"),
               "rb") as f:
         data = f.read()
     frames = tf.io.decode_webp(data).numpy()

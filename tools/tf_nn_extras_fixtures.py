@@ -633,8 +633,9 @@ def rnn_cell_residual_wrapper_mismatch(tf):
 
 # --- WebP (the files are written here with Pillow, read back by the cases) -----------------
 
+# Not tests/data/images/: tools/tf_image_codec_fixtures.py makes cases of every file there.
 _IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
-                       "images")
+                       "webp")
 # webp_animated_rgb (an animation without alpha) is not a case: TensorFlow
 # 2.21 writes its RGBA frames into an RGB tensor (decode_webp gives garbage,
 # decode_image corrupts the heap); tests/test_nn_extras.py checks rillflow's.
