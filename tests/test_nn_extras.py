@@ -125,3 +125,34 @@ def test_decode_webp_animation_without_alpha():
     assert tf.image.decode_image(data, expand_animations=False).shape == (5, 7, 3)
     with pytest.raises(tf.errors.InvalidArgumentError, match="must be 4 channel RGBA"):
         tf.io.decode_webp(data, channels=3)
+
+
+def test_generate_bounding_box_proposals():
+    # TensorFlow 2.21 has no CPU kernel for this op; the expected values
+    # follow its GPU kernel by hand. One image, 2 x 1 positions, 2 anchors.
+    scores = np.array([0.9, 0.8, 0.7, 0.95], np.float32).reshape(1, 2, 1, 2)
+    anchors = np.array([[0, 0, 10, 10], [0, 0, 10, 10], [20, 20, 32, 40], [1, 1, 11, 11]],
+                       np.float32).reshape(2, 1, 8)
+    deltas = np.zeros([1, 2, 1, 8], np.float32)
+    deltas[0, 0, 0, 4:] = [0.1, 0.0, 0.0, np.log(2.0)]   # anchor 1: moved down, twice wide
+    info = [[100.0, 100.0, 1.0, 0.0, 0.0]]
+
+    def proposals(**kw):
+        r = tf.image.generate_bounding_box_proposals(scores, deltas, info, anchors, **kw)
+        return r.rois.numpy()[0], r.roi_probabilities.numpy()[0]
+    # By score: box 3 [1, 1, 11, 11]; box 0 [0, 0, 10, 10] (IoU with box 3:
+    # 81 / 119); box 1: center x 5, width 20 -> x in [-5, 15], clipped to 0,
+    # y moved by 0.1 * 10 -> [1, 11] (IoU 100 / 150 with box 3); box 2.
+    rois, probs = proposals(nms_threshold=0.7, min_size=2, post_nms_topn=5)
+    np.testing.assert_allclose(probs, [0.95, 0.9, 0.8, 0.7, 0], rtol=1e-6)
+    np.testing.assert_allclose(rois, [[1, 1, 11, 11], [0, 0, 10, 10], [1, 0, 11, 15],
+                                      [20, 20, 32, 40], [0, 0, 0, 0]], rtol=1e-6, atol=1e-5)
+    rois, probs = proposals(nms_threshold=0.5, min_size=2, post_nms_topn=3)
+    np.testing.assert_allclose(probs, [0.95, 0.7, 0], rtol=1e-6)
+    # min_size drops boxes with a side below it; pre_nms_topn keeps the best.
+    _, probs = proposals(min_size=11, post_nms_topn=2)
+    np.testing.assert_allclose(probs, [0.7, 0], rtol=1e-6)
+    _, probs = proposals(min_size=1, pre_nms_topn=1, post_nms_topn=2)
+    np.testing.assert_allclose(probs, [0.95, 0], rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="nms_threshold should be"):
+        proposals(nms_threshold=1.5)
