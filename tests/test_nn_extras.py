@@ -156,3 +156,20 @@ def test_generate_bounding_box_proposals():
     np.testing.assert_allclose(probs, [0.95, 0], rtol=1e-6)
     with pytest.raises(tf.errors.InvalidArgumentError, match="nms_threshold should be"):
         proposals(nms_threshold=1.5)
+
+
+def test_compat_v1_names_are_the_v2_objects():
+    # As in TensorFlow 2.21 (the v1 nce_loss, sampled_softmax_loss and
+    # fractional pools are TensorFlow 1's functions, not added).
+    v1 = tf.compat.v1
+    for n in ("uniform_candidate_sampler", "log_uniform_candidate_sampler",
+              "learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler",
+              "all_candidate_sampler"):
+        assert getattr(v1.nn, n) is getattr(tf.random, n) is getattr(v1.random, n)
+    assert v1.nn.compute_accidental_hits is tf.nn.compute_accidental_hits
+    for n in ("random_index_shuffle", "conv", "extract_volume_patches",
+              "conv2d_backprop_filter_v2", "conv2d_backprop_input_v2"):
+        assert getattr(v1, n) is getattr(tf, n)
+    assert v1.random.experimental.index_shuffle is tf.random.experimental.index_shuffle
+    assert v1.image.decode_webp is tf.io.decode_webp
+    assert v1.image.generate_bounding_box_proposals is tf.image.generate_bounding_box_proposals

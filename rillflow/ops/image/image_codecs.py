@@ -295,7 +295,8 @@ def decode_bmp(contents, channels=0, name=None):
                  name=name or "DecodeBmp")
 
 
-@export("io.decode_webp", "image.decode_webp")
+@export("io.decode_webp", "image.decode_webp", "compat.v1.io.decode_webp",
+        "compat.v1.image.decode_webp")
 def decode_webp(contents, channels=0, dtype=D.uint8, name=None):
     """The uint8 [frames, height, width, channels] pixels of a WebP file (one
     frame for a still image), through Pillow's libwebp (the `image` extra).

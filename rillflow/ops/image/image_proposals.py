@@ -133,7 +133,8 @@ _GenerateBoundingBoxProposals = register("GenerateBoundingBoxProposals", _kernel
 _Result = collections.namedtuple("GenerateBoundingBoxProposals", ["rois", "roi_probabilities"])
 
 
-@export("image.generate_bounding_box_proposals")
+@export("image.generate_bounding_box_proposals",
+        "compat.v1.image.generate_bounding_box_proposals")
 def generate_bounding_box_proposals(scores, bbox_deltas, image_info, anchors, nms_threshold=0.7,
                                     pre_nms_topn=6000, min_size=16, post_nms_topn=300,
                                     name=None):

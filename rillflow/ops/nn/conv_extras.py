@@ -130,7 +130,7 @@ def _attr_list(v, name):
     return [int(x) for x in v]
 
 
-@export("conv")
+@export("conv", "compat.v1.conv")
 def conv(input, filter, strides, padding, explicit_paddings=[], data_format="CHANNELS_LAST",
          dilations=[], batch_dims=1, groups=1, name=None):
     """TensorFlow's generic convolution op (Conv): `input` is
@@ -183,7 +183,7 @@ def _v2_attrs(strides, padding, explicit_paddings, data_format, dilations):
             "data_format": "NHWC"}
 
 
-@export("conv2d_backprop_filter_v2")
+@export("conv2d_backprop_filter_v2", "compat.v1.conv2d_backprop_filter_v2")
 def conv2d_backprop_filter_v2(input, filter, out_backprop, strides, padding,
                               use_cudnn_on_gpu=True, explicit_paddings=[], data_format="NHWC",
                               dilations=[1, 1, 1, 1], name=None):
@@ -198,7 +198,7 @@ def conv2d_backprop_filter_v2(input, filter, out_backprop, strides, padding,
                      name="Conv2DBackpropFilter")
 
 
-@export("conv2d_backprop_input_v2")
+@export("conv2d_backprop_input_v2", "compat.v1.conv2d_backprop_input_v2")
 def conv2d_backprop_input_v2(input, filter, out_backprop, strides, padding,
                              use_cudnn_on_gpu=True, explicit_paddings=[], data_format="NHWC",
                              dilations=[1, 1, 1, 1], name=None):
@@ -334,7 +334,7 @@ def _five(name, v):
     return v
 
 
-@export("extract_volume_patches")
+@export("extract_volume_patches", "compat.v1.extract_volume_patches")
 def extract_volume_patches(input, ksizes, strides, padding, name=None):
     """The ksizes[1] x ksizes[2] x ksizes[3] patches of the 5-D
     [batch, planes, rows, cols, depth] `input`, every `strides`, flattened

@@ -81,7 +81,7 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     return _dropout(x, rate, noise_shape, sampler, name, "stateless_dropout")
 
 
-@export("nn.experimental.general_dropout")
+@export("nn.experimental.general_dropout", "compat.v1.nn.experimental.general_dropout")
 def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
     """`tf.nn.dropout` with the uniform numbers drawn by the caller's
     `uniform_sampler(shape=..., dtype=...)` (values in [0, 1)): elements

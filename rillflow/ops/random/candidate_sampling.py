@@ -452,7 +452,8 @@ _SAMPLER_RETURNS = """
 """
 
 
-@export("random.uniform_candidate_sampler")
+@export("random.uniform_candidate_sampler", "compat.v1.random.uniform_candidate_sampler",
+        "compat.v1.nn.uniform_candidate_sampler")
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                               seed=None, name=None):
     """Samples `num_sampled` classes uniformly from [0, range_max) (distinct
@@ -463,7 +464,9 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                         range_max=range_max))
 
 
-@export("random.log_uniform_candidate_sampler")
+@export("random.log_uniform_candidate_sampler",
+        "compat.v1.random.log_uniform_candidate_sampler",
+        "compat.v1.nn.log_uniform_candidate_sampler")
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                   seed=None, name=None):
     """Samples classes from the log-uniform (Zipfian) distribution
@@ -474,7 +477,9 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
                         range_max=range_max))
 
 
-@export("random.learned_unigram_candidate_sampler", "nn.learned_unigram_candidate_sampler")
+@export("random.learned_unigram_candidate_sampler", "nn.learned_unigram_candidate_sampler",
+        "compat.v1.random.learned_unigram_candidate_sampler",
+        "compat.v1.nn.learned_unigram_candidate_sampler")
 def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                       seed=None, name=None):
     """Samples classes from a unigram distribution learned from the true
@@ -491,7 +496,9 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
                         range_max=range_max))
 
 
-@export("random.fixed_unigram_candidate_sampler", "nn.fixed_unigram_candidate_sampler")
+@export("random.fixed_unigram_candidate_sampler", "nn.fixed_unigram_candidate_sampler",
+        "compat.v1.random.fixed_unigram_candidate_sampler",
+        "compat.v1.nn.fixed_unigram_candidate_sampler")
 def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                     vocab_file="", distortion=1.0, num_reserved_ids=0,
                                     num_shards=1, shard=0, unigrams=(), seed=None, name=None):
@@ -512,7 +519,8 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
                         unigrams=[float(u) for u in unigrams]))
 
 
-@export("random.all_candidate_sampler", "nn.all_candidate_sampler")
+@export("random.all_candidate_sampler", "nn.all_candidate_sampler",
+        "compat.v1.random.all_candidate_sampler", "compat.v1.nn.all_candidate_sampler")
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
     """"Samples" every class of [0, num_sampled), each with expected count 1
     (for testing the other samplers' users)."""
@@ -558,7 +566,7 @@ _ComputeAccidentalHits = register("ComputeAccidentalHits", _accidental_hits_kern
                                   _accidental_hits_infer, _no_grad)
 
 
-@export("nn.compute_accidental_hits")
+@export("nn.compute_accidental_hits", "compat.v1.nn.compute_accidental_hits")
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
     """Finds the sampled candidates that equal a true class of an example.
 

@@ -213,7 +213,8 @@ _StatelessParameterizedTruncatedNormal = register(
     "StatelessParameterizedTruncatedNormal", _kernel, _infer, _no_grad, allowed=_DTYPES)
 
 
-@export("random.stateless_parameterized_truncated_normal")
+@export("random.stateless_parameterized_truncated_normal",
+        "compat.v1.random.stateless_parameterized_truncated_normal")
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
                                              maxvals=2.0, name=None):
     """Samples of a normal distribution truncated to [minvals, maxvals], a

@@ -154,7 +154,7 @@ def _index_args(index, seed, max_index):
     return index, seed, max_index
 
 
-@export("random_index_shuffle")
+@export("random_index_shuffle", "compat.v1.random_index_shuffle")
 def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
     """The position of `index` in the pseudorandom permutation of
     [0, max_index] that the [3] (or [n, 3]) int `seed` selects
@@ -167,7 +167,7 @@ def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
                      name="RandomIndexShuffle")
 
 
-@export("random.experimental.index_shuffle")
+@export("random.experimental.index_shuffle", "compat.v1.random.experimental.index_shuffle")
 def index_shuffle(index, seed, max_index):
     """The position of `index` (int scalar or vector in [0, max_index]) in the
     pseudorandom permutation of [0, ..., max_index] that the [2] int `seed`
@@ -227,7 +227,8 @@ _StatelessShuffle = register("StatelessShuffle", _stateless_shuffle_kernel,
 _ALGS = {"philox": 1, "threefry": 2, "auto_select": 3}
 
 
-@export("random.experimental.stateless_shuffle")
+@export("random.experimental.stateless_shuffle",
+        "compat.v1.random.experimental.stateless_shuffle")
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
     """`value` with its first dimension randomly permuted, as a pure function
     of the [2] int `seed` (and `alg`: "auto_select" and "philox" are the
