@@ -26,7 +26,8 @@ _DATA = np.load(os.path.join(tf_fixture_cases.DATA, "tf_raw_ops.npz"))
 # Registered ops TensorFlow does not have (rillflow's own gradient helpers
 # and fused ops), or has under no `tf.raw_ops` name.
 _NOT_IN_TENSORFLOW = {
-    "CTCLossDense", "DenseToRaggedDataset", "ExtractImagePatchesGrad", "GatherNdGrad", "GatherV2Grad",
+    "CTCLossDense", "DenseToRaggedDataset", "ExtractImagePatchesGrad", "ExtractVolumePatchesGrad",
+    "FractionalAvgPoolMean", "FractionalMaxPoolGradGrad", "IsotonicSegmentMean", "GatherNdGrad", "GatherV2Grad",
     "InitializeVariableOnce", "Repeat", "SparseDenseScaledIndices", "SparseReducedShape",
     "SparseReorderPermutation", "SparseSoftmaxGrad", "TensorListAddN", "TensorListFillZeros",
     "TensorListGatherOrZeros", "TensorListGetItemOrZeros", "TensorListMaybeZero",
