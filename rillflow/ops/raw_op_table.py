@@ -2,8 +2,7 @@
 One table in one piece, as the generator writes it, however long it grows.
 
 TensorFlow's calling convention of `tf.raw_ops.<Op>` for the ops rillflow
-registers, read by rillflow/ops/raw_ops.py: one table, kept in one piece as
-it is generated whole. One entry per op:
+registers, read by rillflow/ops/raw_ops.py. One entry per op:
 `(python_name, inputs, attrs, outputs)`:
 
 - inputs: `(keyword, dtype, list)`: `dtype` is the name of the type attr the
