@@ -97,7 +97,65 @@ def strings_section():
     return out
 
 
-SECTIONS = [signal_section, strings_section]
+def _cross_inputs():
+    r1 = tf.ragged.constant([["a", "b"], [], ["c"]])
+    r2 = tf.ragged.constant([[1, 2], [3], [4, 5, 6]], dtype=tf.int64)
+    d = tf.constant([["x"], ["y"], ["z"]])
+    di = tf.constant([[7], [8], [9]], tf.int64)
+    s = tf.sparse.from_dense(tf.constant([["p", ""], ["q", "r"], ["", ""]]))
+    si = tf.sparse.from_dense(tf.constant([[10, 0], [11, 12], [0, 13]], tf.int64))
+    r3 = tf.RaggedTensor.from_row_splits(tf.constant([5, 6, 7], tf.int32),
+                                         tf.constant([0, 1, 3, 3], tf.int32))
+    return {"r1_r2": [r1, r2], "d_r1": [d, r1], "r2_d_s": [r2, d, s], "di_r2": [di, r2],
+            "si_r1_d": [si, r1, d], "r2_di_si": [r2, di, si], "r3_d": [r3, d],
+            "r1_r2_r1": [r1, r2, r1]}
+
+
+def sparse_ragged_section():
+    """ragged.cross / cross_hashed, ragged_fill_empty_rows, sparse.mask,
+    sparse.sampled_addmm."""
+    out = {}
+    for key, inputs in _cross_inputs().items():
+        c = tf.ragged.cross(inputs)
+        out["cross_" + key] = [_bytes(r) for r in c.to_list()]
+        out["crosssplits_" + key] = c.row_splits.dtype.name
+        out["hashed_" + key] = tf.ragged.cross_hashed(inputs).to_list()
+        out["hashed100_" + key] = tf.ragged.cross_hashed(inputs, num_buckets=100,
+                                                         hash_key=123).to_list()
+    r = tf.ragged_fill_empty_rows(value_rowids=tf.constant([0, 0, 2, 4, 2], tf.int64),
+                                  values=tf.constant([1., 2., 3., 4., 5.]),
+                                  nrows=tf.constant(6, tf.int64),
+                                  default_value=tf.constant(-1.))
+    out["fill"] = [_np(t) for t in r]
+    g = tf.ragged_fill_empty_rows_grad(reverse_index_map=r.reverse_index_map,
+                                       grad_values=tf.range(1., 9.))
+    out["fill_grad"] = [_np(t) for t in g]
+    v = tf.constant([1., 2., 3.])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        o = tf.ragged_fill_empty_rows(value_rowids=tf.constant([0, 0, 2], tf.int64), values=v,
+                                      nrows=tf.constant(4, tf.int64),
+                                      default_value=tf.constant(0.))
+        y = tf.reduce_sum(o.output_values * tf.constant([1., 2., 3., 4., 5.]))
+    out["fill_tape"] = _np(tape.gradient(y, v))
+    m1 = rng.standard_normal((3, 4)).astype(np.float32)
+    m2 = rng.standard_normal((4, 5)).astype(np.float32)
+    ind = np.array([[0, 0], [1, 3], [2, 4], [2, 1]], np.int64)
+    vals = rng.standard_normal(4).astype(np.float32)
+    out.update(addmm_m1=m1.tolist(), addmm_m2=m2.tolist(), addmm_vals=vals.tolist())
+    _, v1, _ = tf.sparse.sampled_addmm(ind, vals, [3, 5], m1, m2, beta=0.5, alpha=2.0)
+    out["addmm"] = _np(v1)
+    b1 = rng.standard_normal((2, 3, 4))
+    b2 = rng.standard_normal((2, 4, 2))
+    bind = np.array([[[0, 0], [2, 1]], [[1, 1], [0, 1]]], np.int64)
+    out.update(addmm_b1=b1.tolist(), addmm_b2=b2.tolist())
+    _, v2, _ = tf.sparse.sampled_addmm(bind, [[1., 2.], [3., 4.]], [[3, 2], [3, 2]], b1, b2,
+                                       output_type=tf.float64)
+    out["addmm_batched"] = _np(v2)
+    return out
+
+
+SECTIONS = [signal_section, strings_section, sparse_ragged_section]
 
 
 def main():

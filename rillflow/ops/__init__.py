@@ -46,11 +46,11 @@ from .nn import space_batch_ops, nn_extra_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
-from .ragged import ragged_dispatch  # noqa: F401
+from .ragged import ragged_dispatch, ragged_cross_ops  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
 from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
 from .lookup import mutable_tables  # noqa: F401
-from .sparse import edit_distance_ops  # noqa: F401
+from .sparse import edit_distance_ops, sparse_mask_ops  # noqa: F401
 from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
 from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
 from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401
