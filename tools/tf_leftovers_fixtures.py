@@ -155,7 +155,41 @@ def sparse_ragged_section():
     return out
 
 
-SECTIONS = [signal_section, strings_section, sparse_ragged_section]
+QUANTIZED = ["qint8", "quint8", "qint16", "quint16", "qint32"]
+EXPERIMENTAL = ["float4_e2m1fn", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+                "float8_e5m2", "float8_e5m2fnuz", "int2", "int4", "uint2", "uint4"]
+
+
+def _limit(d, attr):
+    try:
+        v = getattr(d, attr)
+    except TypeError as e:
+        return ["TypeError", str(e)]
+    return [str(v), type(v).__name__]
+
+
+def dtypes_section():
+    """The quantized and experimental DTypes' properties; quantized tensors'
+    printing and casts."""
+    out = {}
+    dts = [getattr(tf, n) for n in QUANTIZED] + \
+        [getattr(tf.dtypes.experimental, n) for n in EXPERIMENTAL]
+    for d in dts:
+        out["dtype_" + d.name] = [
+            repr(d), str(d), d.as_datatype_enum, d.is_quantized, d.size, d.is_numeric,
+            d.is_integer, d.is_floating, d.is_unsigned, str(np.dtype(d.as_numpy_dtype)),
+            _limit(d, "min"), _limit(d, "max")]
+    t = tf.constant([1, 2], dtype=tf.qint8)
+    x = tf.constant([1.7, -3.2, 300., -129.5])
+    out["qtensor"] = [str(t), repr(t), repr(t.numpy()), str(tf.zeros([2], tf.quint8)),
+                      str(tf.reshape(tf.constant([1, 2, 3, 4], tf.qint32), [2, 2])),
+                      str(tf.concat([t, t], 0)), str(tf.cast(t, tf.float32))]
+    for n in QUANTIZED:
+        out["qcast_" + n] = tf.cast(x, getattr(tf, n)).numpy().tolist()
+    return out
+
+
+SECTIONS = [signal_section, strings_section, sparse_ragged_section, dtypes_section]
 
 
 def main():

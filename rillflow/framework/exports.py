@@ -30,6 +30,12 @@ if dtypes.bfloat16 is not None:
 export_value(dtypes.DType, "DType", "dtypes.DType")
 export_value(dtypes.as_dtype, "as_dtype", "dtypes.as_dtype")
 export_value(dtypes.QUANTIZED_DTYPES, "dtypes.QUANTIZED_DTYPES")
+for _d in dtypes.QUANTIZED:
+    export_value(_d, _d.name, "dtypes." + _d.name)
+for _n in ["float4_e2m1fn", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+           "float8_e5m2", "float8_e5m2fnuz", "int2", "int4", "uint2", "uint4"]:
+    if dtypes.narrow(_n) is not None:
+        export_value(dtypes.narrow(_n), "dtypes.experimental." + _n)
 
 for _n in ["OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
            "DeadlineExceededError", "NotFoundError", "AlreadyExistsError",

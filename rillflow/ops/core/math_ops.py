@@ -656,7 +656,15 @@ def conj(x, name=None):
 # --- cast --------------------------------------------------------------------
 
 def _cast_kernel(x, DstT, Truncate=False):
-    dst = DstT._np
+    if x.dtype.kind == "V":
+        x = D.plain(x)   # from a quantized type: its integers
+    if DstT.is_quantized:
+        # To a quantized type: as to its integer type, then relabelled.
+        return np.asarray(_cast_values(x, DstT._np[0])).view(DstT._np)
+    return _cast_values(x, DstT._np)
+
+
+def _cast_values(x, dst):
     if x.dtype.kind == "c" and dst.kind != "c":
         x = x.real
     if dst.kind in "iu" and x.dtype.kind == "f":
