@@ -1,11 +1,18 @@
 """Records TensorFlow's results for issue 22's leftovers (mdct, the string
-hashing and Unicode ops, sparse/ragged crosses, quantization and the
-quantized dtypes) into tests/data/tf_leftovers.json, which
-tests/test_leftovers_*.py compare with rillflow's.
+hashing and Unicode ops, sparse/ragged crosses, the quantized dtypes) into
+tests/data/tf_leftovers.json and the quantization ops' into
+tests/data/tf_quantization.npz, which tests/test_leftovers_*.py compare
+with rillflow's.
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
 
     /path/to/tf-venv/bin/python tools/tf_leftovers_fixtures.py
+
+TensorFlow's reference CPU kernels are recorded (TF_ENABLE_ONEDNN_OPTS=0):
+with oneDNN on, an x86 build swaps in oneDNN's QuantizeV2/Dequantize for
+qint8/quint8 in MIN_FIRST and SCALED/HALF_TO_EVEN modes, with other
+rounding and ranges (and no SCALED kernels for the other types);
+docs/quantization.md says more.
 
 Floats are stored as JSON numbers (Python's repr round-trips them exactly),
 strings as lists of byte values, so nothing depends on an encoding.
@@ -13,8 +20,10 @@ strings as lists of byte values, so nothing depends on an encoding.
 import json
 import os
 
-import numpy as np
-import tensorflow as tf
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"   # before TensorFlow is imported
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "tf_leftovers.json")
@@ -189,7 +198,122 @@ def dtypes_section():
     return out
 
 
+FQ_RANGES = [(-6.0, 6.0), (-1.3, 2.7), (0.5, 1.0), (-2.0, -0.5), (-0.1, 25.3), (0.0, 1.0)]
+QDQ_RANGES = [(-1.0, 1.0), (-0.37, 2.9), (0.0, 5.0), (-3.0, 0.0)]
+Q_RANGES = [(-1.0, 1.0), (-0.37, 2.9), (0.0, 5.0), (-3.0, -1.0), (0.0, 0.0), (2.0, 3.5)]
+
+
+def quant_inputs():
+    x = np.concatenate([rng.uniform(-8, 8, 180), np.linspace(-3, 3, 121),
+                        [0.0, -0.0, 1e-8, 0.5, -0.5, 6.0, -6.0]]).astype(np.float32)
+    return x
+
+
+def _arr(t):
+    """A result as a NumPy array (quantized values as their integers)."""
+    return np.asarray(t.numpy() if hasattr(t, "numpy") else t)
+
+
+def _flatten(out):
+    """List-valued entries become key_0, key_1, ... for the npz file."""
+    flat = {}
+    for k, v in out.items():
+        if isinstance(v, list):
+            for i, part in enumerate(v):
+                flat[f"{k}_{i}"] = part
+        else:
+            flat[k] = v
+    return flat
+
+
+def quantization_section():
+    """fake_quant_* (and gradients), quantize/dequantize in every mode and
+    type, quantize_and_dequantize(_v2), quantized_concat."""
+    x = quant_inputs()
+    out = {"q_x": x}
+    g = rng.standard_normal(x.shape).astype(np.float32)
+    out["q_g"] = g
+    for i, (mn, mx) in enumerate(FQ_RANGES):
+        for bits in (2, 8, 13, 16):
+            for narrow in (False, True):
+                key = f"{i}_{bits}_{int(narrow)}"
+                out["fqa_" + key] = _arr(tf.quantization.fake_quant_with_min_max_args(
+                    x, mn, mx, bits, narrow))
+                out["fqv_" + key] = _arr(tf.quantization.fake_quant_with_min_max_vars(
+                    x, mn, mx, bits, narrow))
+                out["fqag_" + key] = _arr(tf.quantization.fake_quant_with_min_max_args_gradient(
+                    g, x, mn, mx, bits, narrow))
+                d = tf.quantization.fake_quant_with_min_max_vars_gradient(g, x, mn, mx, bits,
+                                                                          narrow)
+                out["fqvg_" + key] = [_arr(t) for t in d]
+    xc = x[:300].reshape(-1, 6)
+    mins = np.array([r[0] for r in FQ_RANGES], np.float32)
+    maxs = np.array([r[1] for r in FQ_RANGES], np.float32)
+    out["fqc"] = _arr(tf.quantization.fake_quant_with_min_max_vars_per_channel(xc, mins, maxs))
+    d = tf.quantization.fake_quant_with_min_max_vars_per_channel_gradient(
+        g[:300].reshape(-1, 6), xc, mins, maxs, 5, True)
+    out["fqcg"] = [_arr(t) for t in d]
+    mn_v, mx_v = tf.Variable(-1.0), tf.Variable(1.5)
+    xv = tf.constant(x[:50])
+    with tf.GradientTape() as tape:
+        tape.watch(xv)
+        y = tf.reduce_sum(tf.quantization.fake_quant_with_min_max_vars(xv, mn_v, mx_v) *
+                          tf.range(50.))
+    out["fq_tape"] = [_arr(t) for t in tape.gradient(y, [xv, mn_v, mx_v])]
+    for tname in ["qint8", "quint8", "qint16", "quint16", "qint32"]:
+        T = getattr(tf, tname)
+        for i, (mn, mx) in enumerate(Q_RANGES):
+            for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED"):
+                for narrow in ((False, True) if mode == "SCALED" else (False,)):
+                    for rm in (("HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN") if mode == "SCALED"
+                               else ("HALF_AWAY_FROM_ZERO",)):
+                        key = f"{tname}_{i}_{mode}_{int(narrow)}_{rm}"
+                        try:   # oneDNN's SCALED kernels only take qint8 and quint8
+                            q = tf.quantization.quantize(x, mn, mx, T, mode=mode,
+                                                         round_mode=rm, narrow_range=narrow)
+                        except tf.errors.NotFoundError:
+                            continue
+                        out["qz_" + key] = [_arr(q.output), _arr(q.output_min),
+                                            _arr(q.output_max)]
+                        try:
+                            dq = tf.quantization.dequantize(q.output, q.output_min,
+                                                            q.output_max, mode=mode,
+                                                            narrow_range=narrow)
+                            out["dq_" + key] = _arr(dq)
+                        except tf.errors.OpError:
+                            pass
+    xq = tf.constant(x[:300].reshape(50, 6))
+    q = tf.quantization.quantize(xq, mins, maxs, tf.qint8, mode="SCALED", axis=1)
+    out["qz_axis"] = [_arr(q.output), _arr(q.output_min), _arr(q.output_max)]
+    out["dq_axis"] = _arr(tf.quantization.dequantize(q.output, q.output_min, q.output_max,
+                                                    mode="SCALED", axis=1))
+    q = tf.quantization.quantize(xq, mins, maxs + 1, tf.quint8, mode="MIN_COMBINED", axis=-1)
+    out["qz_axis2"] = [_arr(q.output), _arr(q.output_min), _arr(q.output_max)]
+    for i, (mn, mx) in enumerate(QDQ_RANGES):
+        for bits in (3, 8, 16):
+            for signed in (True, False):
+                for rg in (True, False):
+                    for rm in ("HALF_TO_EVEN", "HALF_UP"):
+                        key = f"{i}_{bits}_{int(signed)}_{int(rg)}_{rm}"
+                        out["qdq_" + key] = _arr(tf.quantization.quantize_and_dequantize_v2(
+                            x, mn, mx, signed_input=signed, num_bits=bits, range_given=rg,
+                            round_mode=rm, narrow_range=(bits == 3)))
+    out["qdq_f64"] = _arr(tf.quantization.quantize_and_dequantize_v2(
+        x.astype(np.float64) * 1.37, -2.0, 3.0, range_given=True))
+    out["qdq_axis"] = _arr(tf.quantization.quantize_and_dequantize_v2(xq, -1.0, 1.0, axis=1))
+    c = tf.quantization.quantized_concat(
+        0, [tf.constant([1, 200, 17], tf.quint8), tf.constant([0, 255, 128], tf.quint8),
+            tf.constant([3, 4, 5], tf.quint8)], [0.0, -1.0, -0.3], [1.0, 2.0, 0.7])
+    out["qconcat"] = [_arr(t) for t in c]
+    c = tf.quantization.quantized_concat(
+        0, [tf.constant([1, -2000000000, 17], tf.qint32), tf.constant([0, 2 ** 31 - 1], tf.qint32)],
+        [-1.0, -3.0], [1.0, 2.0])
+    out["qconcat32"] = [_arr(t) for t in c]
+    return out
+
+
 SECTIONS = [signal_section, strings_section, sparse_ragged_section, dtypes_section]
+QUANT_OUT = os.path.join(os.path.dirname(OUT), "tf_quantization.npz")
 
 
 def main():
@@ -198,6 +322,7 @@ def main():
         data.update(section())
     with open(OUT, "w") as f:
         json.dump(data, f)
+    np.savez_compressed(QUANT_OUT, **_flatten(quantization_section()))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispat
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401
 from .sparse import sparse_cross_ops  # noqa: F401
-from .nn import space_batch_ops, nn_extra_ops  # noqa: F401
+from .nn import space_batch_ops, nn_extra_ops, fake_quant_ops, quantization_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
