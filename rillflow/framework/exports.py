@@ -4,6 +4,7 @@ import platform
 from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.device)
 from . import indexed_slices  # noqa: F401  (tf.IndexedSlices, tf.IndexedSlicesSpec)
 from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec)
+from . import load_library  # noqa: F401  (tf.load_op_library, tf.load_library)
 from . import core_types  # noqa: F401  (tf.types.experimental)
 from . import gradient_registry  # noqa: F401  (tf.RegisterGradient, tf.no_gradient)
 from . import device_spec, type_spec  # noqa: F401  (tf.DeviceSpec, tf.TypeSpec)
