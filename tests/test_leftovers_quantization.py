@@ -175,3 +175,13 @@ def test_quantized_concat():
         _same(part, f"qconcat32_{j}")
     with pytest.raises(tf.errors.NotFoundError, match="QuantizedConcat"):
         tf.quantization.quantized_concat(0, [tf.constant([1], tf.qint8)], [0.], [1.])
+
+
+def test_quantize_input_dtype():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor but "
+                                                             "is a double tensor"):
+        tf.quantization.quantize(tf.constant([1.], tf.float64), -1., 1., tf.qint8)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of int8"):
+        tf.quantization.quantize([1.], -1., 1., tf.int8)
+    assert tf.quantization.quantize([1, 2], -1., 1., tf.qint8).output.numpy().tolist() == \
+        [127, 127]

@@ -17,6 +17,7 @@ import numpy as np
 from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
+from ...framework.context import state as _state
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
@@ -237,7 +238,14 @@ def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # noqa: A002
     when given); returns (output, output_min, output_max), the range the
     values actually stand for."""
     T = D.as_dtype(T)
-    x = convert_to_tensor(input, dtype=D.float32)
+    x = convert_to_tensor(input, dtype_hint=D.float32)
+    if x.dtype != D.float32:
+        if _state.graph is None:
+            raise U.op_error("QuantizeV2", f"cannot compute QuantizeV2 as input #0(zero-based) "
+                                           f"was expected to be a float tensor but is a "
+                                           f"{U.tf_type_name(x.dtype)} tensor")
+        raise TypeError(f"Input 'input' of 'QuantizeV2' Op has type {x.dtype.name} that does "
+                        f"not match expected type of float32.")
     if axis is None:
         axis = -1
     elif axis < 0:
