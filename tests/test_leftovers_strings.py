@@ -99,3 +99,15 @@ def test_unicode_script():
     assert f(tf.constant(pts)).numpy().tolist() == DATA["script_codes"]
     with pytest.raises(tf.errors.InvalidArgumentError, match="int32 tensor but is a int64"):
         tf.strings.unicode_script(tf.constant([65], tf.int64))
+
+
+@pytest.mark.parametrize("enc", ENCODINGS)
+def test_byte_soup(enc):
+    """Random mixes of lead, continuation, surrogate and invalid bytes."""
+    soup = [bytes(v) for v in DATA["soup"]]
+    for ctrl in (False, True):
+        c, o = tf.strings.unicode_decode_with_offsets(soup, enc, replace_control_characters=ctrl)
+        assert [c.to_list(), o.to_list()] == DATA[f"soup_{enc}_{int(ctrl)}"]
+        t = tf.strings.unicode_transcode(soup, enc, "UTF-8", errors="ignore",
+                                         replace_control_characters=ctrl)
+        assert [list(v) for v in t.numpy().tolist()] == DATA[f"soupt_{enc}_{int(ctrl)}"]

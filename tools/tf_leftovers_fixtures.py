@@ -98,6 +98,22 @@ def strings_section():
                                                          replacement_char=63)
             out[f"split_{enc}_{mode}"] = [_bytes(r) for r in p.to_list()]
             out[f"splitoff_{enc}_{mode}"] = o.to_list()
+    # Random byte soup from the bytes that start, continue and break UTF-8
+    # and UTF-16 sequences.
+    pool = [b"\x00", b"\x7f", b"\x80", b"\xbf", b"\xc0", b"\xc1", b"\xc2", b"\xdf", b"\xe0",
+            b"\xe1", b"\xed", b"\xee", b"\xef", b"\xf0", b"\xf4", b"\xf5", b"\xff", b"a",
+            b"\x9f", b"\xa0", b"\x8f", b"\x90", b"\xd8", b"\xdc", b"\x01"]
+    soup = [b"".join(pool[i] for i in rng.integers(0, len(pool), rng.integers(0, 12)))
+            for _ in range(400)]
+    out["soup"] = _bytes(soup)
+    for enc in ("UTF-8", "UTF-16-BE", "UTF-32-BE"):
+        for ctrl in (False, True):
+            c, o = tf.strings.unicode_decode_with_offsets(soup, enc,
+                                                          replace_control_characters=ctrl)
+            out[f"soup_{enc}_{int(ctrl)}"] = [c.to_list(), o.to_list()]
+            out[f"soupt_{enc}_{int(ctrl)}"] = _bytes(tf.strings.unicode_transcode(
+                soup, enc, "UTF-8", errors="ignore",
+                replace_control_characters=ctrl).numpy().tolist())
     pts = np.concatenate([rng.integers(-10, 0x110010, 3000),
                           [0, 65, 0x300, 0x4E2D, 0x3042, 0x30A2, 0x1F600, 0x10FFFF, 0x110000,
                            -1, 2 ** 31 - 1, -2 ** 31]]).astype(np.int32)

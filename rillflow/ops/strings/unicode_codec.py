@@ -5,7 +5,8 @@ Invalid input follows ICU, which is the Unicode standard's "maximal
 subpart" practice: in UTF-8 a truncated or broken sequence is one error
 covering its valid prefix (the next byte starts again), a byte that cannot
 start a sequence is one error; in UTF-16-BE an unpaired surrogate or a
-trailing odd byte is one error; in UTF-32-BE each 4-byte unit above
+trailing odd byte is one error (a high surrogate and an odd byte after it,
+one together); in UTF-32-BE each 4-byte unit above
 U+10FFFF or in the surrogate range, and a trailing partial unit, is one
 error. With `replace_control_characters` the C0 controls (U+0000-U+001F)
 count as errors too. An error becomes `replacement_char` ('replace'), is
@@ -74,6 +75,10 @@ def _utf16be(b):
                     out.append((0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00), i))
                     i += 4
                     continue
+            else:
+                # A high surrogate and a truncated (or no) next unit: one error.
+                out.append((_BAD, i))
+                return out
             out.append((_BAD, i))
         elif 0xDC00 <= u <= 0xDFFF:
             out.append((_BAD, i))
