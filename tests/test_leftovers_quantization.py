@@ -185,3 +185,27 @@ def test_quantize_input_dtype():
         tf.quantization.quantize([1.], -1., 1., tf.int8)
     assert tf.quantization.quantize([1, 2], -1., 1., tf.qint8).output.numpy().tolist() == \
         [127, 127]
+
+
+def test_random_ranges():
+    """40 random ranges (some starting or ending at 0, from 1e-3 to 1e5 wide)
+    and bit widths through every op, type and mode."""
+    xr = DATA["rand_x"]
+    for k, (a, b, bits, narrow) in enumerate(DATA["rand_cases"]):
+        bits, narrow = int(bits), bool(narrow)
+        _same(tf.quantization.fake_quant_with_min_max_args(xr, a, b, bits, narrow), f"rfa{k}")
+        _same(tf.quantization.fake_quant_with_min_max_vars(xr, a, b, bits, narrow), f"rfv{k}")
+        for tname in ("qint8", "quint8", "qint16", "quint16", "qint32"):
+            for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED"):
+                q = tf.quantization.quantize(xr, a, b, getattr(tf, tname), mode=mode,
+                                             narrow_range=narrow)
+                for j, part in enumerate(q):
+                    _same(part, f"rq{k}{tname}{mode}_{j}")
+                if f"rd{k}{tname}{mode}" in DATA:
+                    _same(tf.quantization.dequantize(q.output, q.output_min, q.output_max,
+                                                     mode=mode, narrow_range=narrow),
+                          f"rd{k}{tname}{mode}")
+        for rg in (True, False):
+            _same(tf.quantization.quantize_and_dequantize_v2(
+                xr, a, b, num_bits=bits, range_given=rg, narrow_range=narrow,
+                signed_input=bool(k % 2)), f"rqdq{k}{int(rg)}")

@@ -317,6 +317,38 @@ def quantization_section():
     out["qdq_f64"] = _arr(tf.quantization.quantize_and_dequantize_v2(
         x.astype(np.float64) * 1.37, -2.0, 3.0, range_given=True))
     out["qdq_axis"] = _arr(tf.quantization.quantize_and_dequantize_v2(xq, -1.0, 1.0, axis=1))
+    # Random ranges (some from 0, some to 0), bit widths and scales of input.
+    xr = (rng.standard_normal(64) * rng.choice([0.01, 1, 30, 1000], 64)).astype(np.float32)
+    out["rand_x"] = xr
+    cases = []
+    while len(cases) < 40:
+        a, b = sorted(rng.standard_normal(2) * rng.choice([0.001, 0.5, 3, 100, 1e5]))
+        a = 0.0 if rng.random() < 0.2 else a
+        b = 0.0 if rng.random() < 0.1 else b
+        if not a < b:
+            continue
+        bits, narrow, k = int(rng.integers(2, 17)), bool(rng.random() < 0.5), len(cases)
+        cases.append((a, b, bits, narrow))
+        out[f"rfa{k}"] = _arr(tf.quantization.fake_quant_with_min_max_args(xr, a, b, bits,
+                                                                            narrow))
+        out[f"rfv{k}"] = _arr(tf.quantization.fake_quant_with_min_max_vars(xr, a, b, bits,
+                                                                            narrow))
+        for tname in ("qint8", "quint8", "qint16", "quint16", "qint32"):
+            for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED"):
+                q = tf.quantization.quantize(xr, a, b, getattr(tf, tname), mode=mode,
+                                             narrow_range=narrow)
+                out[f"rq{k}{tname}{mode}"] = [_arr(q.output), _arr(q.output_min),
+                                              _arr(q.output_max)]
+                try:   # no SCALED Dequantize kernel for qint32 in TensorFlow
+                    out[f"rd{k}{tname}{mode}"] = _arr(tf.quantization.dequantize(
+                        q.output, q.output_min, q.output_max, mode=mode, narrow_range=narrow))
+                except tf.errors.OpError:
+                    pass
+        for rg in (True, False):
+            out[f"rqdq{k}{int(rg)}"] = _arr(tf.quantization.quantize_and_dequantize_v2(
+                xr, a, b, num_bits=bits, range_given=rg, narrow_range=narrow,
+                signed_input=bool(k % 2)))
+    out["rand_cases"] = np.array(cases)
     c = tf.quantization.quantized_concat(
         0, [tf.constant([1, 200, 17], tf.quint8), tf.constant([0, 255, 128], tf.quint8),
             tf.constant([3, 4, 5], tf.quint8)], [0.0, -1.0, -0.3], [1.0, 2.0, 0.7])
