@@ -52,3 +52,18 @@ def test_quantized_tensors():
     f = tf.function(lambda v: tf.reshape(tf.cast(v, tf.quint8), [2, 2]))
     assert f(x).dtype == tf.quint8
     assert f(x).numpy().tolist() == np.reshape(DATA["qcast_quint8"], [2, 2]).tolist()
+
+
+def test_quantized_scalars_fill_and_equality():
+    s = tf.constant(5, tf.quint16)
+    assert s.dtype == tf.quint16 and s.numpy() == 5 and s.shape == ()
+    f = tf.fill([2], tf.constant(3, tf.quint8))
+    assert f.dtype == tf.quint8 and f.numpy().tolist() == [3, 3]
+    t = tf.constant([1, 2, 3], tf.qint8)
+    assert (t != tf.constant([1, 0, 3], tf.qint8)).numpy().tolist() == [False, True, False]
+    assert tf.equal(t, t).numpy().tolist() == [True, True, True]
+    assert tf.convert_to_tensor(np.array([1, 2], np.int8), tf.qint8).dtype == tf.qint8
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a qint8 tensor"):
+        tf.equal(t, tf.constant([1, 2, 3], tf.int8))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of qint8"):
+        t + t
