@@ -2,4 +2,5 @@
 per-replica values (values.py), several replicas as one sharded JAX program
 (spmd.py, mirrored.py), several workers (multi_worker.py);
 `tf.train.ClusterSpec` and `tf.train.Coordinator` (cluster.py)."""
-from . import strategy, cluster, values, spmd, mirrored  # noqa: F401
+from . import strategy, cluster, values, spmd, mirrored, cluster_resolver  # noqa: F401
+from . import multi_worker  # noqa: F401

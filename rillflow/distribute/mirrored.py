@@ -23,6 +23,8 @@ logical CPUs before it did) the replicas run as one sharded JAX program
 
 Without JAX, several devices raise NotImplementedError.
 """
+import contextlib
+
 import numpy as np
 
 from ..framework import context as _context
@@ -36,6 +38,7 @@ from ..ops.core.join_ops import concat
 from ..ops.core.math_ops import cast, truediv
 from ..ops.core.reduction_ops import reduce_sum
 from ..ops.core.shape_ops import reshape, shape
+from ..ops.state.variable_creator import variable_creator_scope
 from .strategy import (InputContext, ReduceOp, ReplicaContext, Strategy, StrategyExtended,
                        DistributedDataset, _CPU0, _full_device)
 from .values import PerReplica
@@ -140,6 +143,21 @@ class SpmdStrategyMixin:
         """The number of replicas (over every worker)."""
         return 1 if self._runner is None else self._runner.num_replicas
 
+    @contextlib.contextmanager
+    def scope(self):
+        """The strategy's scope; variables made in it are recorded (spmd.ON_READ)."""
+        if self._runner is None:
+            with super().scope() as s:
+                yield s
+            return
+        from .spmd import record_variable
+
+        def creator(next_creator, **kwargs):
+            return record_variable(next_creator(**kwargs))
+
+        with super().scope() as s, variable_creator_scope(creator):
+            yield s
+
     def _make_replica_context(self):
         if self._runner is None:
             return ReplicaContext(self)
@@ -216,6 +234,8 @@ class SpmdStrategyMixin:
         op = reduce_op if isinstance(reduce_op, ReduceOp) else ReduceOp(reduce_op)
         if self._runner is None:
             return super().reduce(op, value, axis)
+        if nest.is_nested(value):
+            return nest.map_structure(lambda v: self.reduce(op, v, axis), value)
         if not isinstance(value, PerReplica):
             if op is ReduceOp.SUM and self.num_replicas_in_sync > 1:
                 raise ValueError("A non-DistributedValues value %s cannot be reduced with "

@@ -25,6 +25,7 @@ jitted program; under an outer `jit_compile=True` its lowering nests the
 `shard_map` in the outer computation.
 """
 import threading
+import weakref
 
 import numpy as np
 
@@ -131,6 +132,10 @@ class ReplicatedProgram:
                                           "composite value (%r) is not supported with "
                                           "several replicas" % (leaf.template,))
         self.outputs = list(graph.outputs)
+        handles = [ext._v if isinstance(ext, EagerTensor) else None
+                   for (ext, _), v in zip(self.captures, self.is_var) if v]
+        self.on_read = {s: ON_READ[h] for s, h in enumerate(handles)
+                        if h is not None and h in ON_READ}
         self._key = _initial_key(graph)
         self._lock = threading.Lock()
         jax = L.load()
@@ -141,7 +146,12 @@ class ReplicatedProgram:
         self.jitted = jax.jit(self.sharded)
 
     def _body(self, var_values, sharded, replicated, key):
-        ctx = LoweringContext({s: v for s, v in enumerate(var_values) if v is not None}, key)
+        n = self.runner.num_replicas
+        local = {}
+        for s, v in enumerate(var_values):
+            if v is not None:
+                local[s] = v / n if self.on_read.get(s) == "SUM" else v
+        ctx = LoweringContext(local, key)
         env = {}
         si, ri = iter(sharded), iter(replicated)
         for t, kind in zip(self.arg_inputs, self.kinds):
@@ -155,7 +165,8 @@ class ReplicatedProgram:
                 env[id(internal)] = next(ri)
         flat = ctx.run(self.graph, env, self.outputs)
         outs = [L.jnp.expand_dims(L.jnp.asarray(o), 0) for o in flat]
-        written = {s: ctx.variables[s] for s in sorted(ctx.written)}
+        written = {s: _aggregate(ctx.variables[s], self.on_read.get(s))
+                   for s in sorted(ctx.written)}
         return outs, written, ctx.key
 
     def split_inputs(self, sharded_and_replicated, captured):
@@ -173,6 +184,7 @@ class ReplicatedProgram:
         replicas) and their global arrays."""
         handles, constants = self.split_inputs(None, captured)
         r = self.runner
+        r.sync_variables(handles)
         var_values = tuple(r.replicated(_device_value(h)) for h in handles)
         sharded = [r.sharded(np.asarray(a) if not hasattr(a, "sharding") else a)
                    for a in sharded]
@@ -195,6 +207,14 @@ class ReplicatedProgram:
         for s, v in written.items():
             ctx.write(refs[s], v)
         return outs
+
+
+def _aggregate(value, on_read):
+    if on_read == "SUM":
+        return L.lax.psum(value, AXIS)
+    if on_read == "MEAN":
+        return L.lax.pmean(value, AXIS)
+    return value
 
 
 def _device_value(handle):
@@ -263,6 +283,22 @@ class SpmdRunner:
         self._rep = jax.sharding.NamedSharding(self.mesh, P())
         self._shard = jax.sharding.NamedSharding(self.mesh, P(AXIS))
         self._functions = {}
+        self._synced = weakref.WeakSet()
+
+    def sync_variables(self, handles):
+        """Several processes: the variables' values as process 0 has them,
+        the first time a program uses them (TensorFlow broadcasts initial
+        values from the chief)."""
+        if self.single_process:
+            return
+        new = [h for h in handles if h.value is not None and h not in self._synced]
+        if not new:
+            return
+        from jax.experimental import multihost_utils
+        values = multihost_utils.broadcast_one_to_all(tuple(np.asarray(h.value) for h in new))
+        for h, v in zip(new, values):
+            h.value = np.asarray(v)
+            self._synced.add(h)
 
     # --- host <-> global arrays ----------------------------------------------------------
     def replicated(self, value):
@@ -383,6 +419,25 @@ def _pack(structured, outs):
     return nest.pack_sequence_as(structured, leaves)
 
 
+# --- sync-on-read variables -----------------------------------------------------------------
+# A variable created in an SPMD strategy's scope with synchronization ON_READ
+# (Keras' metric variables) is kept per replica in TensorFlow: writes stay
+# local, a cross-replica read aggregates. Here its storage holds the
+# aggregate; a program starts each replica's copy at its share (value / N for
+# SUM, the value for MEAN and ONLY_FIRST_REPLICA) and aggregates the copies
+# it wrote at the end, so reads outside the program are TensorFlow's.
+ON_READ = weakref.WeakKeyDictionary()   # ResourceHandle -> aggregation name
+
+
+def record_variable(variable):
+    """Remembers a variable made in an SPMD strategy's scope if it is
+    sync-on-read (see ON_READ)."""
+    sync = getattr(getattr(variable, "synchronization", None), "name", "")
+    if sync == "ON_READ" and getattr(variable, "_storage", None) is not None:
+        ON_READ[variable._storage] = getattr(variable.aggregation, "name", "NONE")
+    return variable
+
+
 # --- aggregated variable writes in a replica ---------------------------------------------
 
 def _replica_write(variable, value):
@@ -392,6 +447,8 @@ def _replica_write(variable, value):
     strategy = current_spmd_replica()
     if strategy is None or _state.graph is None:
         return value
+    if getattr(variable, "_storage", None) in ON_READ:
+        return value   # a local write (see ON_READ)
     agg = getattr(getattr(variable, "aggregation", None), "name", "NONE")
     if agg in ("SUM", "MEAN"):
         return all_reduce(agg, convert_to_tensor(value, dtype=variable.dtype),

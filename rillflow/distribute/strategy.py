@@ -176,7 +176,12 @@ class Strategy:
 
     @contextlib.contextmanager
     def scope(self):
-        """Makes this the current strategy (cross-replica context)."""
+        """Makes this the current strategy (cross-replica context; inside
+        one of its replicas, the replica context stays, as in TensorFlow)."""
+        stack = _stack()
+        if stack and stack[-1] == (self, True):
+            yield self
+            return
         with _entered(self, False):
             yield self
 
@@ -415,11 +420,6 @@ class _UnavailableStrategy(Strategy):
     def __init__(self, *args, **kwargs):
         raise NotImplementedError(f"tf.distribute.{type(self).__name__} is not available "
                                   "in rillflow (one process, CPU only)")
-
-
-@export("distribute.MultiWorkerMirroredStrategy")
-class MultiWorkerMirroredStrategy(_UnavailableStrategy):
-    """Not available in rillflow: it runs in one process."""
 
 
 @export("distribute.TPUStrategy")
