@@ -33,15 +33,15 @@ from ..framework import lowering as L
 from ..framework import nest
 from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
-from ..framework.tensor import Tensor
-from ..ops.core.join_ops import concat
+from ..framework.tensor import EagerTensor
+from ..ops.core.join_ops import concat, stack
 from ..ops.core.math_ops import cast, truediv
 from ..ops.core.reduction_ops import reduce_sum
 from ..ops.core.shape_ops import reshape, shape
 from ..ops.state.variable_creator import variable_creator_scope
 from .strategy import (InputContext, ReduceOp, ReplicaContext, Strategy, StrategyExtended,
                        DistributedDataset, _CPU0, _full_device)
-from .values import PerReplica
+from .values import PerReplica, as_distributed_variable
 
 __all__ = ["MirroredStrategy", "SpmdStrategyMixin", "jax_devices"]
 
@@ -92,6 +92,23 @@ def jax_devices(names):
     return out
 
 
+def _from_outside(value):
+    """Whether `value` is a tensor captured from eager code by the graphs
+    being traced (not computed in the replica)."""
+    if isinstance(value, EagerTensor):
+        return True
+    graph = _state.graph
+    while graph is not None:
+        ext = next((e for e, internal in getattr(graph, "captures", ()) if internal is value),
+                   None)
+        if ext is None:
+            return False
+        if isinstance(ext, EagerTensor):
+            return True
+        value, graph = ext, getattr(ext, "graph", None)
+    return False
+
+
 class SpmdReplicaContext(ReplicaContext):
     """The replica context of a sharded program being traced: `all_reduce`
     and the replica id are collective ops of the program (spmd.py)."""
@@ -107,7 +124,12 @@ class SpmdReplicaContext(ReplicaContext):
         from .spmd import all_reduce
         op = reduce_op if isinstance(reduce_op, ReduceOp) else ReduceOp(reduce_op)
         n = self._strategy.num_replicas_in_sync
-        return nest.map_structure(lambda v: all_reduce(op.value, v, n), value)
+
+        def reduce(v):
+            # One tensor from outside the replica function is, in TensorFlow, the
+            # same object in every replica, and reduces to itself.
+            return v if _from_outside(v) else all_reduce(op.value, v, n)
+        return nest.map_structure(reduce, value)
 
 
 class SpmdExtended(StrategyExtended):
@@ -152,11 +174,23 @@ class SpmdStrategyMixin:
             return
         from .spmd import record_variable
 
+        n_local = self._runner.num_local_replicas
+
         def creator(next_creator, **kwargs):
-            return record_variable(next_creator(**kwargs))
+            return record_variable(as_distributed_variable(next_creator(**kwargs), n_local))
 
         with super().scope() as s, variable_creator_scope(creator):
             yield s
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        """`value_fn(ValueContext)` for each local replica, as a PerReplica."""
+        if self._runner is None:
+            return super().experimental_distribute_values_from_function(value_fn)
+        from .cross_device_ops import ValueContext
+        n, first = self.num_replicas_in_sync, self._worker_index * self._runner.num_local_replicas
+        values = [convert_to_tensor(value_fn(ValueContext(first + i, n)))
+                  for i in range(self._runner.num_local_replicas)]
+        return PerReplica(stack(values))
 
     def _make_replica_context(self):
         if self._runner is None:

@@ -224,6 +224,11 @@ class Strategy:
         """The dataset `dataset_fn(input_context)` makes, distributed."""
         return DistributedDataset(dataset_fn(InputContext()), self)
 
+    def experimental_distribute_values_from_function(self, value_fn):
+        """`value_fn(ValueContext)` for the one replica."""
+        from .cross_device_ops import ValueContext
+        return value_fn(ValueContext(0, 1))
+
     def experimental_local_results(self, value):
         """The values of the local replicas: `(value,)`."""
         return (value,)

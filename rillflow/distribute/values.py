@@ -46,13 +46,16 @@ class DistributedValues:
 
 @export("types.experimental.distributed.PerReplica")
 class PerReplica(DistributedValues):
-    """One value per replica, stored stacked (module docstring).
+    """One value per replica, stored stacked (module docstring). A composite
+    tensor, as TensorFlow's (Keras tells per-replica results by that).
 
     Args:
       stacked: a tensor whose first axis runs over the (local) replicas.
       global_value: in a multi-worker strategy, the JAX array holding every
         worker's replicas (None otherwise).
     """
+
+    _is_composite_tensor = True
 
     def __init__(self, stacked, global_value=None):  # noqa: D107 - see the class
         if not isinstance(stacked, Tensor):
@@ -103,3 +106,43 @@ class PerReplica(DistributedValues):
 class Mirrored(DistributedValues):
     """The same value on every replica (the result of an all-reduce, a
     mirrored variable's value)."""
+
+
+class _DistributedVariable(DistributedValues):
+    """What a variable made in the scope of a strategy with several replicas
+    adds (mirrored.py makes it the variable's class): it is a
+    DistributedValues whose components, one per local replica, are the
+    variable itself (one value, which every replica's program reads)."""
+
+    _num_local_replicas = 1
+
+    @property
+    def values(self):
+        """The variable, once per local replica."""
+        return (self,) * self._num_local_replicas
+
+    def _get_on_device_or_primary(self):
+        return self
+
+
+_VARIABLE_CLASSES = {}
+
+
+def as_distributed_variable(variable, num_local_replicas):
+    """`variable` made a MirroredVariable (or SyncOnReadVariable, for
+    synchronization ON_READ) of `num_local_replicas` components; AUTO
+    synchronization becomes ON_WRITE, as in TensorFlow's mirrored strategies."""
+    sync = getattr(variable, "synchronization", None)
+    if getattr(sync, "name", "") == "AUTO" and hasattr(variable, "_synchronization"):
+        variable._synchronization = type(sync)["ON_WRITE"]
+        sync = variable._synchronization
+    name = "SyncOnReadVariable" if getattr(sync, "name", "") == "ON_READ" else \
+        "MirroredVariable"
+    base = type(variable)
+    cls = _VARIABLE_CLASSES.get((base, name))
+    if cls is None:
+        cls = _VARIABLE_CLASSES[(base, name)] = type(name, (base, _DistributedVariable),
+                                                     {"__module__": __name__})
+    variable.__class__ = cls
+    variable._num_local_replicas = num_local_replicas
+    return variable
