@@ -2,7 +2,7 @@
 `tf.distribute`: `CrossDeviceOps` and its TensorFlow flavours
 (`ReductionToOneDevice`, `NcclAllReduce`, `HierarchicalCopyAllReduce`),
 `CommunicationOptions`/`CollectiveHints`/`CommunicationImplementation`,
-`InputOptions`/`InputReplicationMode`, `RunOptions`, `ValueContext`; and
+`InputOptions`/`InputReplicationMode`, `RunOptions`; and
 the strategies that are MirroredStrategy's with other placements:
 `OneDeviceStrategy`, `experimental.CentralStorageStrategy`.
 
@@ -19,7 +19,7 @@ from ..framework.convert import convert_to_tensor
 from ..ops.core.math_ops import cast, truediv
 from ..ops.core.reduction_ops import reduce_sum
 from .mirrored import MirroredStrategy
-from .strategy import ReduceOp, Strategy, StrategyExtended, _full_device
+from .strategy import ReduceOp, Strategy, StrategyExtended, ValueContext, _full_device  # noqa: F401
 from .values import PerReplica
 
 __all__ = ["CrossDeviceOps", "ReductionToOneDevice", "NcclAllReduce",
@@ -172,31 +172,6 @@ class RunOptions(_RunOptionsBase):
         return super().__new__(cls, experimental_enable_dynamic_batch_size,
                                experimental_bucketizing_dynamic_shape,
                                experimental_xla_options)
-
-
-@export("distribute.experimental.ValueContext")
-class ValueContext:
-    """What `experimental_distribute_values_from_function`'s function is told."""
-
-    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
-        self._replica_id_in_sync_group = replica_id_in_sync_group
-        self._num_replicas_in_sync = num_replicas_in_sync
-
-    @property
-    def num_replicas_in_sync(self):
-        """The number of replicas."""
-        return self._num_replicas_in_sync
-
-    @property
-    def replica_id_in_sync_group(self):
-        """The replica the value is for."""
-        return self._replica_id_in_sync_group
-
-    def __str__(self):
-        return ("tf.distribute.ValueContext(replica id {},  total replicas in sync: {})"
-                .format(self.replica_id_in_sync_group, self.num_replicas_in_sync))
-
-    __repr__ = __str__
 
 
 @export("distribute.OneDeviceStrategy")

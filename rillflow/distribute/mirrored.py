@@ -40,7 +40,7 @@ from ..ops.core.reduction_ops import reduce_sum
 from ..ops.core.shape_ops import reshape, shape
 from ..ops.state.variable_creator import variable_creator_scope
 from .strategy import (InputContext, ReduceOp, ReplicaContext, Strategy, StrategyExtended,
-                       DistributedDataset, _CPU0, _full_device)
+                       ValueContext, DistributedDataset, _CPU0, _full_device)
 from .values import PerReplica, as_distributed_variable
 
 __all__ = ["MirroredStrategy", "SpmdStrategyMixin", "jax_devices"]
@@ -186,7 +186,6 @@ class SpmdStrategyMixin:
         """`value_fn(ValueContext)` for each local replica, as a PerReplica."""
         if self._runner is None:
             return super().experimental_distribute_values_from_function(value_fn)
-        from .cross_device_ops import ValueContext
         n, first = self.num_replicas_in_sync, self._worker_index * self._runner.num_local_replicas
         values = [convert_to_tensor(value_fn(ValueContext(first + i, n)))
                   for i in range(self._runner.num_local_replicas)]

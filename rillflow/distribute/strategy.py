@@ -87,6 +87,31 @@ class InputContext:
         return global_batch_size // self.num_replicas_in_sync
 
 
+@export("distribute.experimental.ValueContext")
+class ValueContext:
+    """What `experimental_distribute_values_from_function`'s function is told."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self._replica_id_in_sync_group = replica_id_in_sync_group
+        self._num_replicas_in_sync = num_replicas_in_sync
+
+    @property
+    def num_replicas_in_sync(self):
+        """The number of replicas."""
+        return self._num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self):
+        """The replica the value is for."""
+        return self._replica_id_in_sync_group
+
+    def __str__(self):
+        return ("tf.distribute.ValueContext(replica id {},  total replicas in sync: {})"
+                .format(self.replica_id_in_sync_group, self.num_replicas_in_sync))
+
+    __repr__ = __str__
+
+
 @export("distribute.ReplicaContext")
 class ReplicaContext:
     """The context of code running in a replica (`tf.distribute.get_replica_context()`)."""
@@ -226,7 +251,6 @@ class Strategy:
 
     def experimental_distribute_values_from_function(self, value_fn):
         """`value_fn(ValueContext)` for the one replica."""
-        from .cross_device_ops import ValueContext
         return value_fn(ValueContext(0, 1))
 
     def experimental_local_results(self, value):
