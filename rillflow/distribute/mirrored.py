@@ -37,7 +37,10 @@ from ..framework.tensor import EagerTensor
 from ..ops.core.join_ops import concat, stack
 from ..ops.core.math_ops import cast, truediv
 from ..ops.core.reduction_ops import reduce_sum
-from ..ops.core.shape_ops import reshape, shape
+from ..ops.core import math_ops
+from ..ops.core.shape_ops import identity, reshape, shape
+from ..ops.control_flow.control_ops import control_dependencies
+from ..ops.debugging.logging_ops import Assert
 from ..ops.state.variable_creator import variable_creator_scope
 from .strategy import (InputContext, ReduceOp, ReplicaContext, Strategy, StrategyExtended,
                        ValueContext, DistributedDataset, _CPU0, _full_device)
@@ -227,6 +230,13 @@ class SpmdStrategyMixin:
                     f"experimental_distribute_dataset: the global batch size {b} is not "
                     f"divisible by the {n} replicas (rillflow splits batches evenly; batch "
                     f"with drop_remainder=True or a multiple of num_replicas_in_sync)")
+            if b is None:
+                # Known only at run time: a clear error rather than the reshape's.
+                check = Assert(math_ops.equal(shape(x)[0] % n, 0), [
+                    "experimental_distribute_dataset: a global batch size not divisible by "
+                    f"the {n} replicas:", shape(x)[0]])
+                with control_dependencies([check]):
+                    x = identity(x)
             if workers > 1:
                 per = shape(x)[0] // workers
                 x = x[per * index:per * (index + 1)]

@@ -129,6 +129,13 @@ def check_values():
         assert "not divisible by the 4 replicas" in str(e), e
     else:
         raise AssertionError("an uneven batch was split")
+    uneven = s.experimental_distribute_dataset(ds.batch(6))   # 6, then 2: sizes at run time
+    try:
+        next(iter(uneven))
+    except tf.errors.InvalidArgumentError as e:
+        assert "not divisible by the 4 replicas" in str(e), e
+    else:
+        raise AssertionError("an uneven batch was split")
     try:
         tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:7"])
     except ValueError as e:
