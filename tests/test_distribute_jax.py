@@ -31,13 +31,22 @@ def _env(devices, **extra):
     return env
 
 
-def _run(script, devices, timeout=600):
-    return subprocess.run([sys.executable, os.path.join(SCRIPTS, script)], capture_output=True,
-                          text=True, env=_env(devices), cwd=ROOT, timeout=timeout)
+def _run(script, devices, *args, timeout=600):
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *args],
+                          capture_output=True, text=True, env=_env(devices), cwd=ROOT,
+                          timeout=timeout)
 
 
 def test_mirrored_four_devices_matches_one_device():
     r = _run("mirrored_checks.py", 4)
+    assert r.returncode == 0, r.stderr[-4000:]
+    assert r.stdout.strip().splitlines()[-1] == "OK"
+
+
+def test_mirrored_logical_cpus_batched_on_one_device_match_one_device():
+    # JAX started with one host device; the four logical CPUs' replicas run
+    # batched (jax.vmap with the replica axis) on it.
+    r = _run("mirrored_checks.py", 1, "batched")
     assert r.returncode == 0, r.stderr[-4000:]
     assert r.stdout.strip().splitlines()[-1] == "OK"
 

@@ -21,6 +21,10 @@ logical CPUs before it did) the replicas run as one sharded JAX program
   each once and writes it back once (mirrored by construction).
 - `reduce`, `gather`, `experimental_local_results` work on the stacked value.
 
+Logical CPUs that JAX does not have as host devices (the CPU was split after
+JAX started) still give replicas: they run batched on one device
+(`jax.vmap` over the replica axis, whose collectives are the same).
+
 Without JAX, several devices raise NotImplementedError.
 """
 import contextlib
@@ -62,9 +66,11 @@ def _backends_started(jax):
 def jax_devices(names):
     """The JAX devices for TensorFlow device names ("/cpu:1", "GPU:0").
 
-    A CPU index beyond JAX's host devices raises, unless JAX has not
-    started its backends yet: then it is asked for as many host devices as
-    the names (and the logical CPU configuration) need.
+    If JAX has not started its backends yet, it is asked for as many host
+    devices as the names (and the logical CPU configuration) need. Once it
+    has, a logical CPU (`tf.config.set_logical_device_configuration`) beyond
+    JAX's host devices maps to host device 0: the replicas sharing a device
+    run batched on it (spmd.py); a CPU that is not even a logical one raises.
 
     Raises:
       ValueError: a device JAX does not have.
@@ -85,6 +91,11 @@ def jax_devices(names):
             devs = jax.devices(platform) if platform == "cpu" else L.gpu_devices()
         except RuntimeError:
             devs = []
+        if platform == "cpu" and len(devs) <= int(index) < logical:
+            # A logical CPU JAX does not have (its backend started with fewer):
+            # replicas on it are batched with the others on one device (spmd.py).
+            out.append(devs[0])
+            continue
         if int(index) >= len(devs):
             raise ValueError(
                 f"MirroredStrategy: device {n} is not available: JAX has {len(devs)} "

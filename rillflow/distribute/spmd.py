@@ -139,13 +139,31 @@ class ReplicatedProgram:
         self._key = _initial_key(graph)
         self._lock = threading.Lock()
         jax = L.load()
-        P = jax.sharding.PartitionSpec
-        self.sharded = jax.shard_map(
-            self._body, mesh=runner.mesh, in_specs=(P(), P(AXIS), P(), P()),
-            out_specs=(P(AXIS), P(), P()), check_vma=False)
+        if runner.mesh is None:
+            # More replicas than devices: the replicas batched on one device
+            # (`jax.vmap` with the axis name, so the collectives still apply).
+            batched = jax.vmap(self._body, in_axes=(None, 0, None, None), out_axes=0,
+                               axis_name=AXIS)
+
+            def run(var_values, sharded, replicated, key):
+                outs, written, key = batched(var_values, sharded, replicated, key)
+                return outs, {s: v[0] for s, v in written.items()}, key[0]
+            self.sharded = run
+        else:
+            P = jax.sharding.PartitionSpec
+
+            def shard(var_values, sharded, replicated, key):
+                outs, written, key = self._body(var_values, [x[0] for x in sharded],
+                                                replicated, key)
+                return [L.jnp.expand_dims(o, 0) for o in outs], written, key
+            self.sharded = jax.shard_map(
+                shard, mesh=runner.mesh, in_specs=(P(), P(AXIS), P(), P()),
+                out_specs=(P(AXIS), P(), P()), check_vma=False)
         self.jitted = jax.jit(self.sharded)
 
     def _body(self, var_values, sharded, replicated, key):
+        """One replica: its arguments (`sharded` without the replica axis) to
+        (outputs, written variables by slot, key)."""
         n = self.runner.num_replicas
         local = {}
         for s, v in enumerate(var_values):
@@ -155,7 +173,7 @@ class ReplicatedProgram:
         env = {}
         si, ri = iter(sharded), iter(replicated)
         for t, kind in zip(self.arg_inputs, self.kinds):
-            env[id(t)] = next(si)[0] if kind == "r" else next(ri)
+            env[id(t)] = next(si) if kind == "r" else next(ri)
         slot = 0
         for (_, internal), is_var in zip(self.captures, self.is_var):
             if is_var:
@@ -164,7 +182,7 @@ class ReplicatedProgram:
             else:
                 env[id(internal)] = next(ri)
         flat = ctx.run(self.graph, env, self.outputs)
-        outs = [L.jnp.expand_dims(L.jnp.asarray(o), 0) for o in flat]
+        outs = [L.jnp.asarray(o) for o in flat]
         written = {s: _aggregate(ctx.variables[s], self.on_read.get(s))
                    for s in sorted(ctx.written)}
         return outs, written, ctx.key
@@ -273,8 +291,16 @@ class SpmdRunner:
         jax = L.load()
         self.strategy = strategy
         self.devices = list(devices)
-        self.mesh = jax.sharding.Mesh(np.array(self.devices, dtype=object), (AXIS,))
         self.num_replicas = len(self.devices)
+        if len(set(self.devices)) < len(self.devices):
+            # Logical devices beyond JAX's (mirrored.jax_devices): batched replicas.
+            self.mesh = None
+            self.num_local_replicas = self.num_replicas
+            self.single_process = True
+            self._functions = {}
+            self._synced = weakref.WeakSet()
+            return
+        self.mesh = jax.sharding.Mesh(np.array(self.devices, dtype=object), (AXIS,))
         pi = jax.process_index()
         self.local_devices = [d for d in self.devices if d.process_index == pi]
         self.num_local_replicas = len(self.local_devices)

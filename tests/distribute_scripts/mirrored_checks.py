@@ -1,7 +1,13 @@
 """Run by tests/test_distribute_jax.py in a child process with four JAX CPU
 devices (XLA_FLAGS set by the parent before JAX starts): MirroredStrategy
 over them against the same training on one device with the global batch,
-and the per-replica values' operations against NumPy. Prints "OK"."""
+and the per-replica values' operations against NumPy. Prints "OK".
+
+With the argument "batched", JAX starts with one host device and the CPU is
+split into four logical devices afterwards: the four replicas are batched on
+that one device, with the same results."""
+import sys
+
 import numpy as np
 
 import rillflow as tf
@@ -145,6 +151,13 @@ def check_values():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["batched"]:
+        import jax
+        assert len(jax.devices()) == 1   # JAX's backend starts with one host device
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(4)])
+        assert tf.distribute.MirroredStrategy(DEVICES)._runner.mesh is None
     check_training()
     check_values()
     print("OK")
