@@ -187,8 +187,8 @@ class ReplicatedProgram:
                    for s in sorted(ctx.written)}
         return outs, written, ctx.key
 
-    def split_inputs(self, sharded_and_replicated, captured):
-        """(handles, constants) of the captured values, in slot order."""
+    def split_captured(self, captured):
+        """(variables, constants) among the captured values, in slot order."""
         handles, constants = [], []
         for v, is_var in zip(captured, self.is_var):
             (handles if is_var else constants).append(v)
@@ -200,7 +200,7 @@ class ReplicatedProgram:
         `captured` the captured values (variable storages or arrays);
         writes the variables; returns the stacked outputs (this process's
         replicas) and their global arrays."""
-        handles, constants = self.split_inputs(None, captured)
+        handles, constants = self.split_captured(captured)
         r = self.runner
         r.sync_variables(handles)
         var_values = tuple(r.replicated(_device_value(h)) for h in handles)
@@ -218,7 +218,7 @@ class ReplicatedProgram:
     # --- inside an outer compiled function ---------------------------------------------
     def lower(self, ctx, sharded, replicated, captured):
         """The outputs of the program nested in an outer lowering (`ctx`)."""
-        refs, constants = self.split_inputs(None, captured)
+        refs, constants = self.split_captured(captured)
         var_values = tuple(ctx.read(ref) for ref in refs)
         outs, written, _ = self.sharded(var_values, list(sharded),
                                         list(replicated) + constants, ctx.next_key())
