@@ -133,7 +133,8 @@ def test_types_experimental_names_and_isinstance():
     te = tf.types.experimental
     assert [n for n in dir(te) if not n.startswith("_")] == [
         "AtomicFunction", "Callable", "ConcreteFunction", "FunctionType", "GenericFunction",
-        "PolymorphicFunction", "SupportsTracingProtocol", "TensorLike", "TraceType"]
+        "PolymorphicFunction", "SupportsTracingProtocol", "TensorLike", "TraceType",
+        "distributed"]
     double = _double()
     cf = double.get_concrete_function(tf.constant(1))
     assert te.GenericFunction is te.PolymorphicFunction

@@ -28,7 +28,7 @@ _DATA = np.load(os.path.join(tf_fixture_cases.DATA, "tf_raw_ops.npz"))
 _NOT_IN_TENSORFLOW = {
     "CTCLossDense", "DenseToRaggedDataset", "ExtractImagePatchesGrad", "ExtractVolumePatchesGrad",
     "FractionalAvgPoolMean", "FractionalMaxPoolGradGrad", "IsotonicSegmentMean", "GatherNdGrad", "GatherV2Grad",
-    "InitializeVariableOnce", "Repeat", "SparseDenseScaledIndices", "SparseReducedShape",
+    "InitializeVariableOnce", "ReplicaAllReduce", "ReplicaId", "ReplicatedRun", "Repeat", "SparseDenseScaledIndices", "SparseReducedShape",
     "SparseReorderPermutation", "SparseSoftmaxGrad", "TensorListAddN", "TensorListFillZeros",
     "TensorListGatherOrZeros", "TensorListGetItemOrZeros", "TensorListMaybeZero",
     "TensorListStackOrZeros", "TensorListZerosLike"}

@@ -1,15 +1,14 @@
-"""`tf.distribute` strategies with one replica: the default strategy and
-`MirroredStrategy` on `/device:CPU:0`.
+"""`tf.distribute`'s strategy classes and contexts: the default strategy,
+`Strategy`, replica and cross-replica contexts, distributed datasets.
 
 With one replica, TensorFlow's values are what a strategy gives here:
 `run(fn)` is `fn`'s result, a distributed dataset yields the dataset's own
 elements (no PerReplica wrappers), `reduce` over the replicas is the value
 (reduced over `axis` when given; MEAN divides as `tf.truediv`), and
-`experimental_local_results(v)` is `(v,)`. Mirroring over several devices
-is not here: `MirroredStrategy` uses the first CPU also where TensorFlow
-would mirror over GPUs or logical CPUs, and naming more than one device
-raises NotImplementedError. (Multi-device execution is meant to come
-through a JAX backend.)
+`experimental_local_results(v)` is `(v,)`. Strategies with several replicas
+(`MirroredStrategy` over several devices, `MultiWorkerMirroredStrategy`:
+mirrored.py, multi_worker.py) run their replicas as one sharded JAX
+program (spmd.py) and pass `PerReplica` values (values.py).
 """
 import contextlib
 import enum
@@ -88,6 +87,31 @@ class InputContext:
         return global_batch_size // self.num_replicas_in_sync
 
 
+@export("distribute.experimental.ValueContext")
+class ValueContext:
+    """What `experimental_distribute_values_from_function`'s function is told."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self._replica_id_in_sync_group = replica_id_in_sync_group
+        self._num_replicas_in_sync = num_replicas_in_sync
+
+    @property
+    def num_replicas_in_sync(self):
+        """The number of replicas."""
+        return self._num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self):
+        """The replica the value is for."""
+        return self._replica_id_in_sync_group
+
+    def __str__(self):
+        return ("tf.distribute.ValueContext(replica id {},  total replicas in sync: {})"
+                .format(self.replica_id_in_sync_group, self.num_replicas_in_sync))
+
+    __repr__ = __str__
+
+
 @export("distribute.ReplicaContext")
 class ReplicaContext:
     """The context of code running in a replica (`tf.distribute.get_replica_context()`)."""
@@ -102,17 +126,22 @@ class ReplicaContext:
 
     @property
     def num_replicas_in_sync(self):
-        """1."""
-        return 1
+        """The number of replicas (the strategy's)."""
+        return self._strategy.num_replicas_in_sync
 
     @property
     def replica_id_in_sync_group(self):
-        """0."""
+        """0: the one replica."""
         return 0
 
     def all_reduce(self, reduce_op, value, options=None):
         """The value combined over the replicas: `value` itself with one."""
         return value
+
+    def merge_call(self, merge_fn, args=(), kwargs=None):
+        """`merge_fn(strategy, *args, **kwargs)` in the cross-replica context."""
+        with _entered(self._strategy, False):
+            return merge_fn(self._strategy, *args, **(kwargs or {}))
 
 
 @export("distribute.StrategyExtended")
@@ -172,9 +201,22 @@ class Strategy:
 
     @contextlib.contextmanager
     def scope(self):
-        """Makes this the current strategy (cross-replica context)."""
+        """Makes this the current strategy (cross-replica context; inside
+        one of its replicas, the replica context stays, as in TensorFlow)."""
+        stack = _stack()
+        if stack and stack[-1] == (self, True):
+            yield self
+            return
         with _entered(self, False):
             yield self
+
+    def _replica_scope(self):
+        """Enters a replica of this strategy (while its function runs)."""
+        return _entered(self, True)
+
+    def _make_replica_context(self):
+        """The ReplicaContext its replica functions see."""
+        return ReplicaContext(self)
 
     def run(self, fn, args=(), kwargs=None, options=None):
         """`fn(*args, **kwargs)` in the one replica."""
@@ -207,6 +249,10 @@ class Strategy:
         """The dataset `dataset_fn(input_context)` makes, distributed."""
         return DistributedDataset(dataset_fn(InputContext()), self)
 
+    def experimental_distribute_values_from_function(self, value_fn):
+        """`value_fn(ValueContext)` for the one replica."""
+        return value_fn(ValueContext(0, 1))
+
     def experimental_local_results(self, value):
         """The values of the local replicas: `(value,)`."""
         return (value,)
@@ -227,27 +273,6 @@ class _DefaultDistributionStrategy(Strategy):
 
 
 _DEFAULT = _DefaultDistributionStrategy()
-
-
-@export("distribute.MirroredStrategy")
-class MirroredStrategy(Strategy):
-    """Synchronous replicas on `devices`; here one replica, on the first CPU.
-
-    Raises:
-      AssertionError: a device named twice (as TensorFlow).
-      NotImplementedError: more than one device, or one that is not the CPU.
-    """
-
-    def __init__(self, devices=None, cross_device_ops=None):
-        if devices is not None:
-            names = tuple(_full_device(d) for d in devices)
-            if len(set(names)) != len(names):
-                raise AssertionError(f"No duplicates allowed in `devices` argument: {names}")
-            if names != (_CPU0,):
-                raise NotImplementedError(
-                    f"MirroredStrategy runs one replica on the CPU in rillflow; got devices "
-                    f"{names}")
-        super().__init__()
 
 
 def _full_device(name):
@@ -284,29 +309,47 @@ def get_replica_context():
     if not stack:
         return ReplicaContext(_DEFAULT)
     strategy, replica = stack[-1]
-    return ReplicaContext(strategy) if replica else None
+    return strategy._make_replica_context() if replica else None
+
+
+def current_spmd_replica():
+    """The strategy whose sharded program is being traced (a replica of a
+    strategy with several replicas), else None."""
+    stack = _stack()
+    if not stack or not stack[-1][1]:
+        return None
+    strategy = stack[-1][0]
+    return strategy if getattr(strategy, "_runner", None) is not None else None
 
 
 @export("distribute.DistributedDataset")
 class DistributedDataset:
-    """A dataset distributed over a strategy's replica: iterates (eagerly,
+    """A dataset distributed over a strategy's replicas: iterates (eagerly,
     in tf.function and in AutoGraph loops) as the dataset does, and passes
-    into tf.function as the dataset does."""
+    into tf.function as the dataset does. With one replica its elements are
+    the dataset's; with several, `wrap` makes each element's tensors
+    `PerReplica` values (the dataset then yields them stacked over the
+    replicas: mirrored.py)."""
 
-    def __init__(self, dataset, strategy):
+    def __init__(self, dataset, strategy, wrap=None):
         self._dataset = dataset
         self._strategy = strategy
+        self._wrap = wrap
 
     @property
     def element_spec(self):
-        """The spec of the elements (of the one replica)."""
+        """The spec of the elements (stacked over the replicas with several)."""
         return self._dataset.element_spec
 
     def __iter__(self):
-        return DistributedIterator(iter(self._dataset))
+        return DistributedIterator(iter(self._dataset), self._wrap)
 
     def reduce(self, initial_state, reduce_func):
         """`reduce_func` folded over the elements."""
+        if self._wrap is not None:
+            wrap = self._wrap
+            return self._dataset.reduce(initial_state, lambda s, *e: reduce_func(
+                s, wrap(e if len(e) > 1 else e[0])))
         return self._dataset.reduce(initial_state, reduce_func)
 
     def cardinality(self):
@@ -316,8 +359,8 @@ class DistributedDataset:
     def _autograph_for_loop(self, extra_test, body, get_state, set_state, symbol_names, opts):
         # As TensorFlow's loops over distributed datasets, unlike dataset loops,
         # the loop variables keep their shapes: a loop over an iterator.
-        for_stmt(iter(self._dataset), extra_test, body, get_state, set_state, symbol_names,
-                 opts)
+        for_stmt(iter(self._dataset), extra_test, _wrapped_body(body, self._wrap), get_state,
+                 set_state, symbol_names, opts)
 
     # --- composite protocol: the dataset's --------------------------------------------
     def _component_specs(self):
@@ -327,7 +370,8 @@ class DistributedDataset:
         return self._dataset._to_components()
 
     def _from_components(self, components):
-        return DistributedDataset(self._dataset._from_components(components), self._strategy)
+        return DistributedDataset(self._dataset._from_components(components), self._strategy,
+                                  self._wrap)
 
     def _trace_key(self):
         return ("DistributedDataset", id(self._strategy), self._dataset._trace_key())
@@ -337,12 +381,20 @@ class DistributedDataset:
         return self._dataset._arg_spec
 
 
+def _wrapped_body(body, wrap):
+    if wrap is None:
+        return body
+    return lambda element: body(wrap(element))
+
+
 @export("distribute.DistributedIterator")
 class DistributedIterator:
-    """The iterator of a DistributedDataset: the dataset iterator's elements."""
+    """The iterator of a DistributedDataset: the dataset iterator's elements
+    (made `PerReplica` by `wrap` with several replicas)."""
 
-    def __init__(self, iterator):
+    def __init__(self, iterator, wrap=None):
         self._iterator = iterator
+        self._wrap = wrap
 
     @property
     def element_spec(self):
@@ -352,19 +404,25 @@ class DistributedIterator:
     def __iter__(self):
         return self
 
+    def _wrapped(self, element):
+        return element if self._wrap is None else self._wrap(element)
+
     def __next__(self):
-        return next(self._iterator)
+        return self._wrapped(next(self._iterator))
 
     def get_next(self):
         """The next element; OutOfRangeError at the end."""
-        return self._iterator.get_next()
+        return self._wrapped(self._iterator.get_next())
 
     def get_next_as_optional(self):
         """The next element as an Optional (empty at the end)."""
+        if self._wrap is not None:
+            raise NotImplementedError("get_next_as_optional with several replicas")
         return self._iterator.get_next_as_optional()
 
     def _autograph_for_loop(self, extra_test, body, get_state, set_state, symbol_names, opts):
-        for_stmt(self._iterator, extra_test, body, get_state, set_state, symbol_names, opts)
+        for_stmt(self._iterator, extra_test, _wrapped_body(body, self._wrap), get_state,
+                 set_state, symbol_names, opts)
 
     # --- composite protocol: the iterator's -------------------------------------------
     def _component_specs(self):
@@ -374,7 +432,7 @@ class DistributedIterator:
         return self._iterator._to_components()
 
     def _from_components(self, components):
-        return DistributedIterator(self._iterator._from_components(components))
+        return DistributedIterator(self._iterator._from_components(components), self._wrap)
 
     def _trace_key(self):
         return ("DistributedIterator", self._iterator._trace_key())
@@ -384,17 +442,6 @@ class DistributedIterator:
         return self._iterator._arg_spec
 
 
-@export("distribute.DistributedValues")
-class DistributedValues:
-    """Base of per-replica values. rillflow's strategies hand each replica
-    plain values (module docstring), so no instance of this class is ever
-    made; it exists for `isinstance` checks written against TensorFlow."""
-
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("rillflow makes no per-replica DistributedValues: "
-                                  "its strategies pass plain values to replicas")
-
-
 class _UnavailableStrategy(Strategy):
     """A TensorFlow strategy rillflow cannot run (several workers, TPUs):
     present for `isinstance` checks, refused on construction."""
@@ -402,11 +449,6 @@ class _UnavailableStrategy(Strategy):
     def __init__(self, *args, **kwargs):
         raise NotImplementedError(f"tf.distribute.{type(self).__name__} is not available "
                                   "in rillflow (one process, CPU only)")
-
-
-@export("distribute.MultiWorkerMirroredStrategy")
-class MultiWorkerMirroredStrategy(_UnavailableStrategy):
-    """Not available in rillflow: it runs in one process."""
 
 
 @export("distribute.TPUStrategy")

@@ -58,6 +58,15 @@ def context():
     return _EAGER_CONTEXT
 
 
+def _reset_context():
+    """A fresh eager context (`context._reset_context`, what tests call
+    before configuring devices): the logical device configuration is
+    forgotten and may be set again."""
+    from rillflow.framework import device as _device
+    _device._logical_config.clear()
+    _device._initialized[0] = False
+
+
 def async_wait():
     """Waits for pending async ops: rillflow runs every op synchronously."""
 
@@ -153,7 +162,7 @@ def modules():
         "tensorflow.python.trackable.base": dict(Trackable=tracking.Trackable),
         "tensorflow.python.trackable.autotrackable": dict(AutoTrackable=tracking.AutoTrackable),
         "tensorflow.python.eager.context": dict(
-            context=context, async_wait=async_wait,
+            context=context, async_wait=async_wait, _reset_context=_reset_context,
             executing_eagerly=_context.executing_eagerly),
         "tensorflow.python.framework.type_spec_registry": dict(
             lookup=type_spec_lookup, get_name=type_spec_get_name),

@@ -41,6 +41,9 @@ _state = _context.state
 _ROW_UPDATES = {}
 
 
+REPLICA_WRITE = [None]  # distribute/spmd.py: aggregates a write made in a replica
+
+
 @export("VariableSynchronization")
 class VariableSynchronization(enum.Enum):
     """When a distributed variable's replicas are synchronized (accepted for
@@ -373,6 +376,7 @@ class Variable(metaclass=VariableMetaclass):
                 raise kernel_error(opdef, (self._handle, value), attrs, e) from None
             return _UnreadVariable(self) if read_value else None
         value = convert_to_tensor(value, dtype=self._dtype)
+        value = value if REPLICA_WRITE[0] is None else REPLICA_WRITE[0](self, value)
         op = apply_op(opdef, [self._graph_handle(), value], extra or {}, name=name)
         if read_value:
             return _UnreadVariable(self, op)
@@ -638,7 +642,6 @@ def global_variables_initializer():
 def variables_initializer(var_list, name="init"):
     """A v1-graph op running the initializers of `var_list`."""
     return group(*[v.initializer for v in var_list if v.initializer is not None], name=name)
-
 
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------
