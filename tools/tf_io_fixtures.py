@@ -1,0 +1,217 @@
+"""TensorFlow's results of the `tf.io` functions of issue 22 (decode_csv,
+the sparse serialization functions, sequence example parsing,
+decode_json_example), recorded for tests/test_io_extra.py, errors included,
+eagerly and in `tf.function`.
+
+    /work/tfref/bin/python tools/tf_io_fixtures.py
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tf_fixture_cases import Cases  # noqa: E402
+
+CASES = Cases()
+case = CASES.case
+
+
+# --- decode_csv -------------------------------------------------------------------------------
+
+def _csv(tf, records, defaults, **kw):
+    return tf.io.decode_csv(records, defaults, **kw)
+
+
+@case
+def csv_types(tf):
+    return _csv(tf, ["1,2.5,a,3,1e300", '4,,"b,c",,-7'],
+                [[0], [0.0], ["x"], tf.constant([7], tf.int64), tf.constant([0], tf.float64)])
+
+
+@case
+def csv_delim_na_select(tf):
+    return [_csv(tf, ["1;2", "4;5"], [[0], [0.0]], field_delim=";"),
+            _csv(tf, ["1,NA", "NA,5"], [[0], [0.0]], na_value="NA"),
+            _csv(tf, ["1,2,3", "4,5,6"], [[0], [0.0]], select_cols=[0, 2]),
+            _csv(tf, ["1,2,3", "4,5,6"], [[0], ["z"]], select_cols=[1, 2], na_value="5")]
+
+
+@case
+def csv_quotes(tf):
+    return [_csv(tf, ['"a""b",c', '"",""', "\n1,2", ","], [["x"], ["y"]]),
+            _csv(tf, ['"a""b",c'], [["x"], ["y"]], use_quote_delim=False),
+            _csv(tf, ['1,"2",'], [["d"], ["e"], ["f"]])]
+
+
+@case
+def csv_numbers(tf):
+    fields = ["0x10", " 1.5 ", ".5", "5.", "+1", "INF", "Infinity", "-nan", "1e-50", "0X1A",
+              "1" * 40, "-0", "\t2\t", "infinity", "+inf", "0x1p3", "1.5E+3", "3.4028236e38"]
+    out = [_csv(tf, [f], [[0.0]], use_quote_delim=False)[0] for f in fields]
+    out += [_csv(tf, [f], [tf.constant([0], tf.float64)], use_quote_delim=False)[0]
+            for f in fields]
+    ints = ["+1", "-0", "\t2\t", " 7", "2147483647", "-2147483648", "9223372036854775807"]
+    out += [_csv(tf, [f], [tf.constant([0], tf.int64)])[0] for f in ints]
+    out += [_csv(tf, [f], [[0]])[0] for f in ints[:-1]]
+    return out
+
+
+@case
+def csv_matrix_and_scalar(tf):
+    return [_csv(tf, [["1,2"], ["3,4"]], [[0], [0]]), _csv(tf, "1,2", [[0], [0]])]
+
+
+@case
+def csv_in_function(tf):
+    f = tf.function(lambda x: tf.io.decode_csv(x, [[0], [0.0], ["a"]]))
+    return f(tf.constant([["1,2,a"], ["3,,"]]))
+
+
+def _csv_error(records, defaults, **kw):
+    def run(tf):
+        return _csv(tf, records, defaults, **kw)
+    return run
+
+
+for _name, _args in {
+        "too_many": (["1,2"], [[0]]), "too_few": (["1"], [[0], [0]]),
+        "empty_record": ([""], [[0], [0]]),
+        "bad_int": (["a"], [[0]]), "bad_int_float": (["1.5"], [[0]]),
+        "int32_overflow": (["99999999999"], [[0]]), "bad_float": (["x"], [[0.0]]),
+        "missing_required": (["1,"], [[0], []]), "open_quote": (['"a'], [["x"]]),
+        "quote_inside": (['a"b'], [["x"]]), "bad_escape": (['"a"b'], [["x"]]),
+        "crlf": (["1,2\r\n"], [["d"], ["e"]]), "hex_int": (["0x10"], [[0]]),
+        "two_defaults": (["1"], [[1.0, 2.0]]), "rank2_default": (["1,2"], [[[0]], [0]]),
+        "bool_default": (["1,2"], [[True], [0]]),
+        "select_fewer": (["1,2"], [[0], [0]], {"select_cols": [0, 5]}),
+        "select_order": (["1,2"], [[0], [0]], {"select_cols": [1, 0]}),
+        "select_negative": (["1,2"], [[0]], {"select_cols": [-1]}),
+        "select_length": (["1,2"], [[0]], {"select_cols": [0, 1]}),
+        "long_delim": (["1"], [[0]], {"field_delim": ",,"}),
+        "no_defaults": (["1,2"], [])}.items():
+    CASES.fns["csv_error_" + _name] = _csv_error(*_args[:2], **(_args[2] if len(_args) > 2
+                                                                 else {}))
+    CASES.rtol["csv_error_" + _name] = 0.0
+
+
+@case
+def csv_error_in_function(tf):
+    f = tf.function(lambda x: tf.io.decode_csv(x, [[0], [0.0]]))
+    return f(tf.constant(["1,x"]))
+
+
+# --- sparse serialization ---------------------------------------------------------------------
+
+def _sp(tf, indices, values, shape, dtype=None):
+    return tf.sparse.SparseTensor(indices, tf.constant(values, dtype), shape)
+
+
+@case
+def serialize_sparse_bytes(tf):
+    return [tf.io.serialize_sparse(_sp(tf, [[0, 1], [2, 3]], [1.5, 2.5], [3, 4])),
+            tf.io.serialize_sparse(_sp(tf, [[1]], ["ab"], [4])),
+            tf.io.serialize_sparse(_sp(tf, np.zeros([0, 2], np.int64), [], [2, 2], tf.int32)),
+            tf.io.serialize_sparse(_sp(tf, [[0, 0]], [True], [1, 1])),
+            tf.io.serialize_sparse(_sp(tf, [[0, 0]], [1 + 2j], [1, 1], tf.complex64))]
+
+
+@case
+def serialize_many_sparse_bytes(tf):
+    sp = _sp(tf, [[0, 0, 1], [0, 1, 0], [2, 0, 3]], ["a", "b", "c"], [3, 2, 4])
+    sp2 = _sp(tf, [[0, 0], [0, 1], [1, 0], [1, 2]], [4, 2, 1, 3], [4, 3], tf.int64)
+    return [tf.io.serialize_many_sparse(sp), tf.io.serialize_many_sparse(sp2)]
+
+
+@case
+def deserialize_many_sparse_roundtrip(tf):
+    sp = _sp(tf, [[0, 0, 1], [0, 1, 0], [2, 0, 3]], ["a", "b", "c"], [3, 2, 4])
+    m = tf.io.serialize_many_sparse(sp)
+    return [tf.io.deserialize_many_sparse(m, tf.string),
+            tf.io.deserialize_many_sparse(m, tf.string, rank=3)]
+
+
+@case
+def deserialize_many_sparse_join(tf):
+    def ser(*a):
+        return tf.io.serialize_sparse(_sp(tf, *a))
+    a = ser([[0, 1]], [1], [2, 3])
+    b = ser([[1, 2], [0, 0]], [5, 6], [1, 1])
+    return [tf.io.deserialize_many_sparse(tf.stack([a]), tf.int32),
+            tf.io.deserialize_many_sparse(a, tf.int32),
+            tf.io.deserialize_many_sparse(tf.stack([[a, a], [a, a]]), tf.int32),
+            tf.io.deserialize_many_sparse(tf.stack([a, b]), tf.int32)]
+
+
+@case
+def deserialize_many_sparse_in_function(tf):
+    @tf.function
+    def f(x):
+        d = tf.io.deserialize_many_sparse(x, tf.int32, rank=3)
+        return d, d.indices.shape.as_list(), d.dense_shape.shape.as_list()
+    a = tf.io.serialize_sparse(_sp(tf, [[0, 1]], [1], [2, 3]))
+    return f(tf.stack([a, a]))
+
+
+def _sparse_error(fn):
+    CASES.fns["sparse_error_" + fn.__name__] = fn
+    CASES.rtol["sparse_error_" + fn.__name__] = 0.0
+    return fn
+
+
+@_sparse_error
+def rank_mismatch(tf):
+    a = tf.io.serialize_sparse(_sp(tf, [[0, 1]], [1], [2, 3]))
+    b = tf.io.serialize_sparse(_sp(tf, [[1, 1, 1]], [2], [2, 2, 2]))
+    return tf.io.deserialize_many_sparse(tf.stack([a, b]), tf.int32)
+
+
+@_sparse_error
+def dtype_mismatch(tf):
+    a = tf.io.serialize_sparse(_sp(tf, [[0, 1]], [1], [2, 3]))
+    return tf.io.deserialize_many_sparse(tf.stack([a]), tf.float32)
+
+
+@_sparse_error
+def not_three(tf):
+    return tf.io.deserialize_many_sparse(tf.constant([["x", "y"]]), tf.int32)
+
+
+@_sparse_error
+def garbage(tf):
+    return tf.io.deserialize_many_sparse(tf.constant([["x", "y", "z"]]), tf.int32)
+
+
+@_sparse_error
+def truncated(tf):
+    a = tf.io.serialize_sparse(_sp(tf, [[0, 1]], [1], [2, 3])).numpy()
+    return tf.io.deserialize_many_sparse(tf.constant([[a[0][:7], a[1], a[2]]]), tf.int32)
+
+
+@_sparse_error
+def many_rank1(tf):
+    return tf.io.serialize_many_sparse(_sp(tf, [[1]], [1], [3]))
+
+
+@_sparse_error
+def many_unordered(tf):
+    return tf.io.serialize_many_sparse(_sp(tf, [[1, 0], [0, 1]], [1, 2], [3, 3]))
+
+
+@_sparse_error
+def many_repeated(tf):
+    return tf.io.serialize_many_sparse(_sp(tf, [[0, 0], [0, 0]], [1, 2], [3, 3]))
+
+
+@_sparse_error
+def many_out_of_bounds(tf):
+    return tf.io.serialize_many_sparse(_sp(tf, [[5, 0]], [1], [3, 3]))
+
+
+@_sparse_error
+def bad_out_type(tf):
+    return tf.io.serialize_sparse(_sp(tf, [[5, 0]], [1], [3, 3]), out_type=tf.int32)
+
+
+if __name__ == "__main__":
+    CASES.main("tf_io.npz")
