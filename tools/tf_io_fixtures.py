@@ -213,5 +213,193 @@ def bad_out_type(tf):
     return tf.io.serialize_sparse(_sp(tf, [[5, 0]], [1], [3, 3]), out_type=tf.int32)
 
 
+# --- sequence examples ------------------------------------------------------------------------
+
+def _seq(tf, context, lists):
+    """A serialized SequenceExample; a step given as None has no values set,
+    one given as (kind, values) has that kind."""
+    s = tf.train.SequenceExample()
+    for k, v in context.items():
+        _fill(s.context.feature[k], v)
+    for k, steps in lists.items():
+        fl = s.feature_lists.feature_list[k]
+        for v in steps:
+            f = fl.feature.add()
+            if v is not None:
+                _fill(f, v)
+    return s.SerializeToString()
+
+
+def _fill(f, v):
+    kind, values = v if isinstance(v, tuple) else (
+        "float_list" if isinstance(v[0], float) else
+        "int64_list" if isinstance(v[0], int) else "bytes_list", v)
+    getattr(f, kind).value.extend(values)
+    getattr(f, kind).SetInParent()
+
+
+def _two(tf):
+    a = _seq(tf, {"c": [1], "s": [b"x"], "cv": [0.5, 1.5]},
+             {"f": [[1.0, 2.0], [3.0, 4.0]], "v": [[1], [2, 3], ("int64_list", [])],
+              "r": [[b"a"], [b"b", b"c"]]})
+    b = _seq(tf, {"c": [2], "cr": [4, 5, 6]}, {"f": [[5.0, 6.0]], "v": [[7]]})
+    return a, b
+
+
+def _features(tf):
+    return ({"c": tf.io.FixedLenFeature([], tf.int64),
+             "s": tf.io.FixedLenFeature([], tf.string, default_value="d"),
+             "cv": tf.io.VarLenFeature(tf.float32), "cr": tf.io.RaggedFeature(tf.int64)},
+            {"f": tf.io.FixedLenSequenceFeature([2], tf.float32, allow_missing=True),
+             "v": tf.io.VarLenFeature(tf.int64), "r": tf.io.RaggedFeature(tf.string)})
+
+
+@case
+def sequence_batch(tf):
+    a, b = _two(tf)
+    return tf.io.parse_sequence_example([a, b], *_features(tf))
+
+
+@case
+def sequence_single(tf):
+    a, b = _two(tf)
+    return [tf.io.parse_single_sequence_example(x, *_features(tf)) for x in (a, b)]
+
+
+@case
+def sequence_missing_and_empty(tf):
+    a, _ = _two(tf)
+    sf = {"zz": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True),
+          "z2": tf.io.VarLenFeature(tf.float32), "z3": tf.io.RaggedFeature(tf.int64)}
+    x = _seq(tf, {}, {"v": [None, ("float_list", [1.0])]})
+    return [tf.io.parse_sequence_example([a], None, sf),
+            tf.io.parse_single_sequence_example(a, None, sf),
+            tf.io.parse_sequence_example([x], None, {"v": tf.io.VarLenFeature(tf.float32)}),
+            tf.io.parse_sequence_example([x], None, {"v": tf.io.RaggedFeature(
+                tf.float32, row_splits_dtype=tf.int64)})]
+
+
+@case
+def sequence_context_only(tf):
+    a = _seq(tf, {"c": [1, 2]}, {})
+    empty = _seq(tf, {}, {})
+    return [tf.io.parse_sequence_example([a, empty], {"c": tf.io.FixedLenFeature(
+                [2], tf.int64, default_value=[5, 6])}),
+            tf.io.parse_sequence_example([a, empty], {"c": tf.io.VarLenFeature(tf.int64)}),
+            tf.io.parse_single_sequence_example(a, {"c": tf.io.VarLenFeature(tf.int64)}),
+            tf.io.parse_sequence_example([a, empty], {"c": tf.io.RaggedFeature(tf.int64)})]
+
+
+@case
+def sequence_in_function(tf):
+    a, b = _two(tf)
+    c, f = _features(tf)
+
+    @tf.function
+    def batch(x):
+        out = tf.io.parse_sequence_example(x, c, f)
+        return out, [out[0]["c"].shape.as_list(), out[1]["f"].shape.as_list(),
+                     out[1]["v"].indices.shape.as_list(), out[2]["f"].shape.as_list()]
+
+    @tf.function
+    def single(x):
+        out = tf.io.parse_single_sequence_example(x, c, f)
+        return out, [out[0]["c"].shape.as_list(), out[1]["f"].shape.as_list(),
+                     out[1]["v"].dense_shape.shape.as_list()]
+    return batch(tf.constant([a, b])), single(tf.constant(a))
+
+
+def _seq_error(fn):
+    CASES.fns["sequence_error_" + fn.__name__] = fn
+    CASES.rtol["sequence_error_" + fn.__name__] = 0.0
+    return fn
+
+
+@_seq_error
+def required_list(tf):
+    _, b = _two(tf)
+    return tf.io.parse_sequence_example([b], None, {"r": tf.io.FixedLenSequenceFeature(
+        [], tf.string)})
+
+
+@_seq_error
+def step_size(tf):
+    a, _ = _two(tf)
+    return tf.io.parse_single_sequence_example(a, None, {"f": tf.io.FixedLenSequenceFeature(
+        [], tf.float32)})
+
+
+@_seq_error
+def total_size(tf):
+    a, _ = _two(tf)
+    return tf.io.parse_sequence_example([a], None, {"f": tf.io.FixedLenSequenceFeature(
+        [3], tf.float32)})
+
+
+@_seq_error
+def step_type(tf):
+    x = _seq(tf, {}, {"f": [None, ("float_list", [1.0]), ("int64_list", [3])]})
+    return tf.io.parse_sequence_example([x], None, {"f": tf.io.VarLenFeature(tf.float32)})
+
+
+@_seq_error
+def context_type(tf):
+    a, _ = _two(tf)
+    return tf.io.parse_sequence_example([a], {"c": tf.io.FixedLenFeature([], tf.float32)},
+                                        None, example_names=["n1"])
+
+
+@_seq_error
+def context_count(tf):
+    a = _seq(tf, {"c": [1, 2]}, {})
+    return tf.io.parse_sequence_example([a], {"c": tf.io.FixedLenFeature([3], tf.int64)})
+
+
+@_seq_error
+def context_missing(tf):
+    _, b = _two(tf)
+    return tf.io.parse_single_sequence_example(b, {"s": tf.io.FixedLenFeature([], tf.string)})
+
+
+@_seq_error
+def garbage(tf):
+    return tf.io.parse_sequence_example(["garbage"], {"s": tf.io.FixedLenFeature([],
+                                                                                 tf.string)})
+
+
+@_seq_error
+def matrix_input(tf):
+    a, _ = _two(tf)
+    return tf.io.parse_sequence_example([[a]], {"c": tf.io.FixedLenFeature([], tf.int64)})
+
+
+@_seq_error
+def vector_single(tf):
+    a, _ = _two(tf)
+    return tf.io.parse_single_sequence_example([a], {"c": tf.io.FixedLenFeature([], tf.int64)})
+
+
+@_seq_error
+def no_features(tf):
+    return tf.io.parse_sequence_example(["x"])
+
+
+@_seq_error
+def no_features_single(tf):
+    return tf.io.parse_single_sequence_example("x")
+
+
+@_seq_error
+def sequence_default(tf):
+    return tf.io.parse_sequence_example(["x"], None, {"f": tf.io.FixedLenSequenceFeature(
+        [2], tf.float32, allow_missing=True, default_value=-1.0)})
+
+
+@_seq_error
+def fixed_len_in_lists(tf):
+    return tf.io.parse_sequence_example(["x"], None, {"f": tf.io.FixedLenFeature([2],
+                                                                                tf.float32)})
+
+
 if __name__ == "__main__":
     CASES.main("tf_io.npz")

@@ -1,5 +1,6 @@
 """Ops that read and write bytes: parsing tf.train.Example records (parsing_ops;
 ragged_parsing assembles tf.io.RaggedFeature results) and
 tensor serialization, files and base64 (io_ops), WAV audio (audio_ops: `tf.audio`),
-CSV records (csv_ops) and SparseTensors as strings (sparse_serialization). The file formats themselves
+CSV records (csv_ops), SparseTensors as strings (sparse_serialization) and
+tf.train.SequenceExample records (sequence_parsing). The file formats themselves
 (TFRecord, protocol buffers) are in rillflow/io/."""
