@@ -401,5 +401,56 @@ def fixed_len_in_lists(tf):
                                                                                 tf.float32)})
 
 
+# --- decode_json_example ----------------------------------------------------------------------
+
+_JSON = [
+    '{"features": {"feature": {"a": {"int64List": {"value": ["1", 2, "-3", 1e3, "0x10"]}}, '
+    '"b": {"floatList": {"value": [1.5, "2", "NaN", "Infinity", 0.1, -0.0, 3.4028235e38, '
+    '1e-46, null]}}, "c": {"bytesList": {"value": ["YWJj", "_-8", "", "YWI"]}}}}}',
+    '{}', '{"features": {}}', '{"features": null}', '{"features": {"feature": {"z": {}}}}',
+    '{"features": {"feature": {"a": {"int64_list": {"value": 7}}, "b": null}}}',
+    '{"features":{"feature":{"b":{"floatList":{"value":null}}, "\u00e9": {"floatList": {}}}}}',
+    '{"features":{"feature":{"a":{"int64List":{"value":[-9223372036854775808, '
+    '9223372036854775807]}}}}}\n']
+
+
+@case
+def json_examples(tf):
+    out = tf.io.decode_json_example(_JSON)
+    parsed = tf.io.parse_single_example(out[0], {
+        "a": tf.io.VarLenFeature(tf.int64), "b": tf.io.VarLenFeature(tf.float32),
+        "c": tf.io.VarLenFeature(tf.string)})
+    return out, parsed, tf.io.decode_json_example([["{}", "{}"]])
+
+
+@case
+def json_in_function(tf):
+    return tf.function(lambda x: tf.io.decode_json_example(x))(tf.constant(_JSON[:2]))
+
+
+def _json_error(text):
+    def run(tf):
+        try:
+            return tf.io.decode_json_example(text)
+        except tf.errors.InvalidArgumentError as e:
+            # TensorFlow's JSON parser words its messages unpredictably.
+            return str(e).split("}}")[-1].split(":")[0].strip()
+    return run
+
+
+for _i, _text in enumerate([
+        "garbage", '{"foo": 1}', "[]", '{"features":{"feature":{"b":{"floatList":{"value":[1]}}}}} x',
+        '{"features": {"feature": {"a": {"int64List": {"value": [1.5]}}}}}',
+        '{"features": {"feature": {"a": {"bytesList": {"value": ["!!"]}}}}}',
+        '{"features": {"feature": {"a": {"int64List": {"value": ["99999999999999999999"]}}}}}',
+        '{"features": {"feature": {"a": {"int64List": {"value": [1]}, "floatList": {}}}}}',
+        '{"features": {"feature": {"b": {"floatList": {"value": [1e39]}}}}}',
+        '{"features": {"feature": {"a": {"int64List": {"value": [true]}}}}}',
+        '{"features":{"feature":{"a":{"int64List":{}}, "a":{"int64List":{}}}}}',
+        '{"features":{"feature":{"b":{"doubleList":{"value":[1]}}}}}']):
+    CASES.fns[f"json_error_{_i}"] = _json_error(_text)
+    CASES.rtol[f"json_error_{_i}"] = 0.0
+
+
 if __name__ == "__main__":
     CASES.main("tf_io.npz")

@@ -127,6 +127,7 @@ TABLE = {
     'DecodeCompressed': ('decode_compressed', (('bytes', '=string', ''),), (('compression_type', 'compression_type', 'string', ''),), (('output', ''),)),
     'DecodeGif': ('decode_gif', (('contents', '=string', ''),), (), (('image', ''),)),
     'DecodeImage': ('decode_image', (('contents', '=string', ''),), (('channels', 'channels', 'int', 0), ('dtype', 'dtype', 'type', 'uint8'), ('expand_animations', 'expand_animations', 'bool', True)), (('image', ''),)),
+    'DecodeJSONExample': ('decode_json_example', (('json_examples', '=string', ''),), (), (('binary_examples', ''),)),
     'DecodeJpeg': ('decode_jpeg', (('contents', '=string', ''),), (('channels', 'channels', 'int', 0), ('ratio', 'ratio', 'int', 1), ('fancy_upscaling', 'fancy_upscaling', 'bool', True), ('try_recover_truncated', 'try_recover_truncated', 'bool', False), ('acceptable_fraction', 'acceptable_fraction', 'float', 1.0), ('dct_method', 'dct_method', 'string', '')), (('image', ''),)),
     'DecodePng': ('decode_png', (('contents', '=string', ''),), (('channels', 'channels', 'int', 0), ('dtype', 'dtype', 'type', 'uint8')), (('image', ''),)),
     'DecodeRaw': ('decode_raw', (('bytes', '=string', ''),), (('out_type', 'out_type', 'type', None), ('little_endian', 'little_endian', 'bool', True)), (('output', ''),)),
