@@ -38,3 +38,22 @@ def test_csv_hostile_records_do_not_hang():
         tf.io.decode_csv([rec], [["x"]])
     out = tf.io.decode_csv([",".join(["1"] * 10000)], [[0]] * 10000)
     assert len(out) == 10000
+
+
+def test_match_filenames_once(tmp_path):
+    for f in ("b.txt", "a.txt", "c.csv"):
+        (tmp_path / f).write_bytes(b"")
+    v = tf.io.match_filenames_once(str(tmp_path / "*.txt"))
+    assert isinstance(v, tf.Variable) and not v.trainable and v.dtype == tf.string
+    assert v.name == "Variable:0" and v.shape.as_list() == [2]
+    assert [os.path.basename(p) for p in v.numpy()] == [b"a.txt", b"b.txt"]
+    v = tf.io.match_filenames_once([str(tmp_path / "*.txt"), str(tmp_path / "*.csv")])
+    assert v.shape.as_list() == [3]
+    # Nothing matching is an empty list (TensorFlow's MatchingFiles), ...
+    assert tf.io.match_filenames_once(str(tmp_path / "none*")).numpy().shape == (0,)
+    assert tf.io.matching_files(str(tmp_path / "none*")).numpy().shape == (0,)
+    # ... while Dataset.list_files asserts.
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern"):
+        tf.data.Dataset.list_files(str(tmp_path / "none*"))
+    with pytest.raises(ValueError, match="singleton tf.Variables"):
+        tf.function(lambda: tf.io.match_filenames_once(str(tmp_path / "*")))()
