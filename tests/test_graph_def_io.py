@@ -165,3 +165,20 @@ def test_errors():
             tf.import_graph_def(cycle)
     with pytest.raises(RuntimeError, match="tf.Graph"):
         tf.import_graph_def(pb)
+
+
+def test_compat_v1_graph_def_message(tmp_path):
+    gd = tf.compat.v1.GraphDef()
+    assert gd.ParseFromString(_bytes("basic__pb")) == len(_bytes("basic__pb"))
+    assert [n.name for n in gd.node][:3] == ["x", "w", "y"] and gd.node[2].op == "MatMul"
+    assert list(gd.node[2].input) == ["x", "w"]
+    assert str(gd) == _bytes("basic__text").decode()
+    again = tf.compat.v1.GraphDef()
+    again.ParseFromString(gd.SerializeToString())
+    assert again == gd
+    gd.node[-1].name = "renamed"
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(gd, name="")
+        assert g.get_operation_by_name("renamed").type == "Sum"
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.compat.v1.GraphDef().ParseFromString(b"\x0a\x05ab")

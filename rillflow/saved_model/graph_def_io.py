@@ -33,7 +33,7 @@ from . import tf_values as TV
 from .function_export import FunctionExporter
 from .tf_save import GRAPH_DEF_VERSION
 
-__all__ = ["graph_def_dict", "write_graph", "import_graph_def"]
+__all__ = ["graph_def_dict", "write_graph", "import_graph_def", "GraphDef"]
 
 _state = _context.state
 
@@ -86,6 +86,104 @@ def _one_value(tensor):
     tensor[field[0]] = [value]
 
 
+class _NodeDef:
+    """One node of a GraphDef message, over its dict: `name`, `op`, `input`,
+    `device` and `attr` (AttrValue dicts by name)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d):
+        self._d = d
+
+    name = property(lambda self: self._d.get("name", ""),
+                    lambda self, v: self._d.__setitem__("name", v))
+    op = property(lambda self: self._d.get("op", ""),
+                  lambda self, v: self._d.__setitem__("op", v))
+    device = property(lambda self: self._d.get("device", ""),
+                      lambda self, v: self._d.__setitem__("device", v))
+    input = property(lambda self: self._d.setdefault("input", []))
+    attr = property(lambda self: self._d.setdefault("attr", {}))
+
+    def __repr__(self):
+        return proto_text.message_to_text(self._d, "tensorflow.NodeDef")
+
+
+@export("compat.v1.GraphDef")
+class GraphDef:
+    """A `tensorflow.GraphDef` message with the common surface of
+    TensorFlow's protobuf class: `ParseFromString`, `SerializeToString`,
+    `node` (read, renamed, rewired), `library`, `versions`, and its text
+    format as `str()`. `tf.import_graph_def` and `tf.io.write_graph` take it.
+    """
+
+    def __init__(self):
+        self._d = {}
+
+    def ParseFromString(self, data):
+        """Replaces the message with serialized bytes `data`; returns their length.
+
+        Raises:
+          InvalidArgumentError: if `data` is not a serialized GraphDef.
+        """
+        self._d = _decode(data)
+        return len(data)
+
+    def MergeFromString(self, data):
+        """Merges serialized bytes `data` in (repeated fields appended)."""
+        other = _decode(data)
+        for k, v in other.items():
+            if isinstance(v, list):
+                self._d.setdefault(k, []).extend(v)
+            else:
+                self._d[k] = v
+        return len(data)
+
+    def SerializeToString(self, deterministic=None):
+        """The serialized message."""
+        return proto_codec.encode(self._d, "tensorflow.GraphDef")
+
+    def CopyFrom(self, other):
+        """Makes this message a copy of `other` (a GraphDef)."""
+        self._d = _decode(GraphDef.SerializeToString(other) if isinstance(other, GraphDef)
+                          else other.SerializeToString())
+
+    def ByteSize(self):
+        """The length of the serialized message."""
+        return len(self.SerializeToString())
+
+    @property
+    def node(self):
+        """The nodes (views over the message: changes to them stay)."""
+        return [_NodeDef(n) for n in self._d.setdefault("node", [])]
+
+    @property
+    def library(self):
+        """The FunctionDefLibrary dict."""
+        return self._d.setdefault("library", {})
+
+    @property
+    def versions(self):
+        """The VersionDef dict."""
+        return self._d.setdefault("versions", {})
+
+    def __eq__(self, other):
+        return isinstance(other, GraphDef) and self._d == other._d
+
+    __hash__ = None
+
+    def __str__(self):
+        return proto_text.message_to_text(self._d, "tensorflow.GraphDef")
+
+    __repr__ = __str__
+
+
+def _decode(data):
+    try:
+        return proto_codec.decode(bytes(data), "tensorflow.GraphDef")
+    except (proto_codec.DecodeError, UnicodeDecodeError, ValueError, TypeError) as e:
+        raise errors.InvalidArgumentError(None, None, f"Invalid GraphDef: {e}") from None
+
+
 def _as_dict(graph_def, what="graph_def"):
     """The GraphDef dict of anything that holds one.
 
@@ -95,6 +193,8 @@ def _as_dict(graph_def, what="graph_def"):
     """
     if isinstance(graph_def, dict):
         return graph_def
+    if isinstance(graph_def, GraphDef):
+        return graph_def._d
     if isinstance(graph_def, _GraphDefView):
         if graph_def._source is None:
             raise TypeError(f"Argument `{what}` is a GraphDef view not made by "
@@ -108,10 +208,7 @@ def _as_dict(graph_def, what="graph_def"):
         if serialize is None or type(graph_def).__name__ != "GraphDef":
             raise TypeError(f"Argument `{what}` must be a GraphDef proto.")
         data = serialize()
-    try:
-        return proto_codec.decode(bytes(data), "tensorflow.GraphDef")
-    except (proto_codec.DecodeError, UnicodeDecodeError, ValueError) as e:
-        raise errors.InvalidArgumentError(None, None, f"Invalid GraphDef: {e}") from None
+    return _decode(data)
 
 
 # --- write_graph -----------------------------------------------------------------------------
