@@ -182,3 +182,11 @@ def test_compat_v1_graph_def_message(tmp_path):
         assert g.get_operation_by_name("renamed").type == "Sum"
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.compat.v1.GraphDef().ParseFromString(b"\x0a\x05ab")
+
+
+def test_input_map_dtype_is_checked():
+    with tf.Graph().as_default():
+        c = tf.constant([[1, 2]])
+        with pytest.raises(ValueError, match=r"^Input 0 of node import/y was passed int32 from "
+                                             r"Const:0 incompatible with expected float\.$"):
+            tf.import_graph_def(_bytes("basic__pb"), input_map={"x:0": c})

@@ -28,6 +28,7 @@ from ..framework.graph import Operation
 from ..framework.graph_def import GraphDef as _GraphDefView
 from ..framework.tensor_shape import TensorShape
 from ..io import proto_codec, proto_text
+from ..ops.core.op_util import tf_type_name
 from . import function_import as FI
 from . import tf_values as TV
 from .function_export import FunctionExporter
@@ -261,12 +262,27 @@ class _GraphBuilder(FI._Builder):
         self.input_map = input_map
         self.used_inputs = set()
         self.prefix = prefix
+        self.input_index = 0
+        # 'name:0' -> dtype of each Placeholder, to check what the map feeds.
+        self.placeholder_types = {}
+        for n in nodes:
+            if n.get("op") == "Placeholder" and "dtype" in n.get("attr", {}):
+                self.placeholder_types[n.get("name", "") + ":0"] = TV.attr_from_proto(
+                    n["attr"]["dtype"], "type")
 
     def _tensor(self, ref):
         key = _tensor_name(ref)
         if key in self.input_map:
             self.used_inputs.add(key)
-            return self.input_map[key]
+            t = self.input_map[key]
+            want = self.placeholder_types.get(key)
+            if want is not None and getattr(t, "dtype", want) is not want:
+                raise ValueError(f"Input {self.input_index} of node {self.prefix}{self.current} "
+                                 f"was passed {tf_type_name(t.dtype)} from {t.name} "
+                                 f"incompatible with expected {tf_type_name(want)}.")
+            self.input_index += 1
+            return t
+        self.input_index += 1
         op_name, _, index = key.rpartition(":")
         entry = self.nodes.get(op_name)
         if entry is None:
@@ -279,11 +295,14 @@ class _GraphBuilder(FI._Builder):
 
     def node(self, g, node):
         self.current = node.get("name", "")
+        self.input_index = 0
         renamed = dict(node, name=self.prefix + self.current)
         op_type = node.get("op", "")
         if op_type == "Placeholder" and f"{self.current}:0" in self.input_map:
             # Fed through the input map: no placeholder is left unfed.
-            self.nodes[self.current] = (node, {"output": [self._tensor(self.current)]}, None)
+            mapped = self.input_map[f"{self.current}:0"]
+            self.used_inputs.add(f"{self.current}:0")
+            self.nodes[self.current] = (node, {"output": [mapped]}, None)
             return
         if op_type == "Placeholder":
             attrs = node.get("attr", {})
@@ -383,7 +402,12 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         raise ValueError(str(e)) from None
     with g.name_scope(None):
         for node in order:
-            builder.node(g, node)
+            try:
+                builder.node(g, node)
+            except errors.InvalidArgumentError as e:
+                # A node TensorFlow's importer rejects (wrong input dtypes,
+                # bad attrs) is a ValueError there.
+                raise ValueError(e.message) from None
     out = []
     for r in requested:
         if ":" in r:

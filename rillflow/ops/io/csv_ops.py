@@ -9,6 +9,7 @@ present. Numbers follow TensorFlow's `safe_strto32/64` (decimal digits, a
 sign, surrounding whitespace) and `safe_strtof/d` (also hex, inf, nan).
 """
 import re
+from fractions import Fraction
 
 import numpy as np
 
@@ -108,6 +109,24 @@ def _float(text):
     return None
 
 
+def _to_float32(text, v):
+    """float32 of decimal `text` whose double is `v`, rounded once from the
+    decimal as TensorFlow's parser does (a double halfway between two floats
+    may come from a decimal that is not)."""
+    with np.errstate(over="ignore"):
+        f = np.float32(v)
+    if not np.isfinite(f) or float(f) == v:
+        return f
+    other = np.nextafter(f, np.float32(np.inf if v > float(f) else -np.inf))
+    mid = (float(f) + float(other)) / 2
+    if v != mid or not _DEC.match(text.strip(_SPACE.encode())):
+        return f
+    exact = Fraction(text.strip(_SPACE.encode()).decode())
+    if exact == Fraction(mid):
+        return f if int(f.view(np.uint32)) % 2 == 0 else other
+    return other if (exact > Fraction(mid)) == (float(other) > float(f)) else f
+
+
 def _convert(field, dtype, f, i):
     if dtype is D.string:
         return field
@@ -116,8 +135,7 @@ def _convert(field, dtype, f, i):
     else:
         v = _float(field)
         if v is not None and dtype is D.float32:
-            with np.errstate(over="ignore"):
-                v = np.float32(v)
+            v = _to_float32(field, v)
     if v is None:
         raise _error(f"Field {f} in record {i} is not a valid {U.tf_type_name(dtype)}: "
                      f"{field.decode('utf-8', 'replace')}")
