@@ -122,7 +122,7 @@ def from_file_descriptor_set(data):
             for n2, wt2, m in wire.iter_fields(f):
                 if n2 == 4 and wt2 == wire.BYTES:
                     _messages(m, package + "." if package else "", proto3, out)
-    except (wire.DecodeError, UnicodeDecodeError, IndexError):
+    except (wire.DecodeError, UnicodeDecodeError, IndexError, RecursionError):
         raise DescriptorError("Source does not represent serialized file descriptor set "
                               "proto.") from None
     return out

@@ -138,7 +138,7 @@ def _feature(obj, where):
 def _example(text):
     try:
         obj = json.loads(text, object_pairs_hook=_Obj)
-    except (json.JSONDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:   # (ValueError: too many digits, ...)
         raise _JsonError(f"invalid JSON: {e.msg if hasattr(e, 'msg') else e}") from None
     if not isinstance(obj, _Obj):
         raise _JsonError("invalid JSON: expected '{'")

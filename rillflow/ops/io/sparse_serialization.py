@@ -12,6 +12,7 @@ dimension per row and the largest shape of each inner dimension.
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -23,6 +24,8 @@ from ..core import op_util as U
 from ..sparse.sparse_kernels import _check_sorted
 
 __all__ = ["serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"]
+
+_MAX_ROWS = 1 << 26
 
 
 def _string_values(values):
@@ -77,6 +80,10 @@ def _serialize_many_kernel(indices, values, dense_shape, T=None, out_type=None):
                          f"but saw rank: {rank}")
     _check_sorted(indices, shape)
     n = int(shape[0])
+    if n > _MAX_ROWS:
+        # One row of three strings per entry of the first dimension.
+        raise U.op_error("SerializeManySparse", f"OOM when allocating tensor with shape[{n},3] "
+                         "and type string", errors.ResourceExhaustedError)
     out = np.empty((n, 3), dtype=object)
     empty_idx = np.zeros((0, rank - 1), np.int64)
     for b in range(n):
