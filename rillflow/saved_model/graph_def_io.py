@@ -214,7 +214,7 @@ def _as_dict(graph_def, what="graph_def"):
 
 # --- write_graph -----------------------------------------------------------------------------
 
-@export("io.write_graph", "train.write_graph", "compat.v1.train.write_graph")
+@export("io.write_graph", "compat.v1.io.write_graph", "compat.v1.train.write_graph")
 def write_graph(graph_or_graph_def, logdir, name, as_text=True):
     """Writes a graph (a `tf.Graph`, its `as_graph_def()`, or a GraphDef
     proto) to `logdir/name` as a GraphDef, in protobuf text format (the

@@ -193,7 +193,7 @@ def _out_type(out_type, op):
     return out_type
 
 
-@export("io.serialize_sparse", "compat.v1.io.serialize_sparse")
+@export("io.serialize_sparse", "compat.v1.io.serialize_sparse", "compat.v1.serialize_sparse")
 def serialize_sparse(sp_input, out_type=D.string, name=None):
     """A SparseTensor as a string vector of three elements: the TensorProto
     bytes of its indices, values and dense shape (TensorFlow's bytes).
@@ -208,7 +208,8 @@ def serialize_sparse(sp_input, out_type=D.string, name=None):
                  name=name or "SerializeSparse")
 
 
-@export("io.serialize_many_sparse", "compat.v1.io.serialize_many_sparse")
+@export("io.serialize_many_sparse", "compat.v1.io.serialize_many_sparse",
+        "compat.v1.serialize_many_sparse")
 def serialize_many_sparse(sp_input, out_type=D.string, name=None):
     """A SparseTensor of rank R >= 2 as an `[N, 3]` string matrix: row `b` is
     the serialized rank R-1 SparseTensor of entry `b` of the first
