@@ -47,7 +47,10 @@ def csv_quotes(tf):
 @case
 def csv_numbers(tf):
     fields = ["0x10", " 1.5 ", ".5", "5.", "+1", "INF", "Infinity", "-nan", "1e-50", "0X1A",
-              "1" * 40, "-0", "\t2\t", "infinity", "+inf", "0x1p3", "1.5E+3", "3.4028236e38"]
+              "1" * 40, "-0", "\t2\t", "infinity", "+inf", "0x1p3", "1.5E+3", "3.4028236e38",
+              # A double halfway between two floats: the decimal rounds once.
+              "1.00000005960464477539062500000000001", "1.000000059604644775390625",
+              "1.00000005960464477539062499999999999", "3.4028235677973366e38"]
     out = [_csv(tf, [f], [[0.0]], use_quote_delim=False)[0] for f in fields]
     out += [_csv(tf, [f], [tf.constant([0], tf.float64)], use_quote_delim=False)[0]
             for f in fields]

@@ -115,16 +115,26 @@ def _to_float32(text, v):
     may come from a decimal that is not)."""
     with np.errstate(over="ignore"):
         f = np.float32(v)
-    if not np.isfinite(f) or float(f) == v:
+    if np.isinf(f) and np.isfinite(v):
+        # Past the largest float: the double may sit exactly on the boundary.
+        mid = np.copysign(2.0 ** 128 - 2.0 ** 103, v)
+        if v != mid:
+            return f
+        f, other = np.float32(np.copysign(np.finfo(np.float32).max, v)), f
+    elif not np.isfinite(f) or float(f) == v:
         return f
-    other = np.nextafter(f, np.float32(np.inf if v > float(f) else -np.inf))
-    mid = (float(f) + float(other)) / 2
-    if v != mid or not _DEC.match(text.strip(_SPACE.encode())):
+    else:
+        other = np.nextafter(f, np.float32(np.inf if v > float(f) else -np.inf))
+        mid = (float(f) + float(other)) / 2
+        if v != mid:            # NumPy's rounding of the double is the decimal's
+            return f
+    stripped = text.strip(_SPACE.encode())
+    if not _DEC.match(stripped):
         return f
-    exact = Fraction(text.strip(_SPACE.encode()).decode())
-    if exact == Fraction(mid):
+    exact, half = Fraction(stripped.decode()), Fraction(mid)
+    if exact == half:           # a true tie: to the even one
         return f if int(f.view(np.uint32)) % 2 == 0 else other
-    return other if (exact > Fraction(mid)) == (float(other) > float(f)) else f
+    return other if (exact > half) == (float(other) > float(f)) else f
 
 
 def _convert(field, dtype, f, i):
