@@ -190,3 +190,29 @@ def test_input_map_dtype_is_checked():
         with pytest.raises(ValueError, match=r"^Input 0 of node import/y was passed int32 from "
                                              r"Const:0 incompatible with expected float\.$"):
             tf.import_graph_def(_bytes("basic__pb"), input_map={"x:0": c})
+
+
+def test_wrap_function_and_prune_run_a_frozen_graph():
+    # TensorFlow 2's recipe for running a frozen GraphDef.
+    for name in _NAMES:
+        gd = tf.compat.v1.GraphDef()
+        gd.ParseFromString(_bytes(name + "__pb"))
+        wrapped = tf.compat.v1.wrap_function(
+            lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+        g = wrapped.graph
+        feeds = sorted(_feeds(name))
+        fetches = [str(f) for f in _DATA[f"{name}__fetches"]]
+        pruned = wrapped.prune(tf.nest.map_structure(g.as_graph_element, feeds),
+                               tf.nest.map_structure(g.as_graph_element, fetches))
+        out = pruned(*[tf.constant(_feeds(name)[k]) for k in feeds])
+        _check(name, [t.numpy() for t in out])
+    single = wrapped.prune("x:0", "cv:0")
+    assert single(tf.constant(1)).numpy() == 0
+
+
+def test_wrap_function_with_a_signature():
+    w = tf.compat.v1.wrap_function(lambda x: x * 2.0 + 1.0, [tf.TensorSpec([None], tf.float32)])
+    np.testing.assert_array_equal(w(tf.constant([1.0, 2.0])).numpy(), [3.0, 5.0])
+    assert w.graph.inputs[0].shape.as_list() == [None]
+    with pytest.raises(TypeError, match="TensorSpec"):
+        tf.compat.v1.wrap_function(lambda x: x, [1])
