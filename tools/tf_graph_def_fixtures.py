@@ -39,10 +39,35 @@ def _control(tf):
     return {"x:0": np.array(5, np.int32)}, ["cv:0", "acc:0"]
 
 
+def _cnn(tf):
+    rng = np.random.RandomState(0)
+    x = tf.compat.v1.placeholder(tf.float32, [None, 8, 8, 3], name="image")
+    k = tf.constant(rng.randn(3, 3, 3, 4).astype(np.float32), name="k")
+    h = tf.nn.conv2d(x, k, [1, 1, 1, 1], "SAME")
+    h = tf.nn.bias_add(h, tf.constant(rng.randn(4).astype(np.float32)))
+    h, _, _ = tf.compat.v1.nn.fused_batch_norm(
+        h, tf.constant(rng.rand(4).astype(np.float32) + 0.5), tf.constant(rng.randn(4).astype(
+            np.float32)), tf.constant(rng.randn(4).astype(np.float32)),
+        tf.constant(rng.rand(4).astype(np.float32) + 0.5), is_training=False)
+    h = tf.nn.relu6(h)
+    h = tf.nn.depthwise_conv2d(h, tf.constant(rng.randn(3, 3, 4, 1).astype(np.float32)),
+                               [1, 2, 2, 1], "VALID")
+    h = tf.nn.max_pool2d(tf.pad(h, [[0, 0], [1, 1], [1, 1], [0, 0]]), 2, 1, "VALID")
+    a = tf.nn.avg_pool2d(h, 2, 2, "SAME")
+    m = tf.reduce_mean(h, axis=[1, 2])
+    flat = tf.concat([tf.reshape(a, [-1, 2 * 2 * 4]), m], axis=1)
+    logits = tf.matmul(flat, tf.constant(rng.randn(20, 5).astype(np.float32))) + 0.1
+    tf.nn.softmax(logits, name="probs")
+    tf.argmax(logits, axis=1, name="label")
+    tf.image.resize(x, [4, 4], name="small")
+    return {"image:0": rng.rand(2, 8, 8, 3).astype(np.float32)}, ["probs:0", "label:0",
+                                                                  "small/ResizeBilinear:0"]
+
+
 def main():
     import tensorflow as tf
     data = {}
-    for name, build in (("basic", _basic), ("control", _control)):
+    for name, build in (("basic", _basic), ("control", _control), ("cnn", _cnn)):
         g = tf.Graph()
         with g.as_default():
             feeds, fetches = build(tf)
