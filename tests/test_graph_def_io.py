@@ -90,13 +90,13 @@ def test_return_elements_and_prefixes():
         assert tf.graph_util.import_graph_def is tf.import_graph_def
 
 
-def test_rillflow_graph_round_trips():
+def test_rillflow_graph_round_trips(tmp_path):
     for name, build in (("basic", F._basic), ("control", F._control), ("cnn", F._cnn)):
         g = tf.Graph()
         with g.as_default():
             build(tf)
         _check(name, _run(g, name))
-        for src in (g.as_graph_def(), tf.io.write_graph(g, _tmp(), name + ".pb",
+        for src in (g.as_graph_def(), tf.io.write_graph(g, str(tmp_path), name + ".pb",
                                                         as_text=False)):
             if isinstance(src, str):
                 with open(src, "rb") as fh:
@@ -104,11 +104,6 @@ def test_rillflow_graph_round_trips():
             with tf.Graph().as_default() as g2:
                 tf.import_graph_def(src, name="")
             _check(name, _run(g2, name))
-
-
-def _tmp():
-    import tempfile
-    return tempfile.mkdtemp()
 
 
 @pytest.mark.parametrize("name", _NAMES)
