@@ -404,6 +404,19 @@ def fixed_len_in_lists(tf):
                                                                                 tf.float32)})
 
 
+@case
+def sequence_ragged_partitions(tf):
+    x = _seq(tf, {}, {"v": [[1, 2, 3, 4], [5, 6]], "len": [[1, 3], [2]]})
+    y = _seq(tf, {}, {"v": [[7, 8]], "len": [[2]]})
+    sf = {"u": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[
+              tf.io.RaggedFeature.UniformRowLength(2)]),
+          "l": tf.io.RaggedFeature(tf.int64, value_key="v", partitions=[
+              tf.io.RaggedFeature.RowLengths("len")], row_splits_dtype=tf.int32),
+          "v": tf.io.RaggedFeature(tf.int64)}
+    return tf.io.parse_sequence_example([x, y], None, sf), \
+        tf.io.parse_single_sequence_example(x, None, sf)
+
+
 # --- decode_json_example ----------------------------------------------------------------------
 
 _JSON = [

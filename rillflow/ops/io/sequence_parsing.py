@@ -8,7 +8,8 @@ feature list parses into a dense `[batch, steps] + shape` tensor padded
 with zeros (`FixedLenSequenceFeature`, with the number of steps of each
 record in the lengths dict), a SparseTensor indexed by
 `[record, step, value]` (`VarLenFeature`) or a RaggedTensor
-`[record, (step), (value)]` (`RaggedFeature`). A step without values is
+`[record, (step), (value)]` (`RaggedFeature`, whose partitions, read from
+other feature lists, cut each step's values). A step without values is
 empty; one of another type is an error.
 """
 import numpy as np
@@ -23,6 +24,7 @@ from ...framework.tensor_shape import TensorShape
 from ...io import wire
 from ..core import op_util as U
 from ..core.creation_ops import name_scope
+from ..core.math_ops import cast
 from ..core.shape_ops import reshape
 from ..ragged.ragged_tensor import RaggedTensor
 from . import parsing_ops as P
@@ -274,14 +276,10 @@ def _split(context, sequence):
                 raise ValueError(f"All dimensions of shape for feature {key} need to be known "
                                  f"but received {shape}.")
             attrs["f_dense"] += ((key, dtype, tuple(shape.as_list()), bool(f.allow_missing)),)
-        elif isinstance(f, P.RaggedFeature):
-            if f.partitions or (f.value_key or key) != key:
-                raise NotImplementedError(
-                    "rillflow parses a RaggedFeature in sequence_features without "
-                    "partitions or value_key only (the steps are its one partition).")
-            attrs["f_ragged"] += ((key, f.dtype, f.row_splits_dtype),)
-        else:
+        elif not isinstance(f, P.RaggedFeature):
             raise ValueError(f"Unsupported {type(f).__name__} {f} for key '{key}'")
+    # Each value key and partition key, parsed as a feature list.
+    attrs["f_ragged"] = tuple(ragged_parsing.ragged_keys(sequence, P.RaggedFeature))
     return attrs, defaults
 
 
@@ -317,10 +315,19 @@ def _parse(serialized, context, sequence, names, single):
     lengths.update(zip(keys, take(len(keys))))
     r = len(attrs["f_ragged"])
     vals, outer, inner = take(r), take(r), take(r)
-    for (k, _, _), v, o, i in zip(attrs["f_ragged"], vals, outer, inner):
-        rt = RaggedTensor.from_row_splits(v, i, validate=False)
-        fl[k] = rt if s.shape.rank == 0 else RaggedTensor.from_row_splits(rt, o,
-                                                                         validate=False)
+    if r:
+        # The steps of all records are the "records" a RaggedFeature's
+        # partitions cut (each step's values); the records then group them.
+        ragged = {k: f for k, f in sequence.items() if isinstance(f, P.RaggedFeature)}
+        steps = ragged_parsing.assemble(ragged, P.RaggedFeature, attrs["f_ragged"], vals,
+                                        inner, False)
+        outer_of = {k: o for (k, _, _), o in zip(attrs["f_ragged"], outer)}
+        for k, rt in steps.items():
+            o = outer_of[ragged[k].value_key or k]
+            if o.dtype is not rt.row_splits.dtype:
+                o = cast(o, rt.row_splits.dtype)
+            fl[k] = rt if s.shape.rank == 0 else RaggedTensor.from_row_splits(rt, o,
+                                                                             validate=False)
     return ctx, fl, lengths
 
 
