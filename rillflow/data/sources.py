@@ -16,6 +16,7 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..framework.tensor_spec import TensorSpec
+from ..ops.state.variables import Variable
 from . import dataset_ops as DS
 from . import registry
 from . import runtime as R
@@ -487,11 +488,12 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
 
 # --- list_files -----------------------------------------------------------------------
 
-def _matching_files_kernel(pattern):
+def _matching_files_kernel(pattern, _require_match=False):
     pats = [p.decode() if isinstance(p, bytes) else str(p)
             for p in np.reshape(np.asarray(pattern, dtype=object), -1)]
     names = sorted({f for p in pats for f in _glob.glob(p)})
-    if not names:
+    # tf.io.matching_files gives an empty vector; Dataset.list_files asserts.
+    if not names and _require_match:
         raise errors.InvalidArgumentError(
             None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
             "Summarized data: b'No files matched pattern: %s'" % ", ".join(pats))
@@ -516,10 +518,23 @@ def matching_files(pattern, name=None):
                  name=name or "MatchingFiles")
 
 
+@export("io.match_filenames_once", "compat.v1.io.match_filenames_once", "compat.v1.train.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+    """A non-trainable variable holding the file names matching `pattern`
+    (a glob, or a list of globs), read when it is created.
+
+    Returns:
+      A string `tf.Variable` (empty when nothing matches).
+    """
+    files = matching_files(pattern)
+    return Variable(files, trainable=False, name=name or "Variable")
+
+
 @registry.implements("Dataset.list_files")
 def list_files(file_pattern, shuffle=None, seed=None, name=None):
     """See `Dataset.list_files`."""
-    files = matching_files(file_pattern)
+    files = apply(_MatchingFiles, [convert_to_tensor(file_pattern, dtype=D.string)],
+                  {"_require_match": True}, name="MatchingFiles")
     ds = from_tensor_slices(files)
     if shuffle is None or shuffle:
         n = files.shape[0] if isinstance(files, EagerTensor) else None

@@ -163,12 +163,16 @@ class _Library:
 class GraphDef:
     """The nodes of a graph (`node`), and the functions they use (`library`)."""
 
-    __slots__ = ("node", "library", "versions")
+    # `_source`: (graph, ops) this view was made from, so that
+    # `tf.io.write_graph` and `tf.import_graph_def` can re-export the ops with
+    # TensorFlow's attrs (the view keeps rillflow's).
+    __slots__ = ("node", "library", "versions", "_source")
 
     def __init__(self):
         self.node = []
         self.library = _Library()
         self.versions = {"producer": 2100}
+        self._source = None
 
     def __str__(self):
         return "".join("node {\n%s}\n" % "".join("  " + l + "\n" for l in str(n).splitlines())
@@ -203,6 +207,7 @@ def _node_attrs(op, add_shapes):
 def to_graph_def(graph, ops, add_shapes=False):
     """Builds the GraphDef view of `ops` of `graph`, with the functions they use."""
     gd = GraphDef()
+    gd._source = (graph, list(ops))
     seen = set()
     for op in ops:
         gd.node.append(NodeDef(op.name, op.type, _node_inputs(op),

@@ -82,6 +82,8 @@ def decode_tensor(data):
     if dtype is None or dtype.as_numpy_dtype is None:
         raise wire.DecodeError(f"unsupported dtype enum {enum}")
     n = int(np.prod(shape, dtype=np.int64))
+    if dtype is D.string and content is not None:
+        return _fill(_content_strings(content, n), n, shape, dtype), dtype
     if dtype is D.string:
         flat = strings
     elif content is not None:
@@ -94,6 +96,23 @@ def decode_tensor(data):
     if len(flat) > n or (n and not flat and dtype is D.string):
         raise wire.DecodeError("value count does not match the shape")
     return _fill(flat, n, shape, dtype), dtype
+
+
+def _content_strings(content, n):
+    """The `n` strings of a string tensor's `tensor_content` (n varint
+    lengths, then the bytes), as TensorFlow encodes it for some writers
+    (SerializeManySparse)."""
+    view, pos, lengths = memoryview(content), 0, []
+    for _ in range(n):
+        length, pos = wire.read_varint(view, pos)
+        lengths.append(length)
+    if pos + sum(lengths) != len(content):
+        raise wire.DecodeError("string tensor_content does not match its lengths")
+    out = []
+    for length in lengths:
+        out.append(bytes(view[pos:pos + length]))
+        pos += length
+    return out
 
 
 def _read_vals(fmt, wt, value):

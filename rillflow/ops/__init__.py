@@ -38,7 +38,8 @@ from .image import image_codecs, image_nms, image_nms_padded, image_boxes  # noq
 from .image import image_random, image_sample_box  # noqa: F401
 from .image import image_proposals  # noqa: F401
 from .signal import fft_ops, window_ops, signal_ops, mdct_ops  # noqa: F401
-from .io import ragged_parsing, parsing_ops, io_ops, audio_ops  # noqa: F401
+from .io import ragged_parsing, parsing_ops, io_ops, audio_ops, csv_ops  # noqa: F401
+from .io import sparse_serialization, sequence_parsing, json_example, proto_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401

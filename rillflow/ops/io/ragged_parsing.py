@@ -109,8 +109,13 @@ def assemble(features, ragged_cls, keys, values, splits, single):
     else:
         parsed = {k: RaggedTensor.from_row_splits(v, s, validate=False)
                   for (k, _, _), v, s in zip(keys, values, splits)}
+    # TensorFlow's order: the parsed keys that are features keep their
+    # place, the other features follow in sorted order.
+    parsed_keys = [k for k, _, _ in keys]
+    order = [k for k in parsed_keys if isinstance(features.get(k), ragged_cls)]
+    order += [k for k in sorted(features) if k not in order]
     out = {}
-    for key in sorted(features):
+    for key in order:
         f = features[key]
         if not isinstance(f, ragged_cls):
             continue
