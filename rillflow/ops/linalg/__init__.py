@@ -13,4 +13,8 @@ Modules, each importing only those listed before it:
 - `norm_ops`: `norm` and `l2_normalize`.
 - `eig_ops`: `eig`, `eigvals` (Eig), `eigh`, `eigvalsh` (SelfAdjointEigV2).
 - `lu_ops`: `lu` (Lu) and `lu_solve`, `lu_matrix_inverse`, `lu_reconstruct` built on it.
+- `matrix_functions`: `expm` (composed), `sqrtm` (MatrixSquareRoot), `logm` (MatrixLogarithm).
+- `linalg_extra_ops`: `cholesky_solve`, `tensor_diag`/`tensor_diag_part` (Diag, DiagPart),
+  `normalize`, `lstsq` (MatrixSolveLs), `tridiagonal_matmul`, `tridiagonal_solve`
+  (TridiagonalSolve), `banded_triangular_solve`, `eigh_tridiagonal`.
 """
