@@ -56,7 +56,7 @@ from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  #
 from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401
 # The linear operators compose the linalg, signal and debugging ops: after them.
 from .linalg import linear_operator, linear_operator_basic, linear_operator_wrappers  # noqa: F401
-from .linalg import linear_operator_block  # noqa: F401
+from .linalg import linear_operator_block, linear_operator_structured  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()
