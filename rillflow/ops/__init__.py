@@ -57,6 +57,7 @@ from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noq
 # The linear operators compose the linalg, signal and debugging ops: after them.
 from .linalg import linear_operator, linear_operator_basic, linear_operator_wrappers  # noqa: F401
 from .linalg import linear_operator_block, linear_operator_structured  # noqa: F401
+from .linalg import conjugate_gradient  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

@@ -17,4 +17,8 @@ Modules, each importing only those listed before it:
 - `linalg_extra_ops`: `cholesky_solve`, `tensor_diag`/`tensor_diag_part` (Diag, DiagPart),
   `normalize`, `lstsq` (MatrixSolveLs), `tridiagonal_matmul`, `tridiagonal_solve`
   (TridiagonalSolve), `banded_triangular_solve`, `eigh_tridiagonal`.
+- The `tf.linalg.LinearOperator` family (imported after the signal and debugging ops, which
+  they use): `linear_operator_spec` (the composite spec), `linear_operator` (the base class),
+  `linear_operator_basic`, `linear_operator_wrappers`, `linear_operator_block`,
+  `linear_operator_structured` (the operators), `conjugate_gradient`.
 """

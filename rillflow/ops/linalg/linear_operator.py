@@ -208,6 +208,9 @@ class LinearOperator:
     def _arg_spec(self):
         return self._type_spec
 
+    def _component_specs(self):
+        return self._type_spec._component_specs
+
     def _to_components(self):
         out = []
         _flat(self._spec_params(), out)
