@@ -536,8 +536,8 @@ class LinearOperator:
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         rhs = _adjoint_t(rhs) if adjoint_arg else rhs
         if self._can_use_cholesky():
-            return cholesky_solve(_cholesky(self.to_dense()), rhs)
-        return _solve(self.to_dense(), rhs, adjoint=adjoint)
+            return cholesky_solve(*broadcast_matrix_batch(_cholesky(self.to_dense()), rhs))
+        return _solve(*broadcast_matrix_batch(self.to_dense(), rhs), adjoint=adjoint)
 
     def _linop_solve(self, left, right):
         if isinstance(right, _CLASSES["Identity"]) and not isinstance(
@@ -690,6 +690,27 @@ def _has_tensor(v):
     if isinstance(v, (list, tuple)):
         return any(_has_tensor(x) for x in v)
     return False
+
+
+def broadcast_matrix_batch(a, b):
+    """a and b with their batch dimensions (all but the last two) broadcast
+    against each other, as TensorFlow's solves with broadcasting do."""
+    sa, sb = a.shape, b.shape
+    if sa.rank is not None and sb.rank is not None and sa[:-2].is_fully_defined() and \
+            sb[:-2].is_fully_defined():
+        batch = broadcast_static_shape(sa[:-2], sb[:-2])
+        if batch != sa[:-2]:
+            a = broadcast_to(a, batch.concatenate(sa[-2:]).as_list() if
+                             sa[-2:].is_fully_defined() else
+                             concat([batch.as_list(), shape(a)[-2:]], 0))
+        if batch != sb[:-2]:
+            b = broadcast_to(b, batch.concatenate(sb[-2:]).as_list() if
+                             sb[-2:].is_fully_defined() else
+                             concat([batch.as_list(), shape(b)[-2:]], 0))
+        return a, b
+    batch = broadcast_dynamic_shape(shape(a)[:-2], shape(b)[:-2])
+    return (broadcast_to(a, concat([batch, shape(a)[-2:]], 0)),
+            broadcast_to(b, concat([batch, shape(b)[-2:]], 0)))
 
 
 def _zeros_product(left, right):
