@@ -202,3 +202,16 @@ def test_conjugate_gradient():
     np.testing.assert_allclose(f(tf.ones([3])).numpy(), [2 / 9, 1 / 9, 4 / 9], rtol=1e-5)
     with pytest.raises(ValueError, match="self-adjoint, positive definite"):
         L.experimental.conjugate_gradient(L.LinearOperatorFullMatrix(a), tf.ones([3]))
+
+
+def test_operators_are_modules_tracking_variables():
+    v = tf.Variable([1., 2.])
+    d = L.LinearOperatorDiag(v)
+    assert isinstance(d, tf.Module)
+    assert len(d.trainable_variables) == 1 and d.trainable_variables[0] is v
+    k = L.LinearOperatorKronecker([d, L.LinearOperatorFullMatrix(tf.Variable([[1., 2],
+                                                                              [3, 4]]))])
+    assert len(k.trainable_variables) == 2
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(d.to_dense()) + tf.reduce_sum(d.solve(tf.ones([2, 1])))
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), [0., 0.75])

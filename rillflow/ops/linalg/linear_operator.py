@@ -45,6 +45,7 @@ from ..core.gather_ops import gather
 from ..core.split_pad_ops import pad
 from ..debugging.check_ops import assert_equal, assert_less, assert_positive
 from ..control_flow.control_ops import no_op
+from ..state.module import Module
 from .decomposition_ops import cholesky as _cholesky, svd
 from .eig_ops import eigvalsh
 from .linalg_util import _scope
@@ -56,7 +57,7 @@ from .linalg_extra_ops import cholesky_solve
 
 # The ops the operator modules compose, under TensorFlow's short names.
 T = types.SimpleNamespace(
-    convert=convert_to_tensor, broadcast_to=broadcast_to, where=where, ones=ones, zeros=zeros,
+    convert=convert_to_tensor, nonref=lambda *a, **k: convert_nonref(*a, **k), broadcast_to=broadcast_to, where=where, ones=ones, zeros=zeros,
     zeros_like=zeros_like, ones_like=ones_like, fill=fill, eye=eye, range=_range,
     expand_dims=expand_dims, squeeze=squeeze, transpose=transpose, concat=concat, stack=stack,
     unstack=unstack, cast=cast, conj=conj, equal=equal, not_equal=not_equal, maximum=maximum,
@@ -86,6 +87,21 @@ def _register_class(short):
         _CLASSES[short] = cls
         return cls
     return deco
+
+
+def convert_nonref(x, dtype=None, name=None):
+    """x as a tensor, except that a variable stays a variable (read where it
+    is used, so that gradients reach it), as TensorFlow's operators keep them.
+
+    Raises:
+      TypeError: a variable of another dtype than `dtype`.
+    """
+    if hasattr(x, "_storage") and hasattr(x, "assign"):
+        if dtype is not None and x.dtype.base_dtype != D.as_dtype(dtype):
+            raise TypeError(f"Expected {name or 'argument'} to have dtype "
+                            f"{D.as_dtype(dtype)!s}, got a variable of {x.dtype!s}")
+        return x
+    return convert_to_tensor(x, dtype=dtype, name=name)
 
 
 def is_operator(x):
@@ -136,10 +152,10 @@ def combined_square(a, b):
 
 
 @export("linalg.LinearOperator")
-class LinearOperator:
+class LinearOperator(Module):
     """Base class of the linear operators: a (batch of) matrix A of shape
     batch_shape + [M, N], defined by how it acts (`matmul`) rather than by
-    its entries.
+    its entries. A `tf.Module` (its `variables` are those it was built from).
 
     Subclasses define `_shape()` (a TensorShape), `_shape_tensor()` and
     `_matmul(x, adjoint=False, adjoint_arg=False)`, and may override the other
@@ -176,7 +192,8 @@ class LinearOperator:
         self._is_non_singular = is_non_singular
         self._is_self_adjoint = is_self_adjoint
         self._is_positive_definite = is_positive_definite
-        self._name = name or type(self).__name__
+        # A tf.Module, as in TensorFlow: it tracks the variables it holds.
+        Module.__init__(self, name=name or type(self).__name__)
         self._graph_parents = list(graph_parents or [])
         self._parameters = dict(parameters) if parameters is not None else {}
         self._cached_shape = None
@@ -282,7 +299,7 @@ class LinearOperator:
 
     def shape_tensor(self, name="shape_tensor"):
         """The shape as a 1-D int32 tensor."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return shape_tensor_of(self._shape_tensor, self.shape)
 
     @property
@@ -293,7 +310,7 @@ class LinearOperator:
 
     def batch_shape_tensor(self, name="batch_shape_tensor"):
         """The batch dimensions as a 1-D int32 tensor."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             if self.batch_shape.is_fully_defined():
                 return convert_to_tensor(self.batch_shape.as_list(), dtype=D.int32)
             return self.shape_tensor()[:-2]
@@ -305,7 +322,7 @@ class LinearOperator:
 
     def tensor_rank_tensor(self, name="tensor_rank_tensor"):
         """The rank as an int32 scalar tensor."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             if self.tensor_rank is not None:
                 return convert_to_tensor(self.tensor_rank, dtype=D.int32)
             return size(self.shape_tensor())
@@ -318,7 +335,7 @@ class LinearOperator:
 
     def domain_dimension_tensor(self, name="domain_dimension_tensor"):
         """N as an int32 scalar tensor."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             if self.domain_dimension is not None:
                 return convert_to_tensor(self.domain_dimension, dtype=D.int32)
             return self.shape_tensor()[-1]
@@ -331,12 +348,12 @@ class LinearOperator:
 
     def range_dimension_tensor(self, name="range_dimension_tensor"):
         """M as an int32 scalar tensor."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             if self.range_dimension is not None:
                 return convert_to_tensor(self.range_dimension, dtype=D.int32)
             return self.shape_tensor()[-2]
 
-    def _name_scope(self, name=None):
+    def _op_scope(self, name=None):
         return _scope(f"{self.name}/{name}" if name else self.name)
 
     def __repr__(self):
@@ -361,7 +378,7 @@ class LinearOperator:
     def assert_non_singular(self, name="assert_non_singular"):
         """An op (None eagerly) checking that the matrix is invertible: its
         condition number is below 1 / (max(100, M N) eps)."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._assert_non_singular()
 
     def _assert_non_singular(self):
@@ -386,7 +403,7 @@ class LinearOperator:
         Raises:
           NotImplementedError: no generic check for a non-self-adjoint operator.
         """
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._assert_positive_definite()
 
     def _assert_positive_definite(self):
@@ -397,7 +414,7 @@ class LinearOperator:
 
     def assert_self_adjoint(self, name="assert_self_adjoint"):
         """An op (None eagerly) checking that the matrix equals its adjoint."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._assert_self_adjoint()
 
     def _assert_self_adjoint(self):
@@ -421,9 +438,9 @@ class LinearOperator:
                     left.domain_dimension != right.range_dimension:
                 raise ValueError(f"Operators are incompatible. Expected `x` to have dimension "
                                  f"{left.domain_dimension} but got {right.range_dimension}.")
-            with self._name_scope(name):
+            with self._op_scope(name):
                 return left._linop_matmul(left, right)
-        with self._name_scope(name):
+        with self._op_scope(name):
             x = convert_to_tensor(x, name="x")
             self._check_input_dtype(x)
             self_dim = -2 if adjoint else -1
@@ -440,7 +457,7 @@ class LinearOperator:
 
     def matvec(self, x, adjoint=False, name="matvec"):
         """A @ x for vectors x [..., N] (A^H with adjoint)."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             x = convert_to_tensor(x, name="x")
             self._check_input_dtype(x)
             self_dim = -2 if adjoint else -1
@@ -471,7 +488,7 @@ class LinearOperator:
         if self.is_square is False:
             raise NotImplementedError("Determinant not implemented for an operator that is "
                                       "expected to not be square.")
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._determinant()
 
     def _determinant(self):
@@ -488,7 +505,7 @@ class LinearOperator:
         if self.is_square is False:
             raise NotImplementedError("Determinant not implemented for an operator that is "
                                       "expected to not be square.")
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._log_abs_determinant()
 
     def _log_abs_determinant(self):
@@ -522,9 +539,9 @@ class LinearOperator:
                 raise ValueError(f"Operators are incompatible. Expected `rhs` to have "
                                  f"dimension {left.domain_dimension} but got "
                                  f"{right.range_dimension}.")
-            with self._name_scope(name):
+            with self._op_scope(name):
                 return left._linop_solve(left, right)
-        with self._name_scope(name):
+        with self._op_scope(name):
             rhs = convert_to_tensor(rhs, name="rhs")
             self._check_input_dtype(rhs)
             self_dim = -1 if adjoint else -2
@@ -551,7 +568,7 @@ class LinearOperator:
     def solvevec(self, rhs, adjoint=False, name="solve"):
         """x with A x = rhs for vectors rhs [..., M] (A^H with adjoint)."""
         self._check_solvable()
-        with self._name_scope(name):
+        with self._op_scope(name):
             rhs = convert_to_tensor(rhs, name="rhs")
             self._check_input_dtype(rhs)
             self_dim = -1 if adjoint else -2
@@ -567,7 +584,7 @@ class LinearOperator:
         """The conjugate transpose as an operator (this one when self-adjoint)."""
         if self.is_self_adjoint is True:
             return self
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._linop_adjoint()
 
     H = property(adjoint, None)
@@ -590,7 +607,7 @@ class LinearOperator:
         if self.is_non_singular is False:
             raise ValueError("Cannot take the Inverse: This operator represents a "
                              "singular matrix.")
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._linop_inverse()
 
     def _linop_inverse(self):
@@ -608,7 +625,7 @@ class LinearOperator:
         if not self._can_use_cholesky():
             raise ValueError("Cannot take the Cholesky decomposition: Not a positive "
                              "definite self adjoint matrix.")
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._linop_cholesky()
 
     def _linop_cholesky(self):
@@ -618,7 +635,7 @@ class LinearOperator:
     # --- dense views -----------------------------------------------------------
     def to_dense(self, name="to_dense"):
         """The matrix as a dense tensor batch_shape + [M, N]."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._to_dense()
 
     def _to_dense(self):
@@ -632,7 +649,7 @@ class LinearOperator:
 
     def diag_part(self, name="diag_part"):
         """The main diagonal, batch_shape + [min(M, N)]."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._diag_part()
 
     def _diag_part(self):
@@ -640,7 +657,7 @@ class LinearOperator:
 
     def trace(self, name="trace"):
         """The sum of the main diagonal, per batch member."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._trace()
 
     def _trace(self):
@@ -648,7 +665,7 @@ class LinearOperator:
 
     def add_to_tensor(self, x, name="add_to_tensor"):
         """x + A for a tensor x of the operator's shape."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             x = convert_to_tensor(x, name="x")
             self._check_input_dtype(x)
             return self._add_to_tensor(x)
@@ -664,7 +681,7 @@ class LinearOperator:
         """
         if not self.is_self_adjoint:
             raise NotImplementedError("Only self-adjoint matrices are supported.")
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._eigvals()
 
     def _eigvals(self):
@@ -673,7 +690,7 @@ class LinearOperator:
     def cond(self, name="cond"):
         """The condition number: the ratio of the largest to the smallest
         singular value (eigenvalue modulus for self-adjoint operators)."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._cond()
 
     def _cond(self):

@@ -66,7 +66,7 @@ class LinearOperatorFullMatrix(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
         with T.scope(name):
-            m = T.convert(matrix, name="matrix")
+            m = T.nonref(matrix, name="matrix")
         if m.dtype not in (D.float16, D.float32, D.float64, D.complex64, D.complex128):
             raise TypeError("Argument `matrix` must have dtype in [tf.float16, tf.float32, "
                             "tf.float64, tf.complex64, tf.complex128]. Received: "
@@ -130,7 +130,7 @@ class LinearOperatorDiag(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
         with T.scope(name):
-            d = T.convert(diag, name="diag")
+            d = T.nonref(diag, name="diag")
         if d.shape.rank is not None and d.shape.rank < 1:
             raise ValueError(f"Argument diag must have at least 1 dimension.  Found: {d!s}")
         self._diag = d
@@ -332,7 +332,7 @@ class LinearOperatorLowerTriangular(LinearOperator):
         if is_square is False:
             raise ValueError("Only square lower triangular operators supported at this time.")
         with T.scope(name):
-            t = T.convert(tril, name="tril")
+            t = T.nonref(tril, name="tril")
         check_dtype(t, "tril")
         if t.shape.rank is not None and t.shape.rank < 2:
             raise ValueError(f"Argument tril must have at least 2 dimensions.  Found: {t!s}")
@@ -590,7 +590,7 @@ class LinearOperatorScaledIdentity(_BaseIdentity):
         if not is_square:
             raise ValueError("A ScaledIdentity operator is always square.")
         with T.scope(name):
-            m = T.convert(multiplier, name="multiplier")
+            m = T.nonref(multiplier, name="multiplier")
         self._multiplier = m
         if not m.dtype.is_complex and is_self_adjoint is None:
             is_self_adjoint = True

@@ -614,9 +614,9 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                           name=name)
         dtype = base_operator.dtype
         with T.scope(name):
-            self._u = T.convert(u, dtype=dtype, name="u")
-            self._v = None if v is None else T.convert(v, dtype=dtype, name="v")
-            self._diag_update = None if diag_update is None else T.convert(
+            self._u = T.nonref(u, dtype=dtype, name="u")
+            self._v = None if v is None else T.nonref(v, dtype=dtype, name="v")
+            self._diag_update = None if diag_update is None else T.nonref(
                 diag_update, dtype=dtype, name="diag_update")
         self._base_operator = base_operator
         self._is_diag_update_positive = True if diag_update is None else \

@@ -47,7 +47,7 @@ class _BaseCirculant(LinearOperator):
                              f"Expected argument `is_square` to be True. Received: "
                              f"{is_square}.")
         with T.scope(name):
-            s = T.convert(spectrum, name="spectrum")
+            s = T.nonref(spectrum, name="spectrum")
         if s.dtype not in _COMPLEX_OF:
             raise TypeError(f"Argument spectrum must have dtype in [float16, float32, "
                             f"float64, complex64, complex128, int32, int64]. Found: "
@@ -165,13 +165,13 @@ class _BaseCirculant(LinearOperator):
     def convolution_kernel(self, name="convolution_kernel"):
         """The first column of the matrix (the kernel h with A x = h * x),
         [..., N1, ..., Nd]."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             return self._to_out(_FFT[self._block_depth][1](self._complex_spectrum()))
 
     def assert_hermitian_spectrum(self, name="assert_hermitian_spectrum"):
         """An op (None eagerly) checking that spectrum[k] == conj(spectrum[-k]),
         so that the matrix is real."""
-        with self._name_scope(name):
+        with self._op_scope(name):
             s = self._complex_spectrum()
             flipped = s
             for ax in self._axes():
@@ -297,8 +297,8 @@ class LinearOperatorToeplitz(LinearOperator):
         if is_square is False:
             raise ValueError("Only square Toeplitz operators currently supported.")
         with T.scope(name):
-            self._col = T.convert(col, name="col")
-            self._row = T.convert(row, dtype=self._col.dtype, name="row")
+            self._col = T.nonref(col, name="col")
+            self._row = T.nonref(row, dtype=self._col.dtype, name="row")
         super().__init__(dtype=self._col.dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=True,
@@ -368,10 +368,10 @@ class LinearOperatorTridiag(LinearOperator):
             raise ValueError("Only square tridiagonal operators currently supported.")
         with T.scope(name):
             if diagonals_format == "sequence":
-                self._diagonals = [T.convert(d, name="diag_{i}") for i, d in
+                self._diagonals = [T.nonref(d, name="diag_{i}") for i, d in
                                    enumerate(diagonals)]
             else:
-                self._diagonals = T.convert(diagonals, name="diagonals")
+                self._diagonals = T.nonref(diagonals, name="diagonals")
         self._diagonals_format = diagonals_format
         sup, main, sub, _ = _to_compact(self._diagonals, diagonals_format, name)
         self._compact = T.stack([sup, main, sub], axis=-2)
@@ -445,7 +445,7 @@ class LinearOperatorHouseholder(LinearOperator):
         if is_square is False:
             raise ValueError("A Householder operator is always square.")
         with T.scope(name):
-            v = T.convert(reflection_axis, name="reflection_axis")
+            v = T.nonref(reflection_axis, name="reflection_axis")
         if v.shape.rank is not None and v.shape.rank < 1:
             raise ValueError(f"Argument reflection_axis must have at least 1 dimension.  "
                              f"Found: {v!s}")
@@ -532,7 +532,7 @@ class LinearOperatorPermutation(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
         with T.scope(name):
-            p = T.convert(perm, name="perm")
+            p = T.nonref(perm, name="perm")
         if not p.dtype.is_integer:
             raise TypeError(f"Argument `perm` must be integer dtype. Received: {p}.")
         if p.shape.rank is not None and p.shape.rank < 1:
