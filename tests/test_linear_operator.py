@@ -215,3 +215,22 @@ def test_operators_are_modules_tracking_variables():
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(d.to_dense()) + tf.reduce_sum(d.solve(tf.ones([2, 1])))
     np.testing.assert_allclose(tape.gradient(y, v).numpy(), [0., 0.75])
+
+
+def test_batch_slicing():
+    d = L.LinearOperatorDiag([[1., 2.], [3., 4.]])
+    r = d[1]
+    assert type(r) is L.LinearOperatorDiag and r.diag.numpy().tolist() == [3., 4.]
+    f = L.LinearOperatorFullMatrix(tf.reshape(tf.range(12.), [3, 2, 2]))
+    assert f[1:].shape == (2, 2, 2)
+    assert f[::2].to_dense().numpy().tolist() == [[[0., 1.], [2., 3.]],
+                                                  [[8., 9.], [10., 11.]]]
+    c = L.LinearOperatorComposition([f, L.LinearOperatorDiag([1., 2.])])
+    assert c[2].to_dense().numpy().tolist() == [[8., 18.], [10., 22.]]
+    lr = L.LinearOperatorLowRankUpdate(L.LinearOperatorDiag([[1., 2.], [3, 4]]),
+                                       tf.ones([2, 1]))
+    assert lr[0].to_dense().numpy().tolist() == [[2., 1.], [1., 3.]]
+    i = L.LinearOperatorIdentity(2, batch_shape=[3, 4])
+    assert i[1].shape == (4, 2, 2) and i[:, 1:].shape == (3, 3, 2, 2)
+    assert L.LinearOperatorScaledIdentity(2, [1., 2., 3.])[1:].multiplier.numpy().tolist() \
+        == [2., 3.]

@@ -27,7 +27,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.tensor_spec import TensorSpec
-from .linear_operator_spec import LinearOperatorSpec, _flat, _spec_of
+from .linear_operator_spec import LinearOperatorSpec, _flat, _spec_of, slice_operator
 from ..core import op_util as U
 from ..core.broadcast_ops import broadcast_dynamic_shape, broadcast_static_shape, broadcast_to
 from ..core.broadcast_ops import where
@@ -203,6 +203,14 @@ class LinearOperator(Module):
     # subclasses name theirs. Each is read from the attribute `_<name>` where
     # the constructor keeps the converted tensor, else from `parameters`.
     _composite_tensor_fields = ()
+    # Per tensor (or operator) parameter, how many of its trailing dimensions
+    # are not batch dimensions (TensorFlow's name): what batch slicing slices.
+    _experimental_parameter_ndims_to_matrix_ndims = {}
+
+    def __getitem__(self, key):
+        """The operator of the batch members `key` selects (integers and
+        slices over the batch dimensions)."""
+        return slice_operator(self, key)
 
     def _spec_params(self):
         out = {}

@@ -53,6 +53,7 @@ class LinearOperatorFullMatrix(LinearOperator):
     """A (batch of) dense M x N matrix as an operator."""
 
     _composite_tensor_fields = ("matrix",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"matrix": 2}
 
     def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorFullMatrix"):
@@ -118,6 +119,7 @@ class LinearOperatorDiag(LinearOperator):
     """A (batch of) diagonal matrix given by its diagonal [..., N]."""
 
     _composite_tensor_fields = ("diag",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"diag": 1}
 
     def __init__(self, diag, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorDiag"):
@@ -318,6 +320,7 @@ class LinearOperatorLowerTriangular(LinearOperator):
     diagonal of `tril` are ignored."""
 
     _composite_tensor_fields = ("tril",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"tril": 2}
 
     def __init__(self, tril, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,
@@ -576,6 +579,7 @@ class LinearOperatorScaledIdentity(_BaseIdentity):
     shape is the batch shape."""
 
     _composite_tensor_fields = ("multiplier",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"multiplier": 0}
 
     def __init__(self, num_rows, multiplier, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, assert_proper_shapes=False,

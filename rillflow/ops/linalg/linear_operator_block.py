@@ -65,6 +65,7 @@ class LinearOperatorBlockDiag(LinearOperator):
     """The direct sum of operators: a block-diagonal matrix with them as blocks."""
 
     _composite_tensor_fields = ("operators",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operators": 0}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None):
@@ -263,6 +264,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
     (i, 0) .. (i, i), the diagonal blocks square."""
 
     _composite_tensor_fields = ("operators",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operators": 0}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,
@@ -449,6 +451,7 @@ class LinearOperatorKronecker(LinearOperator):
     a time."""
 
     _composite_tensor_fields = ("operators",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operators": 0}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -598,6 +601,8 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     Woodbury's identity and the matrix determinant lemma."""
 
     _composite_tensor_fields = ("base_operator", "u", "diag_update", "v")
+    _experimental_parameter_ndims_to_matrix_ndims = {"base_operator": 0, "u": 2,
+                                                     "diag_update": 1, "v": 2}
 
     def __init__(self, base_operator, u, diag_update=None, v=None,
                  is_diag_update_positive=None, is_non_singular=None, is_self_adjoint=None,

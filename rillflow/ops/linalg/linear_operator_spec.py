@@ -147,3 +147,66 @@ def _fill(v, it):
     if isinstance(v, TensorSpec):
         return next(it)
     return v
+
+
+# --- batch slicing: `operator[key]` --------------------------------------------------
+
+def _adapt_key(key, param_batch, op_batch_rank):
+    """The key for a parameter whose batch shape `param_batch` broadcasts
+    against the operator's (of rank op_batch_rank): entries for dimensions the
+    parameter lacks are dropped, and size-1 dimensions are kept (index 0 for
+    an integer, the whole dimension for a slice)."""
+    offset = op_batch_rank - len(param_batch)
+    out = []
+    for i, k in enumerate(key):
+        if i < offset:
+            continue
+        if param_batch[i - offset] == 1:
+            out.append(slice(None) if isinstance(k, slice) else 0)
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def _slice_value(value, ndims, key, op_batch_rank):
+    if value is None:
+        return None
+    if getattr(value, "_is_linear_operator", False):
+        sub = _adapt_key(key, value.batch_shape.as_list(), op_batch_rank)
+        return value[sub] if sub else value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_slice_value(v, ndims, key, op_batch_rank) for v in value)
+    from ...framework.convert import convert_to_tensor
+    from ..core.slicing import getitem
+    t = convert_to_tensor(value)
+    s = t.shape.as_list()
+    sub = _adapt_key(key, s[:len(s) - ndims], op_batch_rank)
+    return getitem(t, sub + (Ellipsis,)) if sub else t
+
+
+def slice_operator(op, key):
+    """op[key]: the operator of the batch members `key` selects (integers and
+    slices over the batch dimensions), of the same class, its parameters
+    sliced where they have batch dimensions.
+
+    Raises:
+      ValueError: more indices than batch dimensions, or unsupported entries.
+    """
+    key = key if isinstance(key, tuple) else (key,)
+    if key and key[-1] is Ellipsis:
+        key = key[:-1]
+    if any(k is Ellipsis or k is None or not isinstance(k, (int, np.integer, slice))
+           for k in key):
+        raise ValueError("LinearOperator batch slicing takes integers and slices "
+                         f"(optionally a final Ellipsis); got {key}")
+    rank = op.batch_shape.rank
+    if rank is None or len(key) > rank:
+        raise ValueError(f"Too many indices ({len(key)}) for the batch shape "
+                         f"{op.batch_shape} of {op.name}")
+    params = dict(op.parameters)
+    for name, ndims in op._experimental_parameter_ndims_to_matrix_ndims.items():
+        value = getattr(op, "_" + name, params.get(name))
+        params[name] = _slice_value(value, ndims, key, rank)
+    if params.get("batch_shape") is not None:
+        params["batch_shape"] = list(np.empty(op.batch_shape.as_list())[key].shape)
+    return type(op)(**params)

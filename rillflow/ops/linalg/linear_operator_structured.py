@@ -31,6 +31,10 @@ class _BaseCirculant(LinearOperator):
     _composite_tensor_fields = ("spectrum",)
     _block_depth = 1
 
+    @property
+    def _experimental_parameter_ndims_to_matrix_ndims(self):
+        return {"spectrum": self._block_depth}
+
     def __init__(self, spectrum, input_output_dtype=D.complex64, is_non_singular=None,
                  is_self_adjoint=None, is_positive_definite=None, is_square=True,
                  name="LinearOperatorCirculant", parameters=None):
@@ -284,6 +288,7 @@ class LinearOperatorToeplitz(LinearOperator):
     [..., N] (row[0] is ignored: col[0] is the diagonal)."""
 
     _composite_tensor_fields = ("col", "row")
+    _experimental_parameter_ndims_to_matrix_ndims = {"col": 1, "row": 1}
 
     def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorToeplitz"):
@@ -350,6 +355,10 @@ class LinearOperatorTridiag(LinearOperator):
     `tf.linalg.tridiagonal_solve` ('compact', 'sequence' or 'matrix')."""
 
     _composite_tensor_fields = ("diagonals",)
+
+    @property
+    def _experimental_parameter_ndims_to_matrix_ndims(self):
+        return {"diagonals": 1 if self._diagonals_format == "sequence" else 2}
 
     def __init__(self, diagonals, diagonals_format="compact", is_non_singular=None,
                  is_self_adjoint=None, is_positive_definite=None, is_square=None,
@@ -427,6 +436,7 @@ class LinearOperatorHouseholder(LinearOperator):
     to `reflection_axis` v [..., N]."""
 
     _composite_tensor_fields = ("reflection_axis",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"reflection_axis": 1}
 
     def __init__(self, reflection_axis, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,
@@ -519,6 +529,7 @@ class LinearOperatorPermutation(LinearOperator):
     """The permutation matrix P with P[i, perm[i]] = 1: (P x)[i] = x[perm[i]]."""
 
     _composite_tensor_fields = ("perm",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"perm": 1}
 
     def __init__(self, perm, dtype=D.float32, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,

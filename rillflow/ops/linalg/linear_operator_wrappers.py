@@ -123,6 +123,7 @@ class LinearOperatorAdjoint(LinearOperator):
     """The conjugate transpose of another operator, computed through it."""
 
     _composite_tensor_fields = ("operator",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operator": 0}
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -223,6 +224,7 @@ class LinearOperatorInversion(LinearOperator):
     are the operator's solves and its solves the operator's products."""
 
     _composite_tensor_fields = ("operator",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operator": 0}
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -315,6 +317,7 @@ class LinearOperatorComposition(LinearOperator):
     """The product A1 A2 ... An of operators, applied right to left."""
 
     _composite_tensor_fields = ("operators",)
+    _experimental_parameter_ndims_to_matrix_ndims = {"operators": 0}
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
