@@ -169,21 +169,21 @@ _Betainc = register("Betainc", _betainc_kernel, _betainc_infer, _betainc_grad,
 _OPS["Betainc"] = _Betainc
 
 
-@export("math.igamma", "compat.v1.igamma")
+@export("math.igamma", "compat.v1.igamma", "compat.v1.math.igamma")
 def igamma(a, x, name=None):
     """The lower regularized incomplete gamma function P(a, x) elementwise
     (broadcasting): integral_0^x t^(a-1) e^-t dt / Gamma(a)."""
     return binary(_Igamma, a, x, name or "Igamma")
 
 
-@export("math.igammac", "compat.v1.igammac")
+@export("math.igammac", "compat.v1.igammac", "compat.v1.math.igammac")
 def igammac(a, x, name=None):
     """The upper regularized incomplete gamma function Q(a, x) = 1 - P(a, x)
     elementwise (broadcasting)."""
     return binary(_Igammac, a, x, name or "Igammac")
 
 
-@export("math.betainc", "compat.v1.betainc")
+@export("math.betainc", "compat.v1.betainc", "compat.v1.math.betainc")
 def betainc(a, b, x, name=None):
     """The regularized incomplete beta function I_x(a, b) elementwise.
 

@@ -18,7 +18,8 @@ def _dot(x, y):
     return T.reduce_sum(T.conj(x) * y, axis=-1)
 
 
-@export("linalg.experimental.conjugate_gradient")
+@export("linalg.experimental.conjugate_gradient",
+        "compat.v1.linalg.experimental.conjugate_gradient")
 def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-5, max_iter=20,
                        name="conjugate_gradient"):
     """Solves operator @ x = rhs by conjugate gradients.

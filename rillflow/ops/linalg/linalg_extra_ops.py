@@ -35,7 +35,7 @@ from .structure_ops import diag as matrix_diag, diag_part as matrix_diag_part
 from .structure_ops import matrix_transpose
 
 
-@export("linalg.cholesky_solve", "compat.v1.cholesky_solve")
+@export("linalg.cholesky_solve", "compat.v1.cholesky_solve", "compat.v1.linalg.cholesky_solve")
 def cholesky_solve(chol, rhs, name=None):
     """Solves A X = rhs given the lower Cholesky factor `chol` of A (two
     triangular solves)."""
@@ -91,21 +91,21 @@ _DiagPart = register("DiagPart", _diag_part_kernel, _diag_part_infer,
                      lambda op, g: [apply(_Diag, [g], {}, name="Diag")])
 
 
-@export("linalg.tensor_diag", "compat.v1.diag")
+@export("linalg.tensor_diag", "compat.v1.diag", "compat.v1.linalg.tensor_diag")
 def tensor_diag(diagonal, name=None):
     """A tensor of shape `s + s` with `diagonal` (shape `s`) on its diagonal
     (`out[i1..ik, i1..ik] = diagonal[i1..ik]`) and zeros elsewhere."""
     return apply(_Diag, [convert_to_tensor(diagonal)], {}, name=name or "Diag")
 
 
-@export("linalg.tensor_diag_part", "compat.v1.diag_part")
+@export("linalg.tensor_diag_part", "compat.v1.diag_part", "compat.v1.linalg.tensor_diag_part")
 def tensor_diag_part(input, name=None):  # noqa: A002
     """The diagonal of a tensor of shape `s + s`: `out[i1..ik] = input[i1..ik,
     i1..ik]`, the inverse of `tensor_diag`."""
     return apply(_DiagPart, [convert_to_tensor(input)], {}, name=name or "DiagPart")
 
 
-@export("linalg.normalize")
+@export("linalg.normalize", "compat.v1.linalg.normalize")
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
     """(tensor / norm, norm): the tensor scaled to unit norm along `axis`, and
     the norm (kept dimensions, cast to the tensor's dtype)."""
@@ -207,7 +207,7 @@ _MatrixSolveLs = register("MatrixSolveLs", _lstsq_kernel, _lstsq_infer, _lstsq_g
                           allowed=_LINALG_T)
 
 
-@export("linalg.lstsq", "compat.v1.matrix_solve_ls")
+@export("linalg.lstsq", "compat.v1.matrix_solve_ls", "compat.v1.linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solution of matrix @ X = rhs for each innermost matrix.
 
@@ -266,7 +266,7 @@ def _to_compact(diagonals, fmt, name):
     raise ValueError(f"Unrecognized diagonals_format: {fmt}")
 
 
-@export("linalg.tridiagonal_matmul")
+@export("linalg.tridiagonal_matmul", "compat.v1.linalg.tridiagonal_matmul")
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     """The product of tridiagonal matrices with `rhs` [..., M, N].
 
@@ -383,7 +383,7 @@ _TridiagonalSolve = register("TridiagonalSolve", _tridiag_solve_kernel, _tridiag
                              _tridiag_solve_grad, allowed=_LINALG_T)
 
 
-@export("linalg.tridiagonal_solve")
+@export("linalg.tridiagonal_solve", "compat.v1.linalg.tridiagonal_solve")
 def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=False,
                       conjugate_rhs=False, name=None, partial_pivoting=True,
                       perturb_singular=False):
@@ -432,7 +432,7 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
                                 lower=lower, adjoint=adjoint)
 
 
-@export("linalg.eigh_tridiagonal")
+@export("linalg.eigh_tridiagonal", "compat.v1.linalg.eigh_tridiagonal")
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None,
                      tol=None, name=None):
     """Eigenvalues (ascending), and with eigvals_only=False eigenvectors (as

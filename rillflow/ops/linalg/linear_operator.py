@@ -57,7 +57,8 @@ from .linalg_extra_ops import cholesky_solve
 
 # The ops the operator modules compose, under TensorFlow's short names.
 T = types.SimpleNamespace(
-    convert=convert_to_tensor, nonref=lambda *a, **k: convert_nonref(*a, **k), broadcast_to=broadcast_to, where=where, ones=ones, zeros=zeros,
+    convert=convert_to_tensor, nonref=lambda *a, **k: convert_nonref(*a, **k),
+    broadcast_to=broadcast_to, where=where, ones=ones, zeros=zeros,
     zeros_like=zeros_like, ones_like=ones_like, fill=fill, eye=eye, range=_range,
     expand_dims=expand_dims, squeeze=squeeze, transpose=transpose, concat=concat, stack=stack,
     unstack=unstack, cast=cast, conj=conj, equal=equal, not_equal=not_equal, maximum=maximum,
@@ -151,7 +152,7 @@ def combined_square(a, b):
     return None
 
 
-@export("linalg.LinearOperator")
+@export("linalg.LinearOperator", "compat.v1.linalg.LinearOperator")
 class LinearOperator(Module):
     """Base class of the linear operators: a (batch of) matrix A of shape
     batch_shape + [M, N], defined by how it acts (`matmul`) rather than by

@@ -47,7 +47,7 @@ def _batch_broadcast(a, b):
     return T.broadcast_static_shape(a, b)
 
 
-@export("linalg.LinearOperatorFullMatrix")
+@export("linalg.LinearOperatorFullMatrix", "compat.v1.linalg.LinearOperatorFullMatrix")
 @_register_class("FullMatrix")
 class LinearOperatorFullMatrix(LinearOperator):
     """A (batch of) dense M x N matrix as an operator."""
@@ -113,7 +113,7 @@ def _modulus_nonzero(x, message):
     return T.assert_less(T.zeros([], x.dtype.real_dtype), T.abs(x), message=message)
 
 
-@export("linalg.LinearOperatorDiag")
+@export("linalg.LinearOperatorDiag", "compat.v1.linalg.LinearOperatorDiag")
 @_register_class("Diag")
 class LinearOperatorDiag(LinearOperator):
     """A (batch of) diagonal matrix given by its diagonal [..., N]."""
@@ -313,7 +313,7 @@ def _diag_solve(left, right):
     return None
 
 
-@export("linalg.LinearOperatorLowerTriangular")
+@export("linalg.LinearOperatorLowerTriangular", "compat.v1.linalg.LinearOperatorLowerTriangular")
 @_register_class("LowerTriangular")
 class LinearOperatorLowerTriangular(LinearOperator):
     """A (batch of) square lower-triangular matrix; entries above the
@@ -428,7 +428,7 @@ class _BaseIdentity(LinearOperator):
         return T.concat([self.batch_shape_tensor(), [self._num_rows, self._num_rows]], 0)
 
 
-@export("linalg.LinearOperatorIdentity")
+@export("linalg.LinearOperatorIdentity", "compat.v1.linalg.LinearOperatorIdentity")
 @_register_class("Identity")
 class LinearOperatorIdentity(_BaseIdentity):
     """The identity matrix of size `num_rows`, optionally batched."""
@@ -572,7 +572,7 @@ def static_int_list(t):
     return None if v is None else [int(d) for d in np.asarray(v).reshape(-1)]
 
 
-@export("linalg.LinearOperatorScaledIdentity")
+@export("linalg.LinearOperatorScaledIdentity", "compat.v1.linalg.LinearOperatorScaledIdentity")
 @_register_class("ScaledIdentity")
 class LinearOperatorScaledIdentity(_BaseIdentity):
     """`multiplier` times the identity of size `num_rows`; the multiplier's

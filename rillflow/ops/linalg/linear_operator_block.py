@@ -59,7 +59,7 @@ def _broadcast_batch(x, batch):
     return T.broadcast_to(x, want.concatenate(x.shape[-2:]).as_list())
 
 
-@export("linalg.LinearOperatorBlockDiag")
+@export("linalg.LinearOperatorBlockDiag", "compat.v1.linalg.LinearOperatorBlockDiag")
 @_register_class("BlockDiag")
 class LinearOperatorBlockDiag(LinearOperator):
     """The direct sum of operators: a block-diagonal matrix with them as blocks."""
@@ -257,7 +257,8 @@ def _combined(a, b, attr):
     return getattr(a, attr) and getattr(b, attr)
 
 
-@export("linalg.LinearOperatorBlockLowerTriangular")
+@export("linalg.LinearOperatorBlockLowerTriangular",
+        "compat.v1.linalg.LinearOperatorBlockLowerTriangular")
 @_register_class("BlockLowerTriangular")
 class LinearOperatorBlockLowerTriangular(LinearOperator):
     """A block lower-triangular matrix: row i of `operators` holds the blocks
@@ -444,7 +445,7 @@ def _kron_mode_apply(fn, x, sizes, i, out_size):
     return T.reshape(y, T.concat([T.shape(y)[:lead], [total], T.shape(x)[-1:]], 0))
 
 
-@export("linalg.LinearOperatorKronecker")
+@export("linalg.LinearOperatorKronecker", "compat.v1.linalg.LinearOperatorKronecker")
 @_register_class("Kronecker")
 class LinearOperatorKronecker(LinearOperator):
     """The Kronecker product A1 x A2 x ... of operators, applied one factor at
@@ -593,7 +594,7 @@ class LinearOperatorKronecker(LinearOperator):
                                        is_non_singular=True, is_square=True)
 
 
-@export("linalg.LinearOperatorLowRankUpdate")
+@export("linalg.LinearOperatorLowRankUpdate", "compat.v1.linalg.LinearOperatorLowRankUpdate")
 @_register_class("LowRankUpdate")
 class LinearOperatorLowRankUpdate(LinearOperator):
     """L + U D V^H: a base operator L plus a low-rank update (V = U when not

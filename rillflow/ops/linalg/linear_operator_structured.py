@@ -216,7 +216,8 @@ class _BaseCirculant(LinearOperator):
                          is_positive_definite=self.is_positive_definite)
 
     def _linop_inverse(self):
-        return self._new(1. / self._spectrum, keep_dtype=True, is_non_singular=self.is_non_singular,
+        return self._new(1. / self._spectrum, keep_dtype=True,
+                         is_non_singular=self.is_non_singular,
                          is_self_adjoint=self.is_self_adjoint,
                          is_positive_definite=self.is_positive_definite)
 
@@ -235,7 +236,7 @@ class _BaseCirculant(LinearOperator):
         return super()._linop_solve(left, right)
 
 
-@export("linalg.LinearOperatorCirculant")
+@export("linalg.LinearOperatorCirculant", "compat.v1.linalg.LinearOperatorCirculant")
 @_register_class("Circulant")
 class LinearOperatorCirculant(_BaseCirculant):
     """A circulant matrix given by its spectrum [..., N] (the FFT of its first
@@ -249,7 +250,7 @@ class LinearOperatorCirculant(_BaseCirculant):
                          is_positive_definite, is_square, name)
 
 
-@export("linalg.LinearOperatorCirculant2D")
+@export("linalg.LinearOperatorCirculant2D", "compat.v1.linalg.LinearOperatorCirculant2D")
 @_register_class("Circulant2D")
 class LinearOperatorCirculant2D(_BaseCirculant):
     """A block circulant matrix with circulant blocks, given by its 2-D
@@ -265,7 +266,7 @@ class LinearOperatorCirculant2D(_BaseCirculant):
                          is_positive_definite, is_square, name)
 
 
-@export("linalg.LinearOperatorCirculant3D")
+@export("linalg.LinearOperatorCirculant3D", "compat.v1.linalg.LinearOperatorCirculant3D")
 @_register_class("Circulant3D")
 class LinearOperatorCirculant3D(_BaseCirculant):
     """A doubly nested block circulant matrix given by its 3-D spectrum
@@ -281,7 +282,7 @@ class LinearOperatorCirculant3D(_BaseCirculant):
                          is_positive_definite, is_square, name)
 
 
-@export("linalg.LinearOperatorToeplitz")
+@export("linalg.LinearOperatorToeplitz", "compat.v1.linalg.LinearOperatorToeplitz")
 @_register_class("Toeplitz")
 class LinearOperatorToeplitz(LinearOperator):
     """A Toeplitz matrix from its first column `col` and first row `row`
@@ -348,7 +349,7 @@ class LinearOperatorToeplitz(LinearOperator):
         return self._col[..., 0] * T.cast(self._col.shape[-1], self.dtype)
 
 
-@export("linalg.LinearOperatorTridiag")
+@export("linalg.LinearOperatorTridiag", "compat.v1.linalg.LinearOperatorTridiag")
 @_register_class("Tridiag")
 class LinearOperatorTridiag(LinearOperator):
     """A square tridiagonal matrix from its diagonals, in the formats of
@@ -429,7 +430,7 @@ class LinearOperatorTridiag(LinearOperator):
         return T.reduce_sum(self._compact[..., 1, :], axis=-1)
 
 
-@export("linalg.LinearOperatorHouseholder")
+@export("linalg.LinearOperatorHouseholder", "compat.v1.linalg.LinearOperatorHouseholder")
 @_register_class("Householder")
 class LinearOperatorHouseholder(LinearOperator):
     """The reflection I - 2 v v^H / (v^H v) through the hyperplane orthogonal
@@ -523,7 +524,7 @@ class LinearOperatorHouseholder(LinearOperator):
         return self
 
 
-@export("linalg.LinearOperatorPermutation")
+@export("linalg.LinearOperatorPermutation", "compat.v1.linalg.LinearOperatorPermutation")
 @_register_class("Permutation")
 class LinearOperatorPermutation(LinearOperator):
     """The permutation matrix P with P[i, perm[i]] = 1: (P x)[i] = x[perm[i]]."""

@@ -10,7 +10,7 @@ from .linear_operator_basic import _batch_broadcast, _check_num_rows, _static_ba
 from .linear_operator_basic import operator_hint
 
 
-@export("linalg.LinearOperatorZeros")
+@export("linalg.LinearOperatorZeros", "compat.v1.linalg.LinearOperatorZeros")
 @_register_class("Zeros")
 class LinearOperatorZeros(LinearOperator):
     """The zero matrix of shape batch_shape + [num_rows, num_columns]."""
@@ -117,7 +117,7 @@ def _swap_last2(s):
     return TensorShape(d[:-2] + [d[-1], d[-2]])
 
 
-@export("linalg.LinearOperatorAdjoint")
+@export("linalg.LinearOperatorAdjoint", "compat.v1.linalg.LinearOperatorAdjoint")
 @_register_class("Adjoint")
 class LinearOperatorAdjoint(LinearOperator):
     """The conjugate transpose of another operator, computed through it."""
@@ -217,7 +217,7 @@ class LinearOperatorAdjoint(LinearOperator):
         return self._operator
 
 
-@export("linalg.LinearOperatorInversion")
+@export("linalg.LinearOperatorInversion", "compat.v1.linalg.LinearOperatorInversion")
 @_register_class("Inversion")
 class LinearOperatorInversion(LinearOperator):
     """The inverse of another (square, non-singular) operator: its products
@@ -311,7 +311,7 @@ class LinearOperatorInversion(LinearOperator):
         return left.operator.matmul(right)
 
 
-@export("linalg.LinearOperatorComposition")
+@export("linalg.LinearOperatorComposition", "compat.v1.linalg.LinearOperatorComposition")
 @_register_class("Composition")
 class LinearOperatorComposition(LinearOperator):
     """The product A1 A2 ... An of operators, applied right to left."""

@@ -85,7 +85,7 @@ def _nest_where(norm, bounds, values):
     return out
 
 
-@export("linalg.expm")
+@export("linalg.expm", "compat.v1.linalg.expm")
 def expm(input, name=None):  # noqa: A002
     """The matrix exponential of each innermost square matrix.
 
@@ -184,7 +184,8 @@ _MatrixSquareRoot = register("MatrixSquareRoot", _sqrtm_kernel,
                              _square_infer("MatrixSquareRoot"), _sqrtm_grad, allowed=_LINALG_T)
 
 
-@export("linalg.sqrtm", "matrix_square_root", "compat.v1.matrix_square_root")
+@export("linalg.sqrtm", "matrix_square_root", "compat.v1.matrix_square_root",
+        "compat.v1.linalg.sqrtm")
 def sqrtm(input, name=None):  # noqa: A002
     """The principal square root of each innermost square matrix.
 
@@ -214,7 +215,7 @@ _MatrixLogarithm = register("MatrixLogarithm", _logm_kernel,
                             _square_infer("MatrixLogarithm"), allowed=_COMPLEX_T)
 
 
-@export("linalg.logm")
+@export("linalg.logm", "compat.v1.linalg.logm")
 def logm(input, name=None):  # noqa: A002
     """The principal logarithm of each innermost square complex matrix.
 

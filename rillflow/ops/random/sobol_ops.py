@@ -20,6 +20,11 @@ _MAX_DIM = 21200
 _TF_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
 
 
+def _dtype_message(dt):
+    return (f"Value for attr 'dtype' of {_TF_NAMES.get(dt.name, dt.name)} is not in the list "
+            "of allowed values: float, double")
+
+
 def _invalid(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
@@ -49,8 +54,7 @@ def _sobol_kernel(dim, num_results, skip, dtype=D.float32):
 def _sobol_infer(inputs, attrs):
     dt = D.as_dtype(attrs.get("dtype", D.float32))
     if dt not in (D.float32, D.float64):
-        raise TypeError(f"Value for attr 'dtype' of {_TF_NAMES.get(dt.name, dt.name)} is not in the list of allowed "
-                        "values: float, double")
+        raise TypeError(_dtype_message(dt))
     dims = [U.constant_value(inputs[1]), U.constant_value(inputs[0])]
     return [(TensorShape([None if v is None else int(v) for v in dims]), dt)]
 
@@ -58,7 +62,7 @@ def _sobol_infer(inputs, attrs):
 _SobolSample = register("SobolSample", _sobol_kernel, _sobol_infer, None)
 
 
-@export("math.sobol_sample")
+@export("math.sobol_sample", "compat.v1.math.sobol_sample")
 def sobol_sample(dim, num_results, skip=0, dtype=D.float32, name=None):
     """The first `num_results` points (after `skip`) of the `dim`-dimensional
     Sobol sequence in [0, 1)^dim, shape [num_results, dim].
@@ -68,8 +72,6 @@ def sobol_sample(dim, num_results, skip=0, dtype=D.float32, name=None):
     """
     dt = D.as_dtype(dtype)
     if dt not in (D.float32, D.float64):
-        raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'dtype' of {_TF_NAMES.get(dt.name, dt.name)} is not in the list of allowed "
-            "values: float, double")
+        raise errors.InvalidArgumentError(None, None, _dtype_message(dt))
     ins = [convert_to_tensor(v, dtype=D.int32) for v in (dim, num_results, skip)]
     return apply(_SobolSample, ins, {"dtype": dt}, name=name or "SobolSample")
