@@ -207,6 +207,13 @@ _MatrixSolveLs = register("MatrixSolveLs", _lstsq_kernel, _lstsq_infer, _lstsq_g
                           allowed=_LINALG_T)
 
 
+def _nonzero(v):
+    """Whether a regularizer is non-zero, as far as is known now."""
+    from ..core.op_util import constant_value
+    value = constant_value(v) if hasattr(v, "dtype") else v
+    return value is not None and bool(np.any(np.asarray(value) != 0))
+
+
 @export("linalg.lstsq", "compat.v1.matrix_solve_ls", "compat.v1.linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solution of matrix @ X = rhs for each innermost matrix.
@@ -217,6 +224,9 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     (it has no gradient, as in TensorFlow).
     """
     m = convert_to_tensor(matrix, name="matrix")
+    if m.dtype == D.complex128 and _nonzero(l2_regularizer):
+        raise NotImplementedError("matrix_solve_ls is currently disabled for complex128 and "
+                                  "l2_regularizer != 0 due to poor accuracy.")
     r = convert_to_tensor(rhs, dtype_hint=m.dtype, name="rhs")
     if _state.graph is None:
         if m.dtype is not r.dtype:
@@ -363,17 +373,24 @@ def _tridiag_adjoint(diagonals):
     return conj(stack([_shift(sub, True), main, _shift(sup, False)], axis=-2))
 
 
+def _tridiag_transpose(diagonals):
+    """The compact diagonals of each matrix's transpose (not conjugated)."""
+    sup, main, sub = diagonals[..., 0, :], diagonals[..., 1, :], diagonals[..., 2, :]
+    return stack([_shift(sub, True), main, _shift(sup, False)], axis=-2)
+
+
 def _tridiag_solve_grad(op, g):
+    # TensorFlow's gradient solves with the transpose and pairs with x
+    # unconjugated, for complex matrices too.
     diagonals = op.inputs[0]
     x = op.outputs[0]
     attrs = {"partial_pivoting": op.get_attr("partial_pivoting"),
              "perturb_singular": op.get_attr("perturb_singular")}
-    g_rhs = apply(_TridiagonalSolve, [_tridiag_adjoint(diagonals), g], attrs,
+    g_rhs = apply(_TridiagonalSolve, [_tridiag_transpose(diagonals), g], attrs,
                   name="TridiagonalSolve")
-    xc = conj(x)
-    main = -reduce_sum(g_rhs * xc, axis=-1)
-    sup = -reduce_sum(g_rhs[..., :-1, :] * xc[..., 1:, :], axis=-1)
-    sub = -reduce_sum(g_rhs[..., 1:, :] * xc[..., :-1, :], axis=-1)
+    main = -reduce_sum(g_rhs * x, axis=-1)
+    sup = -reduce_sum(g_rhs[..., :-1, :] * x[..., 1:, :], axis=-1)
+    sub = -reduce_sum(g_rhs[..., 1:, :] * x[..., :-1, :], axis=-1)
     pads = [[0, 0]] * (main.shape.rank - 1)
     g_diag = stack([pad(sup, pads + [[0, 1]]), main, pad(sub, pads + [[1, 0]])], axis=-2)
     return [g_diag, g_rhs]

@@ -10,13 +10,14 @@ matrices, so without SciPy these raise an error that says so.
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.op_registry import register
 
 from ..core.broadcast_ops import where
 from ..core.creation_ops import eye
-from ..core.math_ops import cast, conj, less, maximum, pow as _pow
+from ..core.math_ops import cast, less, maximum, pow as _pow
 from ..core.reduction_ops import reduce_max, reduce_sum
 from ..core.shape_ops import reshape, shape
 from ..core.unary_ops import abs as _abs, floor, log
@@ -27,7 +28,7 @@ from .linalg_util import _LINALG_T, _compute_dtype, _linalg_unary, _scope, _squa
 from .linalg_util import _square_infer
 from .matmul_ops import matmul
 from .solve_ops import solve
-from .structure_ops import adjoint as _adjoint
+from .structure_ops import matrix_transpose
 
 _COMPLEX_T = (D.complex64, D.complex128)
 
@@ -100,6 +101,11 @@ def expm(input, name=None):  # noqa: A002
             raise ValueError(f"tf.linalg.expm requires a square matrix, got shape {s}")
         if s.rank is not None and s.rank < 2:
             raise ValueError(f"tf.linalg.expm requires a matrix of rank >= 2, got shape {s}")
+        if a.dtype == D.float16:
+            # TensorFlow's MatrixSolve has no half-precision CPU kernel.
+            raise errors.NotFoundError(
+                None, None, "Could not find device for node: {{node MatrixSolve}} = "
+                "MatrixSolve[T=DT_HALF, adjoint=false]")
         if s.is_fully_defined() and s.num_elements() == 0:
             return a
         n = shape(a)[-1]
@@ -169,13 +175,13 @@ def _kron_batch(a, b):
 
 
 def _sqrtm_grad(op, g):
-    # dA = S dS + dS S; backprop solves S^H G + G S^H = grad, written as one
-    # n^2 x n^2 system in row-major vec form.
+    # dA = S dS + dS S; backprop solves S^T G + G S^T = grad (TensorFlow's
+    # gradient transposes without conjugating, also for complex matrices),
+    # written as one n^2 x n^2 system in row-major vec form.
     s = op.outputs[0]
-    s_adj = _adjoint(s)
     n = shape(s)[-1]
     ident = eye(n, batch_shape=shape(s)[:-2], dtype=s.dtype)
-    k = _kron_batch(s_adj, ident) + _kron_batch(ident, conj(s))
+    k = _kron_batch(matrix_transpose(s), ident) + _kron_batch(ident, s)
     flat = reshape(g, concat([shape(g)[:-2], [n * n, 1]], 0))
     return [reshape(solve(k, flat), shape(g))]
 
