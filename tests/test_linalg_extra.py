@@ -205,3 +205,23 @@ def test_sobol_sample():
         tf.math.sobol_sample(2, 3, skip=-1)
     f = tf.function(lambda: tf.math.sobol_sample(2, 3))
     assert f.get_concrete_function().output_shapes == tf.TensorShape([3, 2])
+
+
+def test_complex_gradients_follow_tensorflow():
+    pytest.importorskip("scipy")
+    a, w = DATA["complex/a"], DATA["complex/w"]
+    x = tf.constant(a)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.math.real(tf.linalg.sqrtm(x) * w))
+    close(tape.gradient(loss, x).numpy(), DATA["complex/sqrtm_grad"], 1e-8, 1e-9)
+    d, r = tf.constant(DATA["complex/diags"]), tf.constant(DATA["complex/rhs"])
+    with tf.GradientTape() as tape:
+        tape.watch([d, r])
+        loss = tf.reduce_sum(tf.math.real(tf.linalg.tridiagonal_solve(d, r) * w[:, :2]))
+    gd, gr = tape.gradient(loss, [d, r])
+    close(gd.numpy(), DATA["complex/tri_dd"], 1e-9, 1e-10)
+    close(gr.numpy(), DATA["complex/tri_drhs"], 1e-9, 1e-10)
+    with pytest.raises(NotImplementedError, match="complex128 and l2_regularizer != 0"):
+        tf.linalg.lstsq(tf.ones([3, 2], tf.complex128), tf.ones([3, 1], tf.complex128),
+                        l2_regularizer=0.5)

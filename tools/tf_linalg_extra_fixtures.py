@@ -132,6 +132,24 @@ def main():
     out["bi/dx"] = g[2]
     out["sobol/5x4"] = tf.math.sobol_sample(5, 40).numpy()
     out["sobol/skip"] = tf.math.sobol_sample(30, 7, skip=1000, dtype=tf.float64).numpy()
+    # Complex gradients: TensorFlow transposes without conjugating in these two.
+    cm = (spd[0] + 0.5j * rng.standard_normal((4, 4))).astype(np.complex128)
+    cw = rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))
+    out["complex/a"], out["complex/w"] = cm, cw
+    x = tf.constant(cm)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.math.real(tf.linalg.sqrtm(x) * cw))
+    out["complex/sqrtm_grad"] = tape.gradient(loss, x).numpy()
+    cd = diags[0] + 1j * rng.standard_normal((3, 5))
+    cr = rhs[0] + 1j * rng.standard_normal((5, 2))
+    out["complex/diags"], out["complex/rhs"] = cd, cr
+    dt, rt = tf.constant(cd), tf.constant(cr)
+    with tf.GradientTape() as tape:
+        tape.watch([dt, rt])
+        loss = tf.reduce_sum(tf.math.real(tf.linalg.tridiagonal_solve(dt, rt) * cw[:, :2]))
+    g = tape.gradient(loss, [dt, rt])
+    out["complex/tri_dd"], out["complex/tri_drhs"] = g[0].numpy(), g[1].numpy()
     np.savez_compressed(OUT, **out)
     print(f"wrote {len(out)} arrays to {OUT}")
 
