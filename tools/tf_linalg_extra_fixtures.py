@@ -143,11 +143,12 @@ def main():
     out["complex/sqrtm_grad"] = tape.gradient(loss, x).numpy()
     cd = diags[0] + 1j * rng.standard_normal((3, 5))
     cr = rhs[0] + 1j * rng.standard_normal((5, 2))
-    out["complex/diags"], out["complex/rhs"] = cd, cr
+    cw2 = rng.standard_normal((5, 2)) + 1j * rng.standard_normal((5, 2))
+    out["complex/diags"], out["complex/rhs"], out["complex/w2"] = cd, cr, cw2
     dt, rt = tf.constant(cd), tf.constant(cr)
     with tf.GradientTape() as tape:
         tape.watch([dt, rt])
-        loss = tf.reduce_sum(tf.math.real(tf.linalg.tridiagonal_solve(dt, rt) * cw[:, :2]))
+        loss = tf.reduce_sum(tf.math.real(tf.linalg.tridiagonal_solve(dt, rt) * cw2))
     g = tape.gradient(loss, [dt, rt])
     out["complex/tri_dd"], out["complex/tri_drhs"] = g[0].numpy(), g[1].numpy()
     np.savez_compressed(OUT, **out)
