@@ -365,12 +365,6 @@ class LinearOperator(Module):
     def _op_scope(self, name=None):
         return _scope(f"{self.name}/{name}" if name else self.name)
 
-    def __repr__(self):
-        return (f"<tf.linalg.{type(self).__name__} '{self.name}' is_non_singular="
-                f"{self.is_non_singular} is_self_adjoint={self.is_self_adjoint} "
-                f"is_positive_definite={self.is_positive_definite} is_square="
-                f"{self.is_square} shape={self.shape} dtype={self.dtype.name}>")
-
     # --- checks ----------------------------------------------------------------
     def _check_input_dtype(self, arg):
         if arg.dtype.base_dtype != self.dtype:
