@@ -225,3 +225,27 @@ def test_complex_gradients_follow_tensorflow():
     with pytest.raises(NotImplementedError, match="complex128 and l2_regularizer != 0"):
         tf.linalg.lstsq(tf.ones([3, 2], tf.complex128), tf.ones([3, 1], tf.complex128),
                         l2_regularizer=0.5)
+
+
+def test_xla_lowerings_agree_with_the_kernels():
+    pytest.importorskip("jax")
+    pytest.importorskip("scipy")
+    a = tf.constant([[0.5, 2., 0.], [1., -1., 3.]])
+    x = tf.constant([[0.3, 3., 0.], [0., 1., 2.]])
+    for fn in (tf.math.igamma, tf.math.igammac):
+        np.testing.assert_allclose(tf.function(fn, jit_compile=True)(a, x).numpy(),
+                                   fn(a, x).numpy(), rtol=1e-5, atol=1e-6)
+    b, xx = tf.constant([1., 2., 0.5]), tf.constant([0.2, 0.5, 1.5])
+    np.testing.assert_allclose(tf.function(tf.math.betainc, jit_compile=True)(b, b + 1, xx),
+                               tf.math.betainc(b, b + 1, xx).numpy(), rtol=1e-5, atol=1e-6)
+    d = tf.constant([[1., 2.], [3., 4.]])
+    t = tf.function(tf.linalg.tensor_diag, jit_compile=True)(d)
+    np.testing.assert_array_equal(t.numpy(), tf.linalg.tensor_diag(d).numpy())
+    np.testing.assert_array_equal(
+        tf.function(tf.linalg.tensor_diag_part, jit_compile=True)(t).numpy(), d.numpy())
+    np.testing.assert_array_equal(
+        tf.function(lambda: tf.math.sobol_sample(3, 4), jit_compile=True)().numpy(),
+        tf.math.sobol_sample(3, 4).numpy())
+    m = tf.constant(DATA["expm/big/a"])
+    close(tf.function(tf.linalg.expm, jit_compile=True)(m).numpy(), DATA["expm/big/float64"],
+          1e-9, 1e-9)

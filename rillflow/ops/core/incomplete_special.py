@@ -10,6 +10,7 @@ as TensorFlow's; without SciPy the kernels raise an ImportError that says so.
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -197,3 +198,34 @@ def betainc(a, b, x, name=None):
 
 
 __all__ = ["igamma", "igammac", "betainc"]
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_igamma(ctx, op, a, x):
+    # jax's gammainc, with Eigen's edge cases as the NumPy kernel sets them.
+    jnp = XL.jnp
+    a, x = XL.broadcast(a, x)
+    out = XL.jax.scipy.special.gammainc(a, x)
+    out = jnp.where((a <= 0) | (x < 0), jnp.nan, out)
+    return jnp.where((x == 0) & ~jnp.isnan(a), 0, out).astype(op.outputs[0].dtype._np)
+
+
+def _lower_igammac(ctx, op, a, x):
+    jnp = XL.jnp
+    a, x = XL.broadcast(a, x)
+    out = XL.jax.scipy.special.gammaincc(a, x)
+    out = jnp.where((x == 0) & (a > 0), 1, out)
+    return jnp.where((a <= 0) | (x < 0), jnp.nan, out).astype(op.outputs[0].dtype._np)
+
+
+def _lower_betainc(ctx, op, a, b, x):
+    jnp = XL.jnp
+    a, b, x = XL.broadcast(a, b, x)
+    out = XL.jax.scipy.special.betainc(a, b, x)
+    bad = (a <= 0) | (b <= 0) | (x < 0) | (x > 1)
+    return jnp.where(bad, jnp.nan, out).astype(op.outputs[0].dtype._np)
+
+
+XL.set_lowerings({"Igamma": _lower_igamma, "Igammac": _lower_igammac,
+                  "Betainc": _lower_betainc})

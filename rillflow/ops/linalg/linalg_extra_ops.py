@@ -11,6 +11,7 @@ here too, so gradients come from the parts.
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -508,3 +509,20 @@ def _ones_vec(alpha, beta):
 __all__ = ["cholesky_solve", "tensor_diag", "tensor_diag_part", "normalize", "lstsq",
            "tridiagonal_matmul", "tridiagonal_solve", "banded_triangular_solve",
            "eigh_tridiagonal"]
+
+
+# --- XLA lowerings (framework/lowering.py) -----------------------------------------
+
+def _lower_diag(ctx, op, x):
+    n = int(np.prod(x.shape, dtype=np.int64))
+    flat = XL.jnp.diag(XL.jnp.reshape(x, (n,)))
+    return XL.jnp.reshape(flat, tuple(x.shape) * 2)
+
+
+def _lower_diag_part(ctx, op, x):
+    k = x.ndim // 2
+    n = int(np.prod(x.shape[:k], dtype=np.int64))
+    return XL.jnp.reshape(XL.jnp.diagonal(XL.jnp.reshape(x, (n, n))), x.shape[:k])
+
+
+XL.set_lowerings({"Diag": _lower_diag, "DiagPart": _lower_diag_part})

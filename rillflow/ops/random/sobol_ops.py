@@ -7,6 +7,7 @@ raises an ImportError that says so.
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -75,3 +76,7 @@ def sobol_sample(dim, num_results, skip=0, dtype=D.float32, name=None):
         raise errors.InvalidArgumentError(None, None, _dtype_message(dt))
     ins = [convert_to_tensor(v, dtype=D.int32) for v in (dim, num_results, skip)]
     return apply(_SobolSample, ins, {"dtype": dt}, name=name or "SobolSample")
+
+
+# The inputs are shape-like scalars: computed at compile time (framework/lowering.py).
+XL.set_lowerings({"SobolSample": XL.host_rule})
