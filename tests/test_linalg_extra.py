@@ -249,3 +249,20 @@ def test_xla_lowerings_agree_with_the_kernels():
     m = tf.constant(DATA["expm/big/a"])
     close(tf.function(tf.linalg.expm, jit_compile=True)(m).numpy(), DATA["expm/big/float64"],
           1e-9, 1e-9)
+
+
+def test_dtype_errors_as_tensorflow():
+    pytest.importorskip("scipy")
+    with pytest.raises(tf.errors.NotFoundError, match="Igamma"):
+        tf.math.igamma(tf.constant([1.], tf.float16), tf.constant([1.], tf.float16))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="half is not in the list"):
+        tf.math.betainc(tf.constant([1., 2.], tf.float16), 1., 0.5)
+    with pytest.raises(TypeError):
+        tf.math.betainc(1, 1, 0.5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bool is not in the list"):
+        tf.linalg.tensor_diag(tf.constant([True, False]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="at least rank 1"):
+        tf.linalg.tensor_diag(tf.constant(3.))
+    assert tf.linalg.tensor_diag_part(tf.constant(3.)).numpy() == 3.
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32 is not in the list"):
+        tf.linalg.tridiagonal_solve(tf.ones([3, 3], tf.int32), tf.ones([3, 1], tf.int32))

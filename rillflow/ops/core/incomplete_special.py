@@ -21,7 +21,8 @@ from .math_ops import _sum_to
 from .op_util import binary
 from .special_composites import xlog1py
 from .special_math_ops import _binary_infer, lgamma, xlogy
-from .unary_ops import _OPS, _register, exp, log
+from .unary_ops import _OPS, _not_found, _register, exp, log
+from ...framework.tensor import EagerTensor, Tensor
 
 _HALF_F32_F64 = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64)
                       if d is not None)
@@ -92,11 +93,17 @@ def _betainc64(a, b, x):
     return np.where(bad, np.nan, out)
 
 
-def _cast_kernel(fn):
+def _cast_kernel(fn, op_name=None):
     def kernel(*xs):
         dt = xs[0].dtype
+        if op_name is not None and dt not in _F32_F64:
+            # Half and bfloat16 are in the op's list but have no CPU kernel.
+            raise _not_found(op_name, xs[0])
         return np.asarray(fn(*xs)).astype(dt)
     return kernel
+
+
+_F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _igamma_partials(a, x):
@@ -118,10 +125,10 @@ def _igammac_grad(op, g):
     return [_sum_to(-pa * g, a), _sum_to(-px * g, x)]
 
 
-_Igamma = _register("Igamma", _cast_kernel(_igamma64), _binary_infer("Igamma", "a", "x"),
-                    _igamma_grad, _HALF_F32_F64)
-_Igammac = _register("Igammac", _cast_kernel(_igammac64), _binary_infer("Igammac", "a", "x"),
-                     _igammac_grad, _HALF_F32_F64)
+_Igamma = _register("Igamma", _cast_kernel(_igamma64, "Igamma"),
+                    _binary_infer("Igamma", "a", "x"), _igamma_grad, _HALF_F32_F64)
+_Igammac = _register("Igammac", _cast_kernel(_igammac64, "Igammac"),
+                     _binary_infer("Igammac", "a", "x"), _igammac_grad, _HALF_F32_F64)
 _IgammaGradA = _register("IgammaGradA", _cast_kernel(_log_p_or_q_derivative),
                          _binary_infer("IgammaGradA", "a", "x"), None,
                          (D.float32, D.float64))
@@ -191,9 +198,17 @@ def betainc(a, b, x, name=None):
     a, b and x have one shape, or are scalars (broadcast to it); other shapes
     raise InvalidArgumentError, as in TensorFlow.
     """
+    # As TensorFlow's wrapper: b and x convert to a's dtype (0.5 with an
+    # integer a is a TypeError); the dtypes are then checked.
     a = convert_to_tensor(a, name="a")
-    b = convert_to_tensor(b, dtype_hint=a.dtype, name="b")
-    x = convert_to_tensor(x, dtype_hint=a.dtype, name="x")
+    b = b if isinstance(b, Tensor) else convert_to_tensor(b, dtype=a.dtype, name="b")
+    x = x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=a.dtype, name="x")
+    if isinstance(a, EagerTensor):
+        for t, n in ((b, "b"), (x, "x")):
+            if t.dtype is not a.dtype:
+                raise U._mismatch(_Betainc, a, t)
+        if a._v.dtype not in _Betainc.allowed_np:
+            raise U._eager_disallowed(_Betainc, a)
     return apply(_Betainc, [a, b, x], {}, name=name or "Betainc")
 
 

@@ -16,6 +16,7 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
+from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from ..core.constant_ops import zeros_like
@@ -48,6 +49,8 @@ def cholesky_solve(chol, rhs, name=None):
 # --- tensor_diag / tensor_diag_part -----------------------------------------------
 
 def _diag_kernel(x):
+    if x.ndim < 1:
+        raise _invalid(f"Input must be at least rank 1, got {x.ndim}")
     n = x.size
     out = np.zeros((n, n), dtype=x.dtype)
     out[np.arange(n), np.arange(n)] = x.reshape(-1)
@@ -63,8 +66,10 @@ def _diag_infer(inputs, attrs):
 
 
 def _diag_part_kernel(x):
+    if x.ndim == 0:
+        return np.array(x, copy=True)
     k = x.ndim // 2
-    if x.ndim % 2 or x.ndim == 0:
+    if x.ndim % 2:
         raise _invalid(f"The rank of the tensor should be even and positive, got shape "
                        f"[{','.join(map(str, x.shape))}]")
     for i in range(k):
@@ -79,31 +84,42 @@ def _diag_part_infer(inputs, attrs):
     s = inputs[0].shape
     if s.rank is None:
         return [(TensorShape(None), inputs[0].dtype)]
-    if s.rank % 2 or s.rank == 0:
-        raise ValueError(f"Input must have even and non-zero rank, input rank is {s.rank}")
+    if s.rank % 2:
+        raise ValueError(f"Input must have even rank, input rank is {s.rank}")
     k = s.rank // 2
     dims = [a if a is not None else b for a, b in zip(s.as_list()[:k], s.as_list()[k:])]
     return [(TensorShape(dims), inputs[0].dtype)]
 
 
+_DIAG_T = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64, D.int32, D.int64,
+                            D.complex64, D.complex128) if d is not None)
 _Diag = register("Diag", _diag_kernel, _diag_infer,
-                 lambda op, g: [apply(_DiagPart, [g], {}, name="DiagPart")])
+                 lambda op, g: [apply(_DiagPart, [g], {}, name="DiagPart")], allowed=_DIAG_T)
 _DiagPart = register("DiagPart", _diag_part_kernel, _diag_part_infer,
-                     lambda op, g: [apply(_Diag, [g], {}, name="Diag")])
+                     lambda op, g: [apply(_Diag, [g], {}, name="Diag")], allowed=_DIAG_T)
+
+
+def _checked(opdef, x):
+    """x, after TensorFlow's eager check of the op's dtype list."""
+    if _state.graph is None and x._v.dtype not in opdef.allowed_np:
+        raise U._eager_disallowed(opdef, x)
+    return x
 
 
 @export("linalg.tensor_diag", "compat.v1.diag", "compat.v1.linalg.tensor_diag")
 def tensor_diag(diagonal, name=None):
     """A tensor of shape `s + s` with `diagonal` (shape `s`) on its diagonal
     (`out[i1..ik, i1..ik] = diagonal[i1..ik]`) and zeros elsewhere."""
-    return apply(_Diag, [convert_to_tensor(diagonal)], {}, name=name or "Diag")
+    return apply(_Diag, [_checked(_Diag, convert_to_tensor(diagonal))], {},
+                 name=name or "Diag")
 
 
 @export("linalg.tensor_diag_part", "compat.v1.diag_part", "compat.v1.linalg.tensor_diag_part")
 def tensor_diag_part(input, name=None):  # noqa: A002
     """The diagonal of a tensor of shape `s + s`: `out[i1..ik] = input[i1..ik,
     i1..ik]`, the inverse of `tensor_diag`."""
-    return apply(_DiagPart, [convert_to_tensor(input)], {}, name=name or "DiagPart")
+    return apply(_DiagPart, [_checked(_DiagPart, convert_to_tensor(input))], {},
+                 name=name or "DiagPart")
 
 
 @export("linalg.normalize", "compat.v1.linalg.normalize")
@@ -398,7 +414,8 @@ def _tridiag_solve_grad(op, g):
 
 
 _TridiagonalSolve = register("TridiagonalSolve", _tridiag_solve_kernel, _tridiag_solve_infer,
-                             _tridiag_solve_grad, allowed=_LINALG_T)
+                             _tridiag_solve_grad,
+                             allowed=(D.float64, D.float32, D.complex64, D.complex128))
 
 
 @export("linalg.tridiagonal_solve", "compat.v1.linalg.tridiagonal_solve")
@@ -424,6 +441,8 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
             r = matrix_transpose(r)
         if conjugate_rhs:
             r = conj(r)
+        if isinstance(compact, EagerTensor):
+            _checked(_TridiagonalSolve, compact)
         x = apply(_TridiagonalSolve, [compact, r],
                   {"partial_pivoting": bool(partial_pivoting),
                    "perturb_singular": bool(perturb_singular)}, name="TridiagonalSolve")
