@@ -7,6 +7,7 @@ import string
 from ...framework.api_export import export
 from .einsum_ops import einsum
 from .linear_operator import LinearOperator, T, _CLASSES, _register_class
+from .linear_operator import broadcast_matrix_batch
 from .linear_operator_basic import _batch_broadcast
 
 
@@ -721,9 +722,9 @@ class LinearOperatorLowRankUpdate(LinearOperator):
         if adjoint:
             cap = T.adjoint(cap)
         if self._use_cholesky():
-            solved = T.cholesky_solve(T.cholesky(cap), vh_linv_rhs)
+            solved = T.cholesky_solve(*broadcast_matrix_batch(T.cholesky(cap), vh_linv_rhs))
         else:
-            solved = T.solve(cap, vh_linv_rhs)
+            solved = T.solve(*broadcast_matrix_batch(cap, vh_linv_rhs))
         return linv_rhs - l_op.solve(T.matmul(u, solved), adjoint=adjoint)
 
     def _log_abs_determinant(self):

@@ -14,6 +14,7 @@ from ..signal.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
 from .linalg_extra_ops import tridiagonal_matmul, tridiagonal_solve, _to_compact
 from .linalg_extra_ops import _tridiag_adjoint
 from .linear_operator import LinearOperator, T, _register_class, combined_non_singular
+from .linear_operator import broadcast_matrix_batch
 from .linear_operator_basic import _batch_broadcast, commuting_self_adjoint
 from .norm_ops import l2_normalize
 
@@ -418,7 +419,8 @@ class LinearOperatorTridiag(LinearOperator):
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         rhs = T.adjoint(rhs) if adjoint_arg else rhs
-        return tridiagonal_solve(self._diags(adjoint), rhs)
+        diags, rhs = broadcast_matrix_batch(self._diags(adjoint), rhs)
+        return tridiagonal_solve(diags, rhs)
 
     def _to_dense(self):
         return T.matrix_diag(self._compact, k=(-1, 1), align="LEFT_RIGHT")
