@@ -234,3 +234,25 @@ def test_batch_slicing():
     assert i[1].shape == (4, 2, 2) and i[:, 1:].shape == (3, 3, 2, 2)
     assert L.LinearOperatorScaledIdentity(2, [1., 2., 3.])[1:].multiplier.numpy().tolist() \
         == [2., 3.]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_batched_right_hand_sides_broadcast(name):
+    # The dense matrix's products and solves, NumPy broadcasting the batch
+    # dimensions of the operator and of a [4, 1, N, 2] right-hand side.
+    op = CASES[name]
+    n = op.shape[-1]
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((4, 1, n, 2))
+    if op.dtype.is_complex:
+        x = x + 1j * rng.standard_normal(x.shape)
+    xt = tf.constant(x, op.dtype)
+    dense = op.to_dense().numpy()
+    np.testing.assert_allclose(op.matmul(xt).numpy(), dense @ x, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(op.matmul(xt, adjoint=True).numpy(),
+                               np.conj(np.swapaxes(dense, -1, -2)) @ x, rtol=1e-9, atol=1e-9)
+    if op.is_non_singular is not False:
+        full = np.broadcast_to(dense, np.broadcast_shapes(dense.shape[:-2], x.shape[:-2])
+                               + dense.shape[-2:])
+        np.testing.assert_allclose(op.solve(xt).numpy(), np.linalg.solve(full, x),
+                                   rtol=1e-7, atol=1e-9)
