@@ -26,7 +26,6 @@ from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape, as_shape
-from ...framework.tensor_spec import TensorSpec
 from .linear_operator_spec import LinearOperatorSpec, _flat, _spec_of, slice_operator
 from ..core import op_util as U
 from ..core.broadcast_ops import broadcast_dynamic_shape, broadcast_static_shape, broadcast_to

@@ -4,7 +4,6 @@ TensorFlow. The direction numbers (the same table TensorFlow uses) come from
 SciPy's `scipy.stats.qmc.Sobol` (the `signal` extra); without SciPy the kernel
 raises an ImportError that says so.
 """
-import numpy as np
 
 from ...framework import dtypes as D
 from ...framework import lowering as XL
