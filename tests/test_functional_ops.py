@@ -79,3 +79,25 @@ def test_gradients_through_map_fn_and_scan(in_function):
     run = runner(in_function)
     assert float(run(through_map)) == 84.0
     np.testing.assert_array_equal(run(through_scan).numpy(), [[19, 29], [6, 14], [3, 8]])
+
+
+# --- map_fn over SparseTensor elements (values from TensorFlow 2.21) -----------------
+
+@pytest.mark.parametrize("in_function", [False, True])
+def test_map_fn_over_sparse_and_dense_elements(in_function):
+    a = tf.sparse.from_dense(tf.constant([[[1., 0, 2]], [[0, 0, 3]]]))
+    b = tf.constant([[[1.], [2.], [3.]], [[4.], [5.], [6.]]])
+
+    def run(a, b):
+        return tf.map_fn(lambda x: tf.sparse.sparse_dense_matmul(x[0], x[1]), elems=(a, b),
+                         fn_output_signature=tf.float32)
+    out = tf.function(run)(a, b) if in_function else run(a, b)
+    np.testing.assert_array_equal(out.numpy(), [[[7.]], [[18.]]])
+    rows = tf.map_fn(tf.sparse.reduce_sum, a, fn_output_signature=tf.float32)
+    np.testing.assert_array_equal(rows.numpy(), [3., 3.])
+
+
+def test_map_fn_over_sparse_elements_needs_a_dense_signature():
+    a = tf.sparse.from_dense(tf.constant([[1., 0], [0, 2]]))
+    with pytest.raises(NotImplementedError, match="dense fn_output_signature"):
+        tf.map_fn(lambda s: s, a)

@@ -260,3 +260,63 @@ def _freed_during_backward(persistent):
 def test_a_non_persistent_tape_frees_activations_during_the_backward_pass():
     assert _freed_during_backward(persistent=False)
     assert not _freed_during_backward(persistent=True)
+
+
+# --- custom_gradient: arguments that are tensor-likes, grad_fn's `variables` ---
+
+class _Boxed:
+    """A tensor-like that is neither a Tensor nor a variable (as Keras' variables
+    are to TensorFlow): `tf.is_tensor` is true and it converts to its value."""
+    _is_tensor_like = True
+
+    def __init__(self, variable):
+        self.variable = variable
+
+
+tf.register_tensor_conversion_function(
+    _Boxed, lambda b, dtype=None, name=None, as_ref=False: tf.convert_to_tensor(b.variable))
+
+
+def test_custom_gradient_reads_tensor_like_arguments_and_routes_their_gradient():
+    # Inside a function TensorFlow converts every argument of a custom-gradient
+    # function before calling it, so a tensor-like argument is read (and
+    # captured) even when the forward pass does not use it, and the gradient
+    # returned for it reaches the variable (Keras' float8 layers rely on it).
+    # rillflow converts eagerly too; TensorFlow's eager mode instead passes the
+    # objects through and counts reads inside `f` as variables.
+    in_function = True
+    scale = tf.Variable(2.0)
+    history = tf.Variable(5.0)
+
+    @tf.custom_gradient
+    def f(x, s, h):
+        def grad(up, variables=None):   # no variable is read inside f
+            return up * tf.convert_to_tensor(s), tf.constant(7.0), tf.convert_to_tensor(h) + 1.0
+        return x * tf.convert_to_tensor(s), grad
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x, _Boxed(scale), _Boxed(history))
+        return tape.gradient(y, [x, scale, history])
+
+    x = tf.constant(3.0)
+    grads = tf.function(step)(x) if in_function else step(x)
+    assert [float(g) for g in grads] == [2.0, 7.0, 6.0]
+    if in_function:
+        cf = tf.function(lambda x: f(x, _Boxed(scale), _Boxed(history))).get_concrete_function(x)
+        assert {v.name for v in cf.variables} == {scale.name, history.name}
+
+
+def test_custom_gradient_grad_fn_with_variables_keyword_and_no_variables():
+    @tf.custom_gradient
+    def f(x):
+        def grad(up, variables=None):
+            return up * 3.0
+        return x * 2.0, grad
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 3.0

@@ -282,19 +282,21 @@ def test_tensorflow_fixtures_with_the_compiled_kernels(jit_on):
 
 
 @needs_jit
-def test_first_large_call_starts_the_load_and_does_not_wait(monkeypatch):
+def test_first_large_call_starts_the_load_and_waits_a_bounded_time(monkeypatch):
     jit_kernels.wait(timeout=300)   # no loading thread may set the patched globals
     monkeypatch.setattr(jit_kernels, "_kernels", None)
     monkeypatch.setattr(jit_kernels, "_softmax", None)
     monkeypatch.setattr(jit_kernels, "_loader", [])
     started = []
-    monkeypatch.setattr(jit_kernels, "_start", lambda: started.append(1))
+    # The call that starts the load waits for it at most FIRST_WAIT seconds;
+    # a load that is not done by then leaves the NumPy kernel to run.
+    monkeypatch.setattr(jit_kernels, "_start", lambda first_wait=0.0: started.append(first_wait))
     x = np.linspace(-3, 3, 7, dtype=np.float32)
     np.testing.assert_array_equal(tf.exp(x).numpy(), exp_log.exp_kernel(x))
     assert not started                       # a short tensor never loads Numba
     big = np.linspace(-3, 3, 4096, dtype=np.float32)
     np.testing.assert_array_equal(tf.exp(big).numpy(), exp_log.exp_kernel(big))
-    assert started
+    assert started == [jit_kernels.FIRST_WAIT]
     assert jit_kernels.softmax_ops(10) is softmax_kernel.NUMPY_OPS
 
 
@@ -310,3 +312,25 @@ def test_eager_ops_and_graphs_use_the_compiled_kernels(jit_on, monkeypatch):
     for g, e in zip(f(x), eager):
         np.testing.assert_array_equal(g.numpy().view(np.uint32), e.numpy().view(np.uint32))
     assert len(calls) == 10
+
+
+def test_background_load_first_request_waits_up_to_first_wait(monkeypatch):
+    import threading
+    import time
+    monkeypatch.setattr(jit_kernels, "available", lambda: True)
+    quick = jit_kernels.BackgroundLoad("rillflow-test-quick", lambda: "loaded", "a test")
+    assert quick.get(10) is None                     # small: nothing starts
+    assert quick.get(jit_kernels.MIN_ELEMENTS) == "loaded"   # waited for the load
+    release = threading.Event()
+
+    def slow():
+        release.wait(30)
+        return "late"
+    monkeypatch.setattr(jit_kernels, "FIRST_WAIT", 0.05)
+    late = jit_kernels.BackgroundLoad("rillflow-test-slow", slow, "a test")
+    start = time.monotonic()
+    assert late.get(jit_kernels.MIN_ELEMENTS) is None    # gave up: NumPy code runs
+    assert time.monotonic() - start < 10
+    assert late.status() == "loading"
+    release.set()
+    assert late.wait(30) == "on" and late.get(1) == "late"

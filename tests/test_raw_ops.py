@@ -26,7 +26,8 @@ _DATA = np.load(os.path.join(tf_fixture_cases.DATA, "tf_raw_ops.npz"))
 # Registered ops TensorFlow does not have (rillflow's own gradient helpers
 # and fused ops), or has under no `tf.raw_ops` name.
 _NOT_IN_TENSORFLOW = {
-    "CTCLossDense", "DenseToRaggedDataset", "ExtractImagePatchesGrad", "GatherNdGrad", "GatherV2Grad",
+    "CTCLossDense", "DenseToRaggedDataset", "ExtractImagePatchesGrad", "ExtractVolumePatchesGrad",
+    "FractionalAvgPoolMean", "FractionalMaxPoolGradGrad", "IsotonicSegmentMean", "GatherNdGrad", "GatherV2Grad",
     "InitializeVariableOnce", "Repeat", "SparseDenseScaledIndices", "SparseReducedShape",
     "SparseReorderPermutation", "SparseSoftmaxGrad", "TensorListAddN", "TensorListFillZeros",
     "TensorListGatherOrZeros", "TensorListGetItemOrZeros", "TensorListMaybeZero",
@@ -55,9 +56,51 @@ def test_every_exposed_op_is_a_keyword_only_function():
 
 
 def test_ops_with_opaque_inputs_are_not_exposed():
-    # Variables, datasets and tensor lists are Python objects in rillflow.
-    for name in ("ReadVariableOp", "TensorListLength", "While", "If"):
+    # Function attrs need TensorFlow's function library; rillflow's tensor-list
+    # kernels take their element shape as an attr.
+    for name in ("TensorListLength", "TensorListReserve", "While", "If"):
         assert name not in raw_ops.exposed()
+
+
+def test_ops_on_variant_tensors_take_them_as_tensorflow_does():
+    # Values recorded from TensorFlow 2.21 (the same calls there).
+    v = tf.data.Dataset.range(6)._variant_tensor
+    take = tf.raw_ops.TakeDataset(input_dataset=v, count=2, output_types=[tf.int64],
+                                  output_shapes=[[]])
+    assert int(tf.raw_ops.DatasetCardinality(input_dataset=take)) == 2
+    both = tf.raw_ops.ConcatenateDataset(input_dataset=v, another_dataset=v,
+                                         output_types=[tf.int64], output_shapes=[[]])
+    assert int(tf.raw_ops.DatasetCardinality(input_dataset=both)) == 12
+    batched = tf.raw_ops.BatchDatasetV2(input_dataset=v, batch_size=6, drop_remainder=False,
+                                        output_types=[tf.int64], output_shapes=[[None]])
+    (whole,) = tf.raw_ops.DatasetToSingleElement(dataset=batched, output_types=[tf.int64],
+                                                 output_shapes=[[None]])
+    np.testing.assert_array_equal(whole.numpy(), np.arange(6))
+    with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype variant"):
+        tf.raw_ops.DatasetCardinality(input_dataset=3)
+
+
+def test_ops_on_resource_handles():
+    v = tf.Variable([1.0, 2.0])
+    np.testing.assert_array_equal(
+        tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.float32).numpy(), [1.0, 2.0])
+    tf.raw_ops.AssignAddVariableOp(resource=v.handle, value=[1.0, 1.0])
+    tf.raw_ops.ResourceScatterAdd(resource=v.handle, indices=[1], updates=[10.0])
+    np.testing.assert_array_equal(v.numpy(), [2.0, 13.0])
+    # TensorFlow's messages (recorded from 2.21).
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to read variable with wrong dtype. Expected int32 got float"):
+        tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to assign variable with wrong dtype. Expected float got int32"):
+        tf.raw_ops.AssignVariableOp(resource=v.handle, value=[1, 2])
+    with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype resource"):
+        tf.raw_ops.ReadVariableOp(resource=3, dtype=tf.float32)
+    table = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+    found = tf.raw_ops.LookupTableFindV2(table_handle=table.resource_handle, keys=["a", "c"],
+                                         default_value=-1)
+    np.testing.assert_array_equal(found.numpy(), [1, -1])
 
 
 def test_unsupported_attr_value_is_an_error():

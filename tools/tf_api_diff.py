@@ -4,7 +4,16 @@ Run with TensorFlow's Python (tensorflow-cpu 2.21 here); rillflow is checked in
 a second process, so neither has to be importable in the other's environment:
 
     /work/tfref/bin/python tools/tf_api_diff.py [--rillflow-python PY] [--all]
-        [--namespace image] [--json OUT]
+        [--namespace image] [--json OUT] [--snapshot]
+
+`--snapshot` also writes TensorFlow's list, and the names rillflow has, to
+tests/data/tf_public_names.json (SNAPSHOT): tests/test_public_api_snapshot.py
+fails when a name rillflow once had disappears. The names once had are kept
+across snapshots (a name removed on purpose is taken out of the file by hand).
+Without TensorFlow, `--from-snapshot` reports against that file instead of a
+walk (run it with rillflow's Python):
+
+    python tools/tf_api_diff.py --from-snapshot
 
 It walks `tf`'s public API modules (`tensorflow._api.v2.*`), leaving out the
 namespaces rillflow does not mean to cover (`EXCLUDED`: Keras and its aliases,
@@ -34,6 +43,8 @@ EXCLUDED = (
 _TPU_WORDS = ("TPU", "tpu_", "Tpu")
 
 DEFAULT_RILLFLOW_PYTHON = "/work/venv/bin/python"
+SNAPSHOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "tests", "data", "tf_public_names.json")
 
 
 def _excluded(path):
@@ -111,6 +122,22 @@ def rillflow_missing(names, python, root):
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
+def write_snapshot(names, present):
+    """Writes SNAPSHOT: TensorFlow's names with their kinds, and the names rillflow
+    has now together with those it had in the previous snapshot."""
+    had = set(present)
+    if os.path.exists(SNAPSHOT):
+        with open(SNAPSHOT) as f:
+            had |= set(json.load(f).get("rillflow_had", ()))
+    import tensorflow as tf
+    with open(SNAPSHOT, "w") as f:
+        json.dump({"tensorflow": tf.__version__, "excluded": list(EXCLUDED),
+                   "names": dict(sorted(names.items())),
+                   "rillflow_had": sorted(had & set(names))}, f, indent=0)
+        f.write("\n")
+    print(f"wrote {SNAPSHOT}: {len(names)} names, rillflow has had {len(had & set(names))}")
+
+
 def main(argv=None):
     """Prints the missing names by namespace and the counts."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -120,8 +147,18 @@ def main(argv=None):
     p.add_argument("--namespace", default=None, help="only names under tf.<namespace>")
     p.add_argument("--all", action="store_true", help="print present names too")
     p.add_argument("--json", default=None, help="write {missing, present} as JSON")
+    p.add_argument("--snapshot", action="store_true",
+                   help=f"write TensorFlow's names and rillflow's present ones to {SNAPSHOT}")
+    p.add_argument("--from-snapshot", action="store_true",
+                   help="take TensorFlow's names from the snapshot (no TensorFlow needed)")
     args = p.parse_args(argv)
-    names = tf_names()
+    if args.from_snapshot:
+        with open(SNAPSHOT) as f:
+            names = json.load(f)["names"]
+        args.rillflow_python = sys.executable
+    else:
+        names = tf_names()
+    full_names = dict(names)
     if args.namespace:
         names = {n: k for n, k in names.items() if n.startswith(args.namespace + ".")}
     missing = rillflow_missing(names, args.rillflow_python, args.root)
@@ -145,6 +182,10 @@ def main(argv=None):
             print("    " + n)
     print(f"\n{len(names)} public names walked, {len(names) - len(missing)} present, "
           f"{len(missing)} missing ({len(roots)} not counting names under a missing namespace)")
+    if args.snapshot and not args.from_snapshot:
+        if args.namespace:
+            raise SystemExit("--snapshot needs the whole walk (no --namespace)")
+        write_snapshot(full_names, set(names) - missing)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"missing": sorted(missing), "present": sorted(set(names) - missing),

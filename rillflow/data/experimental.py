@@ -23,6 +23,7 @@ from ..ops.random import philox
 from ..ops.random.seeding import get_seed
 from . import dataset_ops as DS
 from . import iterator_ops, registry
+from .readers import _ReaderMeta
 from . import runtime as R
 
 export_value(-1, "data.experimental.SHARD_HINT")
@@ -73,13 +74,20 @@ _INT64_SCALAR = TensorSpec([], D.int64)
 
 @export("data.experimental.RandomDataset")
 @registry.implements("Dataset.random")
-def RandomDataset(seed=None, rerandomize_each_iteration=None, name=None):  # noqa: N802
+class RandomDataset(DS.Dataset, metaclass=_ReaderMeta):
     """Random int64 elements in [0, 2**32) without end: the words of a Philox
     generator seeded by `seed` (with the global seed, as random ops are).
-    Each iteration repeats the same numbers when seeded."""
-    seed, seed2 = get_seed(seed)
-    ins = [DS.scalar(seed or 0, D.int64, "seed"), DS.scalar(seed2 or 0, D.int64, "seed2")]
-    return DS.build("RandomDataset", _Random, ins, {}, _INT64_SCALAR, name)
+    Each iteration repeats the same numbers when seeded.
+
+    A class as in TensorFlow (`isinstance(ds, RandomDataset)` holds for its
+    datasets); calling it builds a plain Dataset of that kind."""
+
+    _reader_kind = "RandomDataset"
+
+    def __new__(cls, seed=None, rerandomize_each_iteration=None, name=None):
+        seed, seed2 = get_seed(seed)
+        ins = [DS.scalar(seed or 0, D.int64, "seed"), DS.scalar(seed2 or 0, D.int64, "seed2")]
+        return DS.build(cls._reader_kind, _Random, ins, {}, _INT64_SCALAR, name)
 
 
 # --- SqlDataset ---------------------------------------------------------------------------------
@@ -137,15 +145,19 @@ _Sql = DS.register_dataset_op("SqlDataset", _sql_kernel)
 
 
 @export("data.experimental.SqlDataset")
-def SqlDataset(driver_name, data_source_name, query, output_types):  # noqa: N802
+class SqlDataset(DS.Dataset, metaclass=_ReaderMeta):
     """The rows of an SQL `query` on an SQLite database file, as tuples of
     scalars of `output_types` (driver "sqlite" only, as in TensorFlow)."""
-    types = tuple(D.as_dtype(t) for t in nest.flatten(output_types))
-    spec = nest.pack_sequence_as(output_types, [TensorSpec([], t) for t in types])
-    ins = [convert_to_tensor(driver_name, D.string), convert_to_tensor(data_source_name,
-                                                                       D.string),
-           convert_to_tensor(query, D.string)]
-    return DS.build("SqlDataset", _Sql, ins, {}, spec, None)
+
+    _reader_kind = "SqlDataset"
+
+    def __new__(cls, driver_name, data_source_name, query, output_types):
+        types = tuple(D.as_dtype(t) for t in nest.flatten(output_types))
+        spec = nest.pack_sequence_as(output_types, [TensorSpec([], t) for t in types])
+        ins = [convert_to_tensor(driver_name, D.string),
+               convert_to_tensor(data_source_name, D.string),
+               convert_to_tensor(query, D.string)]
+        return DS.build(cls._reader_kind, _Sql, ins, {}, spec, None)
 
 
 # --- transformations ----------------------------------------------------------------------------

@@ -363,8 +363,18 @@ def custom_gradient(f=None):
     import functools
     import inspect
 
+    def tensor_like_to_tensor(a):
+        # Tensor-likes that are neither tensors nor variables (Keras' variables)
+        # are read here, as TensorFlow converts every argument: `f` gets the
+        # value, and the gradient returned for it flows into the read.
+        if isinstance(a, Tensor) or hasattr(a, "_tape_handle") or \
+                not getattr(a, "_is_tensor_like", False):
+            return a
+        return convert_to_tensor(a)
+
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
+        args = tuple(nest.map_structure(tensor_like_to_tensor, list(args)))
         flat_args = [a for a in nest.flatten(list(args)) if isinstance(a, Tensor)
                      or hasattr(a, "_tape_handle")]
         arg_tensors = [_read(a) if hasattr(a, "_tape_handle") else a for a in flat_args]
@@ -388,9 +398,11 @@ def custom_gradient(f=None):
                 params = {}
             takes_vars = "variables" in params or any(
                 p.kind is p.VAR_KEYWORD for p in params.values())
-            if takes_vars:
+            if variables and takes_vars:
                 in_grads, var_grads = grad_fn(*dys, variables=variables)
             else:
+                # As TensorFlow: without variables read in `f`, grad_fn is called
+                # without `variables` and returns the inputs' gradients only.
                 if variables:
                     raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
                                     f"'variables', since function uses variables: {variables}")
@@ -434,6 +446,8 @@ def recompute_grad(f):
                     again = f(*call_args, **kwargs)
                 grads = tape.gradient(nest.flatten(again), sources + variables,
                                       output_gradients=list(dys))
+                if not variables:
+                    return grads
                 return grads[:len(sources)], grads[len(sources):]
             return result, grad
         return call(*args)

@@ -214,6 +214,14 @@ def to_numpy(value, dtype=None):
         value that cannot become that dtype.
       ValueError: for ragged or unsupported values.
     """
+    if dtype is not None and dtype.is_quantized:
+        # As the integer type it stores, then relabelled (framework/dtypes.py).
+        if isinstance(value, (np.ndarray, np.generic)):
+            if value.dtype == dtype._np:
+                return value
+            value = _dtypes.plain(np.asarray(value))
+        base = _dtypes.as_dtype(dtype._np[0])
+        return np.asarray(to_numpy(value, base)).view(dtype._np)
     if isinstance(value, (np.ndarray, np.generic)):
         arr = value
         if arr.dtype.kind in "SU":

@@ -3,6 +3,11 @@
 A DType wraps a NumPy dtype, except for the types NumPy has no equivalent
 for: `string` (NumPy object arrays of `bytes`), `resource` (variable handles)
 and `variant`. Each DType is a singleton, so identity comparison is valid.
+
+The quantized types (`qint8`, `quint8`, `qint16`, `quint16`, `qint32`) wrap
+TensorFlow's one-field structured NumPy dtypes (`[("qint8", "i1")]`), so an
+array's dtype alone says the values are quantized; `Tensor.numpy()` views
+them as the plain integers TensorFlow returns.
 """
 import numpy as np
 
@@ -19,20 +24,28 @@ _ENUM = {
     "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14,
     "uint16": 17, "complex128": 18, "float16": 19, "resource": 20,
     "variant": 21, "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25,
-    "int4": 29, "uint4": 30,
+    "int4": 29, "uint4": 30, "qint8": 11, "quint8": 12, "qint32": 13, "qint16": 15,
+    "quint16": 16, "float8_e4m3fnuz": 26, "float8_e4m3b11fnuz": 27, "float8_e5m2fnuz": 28,
+    "int2": 31, "uint2": 32, "float4_e2m1fn": 33,
 }
 
-# ml_dtypes' narrow types, which TensorFlow 2.21 knows by name (tf.as_dtype)
-# though not as tf.* attributes; its kernels only cast to and from them.
-_FLOAT8 = ("float8_e4m3fn", "float8_e5m2")
-_INT4 = {"int4": False, "uint4": True}   # name: unsigned
+# ml_dtypes' narrow types, which TensorFlow 2.21 has under tf.dtypes.experimental
+# (and by name, tf.as_dtype) though not as tf.* attributes; its kernels only
+# cast to and from them.
+_FLOAT8 = ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
+           "float8_e5m2fnuz", "float4_e2m1fn")
+_INT4 = {"int4": False, "uint4": True, "int2": False, "uint2": True}   # name: unsigned
+# The quantized types and their storage.
+_QUANTIZED = {"qint8": "i1", "quint8": "u1", "qint16": "<i2", "quint16": "<u2",
+              "qint32": "<i4"}
 
 
 # The types whose `is_numeric` is true, as TensorFlow's _NUMERIC_TYPES (its
 # quantized types, which rillflow lacks, are numeric too).
 _NUMERIC = frozenset({
     "float16", "float32", "float64", "bfloat16", "complex64", "complex128",
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "qint8", "quint8", "qint16", "quint16", "qint32"})
 
 
 class DType:
@@ -59,6 +72,8 @@ class DType:
         """The NumPy scalar type (`np.float32`, `object` for strings)."""
         if self._np is None or self._np.kind == "O":
             return object
+        if self._name in _QUANTIZED:   # TensorFlow's structured dtype itself
+            return self._np
         return self._np.type
 
     @property
@@ -87,13 +102,15 @@ class DType:
 
     @property
     def is_floating(self):
-        """Whether this is a (non-complex) floating point type."""
+        """Whether this is a (non-complex) floating point type (the 8- and
+        4-bit ones included)."""
         return self._name in ("float16", "float32", "float64", "bfloat16") or \
             self._name in _FLOAT8
 
     @property
     def is_integer(self):
-        """Whether this is a signed or unsigned integer type."""
+        """Whether this is a signed or unsigned integer type (the quantized
+        types are not)."""
         return self._np is not None and (self._np.kind in "iu" or self._name in _INT4)
 
     @property
@@ -115,13 +132,14 @@ class DType:
     def is_numeric(self):
         """Whether this is a numeric type: the floating point, complex and
         integer types (TensorFlow's list: not bool, string, resource,
-        variant, nor the 8-bit floats and 4-bit integers)."""
+        variant, nor the 8-bit floats and 4-bit integers; the quantized
+        types are)."""
         return self._name in _NUMERIC
 
     @property
     def is_quantized(self):
-        """Always False: rillflow has no quantized types."""
-        return False
+        """Whether this is one of the quantized types (qint8, quint8, ...)."""
+        return self._name in _QUANTIZED
 
     @property
     def size(self):
@@ -132,7 +150,13 @@ class DType:
 
     @property
     def min(self):
-        """The smallest value of the type."""
+        """The smallest value of the type.
+
+        Raises:
+          TypeError: for a quantized or non-numeric type.
+        """
+        if self._name in _QUANTIZED:
+            raise TypeError(f"Cannot find minimum value of {self} with quantized type {self}.")
         if self.is_floating:
             if self._name in _FLOAT8:   # an ml_dtypes scalar, as TensorFlow's
                 return _ml_dtypes.finfo(self._np).min
@@ -145,7 +169,13 @@ class DType:
 
     @property
     def max(self):
-        """The largest value of the type."""
+        """The largest value of the type.
+
+        Raises:
+          TypeError: for a quantized or non-numeric type.
+        """
+        if self._name in _QUANTIZED:
+            raise TypeError(f"Cannot find maximum value of {self} with quantized type {self}.")
         if self.is_floating:
             if self._name in _FLOAT8:   # an ml_dtypes scalar, as TensorFlow's
                 return _ml_dtypes.finfo(self._np).max
@@ -231,6 +261,9 @@ if bfloat16 is not None:
 _NARROW = [DType(n, np.dtype(getattr(_ml_dtypes, n))) for n in (*_FLOAT8, *_INT4)] \
     if _ml_dtypes else []
 _ALL.extend(_NARROW)
+QUANTIZED = [DType(n, np.dtype([(n, c)])) for n, c in _QUANTIZED.items()]
+qint8, quint8, qint16, quint16, qint32 = QUANTIZED
+_ALL.extend(QUANTIZED)
 
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64,
@@ -304,4 +337,21 @@ def from_numpy(np_dtype):
     return d
 
 
-QUANTIZED_DTYPES = frozenset()
+# TensorFlow's set also holds the reference types (qint8_ref, ...), which
+# rillflow does not have.
+QUANTIZED_DTYPES = frozenset(QUANTIZED)
+
+
+def plain(a):
+    """`a` itself, or for an array of a quantized type the same memory viewed
+    as its plain integers (what TensorFlow's numpy() returns)."""
+    names = a.dtype.names
+    if names is not None and len(names) == 1 and names[0] in _QUANTIZED:
+        return a.view(a.dtype[0])
+    return a
+
+
+def narrow(name):
+    """The ml_dtypes narrow type `name` (tf.dtypes.experimental), or None
+    without ml_dtypes."""
+    return _BY_NAME.get(name)

@@ -4,6 +4,7 @@ import platform
 from . import context, device, dtypes, errors, nest  # noqa: F401  (device: tf.device)
 from . import indexed_slices  # noqa: F401  (tf.IndexedSlices, tf.IndexedSlicesSpec)
 from . import sparse_tensor  # noqa: F401  (tf.SparseTensor, tf.SparseTensorSpec)
+from . import load_library  # noqa: F401  (tf.load_op_library, tf.load_library)
 from . import core_types  # noqa: F401  (tf.types.experimental)
 from . import gradient_registry  # noqa: F401  (tf.RegisterGradient, tf.no_gradient)
 from . import device_spec, type_spec  # noqa: F401  (tf.DeviceSpec, tf.TypeSpec)
@@ -30,6 +31,12 @@ if dtypes.bfloat16 is not None:
 export_value(dtypes.DType, "DType", "dtypes.DType")
 export_value(dtypes.as_dtype, "as_dtype", "dtypes.as_dtype")
 export_value(dtypes.QUANTIZED_DTYPES, "dtypes.QUANTIZED_DTYPES")
+for _d in dtypes.QUANTIZED:
+    export_value(_d, _d.name, "dtypes." + _d.name)
+for _n in ["float4_e2m1fn", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+           "float8_e5m2", "float8_e5m2fnuz", "int2", "int4", "uint2", "uint4"]:
+    if dtypes.narrow(_n) is not None:
+        export_value(dtypes.narrow(_n), "dtypes.experimental." + _n)
 
 for _n in ["OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
            "DeadlineExceededError", "NotFoundError", "AlreadyExistsError",

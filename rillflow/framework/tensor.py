@@ -135,6 +135,8 @@ class EagerTensor(Tensor):
         v = self._v
         if v.dtype.kind == "O" and v.ndim == 0:
             return v[()]
+        if v.dtype.kind == "V":
+            v = _dtypes.plain(v)   # quantized values come back as plain integers
         if v.__class__ is np.ndarray and v.ndim == 0:
             return v[()]
         return v
@@ -187,7 +189,7 @@ class EagerTensor(Tensor):
             yield EagerTensor(_as_value(self._v[i]))
 
     def __array__(self, dtype=None, copy=None):
-        a = np.asarray(self._v)
+        a = _dtypes.plain(np.asarray(self._v))
         if dtype is not None and a.dtype != dtype:
             a = a.astype(dtype)
         return a
@@ -215,6 +217,8 @@ def _as_value(v):
 
 def numpy_text(v, is_repr=False):
     """How TensorFlow prints an eager tensor's value inside its repr/str."""
+    if v.dtype.names is not None:
+        v = _dtypes.plain(v)
     if v.dtype.kind == "V" and not v.dtype.type.__module__.startswith("ml_dtypes"):
         return "<unprintable>"   # opaque values (resources, variants), not bfloat16
     if v.ndim == 0:

@@ -36,21 +36,26 @@ from .image import image_scale_translate, image_resize, image_ops  # noqa: F401
 from .image import image_color, image_metrics, image_transform  # noqa: F401
 from .image import image_codecs, image_nms, image_nms_padded, image_boxes  # noqa: F401
 from .image import image_random, image_sample_box  # noqa: F401
-from .signal import fft_ops, window_ops, signal_ops  # noqa: F401
+from .image import image_proposals  # noqa: F401
+from .signal import fft_ops, window_ops, signal_ops, mdct_ops  # noqa: F401
 from .io import ragged_parsing, parsing_ops, io_ops, audio_ops  # noqa: F401
 from .sparse import sparse_ops, sparse_array_ops, sparse_math_ops, sparse_dispatch  # noqa: F401
 from .sparse import set_ops  # noqa: F401
 from .nn import embedding_sparse  # noqa: F401
 from .sparse import sparse_cross_ops  # noqa: F401
-from .nn import space_batch_ops, nn_extra_ops  # noqa: F401
+from .sparse import csr_matrix_ops  # noqa: F401
+from .random import candidate_sampling, shuffle_ops, parameterized_truncated  # noqa: F401
+from .nn import sampled_losses, conv_extras, fractional_pool, isotonic_ops  # noqa: F401
+from .nn import rnn_cell_wrappers  # noqa: F401
+from .nn import space_batch_ops, nn_extra_ops, fake_quant_ops, quantization_ops  # noqa: F401
 from .ragged import ragged_tensor, ragged_spec, ragged_factory, ragged_conversion  # noqa: F401
 from .ragged import ragged_getitem, ragged_math_ops, ragged_array_ops, ragged_tile  # noqa: F401
 from .ragged import dynamic_ragged_shape, ragged_map_fn, ragged_gather  # noqa: F401
-from .ragged import ragged_dispatch  # noqa: F401
+from .ragged import ragged_dispatch, ragged_cross_ops  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
 from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
 from .lookup import mutable_tables  # noqa: F401
-from .sparse import edit_distance_ops  # noqa: F401
+from .sparse import edit_distance_ops, sparse_mask_ops  # noqa: F401
 from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
 from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
 from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401

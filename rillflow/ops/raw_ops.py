@@ -36,7 +36,9 @@ __all__ = ["make", "install", "exposed"]
 # values: any value is accepted and ignored (TensorFlow's gradient MatMuls
 # carry grad_a/grad_b, its BatchMatMuls grad_x/grad_y).
 _IGNORED_ATTRS = frozenset({"use_cudnn_on_gpu", "grad_a", "grad_b", "grad_x", "grad_y"})
-_OPAQUE_DTYPES = ("=resource", "=variant")
+# Resource handles are Python objects in rillflow, not tensors; variant tensors are
+# tensors (their values are Python objects the kernels understand).
+_OPAQUE_DTYPES = ()
 _cc = U.tf_type_name     # TensorFlow's C++ dtype names: float, double, half
 
 
@@ -255,9 +257,21 @@ def _check_flat(opname, inputs, kwargs, flat, type_attrs):
             i += 1
 
 
+# Ops whose rillflow kernels take TensorFlow's inputs differently, though the
+# parameter names fit: the tensor-list kernels take `element_shape` as an attr
+# (TensorFlow: an input) and have no EmptyTensorList/TensorListFromTensor to
+# start from; ParallelBatchDataset's kernel binds output_types positionally.
+_MISMATCHED = frozenset({
+    "TensorListConcat", "TensorListGather", "TensorListGetItem", "TensorListLength",
+    "TensorListPopBack", "TensorListPushBack", "TensorListReserve",
+    "TensorListScatterIntoExistingList", "TensorListSetItem", "TensorListSplit",
+    "TensorListStack", "ParallelBatchDataset"})
+
+
 def exposed():
     """The names of the registered ops the generic `tf.raw_ops` functions cover."""
-    return sorted(n for n, e in TABLE.items() if n in REGISTRY and _compatible(REGISTRY[n], e))
+    return sorted(n for n, e in TABLE.items() if n in REGISTRY and n not in _MISMATCHED
+                  and _compatible(REGISTRY[n], e))
 
 
 def install():

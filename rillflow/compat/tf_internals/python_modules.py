@@ -15,6 +15,7 @@ from rillflow.framework.exports import _get_static_value
 from rillflow.framework.tensor import Tensor, is_tensor
 from rillflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator
 from rillflow.ops.core.unary_ops import is_nan
+from rillflow.ops.sparse import csr_matrix_ops
 from rillflow.ops.ragged.ragged_tensor import RaggedTensor
 from . import tracking, xla
 from .internal_namespace import TensorType
@@ -164,9 +165,7 @@ def modules():
         # Keras' model.export patches is_tf_type for TensorFlow before 2.21.
         "tensorflow.python.framework.tensor_util": dict(
             is_tf_type=is_tensor, is_tensor=is_tensor, constant_value=_get_static_value),
-        _CSR: {n: _not_implemented(f"{_CSR}.{n}") for n in (
-            "sparse_tensor_to_csr_sparse_matrix", "sparse_matrix_sparse_mat_mul",
-            "csr_sparse_matrix_to_sparse_tensor")},
+        _CSR: dict(csr_matrix_ops.PYTHON_FUNCTIONS),
         # Keras' TF backend imports it at module level; used only by
         # keras.distribution with DTensor layouts.
         "tensorflow.experimental.dtensor": {n: _unsupported_class(f"tf.experimental.dtensor.{n}")

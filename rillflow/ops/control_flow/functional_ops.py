@@ -18,6 +18,7 @@ from ...framework import errors
 from ...framework.func_graph import trace_function
 from ..core.shape_ops import shape
 from ...framework.extension_type import BatchableExtensionTypeSpec
+from ...framework.sparse_tensor import SparseTensor, SparseTensorSpec
 
 __all__ = ["map_fn", "scan", "foldl", "foldr", "vectorized_map"]
 
@@ -93,6 +94,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
         `fn` result that does not match the signature.
     """
     signature = fn_output_signature if fn_output_signature is not None else dtype
+    if any(isinstance(x, SparseTensor) for x in nest.flatten(elems)):
+        return _map_sparse(fn, elems, signature, parallel_iterations)
     if any(_batchable(x) for x in nest.flatten(elems)) or any(
             isinstance(s, BatchableExtensionTypeSpec) for s in nest.flatten(signature)):
         return _map_composites(fn, elems, signature, parallel_iterations)
@@ -111,6 +114,42 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     _, tas = while_loop(lambda i, _: i < n, body, (0, _writers(specs, n)),
                         parallel_iterations=parallel_iterations or 10)
     return nest.pack_sequence_as(signature, _stack(tas, n_static, specs))
+
+
+def _sparse_row(st, i):
+    """Row `i` of the SparseTensor `st` (its first dimension dropped)."""
+    from ..core.gather_ops import boolean_mask
+    from ..core.math_ops import equal
+    from ..core.slicing import getitem
+    indices = st.indices
+    mask = equal(getitem(indices, (slice(None), 0)), i)
+    return SparseTensor(getitem(boolean_mask(indices, mask), (slice(None), slice(1, None))),
+                        boolean_mask(st.values, mask), getitem(st.dense_shape, slice(1, None)))
+
+
+def _map_sparse(fn, elems, signature, parallel_iterations):
+    """map_fn over elements that include SparseTensors: `fn` gets row `i` of
+    each (a SparseTensor of one rank less for the sparse ones); the results
+    must be dense, as `fn_output_signature` says."""
+    from ..core.math_ops import cast
+    from ..core.slicing import getitem
+    if signature is None or any(isinstance(s, SparseTensorSpec)
+                                for s in nest.flatten(signature)):
+        raise NotImplementedError("map_fn over SparseTensor elements needs a dense "
+                                  "fn_output_signature in rillflow (sparse results are not "
+                                  "stacked)")
+    leaves = nest.flatten(elems)
+    first = leaves[0]
+    n = cast(first.dense_shape[0], D.int32) if isinstance(first, SparseTensor) \
+        else shape(first)[0]
+
+    def row(i):
+        return nest.pack_sequence_as(elems, [
+            _sparse_row(x, cast(i, D.int64)) if isinstance(x, SparseTensor)
+            else getitem(convert_to_tensor(x), i) for x in leaves])
+    from ..core.creation_ops import range as tf_range
+    return map_fn(lambda i: fn(row(i)), tf_range(n), fn_output_signature=signature,
+                  parallel_iterations=parallel_iterations)
 
 
 def _batchable(x):

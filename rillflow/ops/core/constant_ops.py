@@ -168,6 +168,8 @@ def _fill_value(dtype, one):
         if one:
             raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
         return b""
+    if dtype.is_quantized:
+        return dtype._np[0].type(1 if one else 0)
     return dtype._np.type(1 if one else 0)
 
 
@@ -209,6 +211,8 @@ def _filled(shape, dtype, one, name):
         if dtype is D.string:
             arr = np.empty(dims, dtype=object)
             arr.fill(fill_value)
+        elif dtype.is_quantized:
+            arr = np.full(dims, fill_value, dtype=dtype._np[0]).view(dtype._np)
         else:
             arr = np.full(dims, fill_value, dtype=dtype._np)
         return constant_value_tensor(arr, name)

@@ -320,6 +320,7 @@ def _broadcastable(xs, ys):
 def _equal_kernel(x, y, incompatible_shape_error=True):
     if not incompatible_shape_error and not _broadcastable(x.shape, y.shape):
         return np.array(False)
+    x, y = D.plain(x), D.plain(y)   # quantized values compare as their integers
     if x.dtype.kind == "O" or y.dtype.kind == "O":
         return np.asarray(np.equal(x, y), dtype=bool)
     return np.equal(x, y)
@@ -328,6 +329,7 @@ def _equal_kernel(x, y, incompatible_shape_error=True):
 def _not_equal_kernel(x, y, incompatible_shape_error=True):
     if not incompatible_shape_error and not _broadcastable(x.shape, y.shape):
         return np.array(True)
+    x, y = D.plain(x), D.plain(y)
     if x.dtype.kind == "O" or y.dtype.kind == "O":
         return np.asarray(np.not_equal(x, y), dtype=bool)
     return np.not_equal(x, y)
@@ -348,9 +350,11 @@ def _equality_infer(op_name):
     return infer
 
 
-_Equal = register("Equal", _equal_kernel, _equality_infer("Equal"), _no_grad, allowed=ALL)
+# TensorFlow's Equal/NotEqual kernels also take the quantized types.
+_Equal = register("Equal", _equal_kernel, _equality_infer("Equal"), _no_grad,
+                  allowed=ALL + tuple(D.QUANTIZED))
 _NotEqual = register("NotEqual", _not_equal_kernel, _equality_infer("NotEqual"), _no_grad,
-                     allowed=ALL)
+                     allowed=ALL + tuple(D.QUANTIZED))
 _LogicalAnd = register("LogicalAnd", np.logical_and, U.binary_infer("LogicalAnd"), _no_grad,
                        allowed=_BOOL)
 _LogicalOr = register("LogicalOr", np.logical_or, U.binary_infer("LogicalOr"), _no_grad,
@@ -656,7 +660,15 @@ def conj(x, name=None):
 # --- cast --------------------------------------------------------------------
 
 def _cast_kernel(x, DstT, Truncate=False):
-    dst = DstT._np
+    if x.dtype.kind == "V":
+        x = D.plain(x)   # from a quantized type: its integers
+    if DstT.is_quantized:
+        # To a quantized type: as to its integer type, then relabelled.
+        return np.asarray(_cast_values(x, DstT._np[0])).view(DstT._np)
+    return _cast_values(x, DstT._np)
+
+
+def _cast_values(x, dst):
     if x.dtype.kind == "c" and dst.kind != "c":
         x = x.real
     if dst.kind in "iu" and x.dtype.kind == "f":

@@ -21,6 +21,8 @@ from ...framework.tensor_shape import TensorShape
 from ...io import gif as _gif
 from ...io import jpeg as _jpeg
 from ...io import png as _png
+from ...io import webp as _webp
+from ..core.op_util import tf_type_name
 from ..core import math_ops
 from ..core.creation_ops import name_scope
 from ..random import stateful_ops, stateless_ops
@@ -43,7 +45,34 @@ def _format(data):
         return "GIF"
     if data[:2] == b"BM":
         return "BMP"
+    if _webp.is_webp(data):
+        return "WebP"
     return None
+
+
+def _decode_webp(op_type, data, channels, dtype, expand_animations):
+    """Every decode op decodes WebP alike: uint8 [frames, height, width, 3
+    or 4] (the file's alpha decides for channels=0), the first frame alone
+    for decode_image(expand_animations=False)."""
+    if channels not in (0, 1, 3, 4):
+        raise _invalid(f"`channels` must be 0, 1, 3 or 4 but got {channels}")
+    if channels == 1:
+        raise _invalid("WebP only supports 3 or 4 channels")
+    if dtype is not D.uint8:
+        raise _invalid("WebP only supports uint8 for dtype")
+    try:
+        has_alpha, animated = _webp.webp_features(data)
+        file_channels = 4 if has_alpha else 3
+        if channels and channels != file_channels:
+            raise _invalid("Number of channels requested does not match input")
+        if animated and channels and channels != 4:
+            raise _invalid("WebP Animation must be 4 channel RGBA")
+        px = _webp.decode_webp(data, channels or file_channels)
+    except _webp.WebpError as e:
+        raise _invalid(str(e)) from None
+    if op_type == "DecodeImage" and not expand_animations:
+        px = px[0]
+    return px
 
 
 _CHANNEL_RULES = {
@@ -80,6 +109,8 @@ def _decode(op_type, contents, channels=0, dtype=D.uint8, expand_animations=True
     if fmt is None:
         raise _invalid("Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP "
                        "required.")
+    if fmt == "WebP":
+        return _decode_webp(op_type, data, channels, dtype, expand_animations)
     allowed, message = _CHANNEL_RULES[fmt]
     if channels not in allowed:
         raise _invalid(message(channels))
@@ -158,6 +189,11 @@ _DecodeGif = register("DecodeGif", lambda contents: _decode("DecodeGif", content
                       _decode_infer(4))
 _DecodeBmp = register("DecodeBmp", lambda contents, channels=0: _decode(
     "DecodeBmp", contents, channels), _decode_infer(3))
+_DecodeWebP = register(
+    "DecodeWebP", lambda contents, channels=0, dtype=D.uint8: _decode(
+        "DecodeWebP", contents, channels, dtype),
+    lambda inputs, attrs: [(TensorShape([None, None, None, attrs.get("channels") or None]),
+                            D.uint8)])
 _DecodeImage = register(
     "DecodeImage", lambda contents, channels=0, dtype=D.uint8, expand_animations=True: _decode(
         "DecodeImage", contents, channels, dtype, expand_animations), _decode_infer(None))
@@ -257,6 +293,30 @@ def decode_bmp(contents, channels=0, name=None):
     """
     return apply(_DecodeBmp, [_contents(contents)], {"channels": int(channels)},
                  name=name or "DecodeBmp")
+
+
+@export("io.decode_webp", "image.decode_webp", "compat.v1.io.decode_webp",
+        "compat.v1.image.decode_webp")
+def decode_webp(contents, channels=0, dtype=D.uint8, name=None):
+    """The uint8 [frames, height, width, channels] pixels of a WebP file (one
+    frame for a still image), through Pillow's libwebp (the `image` extra).
+
+    Args:
+      contents: a scalar string tensor, the file's bytes.
+      channels: 0 (the file's: 4 with alpha, else 3), 3 or 4 (which must be
+        the file's).
+      dtype: uint8 only.
+
+    Raises:
+      InvalidArgumentError: for other channels or dtypes, or data it cannot
+        decode.
+    """
+    dtype = D.as_dtype(dtype)
+    if dtype is not D.uint8:
+        raise _invalid(f"Value for attr 'dtype' of {tf_type_name(dtype)} is not in the list "
+                       "of allowed values: uint8")
+    return apply(_DecodeWebP, [_contents(contents)], {"channels": int(channels), "dtype": dtype},
+                 name=name or "DecodeWebP")
 
 
 @export("io.decode_image", "image.decode_image")

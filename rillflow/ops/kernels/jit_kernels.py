@@ -17,8 +17,13 @@ family passes `softmax_ops()` to softmax_kernel. Importing Numba and
 loading the kernels takes a second or two even from Numba's disk cache
 (much longer for the first compile after install), so it happens on a
 background thread, started by the first tensor of at least MIN_ELEMENTS
-elements; until it is done the NumPy kernels run, with the same bits, and
-a first call never waits. Once loaded, the compiled kernels serve tensors
+elements; until it is done the NumPy kernels run, with the same bits. The
+call that starts a load waits for it up to FIRST_WAIT seconds (from Numba's
+disk cache a load takes about half a second): otherwise the calls that follow
+share the interpreter with the loading thread and run many times slower
+until it is done, which is what a user timing a warmed-up step would see. A
+first compile after install takes longer than FIRST_WAIT; the NumPy kernels
+run meanwhile. Once loaded, the compiled kernels serve tensors
 of any size (a call costs well under a microsecond). Set RILLFLOW_JIT=0 to
 turn them off; `status()` says whether they are on, loading, or why they
 are off.
@@ -42,6 +47,9 @@ from . import x86_estimates as _x86
 # unknown size): loading Numba costs a second of CPU, which a script that
 # takes the tanh of a few numbers would only wait for.
 MIN_ELEMENTS = 1024
+
+# How long the call that starts a load waits for it (seconds).
+FIRST_WAIT = 5.0
 
 _F32 = np.dtype(np.float32)
 _lock = threading.Lock()
@@ -102,18 +110,22 @@ class BackgroundLoad:
         self._why_off = None
         self._lock = threading.Lock()
 
-    def start(self):
-        """Starts the load unless it started already or the extra is off."""
+    def start(self, first_wait=0.0):
+        """Starts the load unless it started already or the extra is off; the
+        caller that starts it waits up to `first_wait` seconds for it."""
         if self._thread is not None or not available():
             return
         with self._lock:
-            if self._thread is None:
-                t = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
-                self._thread = t
-                t.start()
-                # A short script may end while Numba is still loading: let
-                # the load finish before the interpreter (and LLVM) shut down.
-                atexit.register(t.join)
+            if self._thread is not None:
+                return
+            t = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
+            self._thread = t
+            t.start()
+            # A short script may end while Numba is still loading: let
+            # the load finish before the interpreter (and LLVM) shut down.
+            atexit.register(t.join)
+        if first_wait:
+            t.join(first_wait)
 
     def get(self, size):
         """The kernels for a tensor of `size` elements, or None (not loaded
@@ -121,7 +133,8 @@ class BackgroundLoad:
         if self.value is not None:
             return self.value
         if size >= MIN_ELEMENTS:
-            self.start()
+            self.start(FIRST_WAIT)
+            return self.value
         return None
 
     def wait(self, timeout=None):
@@ -188,7 +201,10 @@ def accelerated(name, numpy_kernel):
                 if k is not None:
                     return _run(k, x)
             elif x.size >= MIN_ELEMENTS and not _loader and available():
-                _start()
+                _start(FIRST_WAIT)
+                k = None if _kernels is None else _kernels.get(key)
+                if k is not None:
+                    return _run(k, x)
         return numpy_kernel(x)
     kernel.__name__ = numpy_kernel.__name__ if hasattr(numpy_kernel, "__name__") else name
     kernel.__doc__ = "%s, compiled when the jit extra is loaded." % name
@@ -221,21 +237,28 @@ def softmax_ops(size):
     if _softmax is not None:
         return _softmax
     if size >= MIN_ELEMENTS and not _loader and available():
-        _start()
+        _start(FIRST_WAIT)
+        if _softmax is not None:
+            return _softmax
     return _sk.NUMPY_OPS
 
 
-def _start():
+def _start(first_wait=0.0):
+    """Starts the load once; the caller that starts it waits up to
+    `first_wait` seconds for it."""
     if _loader:
         return
     with _lock:
-        if not _loader:
-            t = threading.Thread(target=_load, name="rillflow-jit-load", daemon=True)
-            _loader.append(t)
-            t.start()
-            # A short script may end while Numba is still loading: let the
-            # load finish before the interpreter (and LLVM) shut down.
-            atexit.register(t.join)
+        if _loader:
+            return
+        t = threading.Thread(target=_load, name="rillflow-jit-load", daemon=True)
+        _loader.append(t)
+        t.start()
+        # A short script may end while Numba is still loading: let the
+        # load finish before the interpreter (and LLVM) shut down.
+        atexit.register(t.join)
+    if first_wait:
+        t.join(first_wait)
 
 
 def _load():

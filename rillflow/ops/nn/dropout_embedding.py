@@ -81,6 +81,22 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     return _dropout(x, rate, noise_shape, sampler, name, "stateless_dropout")
 
 
+@export("nn.experimental.general_dropout", "compat.v1.nn.experimental.general_dropout")
+def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
+    """`tf.nn.dropout` with the uniform numbers drawn by the caller's
+    `uniform_sampler(shape=..., dtype=...)` (values in [0, 1)): elements
+    whose number is below `rate` are zeroed, the rest scaled by
+    1 / (1 - rate).
+
+    Raises:
+      ValueError: if `x` is not floating point, or `rate` is a number outside
+        [0, 1) or a tensor that is not a scalar.
+    """
+    def sampler(shape_, dtype):
+        return uniform_sampler(shape=shape_, dtype=dtype)
+    return _dropout(x, rate, noise_shape, sampler, name, "general_dropout")
+
+
 def _dropout(x, rate, noise_shape, sampler, name, default_name):
     """TensorFlow's shared dropout body: scale `x` by 1 / (1 - rate), then
     keep the elements where `sampler(noise_shape, x.dtype)` (uniform on
@@ -91,7 +107,7 @@ def _dropout(x, rate, noise_shape, sampler, name, default_name):
         x = convert_to_tensor(x, name="x")
         if not x.dtype.is_floating:
             raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
-                             f"Received: x_dtype={x.dtype!r}")
+                             f"Received: x_dtype={x.dtype}")
         is_number = isinstance(rate, (int, float, np.integer, np.floating)) and \
             not isinstance(rate, bool)
         if is_number:

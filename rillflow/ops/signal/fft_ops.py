@@ -34,7 +34,8 @@ from ..core.unary_ops import exp
 from ..linalg.matmul_ops import matmul
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
-           "irfft2d", "rfft3d", "irfft3d", "fftshift", "ifftshift"]
+           "irfft2d", "rfft3d", "irfft3d", "fftshift", "ifftshift", "fftnd", "ifftnd", "rfftnd",
+           "irfftnd"]
 
 _COMPLEX = (D.complex64, D.complex128)
 _REAL = (D.float32, D.float64)
@@ -444,3 +445,208 @@ def fftshift(x, axes=None, name=None):
 def ifftshift(x, axes=None, name=None):
     """The inverse of `fftshift`: rolls each of `axes` back by half its length."""
     return _shift(x, axes, -1, name)
+
+
+# --- N-dimensional transforms: FFTND, IFFTND, RFFTND, IRFFTND -------------------------
+#
+# TensorFlow 2.21 registers these ops' kernels for GPUs only (on a CPU build
+# they fail with NotFoundError); rillflow computes them on the CPU with the
+# GPU kernel's checks and shapes: the axes must be successive, ascending and
+# end at the last axis, and fft_length gives the length of each of them.
+# TensorFlow registers no gradients for them.
+
+def _nd_checks(op, x, fft_length, axes, real, forward):
+    """The validated transform lengths and (non-negative) axes, and the output
+    shape, as the FFTND kernels compute them."""
+    ax = np.asarray(axes).reshape(-1)
+    fft_rank = ax.shape[0]
+    rank = x.ndim
+    if rank < fft_rank:
+        raise U.op_error(op, f"Input must have rank of at least {fft_rank} but got: "
+                             f"{dims_text(x.shape)}")
+    norm_axes = []
+    for i, a in enumerate(ax.tolist()):
+        norm_axes.append(a + rank if a < 0 else a)
+        if i > 0 and norm_axes[i - 1] + 1 != norm_axes[i]:
+            raise U.op_error(op, "axes must be successive and ascending.")
+    if fft_rank and norm_axes[-1] != rank - 1:
+        raise U.op_error(op, "The last axis to perform transform on must be -1.")
+    fl = np.asarray(fft_length)
+    if fl.ndim != 1 or fl.shape[0] != fft_rank:
+        got = fl.shape[0] if fl.ndim >= 1 else 0
+        raise U.op_error(op, f"fft_length must have shape [{fft_rank}], but got: {got}.")
+    s = [int(n) for n in fl.tolist()]
+    out_shape = list(x.shape)
+    for i, n in enumerate(s):
+        if n < 0:
+            raise U.op_error(op, f"fft_length[{i}] must >= 0, but got: {n}")
+        index = rank - fft_rank + i
+        if real:
+            inner = i == fft_rank - 1
+            least = n // 2 + 1 if (not forward and inner) else n
+            if x.shape[index] != 0 and x.shape[index] < least:
+                raise U.op_error(op, f"Input dimension {index} must have length of at "
+                                     f"least {least} but got: {x.shape[index]}")
+            out_shape[index] = n // 2 + 1 if (forward and inner and n) else n
+        else:
+            out_shape[index] = n
+    return s, tuple(range(rank - fft_rank, rank)), tuple(out_shape)
+
+
+def _nd_kernel(op, real, forward):
+    def kernel(x, fft_length, axes, Tcomplex=None, Treal=None):
+        s, ax, out_shape = _nd_checks(op, x, fft_length, axes, real, forward)
+        if real and forward:
+            dt = np.result_type(x.dtype, np.complex64)
+        elif real:
+            dt = x.real.dtype
+        else:
+            dt = x.dtype
+        if x.size == 0 or 0 in out_shape or not s:
+            return np.zeros(out_shape, dt) if (x.size == 0 or 0 in out_shape) else \
+                x.astype(dt)
+        mod = _fft()
+        if not real:
+            out = (mod.fftn if forward else mod.ifftn)(x, s=s, axes=ax)
+        elif forward:
+            out = mod.rfftn(x, s=s, axes=ax)
+        else:
+            out = mod.irfftn(x, s=s, axes=ax)
+        return np.asarray(out).astype(dt, copy=False)
+    return kernel
+
+
+def _nd_infer(real, forward):
+    def infer(inputs, attrs):
+        x, fl, axes = inputs
+        if real and forward:
+            dtype = attrs["Tcomplex"]
+        elif real:
+            dtype = attrs["Treal"]
+        else:
+            U.check_graph_dtype(x, _COMPLEX, "input")
+            dtype = x.dtype
+        fl_c, ax_c = U.constant_value(fl), U.constant_value(axes)
+        if x.shape.rank is None or fl_c is None or ax_c is None:
+            rank = x.shape.rank
+            return [(TensorShape(None if rank is None else [None] * rank), dtype)]
+        dims = list(x.shape)
+        s = [int(v) for v in np.reshape(fl_c, -1)]
+        k = len(s)
+        for i, n in enumerate(s):
+            if real and forward and i == k - 1:
+                n = n // 2 + 1 if n else 0
+            dims[len(dims) - k + i] = n
+        return [(TensorShape(dims), dtype)]
+    return infer
+
+
+for _name, _real, _fwd, _allowed in (("FFTND", False, True, _COMPLEX),
+                                     ("IFFTND", False, False, _COMPLEX),
+                                     ("RFFTND", True, True, _REAL),
+                                     ("IRFFTND", True, False, _COMPLEX)):
+    _OPS[_name] = register(_name, _nd_kernel(_name, _real, _fwd), _nd_infer(_real, _fwd),
+                           None, allowed=_allowed)
+
+
+def _raw_nd(op_name, real, forward):
+    """tf.fftnd and friends: the ops called directly (input, fft_length, axes)."""
+    opdef = _OPS[op_name]
+
+    if real and forward:
+        def fn(input, fft_length, axes, Tcomplex=D.complex64, name=None):  # noqa: A002
+            x = convert_to_tensor(input)
+            attrs = {"Treal": x.dtype, "Tcomplex": D.as_dtype(Tcomplex)}
+            return apply(opdef, [x, convert_to_tensor(fft_length, D.int32),
+                                 convert_to_tensor(axes, D.int32)], attrs,
+                         name=name or op_name)
+    elif real:
+        def fn(input, fft_length, axes, Treal=D.float32, name=None):  # noqa: A002
+            x = convert_to_tensor(input)
+            attrs = {"Treal": D.as_dtype(Treal), "Tcomplex": x.dtype}
+            return apply(opdef, [x, convert_to_tensor(fft_length, D.int32),
+                                 convert_to_tensor(axes, D.int32)], attrs,
+                         name=name or op_name)
+    else:
+        def fn(input, fft_length, axes, name=None):  # noqa: A002
+            x = convert_to_tensor(input)
+            if x.dtype not in _COMPLEX:
+                raise U.dtype_error(op_name, x.dtype, _COMPLEX, attr="Tcomplex")
+            return apply(opdef, [x, convert_to_tensor(fft_length, D.int32),
+                                 convert_to_tensor(axes, D.int32)], {"Tcomplex": x.dtype},
+                         name=name or op_name)
+    fn.__name__ = fn.__qualname__ = op_name.lower()
+    fn.__doc__ = (f"The {op_name} op: an N-dimensional {'real ' if real else ''}"
+                  f"{'forward' if forward else 'inverse'} FFT over `axes` (successive, "
+                  f"ending at the last axis) with lengths `fft_length`.")
+    return fn
+
+
+_raw_fftnd = export("fftnd")(_raw_nd("FFTND", False, True))
+_raw_ifftnd = export("ifftnd")(_raw_nd("IFFTND", False, False))
+_raw_rfftnd = export("rfftnd")(_raw_nd("RFFTND", True, True))
+_raw_irfftnd = export("irfftnd")(_raw_nd("IRFFTND", True, False))
+
+
+def _nd_public(raw, kind):
+    """tf.signal.fftnd and friends: TensorFlow's wrappers, which default the
+    axes to all of the input's, fft_length to the input's whole shape (for
+    irfftnd the last entry is 2 * (n - 1)), zero-pad the innermost
+    len(axes) dims up to fft_length and apply `norm` by scaling the input."""
+    inverse = kind in ("ifft", "irfft")
+
+    def fn(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+        if axes is None:
+            rank = np.ndim(input_tensor) if not isinstance(input_tensor, Tensor) \
+                else input_tensor.shape.rank
+            axes = convert_to_tensor(np.arange(rank), D.int32)
+        else:
+            axes = convert_to_tensor(axes, D.int32)
+        fft_rank = axes.shape[0]
+        hint = D.float32 if kind == "rfft" else D.complex64
+        x = convert_to_tensor(input_tensor, dtype_hint=hint)
+        if kind == "rfft" and x.dtype not in _REAL:
+            raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x}")
+        x.shape.with_rank_at_least(fft_rank)
+        if kind == "irfft" and x.dtype not in _COMPLEX:
+            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x}")
+        if fft_length is None:
+            if kind == "irfft":
+                s = x.shape.as_list()
+                s[-1] = max(0, 2 * (s[-1] - 1))
+                fft_length = convert_to_tensor(s, D.int32)
+            else:
+                fft_length = shape_ops.shape(x)[-len(x.shape):]
+        else:
+            fft_length = convert_to_tensor(fft_length, D.int32)
+        x = _pad_to(x, fft_rank, fft_length, kind == "irfft")
+        c = U.constant_value(fft_length)
+        if c is not None:
+            fft_length = np.asarray(c)
+        if norm not in (None, "backward"):
+            n = 1
+            for v in np.reshape(np.asarray(fft_length), -1).tolist():
+                n *= v
+            if norm == "forward":
+                x = x * n if inverse else x / n
+            elif norm == "ortho":
+                x = x * np.sqrt(n) if inverse else x / np.sqrt(n)
+        if kind == "rfft":
+            cdt = D.complex64 if x.dtype == D.float32 else D.complex128
+            return raw(x, fft_length, axes, Tcomplex=cdt, name=name or "rfftnd")
+        if kind == "irfft":
+            return raw(x, fft_length, axes, Treal=x.dtype.real_dtype, name=name or "irfftnd")
+        return raw(x, fft_length, axes, name=name or kind + "nd")
+    fn.__name__ = fn.__qualname__ = kind + "nd"
+    fn.__doc__ = (f"The N-dimensional {'inverse ' if inverse else ''}"
+                  f"{'real ' if 'r' in kind else ''}discrete Fourier transform over `axes` "
+                  f"(default all; they must be successive and end at the last axis), the "
+                  f"input zero-padded to `fft_length` (default its shape); `norm` is "
+                  f"'backward' (default), 'forward' or 'ortho'.")
+    return fn
+
+
+fftnd = export("signal.fftnd")(_nd_public(_raw_fftnd, "fft"))
+ifftnd = export("signal.ifftnd")(_nd_public(_raw_ifftnd, "ifft"))
+rfftnd = export("signal.rfftnd")(_nd_public(_raw_rfftnd, "rfft"))
+irfftnd = export("signal.irfftnd")(_nd_public(_raw_irfftnd, "irfft"))

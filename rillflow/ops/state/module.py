@@ -39,12 +39,30 @@ def eager_name_scope(name):
 
 
 @export("name_scope")
-def name_scope(name):
+class name_scope:  # noqa: N801 -- TensorFlow's name (a class there too)
     """Context manager: ops (in graphs) and variables created inside are named
-    under `name` (`tf.name_scope`). Yields the full scope name ending in '/'."""
-    if not isinstance(name, str):
-        raise TypeError(f"name for name_scope must be a string, got {name!r}")
-    return eager_name_scope(name) if name else contextlib.nullcontext("")
+    under `name` (`tf.name_scope`). Entering yields the full scope name ending
+    in '/' (`""` for an empty name). The object can be entered more than once."""
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._cms = []
+
+    @property
+    def name(self):
+        """The name given."""
+        return self._name
+
+    def __enter__(self):
+        cm = eager_name_scope(self._name) if self._name else contextlib.nullcontext("")
+        scope = cm.__enter__()
+        self._cms.append(cm)
+        return scope
+
+    def __exit__(self, *exc):
+        return self._cms.pop().__exit__(*exc)
 
 
 @export("get_current_name_scope")

@@ -19,9 +19,8 @@ from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import _record, apply, apply_op, kernel_error
-from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Reference, SymbolicTensor, Tensor
-from ...framework.tensor_shape import TensorShape, as_shape, dims_text
+from ...framework.tensor_shape import TensorShape, as_shape
 from ...framework.type_spec import TypeSpec
 from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import numpy_text
@@ -29,147 +28,17 @@ from ..control_flow.control_ops import group
 from ..core import scatter_ops
 from ..core.gather_ops import gather, gather_nd
 from .variable_creator import VariableMetaclass
-from ...framework.type_spec import TypeSpec
+from .resource_ops import (  # noqa: F401 -- also imported from here by other modules
+    HandleTensor, ResourceHandle, _AssignAddVariableOp, _AssignSubVariableOp, _AssignVariableOp,
+    _InitializeVariableOnce, _ReadVariableOp, _uninitialized)
 
 _state = _context.state
-
-
-class ResourceHandle:
-    """The storage of one variable: its current value (None until initialized)."""
-
-    __slots__ = ("value", "dtype", "shape", "name", "__weakref__")
-
-    def __init__(self, dtype, shape, name, value=None):
-        self.value = value
-        self.dtype = dtype
-        self.shape = shape
-        self.name = name
-
-    def __repr__(self):
-        return "<ResourceHandle %s>" % self.name
-
-
-class HandleTensor(EagerTensor):
-    """An eager tensor of dtype `resource` whose value is a ResourceHandle."""
-
-    __slots__ = ()
-
-    @property
-    def dtype(self):
-        """Always `tf.resource`."""
-        return D.resource
-
-    @property
-    def shape(self):
-        """Handles are scalars."""
-        return TensorShape._from_tuple(())
-
-    def numpy(self):
-        return self._v
-
-    def __repr__(self):
-        return "<tf.Tensor: shape=(), dtype=resource, value=%s>" % self._v.name
-
-    __str__ = __repr__
-
-
-ResourceHandle._eager_tensor_class = HandleTensor
 
 
 # The row updates of `Variable.scatter_*` ("scatter", "batch_scatter_update"): ops of
 # scatter_variable_ops, which returns this module's _UnreadVariable and so imports this
 # module; it fills the table when imported (rillflow.ops imports it after this module).
 _ROW_UPDATES = {}
-
-
-def _uninitialized(handle):
-    return errors.FailedPreconditionError(
-        None, None, f"Could not find variable {handle.name}. This could mean that the variable "
-        "has been deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
-        f"container=localhost, status error message=Resource localhost/{handle.name} does not "
-        "exist. [Op:ReadVariableOp]")
-
-
-def _read_kernel(h, dtype=None):
-    v = h.value
-    if v is None:
-        raise _uninitialized(h)
-    return v
-
-
-def _check_assign(h, value):
-    shp = h.shape
-    if shp is not None and shp.rank is not None:
-        vs = value.shape
-        if len(vs) != shp.rank or any(d is not None and d != e for d, e in zip(shp._dims, vs)):
-            raise _update_shape_error(shp, vs, "AssignVariableOp")
-
-
-def _update_shape_error(var_shape, value_shape, op_name):
-    return errors.InvalidArgumentError(
-        None, None, f"Cannot update variable with shape {dims_text(var_shape)} using a Tensor "
-        f"with shape {dims_text(value_shape)}, shapes must be equal. [Op:{op_name}]")
-
-
-def _assign_kernel(h, value, dtype=None, validate_shape=True):
-    if validate_shape:
-        _check_assign(h, value)
-    h.value = value
-    return []
-
-
-def _updated_value(h, value, op_name):
-    """The variable's current value, checked for an in-place update by
-    `value`: TensorFlow's kernels require equal shapes (no broadcasting)."""
-    old = h.value
-    if old is None:
-        raise _uninitialized(h)
-    if old.shape != value.shape:
-        raise _update_shape_error(old.shape, value.shape, op_name)
-    return old
-
-
-def _assign_add_kernel(h, value, dtype=None):
-    h.value = _updated_value(h, value, "AssignAddVariableOp") + value
-    return []
-
-
-def _assign_sub_kernel(h, value, dtype=None):
-    h.value = _updated_value(h, value, "AssignSubVariableOp") - value
-    return []
-
-
-def _init_once_kernel(h, value):
-    if h.value is None:
-        h.value = value
-    return []
-
-
-def _no_outputs(inputs, attrs):
-    return []
-
-
-def _read_infer(inputs, attrs):
-    return [(attrs.get("_shape", TensorShape(None)), attrs["dtype"])]
-
-
-_ReadVariableOp = register("ReadVariableOp", _read_kernel, _read_infer,
-                           lambda op, g: [g], stateful=True)
-_AssignVariableOp = register("AssignVariableOp", _assign_kernel, _no_outputs, stateful=True)
-_AssignAddVariableOp = register("AssignAddVariableOp", _assign_add_kernel, _no_outputs,
-                                stateful=True)
-_AssignSubVariableOp = register("AssignSubVariableOp", _assign_sub_kernel, _no_outputs,
-                                stateful=True)
-_InitializeVariableOnce = register("InitializeVariableOnce", _init_once_kernel, _no_outputs,
-                                   stateful=True)
-
-
-def _var_handle_kernel(resource, dtype, shape, shared_name=""):
-    return resource
-
-
-_VarHandleOp = register("VarHandleOp", _var_handle_kernel,
-                        lambda i, a: [(TensorShape([]), D.resource)], stateful=True)
 
 
 @export("VariableSynchronization")

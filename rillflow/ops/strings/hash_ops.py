@@ -1,10 +1,11 @@
-"""String hashing: `tf.strings.to_hash_bucket_fast` (FarmHash Fingerprint64,
+"""String hashing: `tf.strings.to_hash_bucket` (TensorFlow's legacy `Hash64`,
+one string at a time: lookup/table_kernels.hash64), `to_hash_bucket_fast` (FarmHash Fingerprint64,
 the `farmhashna::Hash64` variant TensorFlow's `Fingerprint64` calls) and
 `tf.strings.to_hash_bucket_strong` (SipHash-2-4 keyed by two uint64s, the
 `highwayhash::SipHash` behind TensorFlow's `StrongKeyedHash`), and
 `tf.fingerprint` (FarmHash of each row's bytes).
 
-Both hashes are computed for all strings of a tensor at once on NumPy
+FarmHash and SipHash are computed for all strings of a tensor at once on NumPy
 uint64 arrays (which wrap modulo 2**64 like the C++ `uint64_t`): the bytes
 are packed into one flat buffer and every 8-byte "Fetch" is a gather at a
 per-string offset; the loops of the long-string paths run over block
@@ -20,6 +21,7 @@ from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
+from ..lookup.table_kernels import hash64
 from .string_util import _no_grads, _same_shape_infer, _string_input
 
 _U = np.uint64
@@ -248,6 +250,13 @@ def _strong_kernel(x, num_buckets, key):
     return _buckets(x, siphash24(list(x.reshape(-1)), int(key[0]), int(key[1])), num_buckets)
 
 
+def _legacy_kernel(x, num_buckets):
+    flat = [hash64(v) for v in x.reshape(-1)]
+    return _buckets(x, np.array(flat, dtype=np.uint64), num_buckets)
+
+
+_Legacy = register("StringToHashBucket", _legacy_kernel,
+                   _same_shape_infer("StringToHashBucket", D.int64), _no_grads)
 _Fast = register("StringToHashBucketFast", _fast_kernel,
                  _same_shape_infer("StringToHashBucketFast", D.int64), _no_grads)
 _Strong = register("StringToHashBucketStrong", _strong_kernel,
@@ -258,6 +267,17 @@ def _check_buckets(num_buckets, op_name):
     if int(num_buckets) < 1:
         raise U.op_error(op_name, f"Value for attr 'num_buckets' of {int(num_buckets)} must be "
                          "at least minimum 1")
+
+
+@export("strings.to_hash_bucket")
+def to_hash_bucket(input, num_buckets, name=None):  # noqa: A002
+    """Each string's legacy TensorFlow `Hash64` (MurmurHash64A-style, seed
+    0xDECAFCAFFE) modulo `num_buckets` (int64); deprecated in TensorFlow in
+    favour of `to_hash_bucket_fast`, kept for the buckets old models used."""
+    x = _string_input(input, "StringToHashBucket")
+    _check_buckets(num_buckets, "StringToHashBucket")
+    return apply(_Legacy, [x], {"num_buckets": int(num_buckets)},
+                 name=name or "StringToHashBucket")
 
 
 @export("strings.to_hash_bucket_fast")
