@@ -7,7 +7,7 @@ from .control_flow import control_ops  # noqa: F401
 from .core import creation_ops  # noqa: F401
 from .linalg import matmul_ops, structure_ops, einsum_ops  # noqa: F401
 from .linalg import solve_ops, decomposition_ops, norm_ops, eig_ops  # noqa: F401
-from .linalg import lu_ops  # noqa: F401
+from .linalg import lu_ops, matrix_functions, linalg_extra_ops  # noqa: F401
 from .debugging import logging_ops  # noqa: F401
 from .core import math_ops, math_lowering  # noqa: F401
 from .state import module, scatter_variable_ops, moving_averages  # noqa: F401
@@ -15,14 +15,14 @@ from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .random import random_lowering  # noqa: F401
-from .random import initializers  # noqa: F401
+from .random import initializers, sobol_ops  # noqa: F401
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
 from .strings import segment_join_ops, ngram_ops, bytes_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
-from .core import special_composites  # noqa: F401
+from .core import special_composites, incomplete_special  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
@@ -60,6 +60,10 @@ from .sparse import edit_distance_ops, sparse_mask_ops  # noqa: F401
 from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
 from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
 from .numpy import np_linalg, np_spacing, np_random, np_weak, np_behavior  # noqa: F401
+# The linear operators compose the linalg, signal and debugging ops: after them.
+from .linalg import linear_operator, linear_operator_basic, linear_operator_wrappers  # noqa: F401
+from .linalg import linear_operator_block, linear_operator_structured  # noqa: F401
+from .linalg import conjugate_gradient  # noqa: F401
 from . import tensor_operators
 
 tensor_operators.install()

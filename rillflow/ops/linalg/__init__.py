@@ -13,4 +13,12 @@ Modules, each importing only those listed before it:
 - `norm_ops`: `norm` and `l2_normalize`.
 - `eig_ops`: `eig`, `eigvals` (Eig), `eigh`, `eigvalsh` (SelfAdjointEigV2).
 - `lu_ops`: `lu` (Lu) and `lu_solve`, `lu_matrix_inverse`, `lu_reconstruct` built on it.
+- `matrix_functions`: `expm` (composed), `sqrtm` (MatrixSquareRoot), `logm` (MatrixLogarithm).
+- `linalg_extra_ops`: `cholesky_solve`, `tensor_diag`/`tensor_diag_part` (Diag, DiagPart),
+  `normalize`, `lstsq` (MatrixSolveLs), `tridiagonal_matmul`, `tridiagonal_solve`
+  (TridiagonalSolve), `banded_triangular_solve`, `eigh_tridiagonal`.
+- The `tf.linalg.LinearOperator` family (imported after the signal and debugging ops, which
+  they use): `linear_operator_spec` (the composite spec), `linear_operator` (the base class),
+  `linear_operator_basic`, `linear_operator_wrappers`, `linear_operator_block`,
+  `linear_operator_structured` (the operators), `conjugate_gradient`.
 """
