@@ -155,8 +155,15 @@ class XlaCompiledGraph:
         self._is_var = [t.dtype is D.resource for t in self.inputs]
         self._any_var = any(self._is_var)
         self._jitted = {}
-        self._key = _initial_key(graph)
+        # A device array: passed each call without a transfer.
+        self._key = L.load().numpy.asarray(_initial_key(graph))
         self._has_callbacks = False
+        self._uses_key = False
+        self._jitted_once = False   # whether a call has traced (found _uses_key)
+        # Outputs that are arrays (no tensor lists, no None) leave as NumPy
+        # arrays directly.
+        self._plain_outputs = all(t is not None and t.dtype not in (D.variant, D.resource)
+                                  for t in self.outputs)
         self._lock = threading.Lock()
         self.fn = self.__call__
 
@@ -193,41 +200,71 @@ class XlaCompiledGraph:
             outs = ctx.run(self.graph, env, self.outputs)
             if ctx.callbacks:
                 self._has_callbacks = True
+            if ctx.uses_key:
+                self._uses_key = True
             written = {s: ctx.variables[s] for s in sorted(ctx.written)}
             return outs, written, ctx.key
+        return fn
+
+    def _flat_computation(self, slots, names, n_handles):
+        """The function `jax.jit` compiles for one aliasing of the variable
+        inputs: `(arrays, variable values by slot, key) -> (outputs, written
+        value or None by slot, new key or None)`. Tuples and None (no
+        leaves) keep JAX's argument and result handling at its cheapest;
+        a key a graph does not use is pruned from the program."""
+        pure = self.computation(slots, names)
+
+        def fn(arrays, var_values, key):
+            outs, written, new_key = pure(
+                arrays, {s: v for s, v in enumerate(var_values)}, key)
+            return (tuple(outs), tuple(written.get(s) for s in range(n_handles)),
+                    new_key if self._uses_key else None)
         return fn
 
     def _jit_for(self, slots, handles):
         fn = self._jitted.get(slots)
         if fn is None:
             names = [getattr(handles[s], "name", "variable") for s in slots]
-            fn = self._jitted[slots] = L.load().jit(self.computation(slots, names))
+            fn = self._jitted[slots] = L.load().jit(
+                self._flat_computation(slots, names, len(handles)))
         return fn
 
     def __call__(self, *vals):
         if self._any_var:
             arrays, handles, slots = self._variables(vals)
-            fn = self._jit_for(slots, handles)
-            var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+            fn = self._jitted.get(slots) or self._jit_for(slots, handles)
+            var_values = tuple([_device_value(h) for h in handles])
         else:   # the common call of a function without variables: less to do
-            arrays, handles, var_values = vals, (), {}
+            handles, var_values = (), ()
             fn = self._jitted.get(()) or self._jit_for((), ())
-        arrays = [a if hasattr(a, "dtype") else np.asarray(a) for a in arrays]
-        with self._lock:
-            outs, written, key = fn(arrays, var_values, self._key)
-            self._key = key
-        for s, v in written.items():
-            _store(handles[s], v)
+            arrays = vals
+        arrays = tuple([_argument(a) for a in arrays])
+        if self._uses_key or not self._jitted_once:
+            # The key moves on with each call: one call at a time.
+            with self._lock:
+                outs, written, key = fn(arrays, var_values, self._key)
+                if key is not None:
+                    self._key = key
+                self._jitted_once = True
+        else:
+            outs, written, _ = fn(arrays, var_values, self._key)
+        if handles:
+            for s, v in enumerate(written):
+                if v is not None:
+                    _store(handles[s], v)
         if self._has_callbacks:
             # Host callbacks (tf.print, assertions) have all run once this returns.
             L.load().effects_barrier()
-        L.raise_pending()
+            L.raise_pending()
+        if self._plain_outputs:
+            return tuple([_returned(o) for o in outs])
         return tuple([_host_value(o) for o in outs])
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
         arrays, handles, slots = self._variables(vals)
-        var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+        var_values = tuple(_device_value(h) for h in handles)
+        arrays = tuple(a if hasattr(a, "dtype") else np.asarray(a) for a in arrays)
         return self._jit_for(slots, handles).lower(arrays, var_values, self._key).as_text()
 
 
@@ -251,6 +288,45 @@ def _store(handle, value):
     host = np.asarray(value)
     handle.value = host
     _device_arrays[handle] = (host, value)
+
+
+# Host values that never change -> their device arrays, so that passing one
+# to a compiled call again transfers nothing (a transfer costs about a
+# microsecond, a third of JAX's own call): NumPy scalars (immutable, held
+# here, so their id is not reused while cached) and the read-only arrays
+# compiled calls return (views of device buffers, held weakly). Writable
+# arrays are never cached: their owner may change them in place.
+_immutable = {}
+_IMMUTABLE_LIMIT = 4096
+
+
+def _argument(a):
+    """An argument of the jitted call: `a`'s cached device array, if any."""
+    e = _immutable.get(id(a))
+    if e is not None:
+        held = e[0]
+        if held is a or (held.__class__ is weakref.ref and held() is a):
+            return e[1]
+    if isinstance(a, np.generic):
+        if len(_immutable) >= _IMMUTABLE_LIMIT:
+            _immutable.clear()
+        dev = L.jnp.asarray(a)
+        _immutable[id(a)] = (a, dev)
+        return dev
+    if not hasattr(a, "dtype"):
+        return np.asarray(a)
+    return a
+
+
+def _returned(v):
+    """The host array of a compiled call's output `v` (a device array),
+    remembered as its device array's copy for the next call."""
+    host = np.asarray(v)
+    if host.__class__ is np.ndarray and not host.flags.writeable:
+        if len(_immutable) >= _IMMUTABLE_LIMIT:
+            _immutable.clear()
+        _immutable[id(host)] = (weakref.ref(host), v)
+    return host
 
 
 def _host_value(v):
