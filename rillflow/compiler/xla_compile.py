@@ -165,7 +165,8 @@ class XlaCompiledGraph:
         self._plain_outputs = all(t is not None and t.dtype not in (D.variant, D.resource)
                                   for t in self.outputs)
         self._lock = threading.Lock()
-        self.fn = self.__call__
+        self.fn = self.__call__ if self._any_var or not self._plain_outputs \
+            else self._plain_call()
 
     def _variables(self, vals):
         """(array arguments, handles by slot, slot of each resource input)."""
@@ -259,6 +260,27 @@ class XlaCompiledGraph:
         if self._plain_outputs:
             return tuple([_returned(o) for o in outs])
         return tuple([_host_value(o) for o in outs])
+
+    def _plain_call(self):
+        """`fn` of a graph without variable inputs whose outputs are arrays:
+        once a call has traced and found no PRNG key nor host callbacks in
+        use, a call is the jitted call alone (the general `__call__` else)."""
+        jitted = self._jitted
+        general = self.__call__
+        immutable = _immutable
+        returned = _returned
+        argument = _argument
+
+        def call(*vals):
+            fn = jitted.get(())
+            if fn is None or self._uses_key or self._has_callbacks:
+                return general(*vals)
+            args = []
+            for a in vals:
+                e = immutable.get(id(a))
+                args.append(e[1] if e is not None and e[0] is a else argument(a))
+            return tuple([returned(o) for o in fn(tuple(args), (), self._key)[0]])
+        return call
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
