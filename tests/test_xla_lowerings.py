@@ -1,0 +1,71 @@
+"""XLA lowerings of image resizing, `tf.random.Generator` ops and loops
+with static trip counts: each compared with the uncompiled function on the
+same inputs (values and gradients)."""
+import importlib.util
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("jax") is None,
+                                reason="needs JAX (the xla extra)")
+
+
+def both(fn, *args):
+    """(jit_compile=True results, plain tf.function results) as NumPy."""
+    def flat(r):
+        return [np.asarray(t) for t in tf.nest.flatten(r)]
+    return flat(tf.function(fn, jit_compile=True)(*args)), flat(tf.function(fn)(*args))
+
+
+def assert_both(fn, *args, rtol=1e-5, atol=1e-5):
+    xla, plain = both(fn, *args)
+    assert len(xla) == len(plain)
+    for a, b in zip(xla, plain):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+
+
+def assert_lowered(fn, *args):
+    """The function compiles with XLA (no op left without a lowering)."""
+    f = tf.function(fn, jit_compile=True)
+    compiled = f.get_concrete_function(*args)._ensure_compiled()
+    assert type(compiled).__name__ == "XlaCompiledGraph"
+
+
+IMAGE = np.random.default_rng(0).standard_normal((2, 5, 7, 3)).astype(np.float32)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area"])
+@pytest.mark.parametrize("size", [(9, 4), (3, 11), (5, 7)])
+def test_resize_methods_match(method, size):
+    def f(x):
+        return tf.image.resize(x, size, method=method)
+    assert_lowered(f, tf.constant(IMAGE))
+    assert_both(f, tf.constant(IMAGE))
+
+
+@pytest.mark.parametrize("op", [tf.compat.v1.image.resize_bilinear,
+                                tf.compat.v1.image.resize_nearest_neighbor,
+                                tf.compat.v1.image.resize_bicubic])
+@pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True)])
+def test_resize_corner_modes_and_gradients_match(op, flags):
+    align, half = flags
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = op(x, [8, 10], align_corners=align, half_pixel_centers=half)
+            loss = tf.reduce_sum(y * y)
+        return y, tape.gradient(loss, x)
+    assert_lowered(f, tf.constant(IMAGE))
+    assert_both(f, tf.constant(IMAGE), rtol=1e-4, atol=1e-4)
+
+
+def test_resize_area_of_integers_and_a_size_from_a_shape():
+    img = np.arange(2 * 6 * 6 * 1).reshape(2, 6, 6, 1).astype(np.uint8)
+
+    def f(x):
+        return tf.compat.v1.image.resize_area(x, tf.shape(x)[1:3] // 2, align_corners=True)
+    assert_both(f, tf.constant(img))
