@@ -69,3 +69,51 @@ def test_resize_area_of_integers_and_a_size_from_a_shape():
     def f(x):
         return tf.compat.v1.image.resize_area(x, tf.shape(x)[1:3] // 2, align_corners=True)
     assert_both(f, tf.constant(img))
+
+
+def _generator_draws(jit, state):
+    g = tf.random.Generator.from_state(state, alg="philox")
+
+    @tf.function(jit_compile=jit)
+    def f():
+        total = tf.zeros([2])
+        for _ in tf.range(3):      # the state threads through the loop
+            total += g.normal([2])
+        return (g.uniform([5]), g.normal([3]), g.uniform([4], 0, 10, dtype=tf.int32),
+                g.uniform([2], 0, 10 ** 12, dtype=tf.int64),
+                g.uniform_full_int([3], tf.uint64), g.uniform([3], dtype=tf.float64),
+                g.normal([3], dtype=tf.float64), g.uniform_full_int([2], tf.int32), total)
+    if jit:
+        assert type(f.get_concrete_function()._ensure_compiled()).__name__ == "XlaCompiledGraph"
+    out = [t.numpy() for t in f() + f()]
+    return out, g.state.numpy()
+
+
+@pytest.mark.parametrize("state", [[1234, 0, 0], [2 ** 64 - 300, 5, 77]])
+def test_generator_ops_draw_tensorflows_numbers_and_advance_the_state(state):
+    state = np.array(state, np.uint64).view(np.int64)
+    xla, xla_state = _generator_draws(True, state)
+    plain, plain_state = _generator_draws(False, state)
+    np.testing.assert_array_equal(xla_state, plain_state)
+    for a, b in zip(xla, plain):
+        assert a.dtype == b.dtype
+        if a.dtype.kind == "f":
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(a, b)
+
+
+def test_generator_state_read_and_drawn_in_one_function():
+    def run(jit):
+        g = tf.random.Generator.from_seed(7)
+
+        @tf.function(jit_compile=jit)
+        def f():
+            before = g.state.read_value()
+            x = g.uniform([4])
+            return before, x, g.state.read_value()
+        return [t.numpy() for t in f()], g.state.numpy()
+    (a, sa), (b, sb) = run(True), run(False)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(sa, sb)

@@ -26,7 +26,7 @@ from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
-from .xla_lower import LoweringContext, subgraphs, unsupported_ops
+from .xla_lower import LoweringContext, attr_handles, subgraphs, unsupported_ops
 
 __all__ = ["XlaCompiledGraph", "compile_function_graph", "wants_xla", "unsupported_error",
            "set_jit", "get_jit"]
@@ -153,7 +153,11 @@ class XlaCompiledGraph:
         self.source = ("# %s: compiled with XLA through jax.jit (jit_compile=True); "
                        "see lowered_text(*args) for the program\n" % name)
         self._is_var = [t.dtype is D.resource for t in self.inputs]
-        self._any_var = any(self._is_var)
+        # Variable storages ops hold in attrs (a tf.random.Generator's state):
+        # passed and written back as the variable inputs are, after them.
+        self._extra = attr_handles(graph)
+        self._n_input_vars = sum(self._is_var)
+        self._any_var = any(self._is_var) or bool(self._extra)
         self._jitted = {}
         # A device array: passed each call without a transfer.
         self._key = L.load().numpy.asarray(_initial_key(graph))
@@ -169,7 +173,8 @@ class XlaCompiledGraph:
             else self._plain_call()
 
     def _variables(self, vals):
-        """(array arguments, handles by slot, slot of each resource input)."""
+        """(array arguments, handles by slot, slot of each resource input and
+        then of each storage in `_extra`)."""
         arrays, handles, slots, by_id = [], [], [], {}
         for is_var, v in zip(self._is_var, vals):
             if is_var:
@@ -180,6 +185,12 @@ class XlaCompiledGraph:
                 slots.append(slot)
             else:
                 arrays.append(v)
+        for h in self._extra:
+            slot = by_id.get(id(h))
+            if slot is None:
+                slot = by_id[id(h)] = len(handles)
+                handles.append(h)
+            slots.append(slot)
         return arrays, handles, tuple(slots)
 
     def computation(self, slots, names):
@@ -189,6 +200,8 @@ class XlaCompiledGraph:
         def fn(arrays, var_values, key):
             ctx = LoweringContext({s: v for s, v in var_values.items() if v is not None},
                                   L.jnp.asarray(key))
+            ctx.handle_slots = {id(h): s for h, s in
+                                zip(self._extra, slots[self._n_input_vars:])}
             env = {}
             it = iter(arrays)
             k = 0
