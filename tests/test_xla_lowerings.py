@@ -117,3 +117,52 @@ def test_generator_state_read_and_drawn_in_one_function():
     for x, y in zip(a, b):
         np.testing.assert_array_equal(x, y)
     np.testing.assert_array_equal(sa, sb)
+
+
+N = tf.constant(4)
+
+
+def _sin_loop(kind):
+    """A loop gradient whose trip count is known when tracing (or, for an
+    integer argument, per value of it)."""
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            if kind == "range":
+                for _ in tf.range(5):
+                    y = tf.sin(y)
+            elif kind == "captured":
+                for _ in tf.range(N):
+                    y = tf.sin(y)
+            elif kind == "argument":
+                for _ in tf.range(n):
+                    y = tf.sin(y)
+            elif kind == "steps":
+                for i in tf.range(1, 10, 3):
+                    y = tf.sin(y) * tf.cast(i, tf.float32)
+            elif kind == "down":
+                for _ in tf.range(10, 0, -2):
+                    y = tf.sin(y)
+            elif kind == "shape":
+                for _ in tf.range(tf.shape(x)[0]):
+                    y = tf.sin(y)
+            else:
+                y = tf.while_loop(lambda i, y: i <= 2 * 3, lambda i, y: (i + 2, tf.sin(y)),
+                                  [0, y])[1]
+        return y, tape.gradient(y, x)
+    return f
+
+
+@pytest.mark.parametrize("kind", ["range", "captured", "argument", "steps", "down", "shape",
+                                  "while"])
+def test_loop_gradients_with_static_trip_counts_match(kind):
+    x = tf.constant([0.5, 1.0, 2.0])
+    assert_both(_sin_loop(kind), x, tf.constant(3))
+    if kind == "argument":
+        f = tf.function(_sin_loop(kind), jit_compile=True)
+        for n in (2, 5, 2):
+            want = tf.function(_sin_loop(kind))(x, tf.constant(n))
+            got = f(x, tf.constant(n))
+            for a, b in zip(got, want):
+                np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)

@@ -26,7 +26,8 @@ from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
-from .xla_lower import LoweringContext, attr_handles, subgraphs, unsupported_ops
+from .xla_lower import LoweringContext, StaticValueError, attr_handles, subgraphs, \
+    unsupported_ops
 
 __all__ = ["XlaCompiledGraph", "compile_function_graph", "wants_xla", "unsupported_error",
            "set_jit", "get_jit"]
@@ -164,6 +165,9 @@ class XlaCompiledGraph:
         self._has_callbacks = False
         self._uses_key = False
         self._jitted_once = False   # whether a call has traced (found _uses_key)
+        # Positions (among the array arguments) of the compile-time constant
+        # arguments: set when a trace needed one (_with_constant_arguments).
+        self._static = ()
         # Outputs that are arrays (no tensor lists, no None) leave as NumPy
         # arrays directly.
         self._plain_outputs = all(t is not None and t.dtype not in (D.variant, D.resource)
@@ -220,48 +224,72 @@ class XlaCompiledGraph:
             return outs, written, ctx.key
         return fn
 
-    def _flat_computation(self, slots, names, n_handles):
+    def _flat_computation(self, slots, names, n_handles, statics=None):
         """The function `jax.jit` compiles for one aliasing of the variable
         inputs: `(arrays, variable values by slot, key) -> (outputs, written
         value or None by slot, new key or None)`. Tuples and None (no
         leaves) keep JAX's argument and result handling at its cheapest;
-        a key a graph does not use is pruned from the program."""
+        a key a graph does not use is pruned from the program. `statics`
+        holds the values of the compile-time constant arguments (by their
+        positions in `_static`), which the jitted function does not take."""
         pure = self.computation(slots, names)
+        positions = self._static
 
         def fn(arrays, var_values, key):
+            if statics is not None:
+                arrays = list(arrays)
+                for i, v in zip(positions, statics):
+                    arrays.insert(i, v)
             outs, written, new_key = pure(
                 arrays, {s: v for s, v in enumerate(var_values)}, key)
             return (tuple(outs), tuple(written.get(s) for s in range(n_handles)),
                     new_key if self._uses_key else None)
         return fn
 
-    def _jit_for(self, slots, handles):
-        fn = self._jitted.get(slots)
+    def _jit_for(self, slots, handles, statics=None, cache_key=None):
+        cache_key = slots if cache_key is None else cache_key
+        fn = self._jitted.get(cache_key)
         if fn is None:
             names = [getattr(handles[s], "name", "variable") for s in slots]
-            fn = self._jitted[slots] = L.load().jit(
-                self._flat_computation(slots, names, len(handles)))
+            fn = self._jitted[cache_key] = L.load().jit(
+                self._flat_computation(slots, names, len(handles), statics))
         return fn
 
-    def __call__(self, *vals):
+    def _prepare(self, vals):
+        """(jitted function, array arguments, handles, variable values) of a
+        call; the compile-time constant arguments select the function."""
         if self._any_var:
             arrays, handles, slots = self._variables(vals)
-            fn = self._jitted.get(slots) or self._jit_for(slots, handles)
             var_values = tuple([_device_value(h) for h in handles])
         else:   # the common call of a function without variables: less to do
-            handles, var_values = (), ()
-            fn = self._jitted.get(()) or self._jit_for((), ())
-            arrays = vals
-        arrays = tuple([_argument(a) for a in arrays])
-        if self._uses_key or not self._jitted_once:
-            # The key moves on with each call: one call at a time.
-            with self._lock:
-                outs, written, key = fn(arrays, var_values, self._key)
-                if key is not None:
-                    self._key = key
-                self._jitted_once = True
+            arrays, handles, slots, var_values = vals, (), (), ()
+        if self._static:
+            statics = tuple(np.asarray(arrays[i]) for i in self._static)
+            cache_key = (slots, tuple((v.dtype.str, v.shape, v.tobytes()) for v in statics))
+            fn = self._jitted.get(cache_key) or self._jit_for(slots, handles, statics,
+                                                              cache_key)
+            skip = set(self._static)
+            arrays = [a for i, a in enumerate(arrays) if i not in skip]
         else:
-            outs, written, _ = fn(arrays, var_values, self._key)
+            fn = self._jitted.get(slots) or self._jit_for(slots, handles)
+        return fn, tuple([_argument(a) for a in arrays]), handles, var_values
+
+    def __call__(self, *vals):
+        fn, arrays, handles, var_values = self._prepare(vals)
+        try:
+            if self._uses_key or not self._jitted_once:
+                # The key moves on with each call: one call at a time.
+                with self._lock:
+                    outs, written, key = fn(arrays, var_values, self._key)
+                    if key is not None:
+                        self._key = key
+                    self._jitted_once = True
+            else:
+                outs, written, _ = fn(arrays, var_values, self._key)
+        except errors.InvalidArgumentError as e:
+            if self._static or not _needs_constants(e):
+                raise
+            return self._with_constant_arguments(vals, e)
         if handles:
             for s, v in enumerate(written):
                 if v is not None:
@@ -273,6 +301,26 @@ class XlaCompiledGraph:
         if self._plain_outputs:
             return tuple([_returned(o) for o in outs])
         return tuple([_host_value(o) for o in outs])
+
+    def _with_constant_arguments(self, vals, error):
+        """Retries a call whose tracing needed a value known at compile time
+        (a shape, a loop's trip count) with the small integer arguments as
+        compile-time constants, as TensorFlow's XLA does: one program per
+        distinct value. `error` is raised where that does not help."""
+        arrays = [v for v, is_var in zip(vals, self._is_var) if not is_var]
+        candidates = tuple(i for i, a in enumerate(arrays) if _small_integers(a))
+        if not candidates:
+            raise error
+        self._static = candidates
+        self._jitted.clear()
+        try:
+            return self(*vals)
+        except errors.InvalidArgumentError as again:
+            if not _needs_constants(again):
+                raise
+            self._static = ()
+            self._jitted.clear()
+            raise error from None
 
     def _plain_call(self):
         """`fn` of a graph without variable inputs whose outputs are arrays:
@@ -286,7 +334,7 @@ class XlaCompiledGraph:
 
         def call(*vals):
             fn = jitted.get(())
-            if fn is None or self._uses_key or self._has_callbacks:
+            if fn is None or self._uses_key or self._has_callbacks or self._static:
                 return general(*vals)
             args = []
             for a in vals:
@@ -297,10 +345,24 @@ class XlaCompiledGraph:
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
-        arrays, handles, slots = self._variables(vals)
-        var_values = tuple(_device_value(h) for h in handles)
-        arrays = tuple(a if hasattr(a, "dtype") else np.asarray(a) for a in arrays)
-        return self._jit_for(slots, handles).lower(arrays, var_values, self._key).as_text()
+        fn, arrays, _, var_values = self._prepare(vals)
+        return fn.lower(arrays, var_values, self._key).as_text()
+
+
+# Integer arguments up to this many elements may become compile-time
+# constants (shapes, sizes, trip counts; TensorFlow's constant arguments).
+_CONSTANT_ARGUMENT_LIMIT = 64
+
+
+def _small_integers(a):
+    a = np.asarray(a)
+    return a.dtype.kind in "iu" and a.size <= _CONSTANT_ARGUMENT_LIMIT
+
+
+def _needs_constants(error):
+    """Whether a tracing error is a value XLA needs at compile time."""
+    return isinstance(error, StaticValueError) or \
+        "requires a fixed tensor list size" in str(getattr(error, "message", error))
 
 
 # A variable's value lives on the host as a NumPy array (what eager code
