@@ -507,7 +507,9 @@ def _lower_while(ctx, op, *ins):
         loop, count, bufs = state
         vals = body_values(loop)
         new = [_carried(v) for v in vals[:n]]
-        bufs = [b.at[count].set(v) for b, v in zip(bufs, vals[n:])]
+        # One row per iteration, `count` within the bound by construction.
+        bufs = [XL.lax.dynamic_update_index_in_dim(b, XL.jnp.asarray(v, b.dtype), count, 0)
+                for b, v in zip(bufs, vals[n:])]
         return new, count + 1, bufs
     loop, count, bufs = ctx.while_loop(cond_fn, body_fn, (carry, np.int32(0), buffers))
     outs = list(loop)
