@@ -74,7 +74,7 @@ class Operation:
         except KeyError:
             # Attrs of an `_attr_scope` (jit_scope's hints): kept by the graph,
             # since `attrs` are the kernel's arguments.
-            scoped = self.graph._scoped_attrs.get(self.name)
+            scoped = getattr(self.graph, "_scoped_attrs", {}).get(self.name)
             if scoped is not None and name in scoped:
                 return scoped[name]
             raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
