@@ -166,3 +166,32 @@ def test_loop_gradients_with_static_trip_counts_match(kind):
             got = f(x, tf.constant(n))
             for a, b in zip(got, want):
                 np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["plain", "blank_last", "batch_major", "impossible", "empty"])
+def test_ctc_loss_with_dense_labels_and_its_gradient_match(case):
+    rng = np.random.default_rng(3)
+    t, b, c = 12, 3, 6
+    logits = rng.standard_normal((t, b, c)).astype(np.float32)
+    labels = np.array([[1, 2, 2, 3], [4, 1, 0, 0], [5, 5, 5, 5]], np.int32)
+    label_length, logit_length = [4, 2, 3], [12, 9, 11]
+    blank, major = 0, True
+    if case == "blank_last":
+        labels, blank = labels - 1, -1
+    elif case == "batch_major":
+        logits, major = np.transpose(logits, (1, 0, 2)).copy(), False
+    elif case == "impossible":
+        logit_length = [3, 9, 2]      # shorter than the labels need: TensorFlow's huge loss
+    elif case == "empty":
+        labels, label_length = np.zeros((3, 0), np.int32), [0, 0, 0]
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.nn.ctc_loss(tf.constant(labels), x, tf.constant(label_length),
+                                  tf.constant(logit_length), logits_time_major=major,
+                                  blank_index=blank)
+            total = tf.reduce_sum(loss * tf.constant([1.0, 2.0, 3.0]))
+        return loss, tape.gradient(total, x)
+    assert_lowered(f, tf.constant(logits))
+    assert_both(f, tf.constant(logits), rtol=1e-5, atol=1e-5)

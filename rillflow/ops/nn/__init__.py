@@ -12,4 +12,4 @@ the N-D pooling kernels (pool_kernels) and their compiled loops under the jit ex
 reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC losses, decoders and
 label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's
 prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
-(conv_lowering); nn_util holds what the modules share."""
+(conv_lowering) and of the dense-label CTC loss (ctc_lowering); nn_util holds what the modules share."""
