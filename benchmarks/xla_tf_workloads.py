@@ -84,10 +84,24 @@ def _tf_collatz(tfr):
     return c, (tfr.constant(27),)
 
 
+def _tf_collatz_autograph(tfr):
+    def c(a):
+        counter = 0
+        while a != 1:
+            if a % 2 == 0:
+                a = a // 2
+            else:
+                a = 3 * a + 1
+            counter = counter + 1
+        return counter
+    return c, (tfr.constant(27),)
+
+
 TF_BUILDERS = {
     "call_overhead": _tf_simple(lambda tfr: (lambda x: x + 1.0, (tfr.constant(1.0),))),
     "power_unrolled": _tf_simple(lambda tfr: _tf_power(tfr, False)),
     "power_loop": _tf_simple(lambda tfr: _tf_power(tfr, True)),
+    "collatz": _tf_simple(_tf_collatz_autograph),
     "collatz_while_loop": _tf_simple(_tf_collatz),
     "mlp_train_step": _tf_mlp,
     "elementwise_1m": _tf_simple(lambda tfr: (

@@ -64,10 +64,11 @@ def _power(loop):
     return {"xla": call, "jax": lambda: j(xj).block_until_ready(), "check": check}
 
 
-def _collatz():
+def _collatz(autograph=False):
     jax, jnp = _jax()
     a = tf.constant(27)
-    g = tf.function(W.collatz_while_loop, jit_compile=True)
+    # The Python while/if form (AutoGraph) or the tf.while_loop/tf.cond form.
+    g = tf.function(W.collatz if autograph else W.collatz_while_loop, jit_compile=True)
 
     def jcollatz(a):
         def body(s):
@@ -182,6 +183,7 @@ BUILDERS = {
     "call_overhead": _call_overhead,
     "power_unrolled": lambda: _power(False),
     "power_loop": lambda: _power(True),
+    "collatz": lambda: _collatz(autograph=True),
     "collatz_while_loop": _collatz,
     "mlp_train_step": _mlp,
     "elementwise_1m": _elementwise,

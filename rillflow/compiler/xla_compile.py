@@ -26,7 +26,8 @@ from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
-from .xla_lower import LoweringContext, subgraphs, unsupported_ops
+from .xla_lower import LoweringContext, StaticValueError, attr_handles, subgraphs, \
+    unsupported_ops
 
 __all__ = ["XlaCompiledGraph", "compile_function_graph", "wants_xla", "unsupported_error",
            "set_jit", "get_jit"]
@@ -153,15 +154,31 @@ class XlaCompiledGraph:
         self.source = ("# %s: compiled with XLA through jax.jit (jit_compile=True); "
                        "see lowered_text(*args) for the program\n" % name)
         self._is_var = [t.dtype is D.resource for t in self.inputs]
-        self._any_var = any(self._is_var)
+        # Variable storages ops hold in attrs (a tf.random.Generator's state):
+        # passed and written back as the variable inputs are, after them.
+        self._extra = attr_handles(graph)
+        self._n_input_vars = sum(self._is_var)
+        self._any_var = any(self._is_var) or bool(self._extra)
         self._jitted = {}
-        self._key = _initial_key(graph)
+        # A device array: passed each call without a transfer.
+        self._key = L.load().numpy.asarray(_initial_key(graph))
         self._has_callbacks = False
+        self._uses_key = False
+        self._jitted_once = False   # whether a call has traced (found _uses_key)
+        # Positions (among the array arguments) of the compile-time constant
+        # arguments: set when a trace needed one (_with_constant_arguments).
+        self._static = ()
+        # Outputs that are arrays (no tensor lists, no None) leave as NumPy
+        # arrays directly.
+        self._plain_outputs = all(t is not None and t.dtype not in (D.variant, D.resource)
+                                  for t in self.outputs)
         self._lock = threading.Lock()
-        self.fn = self.__call__
+        self.fn = self.__call__ if self._any_var or not self._plain_outputs \
+            else self._plain_call()
 
     def _variables(self, vals):
-        """(array arguments, handles by slot, slot of each resource input)."""
+        """(array arguments, handles by slot, slot of each resource input and
+        then of each storage in `_extra`)."""
         arrays, handles, slots, by_id = [], [], [], {}
         for is_var, v in zip(self._is_var, vals):
             if is_var:
@@ -172,6 +189,12 @@ class XlaCompiledGraph:
                 slots.append(slot)
             else:
                 arrays.append(v)
+        for h in self._extra:
+            slot = by_id.get(id(h))
+            if slot is None:
+                slot = by_id[id(h)] = len(handles)
+                handles.append(h)
+            slots.append(slot)
         return arrays, handles, tuple(slots)
 
     def computation(self, slots, names):
@@ -181,6 +204,8 @@ class XlaCompiledGraph:
         def fn(arrays, var_values, key):
             ctx = LoweringContext({s: v for s, v in var_values.items() if v is not None},
                                   L.jnp.asarray(key))
+            ctx.handle_slots = {id(h): s for h, s in
+                                zip(self._extra, slots[self._n_input_vars:])}
             env = {}
             it = iter(arrays)
             k = 0
@@ -193,42 +218,151 @@ class XlaCompiledGraph:
             outs = ctx.run(self.graph, env, self.outputs)
             if ctx.callbacks:
                 self._has_callbacks = True
+            if ctx.uses_key:
+                self._uses_key = True
             written = {s: ctx.variables[s] for s in sorted(ctx.written)}
             return outs, written, ctx.key
         return fn
 
-    def _jit_for(self, slots, handles):
-        fn = self._jitted.get(slots)
-        if fn is None:
-            names = [getattr(handles[s], "name", "variable") for s in slots]
-            fn = self._jitted[slots] = L.load().jit(self.computation(slots, names))
+    def _flat_computation(self, slots, names, n_handles, statics=None):
+        """The function `jax.jit` compiles for one aliasing of the variable
+        inputs: `(arrays, variable values by slot, key) -> (outputs, written
+        value or None by slot, new key or None)`. Tuples and None (no
+        leaves) keep JAX's argument and result handling at its cheapest;
+        a key a graph does not use is pruned from the program. `statics`
+        holds the values of the compile-time constant arguments (by their
+        positions in `_static`), which the jitted function does not take."""
+        pure = self.computation(slots, names)
+        positions = self._static
+
+        def fn(arrays, var_values, key):
+            if statics is not None:
+                arrays = list(arrays)
+                for i, v in zip(positions, statics):
+                    arrays.insert(i, v)
+            outs, written, new_key = pure(
+                arrays, {s: v for s, v in enumerate(var_values)}, key)
+            return (tuple(outs), tuple(written.get(s) for s in range(n_handles)),
+                    new_key if self._uses_key else None)
         return fn
 
-    def __call__(self, *vals):
+    def _jit_for(self, slots, handles, statics=None, cache_key=None):
+        cache_key = slots if cache_key is None else cache_key
+        fn = self._jitted.get(cache_key)
+        if fn is None:
+            names = [getattr(handles[s], "name", "variable") for s in slots]
+            fn = self._jitted[cache_key] = L.load().jit(
+                self._flat_computation(slots, names, len(handles), statics))
+        return fn
+
+    def _prepare(self, vals):
+        """(jitted function, array arguments, handles, variable values) of a
+        call; the compile-time constant arguments select the function."""
         if self._any_var:
             arrays, handles, slots = self._variables(vals)
-            fn = self._jit_for(slots, handles)
-            var_values = {s: _device_value(h) for s, h in enumerate(handles)}
+            var_values = tuple([_device_value(h) for h in handles])
         else:   # the common call of a function without variables: less to do
-            arrays, handles, var_values = vals, (), {}
-            fn = self._jitted.get(()) or self._jit_for((), ())
-        arrays = [a if hasattr(a, "dtype") else np.asarray(a) for a in arrays]
-        with self._lock:
-            outs, written, key = fn(arrays, var_values, self._key)
-            self._key = key
-        for s, v in written.items():
-            _store(handles[s], v)
+            arrays, handles, slots, var_values = vals, (), (), ()
+        if self._static:
+            statics = tuple(np.asarray(arrays[i]) for i in self._static)
+            cache_key = (slots, tuple((v.dtype.str, v.shape, v.tobytes()) for v in statics))
+            fn = self._jitted.get(cache_key) or self._jit_for(slots, handles, statics,
+                                                              cache_key)
+            skip = set(self._static)
+            arrays = [a for i, a in enumerate(arrays) if i not in skip]
+        else:
+            fn = self._jitted.get(slots) or self._jit_for(slots, handles)
+        return fn, tuple([_argument(a) for a in arrays]), handles, var_values
+
+    def __call__(self, *vals):
+        fn, arrays, handles, var_values = self._prepare(vals)
+        try:
+            if self._uses_key or not self._jitted_once:
+                # The key moves on with each call: one call at a time.
+                with self._lock:
+                    outs, written, key = fn(arrays, var_values, self._key)
+                    if key is not None:
+                        self._key = key
+                    self._jitted_once = True
+            else:
+                outs, written, _ = fn(arrays, var_values, self._key)
+        except errors.InvalidArgumentError as e:
+            if self._static or not _needs_constants(e):
+                raise
+            return self._with_constant_arguments(vals, e)
+        if handles:
+            for s, v in enumerate(written):
+                if v is not None:
+                    _store(handles[s], v)
         if self._has_callbacks:
             # Host callbacks (tf.print, assertions) have all run once this returns.
             L.load().effects_barrier()
-        L.raise_pending()
+            L.raise_pending()
+        if self._plain_outputs:
+            return tuple([_returned(o) for o in outs])
         return tuple([_host_value(o) for o in outs])
+
+    def _with_constant_arguments(self, vals, error):
+        """Retries a call whose tracing needed a value known at compile time
+        (a shape, a loop's trip count) with the small integer arguments as
+        compile-time constants, as TensorFlow's XLA does: one program per
+        distinct value. `error` is raised where that does not help."""
+        arrays = [v for v, is_var in zip(vals, self._is_var) if not is_var]
+        candidates = tuple(i for i, a in enumerate(arrays) if _small_integers(a))
+        if not candidates:
+            raise error
+        self._static = candidates
+        self._jitted.clear()
+        try:
+            return self(*vals)
+        except errors.InvalidArgumentError as again:
+            if not _needs_constants(again):
+                raise
+            self._static = ()
+            self._jitted.clear()
+            raise error from None
+
+    def _plain_call(self):
+        """`fn` of a graph without variable inputs whose outputs are arrays:
+        once a call has traced and found no PRNG key nor host callbacks in
+        use, a call is the jitted call alone (the general `__call__` else)."""
+        jitted = self._jitted
+        general = self.__call__
+        immutable = _immutable
+        returned = _returned
+        argument = _argument
+
+        def call(*vals):
+            fn = jitted.get(())
+            if fn is None or self._uses_key or self._has_callbacks or self._static:
+                return general(*vals)
+            args = []
+            for a in vals:
+                e = immutable.get(id(a))
+                args.append(e[1] if e is not None and e[0] is a else argument(a))
+            return tuple([returned(o) for o in fn(tuple(args), (), self._key)[0]])
+        return call
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
-        arrays, handles, slots = self._variables(vals)
-        var_values = {s: _device_value(h) for s, h in enumerate(handles)}
-        return self._jit_for(slots, handles).lower(arrays, var_values, self._key).as_text()
+        fn, arrays, _, var_values = self._prepare(vals)
+        return fn.lower(arrays, var_values, self._key).as_text()
+
+
+# Integer arguments up to this many elements may become compile-time
+# constants (shapes, sizes, trip counts; TensorFlow's constant arguments).
+_CONSTANT_ARGUMENT_LIMIT = 64
+
+
+def _small_integers(a):
+    a = np.asarray(a)
+    return a.dtype.kind in "iu" and a.size <= _CONSTANT_ARGUMENT_LIMIT
+
+
+def _needs_constants(error):
+    """Whether a tracing error is a value XLA needs at compile time."""
+    return isinstance(error, StaticValueError) or \
+        "requires a fixed tensor list size" in str(getattr(error, "message", error))
 
 
 # A variable's value lives on the host as a NumPy array (what eager code
@@ -251,6 +385,45 @@ def _store(handle, value):
     host = np.asarray(value)
     handle.value = host
     _device_arrays[handle] = (host, value)
+
+
+# Host values that never change -> their device arrays, so that passing one
+# to a compiled call again transfers nothing (a transfer costs about a
+# microsecond, a third of JAX's own call): NumPy scalars (immutable, held
+# here, so their id is not reused while cached) and the read-only arrays
+# compiled calls return (views of device buffers, held weakly). Writable
+# arrays are never cached: their owner may change them in place.
+_immutable = {}
+_IMMUTABLE_LIMIT = 4096
+
+
+def _argument(a):
+    """An argument of the jitted call: `a`'s cached device array, if any."""
+    e = _immutable.get(id(a))
+    if e is not None:
+        held = e[0]
+        if held is a or (held.__class__ is weakref.ref and held() is a):
+            return e[1]
+    if isinstance(a, np.generic):
+        if len(_immutable) >= _IMMUTABLE_LIMIT:
+            _immutable.clear()
+        dev = L.jnp.asarray(a)
+        _immutable[id(a)] = (a, dev)
+        return dev
+    if not hasattr(a, "dtype"):
+        return np.asarray(a)
+    return a
+
+
+def _returned(v):
+    """The host array of a compiled call's output `v` (a device array),
+    remembered as its device array's copy for the next call."""
+    host = np.asarray(v)
+    if host.__class__ is np.ndarray and not host.flags.writeable:
+        if len(_immutable) >= _IMMUTABLE_LIMIT:
+            _immutable.clear()
+        _immutable[id(host)] = (weakref.ref(host), v)
+    return host
 
 
 def _host_value(v):

@@ -18,7 +18,7 @@ from ..framework.func_graph import CompositeOutput
 from ..framework.lowering_values import TList, VarRef
 from ..framework.tensor import EagerTensor
 from .xla_compile import unsupported_error
-from .xla_lower import LoweringContext, unsupported_ops
+from .xla_lower import LoweringContext, attr_handles, unsupported_ops
 
 __all__ = ["to_jax"]
 
@@ -59,6 +59,15 @@ class JaxFunction:
             else:
                 self._constants[id(internal)] = np.asarray(ext._v) \
                     if isinstance(ext, EagerTensor) else np.asarray(ext)
+        # Storages ops hold in attrs (a tf.random.Generator's state) are
+        # variables of the function too, after the captured ones.
+        self._attr_slots = {}
+        for h in attr_handles(graph):
+            slot = next((i for i, x in enumerate(handles) if x is h), None)
+            if slot is None:
+                slot = len(handles)
+                handles.append(h)
+            self._attr_slots[id(h)] = slot
         self._handles = handles
         self.variables = tuple(by_storage.get(id(h), h) for h in handles)
 
@@ -84,6 +93,7 @@ class JaxFunction:
                                                               len(args)))
         key = L.jnp.zeros((2,), np.uint32) if rng is None else rng
         ctx = LoweringContext({s: v for s, v in enumerate(variables) if v is not None}, key)
+        ctx.handle_slots = dict(self._attr_slots)
         env = {id(t): v for t, v in zip(self._arg_inputs, args)}
         for ph in self._graph.inputs[len(self._arg_inputs):]:
             slot = self._slots.get(id(ph))

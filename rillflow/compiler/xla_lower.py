@@ -26,7 +26,8 @@ from ..framework import lowering as L
 from ..framework.lowering_values import TList, VarRef
 from .codegen import needed_ops
 
-__all__ = ["LoweringContext", "unsupported_ops", "subgraphs", "StaticValueError"]
+__all__ = ["LoweringContext", "unsupported_ops", "subgraphs", "StaticValueError",
+           "attr_handles"]
 
 # Pure ops whose inputs are all static are computed with their NumPy kernel
 # when every output has at most this many elements (bigger constants would
@@ -90,6 +91,30 @@ def unsupported_ops(graph, outputs, seen=None):
     return found
 
 
+# Attrs holding a variable's storage directly (not as a resource input): the
+# state of a `tf.random.Generator`'s ops.
+_HANDLE_ATTRS = ("_gen",)
+
+
+def attr_handles(graph, seen=None):
+    """The variable storages that ops of `graph` (and of the graphs it
+    calls) hold in attrs, in graph order, each once: the computation passes
+    their values in and writes them back as it does its variables'."""
+    seen = set() if seen is None else seen
+    found = []
+    for op in graph.get_operations():
+        for key in _HANDLE_ATTRS:
+            h = op.attrs.get(key)
+            if h is not None and id(h) not in seen:
+                seen.add(id(h))
+                found.append(h)
+        for g in subgraphs(op):
+            if ("graph", id(g)) not in seen:
+                seen.add(("graph", id(g)))
+                found.extend(attr_handles(g, seen))
+    return found
+
+
 def _all_outputs(g):
     return [t for op in g.get_operations() for t in op.outputs]
 
@@ -113,6 +138,8 @@ class LoweringContext:
         self.key = key
         self.uses_key = False
         self.callbacks = False   # whether host callbacks (tf.print, asserts) were staged
+        # id(storage) -> slot of the storages ops hold in attrs (attr_handles).
+        self.handle_slots = {}
 
     # --- state ------------------------------------------------------------
     def state(self):
@@ -140,6 +167,15 @@ class LoweringContext:
             value = L.jnp.asarray(value, old.dtype)
         self.variables[ref.slot] = value
         self.written.add(ref.slot)
+
+    def handle_ref(self, storage):
+        """The VarRef of a variable storage an op holds in an attr."""
+        slot = self.handle_slots.get(id(storage))
+        if slot is None:
+            raise errors.InvalidArgumentError(
+                None, None, "The state of %s is not an input of this computation"
+                % getattr(storage, "name", "a variable"))
+        return VarRef(slot, getattr(storage, "name", "variable"))
 
     def next_key(self):
         """A fresh PRNG key (raw uint32[2]); the threaded key advances."""

@@ -72,6 +72,11 @@ class Operation:
         try:
             return self.attrs[name]
         except KeyError:
+            # Attrs of an `_attr_scope` (jit_scope's hints): kept by the graph,
+            # since `attrs` are the kernel's arguments.
+            scoped = getattr(self.graph, "_scoped_attrs", {}).get(self.name)
+            if scoped is not None and name in scoped:
+                return scoped[name]
             raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
 
     def values(self):
@@ -122,6 +127,10 @@ class Graph:
         # {op name: gradient name} of the ops created under it.
         self._gradient_override_map = {}
         self._gradient_overrides = {}
+        # `_attr_scope`: the attrs in effect, and {op name: attrs} of the ops
+        # created under it.
+        self._attr_scope_map = {}
+        self._scoped_attrs = {}
 
     # --- context ----------------------------------------------------------
     @contextlib.contextmanager
@@ -219,6 +228,25 @@ class Graph:
             yield
         finally:
             self._gradient_override_map = saved
+
+    @contextlib.contextmanager
+    def _attr_scope(self, attr_map):
+        """Ops created inside carry the attrs of `attr_map` (name -> value,
+        or a callable of the op's NodeDef giving the value): read back with
+        `Operation.get_attr`, never passed to kernels (jit_scope's hints).
+
+        Raises:
+          TypeError: if `attr_map` is not a dict with string keys.
+        """
+        if not isinstance(attr_map, dict) or not all(isinstance(k, str) for k in attr_map):
+            raise TypeError("attr_map must be a dictionary mapping strings to AttrValue "
+                            "protocol buffers")
+        saved = dict(self._attr_scope_map)
+        self._attr_scope_map.update(attr_map)
+        try:
+            yield
+        finally:
+            self._attr_scope_map = saved
 
     # --- control dependencies ---------------------------------------------
     @contextlib.contextmanager
@@ -324,6 +352,10 @@ class Graph:
             override = self._gradient_override_map.get(opdef.name)
             if override is not None:
                 self._gradient_overrides[name] = override
+        if self._attr_scope_map:
+            self._scoped_attrs[name] = {
+                k: (v(op.node_def) if callable(v) else v)
+                for k, v in self._attr_scope_map.items()}
         if output_specs is None:
             try:
                 output_specs = opdef.infer(op.inputs, attrs)

@@ -4,3 +4,4 @@ from . import polymorphic_function  # noqa: F401
 # cannot import it (function_gradients.py builds on it).
 from . import function_gradients  # noqa: F401
 from . import batch_function  # noqa: F401  (tf.nondifferentiable_batch_function)
+from . import xla_experimental  # noqa: F401  (tf.xla.experimental)

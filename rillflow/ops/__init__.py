@@ -30,6 +30,7 @@ from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops, conv_lowering  # noqa: F401
 from .nn import rearrange_ops, ctc_kernels, ctc_beam_search, ctc_ops  # noqa: F401
+from .nn import ctc_lowering  # noqa: F401  (the XLA lowering of CTCLossDense)
 from .control_flow import critical_section  # noqa: F401
 from .core import bucket_ops, bitcast_ops, partition_ops, shift_ops  # noqa: F401
 from .image import image_scale_translate, image_resize, image_ops  # noqa: F401

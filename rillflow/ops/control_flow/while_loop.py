@@ -365,9 +365,10 @@ def _xla_list_size_error(op):
 
 def _trip_bound(ctx, op, inits, args):
     """A compile-time bound on the iterations of a While op, or None: from a
-    condition `i < limit` (or `<=`, and-ed with others) on a loop variable
-    counting up by a constant step from a static start to a static limit, as
-    `tf.range` loops and `maximum_iterations` make it."""
+    condition `i < limit` (or `<=`, `>`, `>=`, and-ed with others) on a loop
+    variable counting towards the limit by a constant step from a static
+    start to a static limit, as `tf.range` loops (any step) and
+    `maximum_iterations` make it."""
     a = op.attrs
     n, cg, bg = a["_n"], a["cond"], a["body"]
     c_map = a["_input_maps"][0]
@@ -394,14 +395,37 @@ def _trip_bound(ctx, op, inits, args):
             return None
         return v if ctx.is_static(v) else None
 
+    b_map = a["_input_maps"][1]
+    b_pos = {id(t): k for k, t in enumerate(bg.inputs)}
+
+    def body_static(t):
+        t = through(t)
+        if t._const is not None:
+            return np.asarray(t._const)
+        k = b_pos.get(id(t))
+        if k is None or k < n:
+            return None
+        v = args[b_map[k - n]]
+        return v if ctx.is_static(v) else None
+
     def step(k):
+        """The constant the body adds to loop variable k (or subtracts)."""
         out = through(body_outs[k])
-        if out.op.type != "AddV2":
+        kind = out.op.type
+        if kind not in ("AddV2", "Sub"):
             return None
         x, c = out.op.inputs
-        if through(x) is not bg.inputs[k] or c._const is None:
+        if through(x) is not bg.inputs[k]:
+            if kind == "Sub":
+                return None
+            x, c = c, x
+            if through(x) is not bg.inputs[k]:
+                return None
+        v = body_static(c)
+        if v is None or np.size(v) != 1:
             return None
-        return int(np.asarray(c._const))
+        v = int(np.asarray(v).reshape(()))
+        return -v if kind == "Sub" else v
 
     def bounds(t):
         t = through(t)
@@ -410,17 +434,22 @@ def _trip_bound(ctx, op, inits, args):
             return bounds(t.op.inputs[0]) + bounds(t.op.inputs[1])
         if kind not in ("Less", "LessEqual", "Greater", "GreaterEqual"):
             return []
+        up = kind.startswith("Less")   # loop variable below the limit
         x, y = t.op.inputs
-        if kind.startswith("Greater"):
-            x, y = y, x
         k = c_pos.get(id(through(x)))
+        if k is None or k >= n:
+            x, y, up = y, x, not up
+            k = c_pos.get(id(through(x)))
         limit = static_of(y)
-        if k is None or k >= n or limit is None or not ctx.is_static(inits[k]):
+        if k is None or k >= n or limit is None or np.size(limit) != 1 or \
+                not ctx.is_static(inits[k]):
             return []
         s = step(k)
-        if not s or s <= 0:
+        if not s or (s > 0) != up:
             return []
         span = float(limit) - float(inits[k])
+        if not up:
+            span, s = -span, -s
         count = int(np.floor(span / s)) + 1 if kind.endswith("Equal") else int(np.ceil(span / s))
         return [max(count, 0)]
     found = bounds(a["_cond_out"])
@@ -478,7 +507,9 @@ def _lower_while(ctx, op, *ins):
         loop, count, bufs = state
         vals = body_values(loop)
         new = [_carried(v) for v in vals[:n]]
-        bufs = [b.at[count].set(v) for b, v in zip(bufs, vals[n:])]
+        # One row per iteration, `count` within the bound by construction.
+        bufs = [XL.lax.dynamic_update_index_in_dim(b, XL.jnp.asarray(v, b.dtype), count, 0)
+                for b, v in zip(bufs, vals[n:])]
         return new, count + 1, bufs
     loop, count, bufs = ctx.while_loop(cond_fn, body_fn, (carry, np.int32(0), buffers))
     outs = list(loop)

@@ -9,10 +9,16 @@ are bit-identical to TensorFlow's for float32. They are vectorised over the
 output positions; only loops over the few taps of a filter remain in Python.
 Gradient kernels add each contribution with `np.add.at`, which adds in index
 order, the order of TensorFlow's loops.
+
+The same kernels are the ops' XLA lowerings: sampling positions and weights
+depend on the static sizes only (NumPy tables), and the gathers, sums and
+scatter-adds apply as well to JAX arrays (`_add_at`, `_where` pick the
+array module).
 """
 import numpy as np
 
 from ...framework import dtypes as D
+from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
@@ -71,10 +77,19 @@ def _validate(op, images, size, align_corners, half_pixel_centers):
 
 def _add_at(shape, dtype, ys, xs, values):
     """Zeros of `shape` with values[n, i, j, k, c] added at [n, ys[i,j,k],
-    xs[i,j,k], c], in index order."""
+    xs[i,j,k], c], in index order (a scatter-add, for a JAX array)."""
+    if not isinstance(values, (np.ndarray, np.generic)):
+        return XL.jnp.zeros(shape, dtype).at[:, ys, xs].add(values)
     out = np.zeros(shape, dtype)
     np.add.at(out, (slice(None), ys, xs), values)
     return out
+
+
+def _where(cond, a, b):
+    """`np.where`, or `jnp.where` when a value is a JAX array."""
+    if isinstance(a, (np.ndarray, np.generic)) and isinstance(b, (np.ndarray, np.generic)):
+        return np.where(cond, a, b)
+    return XL.jnp.where(cond, a, b)
 
 
 # --- bilinear ------------------------------------------------------------------------
@@ -156,9 +171,7 @@ def _nearest_grad_kernel(grads, size, align_corners=False, half_pixel_centers=Fa
     xs = _nearest_index(rw, iw, _resize_scale(iw, rw, align_corners), align_corners,
                         half_pixel_centers)
     ys, xs = np.broadcast_arrays(ys[:, None], xs[None, :])
-    out = np.zeros((n, ih, iw, c), grads.dtype)
-    np.add.at(out, (slice(None), ys, xs), grads)
-    return out
+    return _add_at((n, ih, iw, c), grads.dtype, ys, xs, grads)
 
 
 def _nearest_grad_infer(inputs, attrs):
@@ -281,14 +294,14 @@ def _area_kernel(images, size, align_corners=False, T=None):
             rows = px * xcov[0][:, None]
             continue
         last = (k == xlen - 1)[:, None]
-        term = np.where(last, px * xcov[k][:, None], px)
-        rows = np.where((k < xlen)[:, None], rows + term, rows)
+        term = _where(last, px * xcov[k][:, None], px)
+        rows = _where((k < xlen)[:, None], rows + term, rows)
     ys, ye, ycov, _ = _area_spans(oh, ih, hs)
     total = np.zeros((n, oh, ow, c), _F32)
     for k in range(ycov.shape[0]):
         idx = np.clip(ys + k, 0, ih - 1)
         inside = (ys + k < ye)[:, None, None]
-        total = np.where(inside, total + rows[:, idx] * ycov[k][:, None, None], total)
+        total = _where(inside, total + rows[:, idx] * ycov[k][:, None, None], total)
     return total * scale
 
 
@@ -332,6 +345,29 @@ _ResizeBicubicGrad = register("ResizeBicubicGrad", _bicubic_grad_kernel, _like_i
 # No gradient, as in TensorFlow.
 _ResizeArea = register("ResizeArea", _area_kernel, _resize_infer(D.float32),
                        allowed=_RESIZE_TYPES)
+
+
+def _lowered(kernel, size_input=None):
+    """The XLA rule of a resize op: its kernel on the JAX image (or
+    gradient), with the size input (`size_input`) known at compile time."""
+    def rule(ctx, op, *values):
+        values = list(values)
+        if size_input is not None:
+            values[size_input] = ctx.static(op, size_input, values[size_input])
+        values[0] = XL.jnp.asarray(values[0])
+        attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+        return kernel(*values, **attrs)
+    return rule
+
+
+XL.set_lowerings({
+    "ResizeBilinear": _lowered(_bilinear_kernel, 1),
+    "ResizeBilinearGrad": _lowered(_bilinear_grad_kernel),
+    "ResizeNearestNeighbor": _lowered(_nearest_kernel, 1),
+    "ResizeNearestNeighborGrad": _lowered(_nearest_grad_kernel, 1),
+    "ResizeBicubic": _lowered(_bicubic_kernel, 1),
+    "ResizeBicubicGrad": _lowered(_bicubic_grad_kernel),
+    "ResizeArea": _lowered(_area_kernel, 1)})
 def _resize_op(opdef, images, size, align_corners, half_pixel_centers, name):
     images = convert_to_tensor(images, name="images")
     U.check_dtype(opdef.name, images, _RESIZE_TYPES, param="images")

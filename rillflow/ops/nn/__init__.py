@@ -12,8 +12,7 @@ the N-D pooling kernels (pool_kernels) and their compiled loops under the jit ex
 reverse_sequence, depth_to_space and space_to_depth (rearrange_ops); the CTC losses, decoders and
 label helpers (ctc_ops) with their kernels (ctc_kernels: the losses; ctc_beam_search: TensorFlow's
 prefix beam search and its TopN); the XLA lowerings of the convolution and pooling ops
-(conv_lowering); nce_loss and sampled_softmax_loss (sampled_losses); tf.conv, the V2 conv2d
-backprops and extract_volume_patches (conv_extras); fractional max/avg pooling
-(fractional_pool); isotonic_regression (isotonic_ops); the
-RNN cell wrappers (rnn_cell_wrappers); nn_util holds what the
-modules share."""
+(conv_lowering) and of the dense-label CTC loss (ctc_lowering); nce_loss and sampled_softmax_loss
+(sampled_losses); tf.conv, the V2 conv2d backprops and extract_volume_patches (conv_extras);
+fractional max/avg pooling (fractional_pool); isotonic_regression (isotonic_ops); the
+RNN cell wrappers (rnn_cell_wrappers); nn_util holds what the modules share."""

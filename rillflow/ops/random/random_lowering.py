@@ -77,6 +77,25 @@ def _philox_words(seed, calls):
     return _philox_rounds(i & u64(_M32), i >> u64(32), c2, c3, key).reshape(-1)
 
 
+def _philox_words_at(key, lo, hi, calls):
+    """The words of `calls` successive Philox calls from the 128-bit counter
+    (lo, hi) under `key` (uint64 JAX scalars): a `tf.random.Generator`'s
+    state."""
+    u64 = np.uint64
+    c_lo = lo + XL.jnp.arange(calls, dtype=np.uint64)
+    c_hi = hi + (c_lo < lo).astype(np.uint64)
+    return _philox_rounds(c_lo & u64(_M32), c_lo >> u64(32), c_hi & u64(_M32),
+                          c_hi >> u64(32), key).reshape(-1)
+
+
+def _words(src, calls):
+    """Philox words for a stateless seed tensor, or for a Generator's
+    position (a (key, counter lo, counter hi) tuple)."""
+    if isinstance(src, tuple):
+        return _philox_words_at(*src, calls)
+    return _philox_words(src, calls)
+
+
 def _u32_to_float(w):
     bits = (w & _dist._F32_MANT) | _dist._F32_ONE
     return XL.lax.bitcast_convert_type(bits, np.float32) - np.float32(1)
@@ -92,9 +111,9 @@ def _tf_uniform(seed, dims, dtype):
     n = int(np.prod(dims, dtype=np.int64))
     dtype = np.dtype(dtype)
     if dtype == np.float64:
-        w = _philox_words(seed, -(-n // 2))
+        w = _words(seed, -(-n // 2))
         return _u64_to_double(w[0::2], w[1::2])[:n].reshape(dims)
-    w = _philox_words(seed, -(-n // 4))[:n]
+    w = _words(seed, -(-n // 4))[:n]
     if dtype == np.float32:
         return _u32_to_float(w).reshape(dims)
     bits = 10 if dtype == np.float16 else 7
@@ -106,11 +125,11 @@ def _tf_normal(seed, dims, dtype):
     jnp = XL.jnp
     n = int(np.prod(dims, dtype=np.int64))
     if np.dtype(dtype) == np.float64:
-        w = _philox_words(seed, -(-n // 2)).reshape(-1, 4)
+        w = _words(seed, -(-n // 2)).reshape(-1, 4)
         u1 = jnp.maximum(_u64_to_double(w[:, 0], w[:, 1]), 1e-7)
         v1 = _dist._TWO_PI * _u64_to_double(w[:, 2], w[:, 3])
     else:
-        w = _philox_words(seed, -(-n // 4))
+        w = _words(seed, -(-n // 4))
         u1 = jnp.maximum(_u32_to_float(w[0::2]), _dist._EPSILON32)
         v1 = (_dist._TWO_PI * _u32_to_float(w[1::2]).astype(np.float64)).astype(np.float32)
     u2 = jnp.sqrt(-2 * jnp.log(u1)).astype(u1.dtype)
@@ -123,18 +142,30 @@ def _tf_uniform_int(seed, dims, lo, hi, dtype):
     n = int(np.prod(dims, dtype=np.int64))
     dtype = np.dtype(dtype)
     if dtype.itemsize == 8:
-        w = _philox_words(seed, -(-n // 2))
+        w = _words(seed, -(-n // 2))
         bits = w[0::2].astype(np.uint64) | (w[1::2].astype(np.uint64) << np.uint64(32))
         span = XL.lax.bitcast_convert_type(jnp.asarray(hi, np.int64) - jnp.asarray(lo, np.int64),
                                            np.uint64)
         low = XL.lax.bitcast_convert_type(jnp.asarray(lo, np.int64), np.uint64)
         v = (bits % span)[:n] + low
     else:
-        w = _philox_words(seed, -(-n // 4))[:n]
+        w = _words(seed, -(-n // 4))[:n]
         span = (jnp.asarray(hi, np.int64) - jnp.asarray(lo, np.int64)).astype(np.uint32)
         v = w % span + jnp.asarray(lo, np.int64).astype(np.uint32)
     return XL.lax.bitcast_convert_type(v, np.dtype("int%d" % (dtype.itemsize * 8))).astype(
         dtype).reshape(dims)
+
+
+def _tf_full_int(seed, dims, dtype):
+    """Integers over a 32- or 64-bit type's range: words (pairs, low word
+    first) reinterpreted."""
+    n = int(np.prod(dims, dtype=np.int64))
+    dtype = np.dtype(dtype)
+    if dtype.itemsize == 8:
+        w = _words(seed, -(-n // 2))
+        bits = w[0::2].astype(np.uint64) | (w[1::2].astype(np.uint64) << np.uint64(32))
+        return XL.lax.bitcast_convert_type(bits[:n], dtype).reshape(dims)
+    return XL.lax.bitcast_convert_type(_words(seed, -(-n // 4))[:n], dtype).reshape(dims)
 
 
 def _lower_tf_stateless(kind):
@@ -220,7 +251,34 @@ def _lower_stateless_poisson(ctx, op, shape, seed, lam):
     return XL.jax.random.poisson(_seed_key(seed), XL.jnp.broadcast_to(lam, dims), dims)
 
 
+def _lower_generator(kind):
+    """The rule of a `tf.random.Generator` op: TensorFlow's numbers from the
+    generator's state (int64 [3]: counter low and high words, key), a
+    variable of the computation whose counter moves on by 256 per value."""
+    def rule(ctx, op, shape, *bounds):
+        ref = ctx.handle_ref(op.attrs["_gen"])
+        dims = _dims(ctx, op, 0, shape)
+        state = XL.lax.bitcast_convert_type(
+            XL.jnp.asarray(ctx.read(ref)).astype(np.int64), np.uint64)
+        lo, hi, key = state[0], state[1], state[2]
+        if kind == "int":
+            out = _tf_uniform_int((key, lo, hi), dims, bounds[0], bounds[1], _out(op))
+        else:
+            out = kind((key, lo, hi), dims, _out(op))
+        step = np.uint64(int(np.prod(dims, dtype=np.int64)) * 256)
+        new_lo = lo + step
+        new_hi = hi + (new_lo < lo).astype(np.uint64)
+        ctx.write(ref, XL.lax.bitcast_convert_type(
+            XL.jnp.stack([new_lo, new_hi, key]), np.int64))
+        return out
+    return rule
+
+
 XL.set_lowerings({
+    "StatefulUniform": _lower_generator(_tf_uniform),
+    "StatefulStandardNormalV2": _lower_generator(_tf_normal),
+    "StatefulUniformInt": _lower_generator("int"),
+    "StatefulUniformFullInt": _lower_generator(_tf_full_int),
     "RandomUniform": _stateful(_uniform), "RandomStandardNormal": _stateful(_normal),
     "TruncatedNormal": _stateful(_truncated), "RandomUniformInt": _stateful("int"),
     "Multinomial": lambda ctx, op, logits, num: _multinomial(
