@@ -1,0 +1,246 @@
+"""TensorFlow's results for the framework-level names of issue 22 (branch
+infra): `tf.autodiff.ForwardAccumulator` (JVPs, Hessian-vector products both
+ways round, inside `tf.function`, variables, function calls, nested
+accumulators), `tf.debugging.enable_check_numerics` (which op, which
+message), the `tf.train` protos and options, recorded for
+tests/test_forwardprop.py, tests/test_check_numerics.py and
+tests/test_train_extras.py.
+
+    /work/tfref/bin/python tools/tf_infra_fixtures.py
+"""
+import os
+import re
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tf_fixture_cases import Cases  # noqa: E402
+
+CASES = Cases()
+case = CASES.case
+
+
+def _x(tf):
+    return tf.constant([0.5, -1.25, 2.0]), tf.constant([1.0, 0.5, -2.0])
+
+
+# --- ForwardAccumulator -------------------------------------------------------------------------
+
+_FUNCS = {
+    "sin_times_x": lambda tf, x: tf.sin(x) * x,
+    "sum_squares": lambda tf, x: tf.reduce_sum(tf.square(tf.exp(x) - 1.0)),
+    "tanh_sigmoid": lambda tf, x: tf.tanh(x) + tf.sigmoid(2.0 * x),
+    "matmul": lambda tf, x: tf.matmul(tf.reshape(x, [3, 1]), tf.reshape(x * x, [1, 3])),
+    "softmax": lambda tf, x: tf.nn.softmax(x),
+    "log_sum_exp": lambda tf, x: tf.reduce_logsumexp(x),
+    "gather_concat": lambda tf, x: tf.concat([tf.gather(x, [2, 0]), x[1:]], 0),
+    "pow_div": lambda tf, x: (x ** 3) / (1.0 + x * x),
+    "relu_abs": lambda tf, x: tf.nn.relu(x) - tf.abs(x),
+    "where_max": lambda tf, x: tf.where(x > 0, tf.maximum(x, 1.0), tf.square(x)),
+    "cumsum_prod": lambda tf, x: tf.math.cumsum(x) * tf.reduce_prod(x),
+    "transpose_reduce": lambda tf, x: tf.reduce_mean(
+        tf.transpose(tf.stack([x, 2 * x])) ** 2, axis=1),
+}
+
+
+def _jvp_case(key):
+    def fn(tf):
+        x, v = _x(tf)
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = _FUNCS[key](tf, x)
+        return acc.jvp(y)
+    fn.__name__ = "jvp_" + key
+    return fn
+
+
+for _k in _FUNCS:
+    case(rtol=1e-6)(_jvp_case(_k))
+
+
+@case(rtol=1e-6)
+def jvp_unconnected_and_integer(tf):
+    x, v = _x(tf)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        i = tf.cast(x, tf.int32)
+        s = tf.stop_gradient(x)
+        c = tf.constant(3.0)
+    return [acc.jvp(i), acc.jvp(s), acc.jvp(c), acc.jvp(c, unconnected_gradients="zero"),
+            acc.jvp(x), acc.jvp([x, {"a": c}])]
+
+
+@case(rtol=1e-6)
+def jvp_two_primals(tf):
+    x, v = _x(tf)
+    w = tf.constant(3.0)
+    with tf.autodiff.ForwardAccumulator([x, w], [v, tf.constant(-1.0)]) as acc:
+        y = tf.reduce_sum(x * w) + w ** 2
+    return acc.jvp(y)
+
+
+@case(rtol=1e-5)
+def hvp_backward_over_forward(tf):
+    x, v = _x(tf)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = tf.reduce_sum(tf.sin(x) * x ** 2)
+        j = acc.jvp(y)
+    return tape.gradient(j, x)
+
+
+@case(rtol=1e-5)
+def hvp_forward_over_backward(tf):
+    x, v = _x(tf)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.tanh(x) * tf.exp(x))
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+
+
+@case(rtol=1e-5)
+def jvp_in_function(tf):
+    @tf.function
+    def f(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = tf.reduce_sum(tf.exp(x) * tf.matmul(tf.reshape(x, [1, 3]),
+                                                    tf.reshape(x, [3, 1])))
+        return acc.jvp(y)
+    return f(*_x(tf))
+
+
+@case(rtol=1e-5)
+def hvp_in_function(tf):
+    @tf.function
+    def f(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(x ** 4)
+            g = tape.gradient(y, x)
+        return acc.jvp(g)
+    return f(*_x(tf))
+
+
+@case(rtol=1e-6)
+def jvp_variable(tf):
+    v = tf.Variable([1.0, 2.0])
+    with tf.autodiff.ForwardAccumulator(v, tf.constant([1.0, -3.0])) as acc:
+        y = v * v + tf.reduce_sum(v)
+    return [acc.jvp(y), acc.jvp(v)]
+
+
+@case(rtol=1e-6)
+def jvp_through_function_call(tf):
+    g = tf.function(lambda a: tf.tanh(a) * a)
+    x, v = _x(tf)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        y = g(x)
+    return acc.jvp(y)
+
+
+@case(rtol=1e-6)
+def jvp_forward_over_forward(tf):
+    x, v = _x(tf)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = tf.sin(x)
+        j = inner.jvp(y)
+    return [j, outer.jvp(j), outer.jvp(y)]
+
+
+@case
+def jvp_dtype_mismatch(tf):
+    return tf.autodiff.ForwardAccumulator(tf.constant([1.0]), tf.constant([1]))
+
+
+@case
+def jvp_structure_mismatch(tf):
+    x, v = _x(tf)
+    return tf.autodiff.ForwardAccumulator([x], v)
+
+
+@case
+def jvp_reentered(tf):
+    x, v = _x(tf)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with acc:
+            pass
+
+
+# --- enable_check_numerics ----------------------------------------------------------------------
+
+def _numerics_error(tf, fn):
+    """[class, message] of the error `fn` raises with check_numerics on, the
+    message without TensorFlow's function-node prefix and op suffix."""
+    tf.debugging.enable_check_numerics()
+    try:
+        fn()
+    except Exception as e:  # the recorded behaviour is the exception
+        text = str(e)
+        text = re.sub(r"^\{\{function_node [^}]*\}\} ", "", text)
+        text = re.sub(r" \[Op:CheckNumericsV2\]( name: )?$", "", text)
+        return [type(e).__name__, text]
+    finally:
+        tf.debugging.disable_check_numerics()
+    return ["no error"]
+
+
+@case
+def check_numerics_log(tf):
+    return _numerics_error(tf, lambda: tf.math.log(tf.constant([1.0, 0.0])))
+
+
+@case
+def check_numerics_div(tf):
+    return _numerics_error(tf, lambda: 1.0 / tf.constant([1.0, 0.0]))
+
+
+@case
+def check_numerics_mixed(tf):
+    x = tf.constant([np.nan, np.inf, -np.inf, 1.0])
+    return _numerics_error(tf, lambda: tf.abs(x))
+
+
+@case
+def check_numerics_float64_scalar(tf):
+    return _numerics_error(tf, lambda: tf.sqrt(tf.constant(-1.0, tf.float64)))
+
+
+@case
+def check_numerics_safe_ops_pass(tf):
+    x = tf.constant([np.nan, 1.0])
+    tf.debugging.enable_check_numerics()
+    try:
+        return [tf.maximum(x, 0.0), tf.reshape(x, [2, 1]), tf.constant([np.inf]),
+                tf.cast(tf.constant([1, 2]), tf.float32) * 2.0]
+    finally:
+        tf.debugging.disable_check_numerics()
+
+
+@case
+def check_numerics_disabled(tf):
+    tf.debugging.enable_check_numerics()
+    tf.debugging.enable_check_numerics()
+    tf.debugging.disable_check_numerics()
+    tf.debugging.disable_check_numerics()
+    return tf.math.log(tf.constant(0.0))
+
+
+@case
+def check_numerics_v2_op(tf):
+    out = []
+    for v in [[np.nan], [np.inf], [-np.inf], [np.nan, np.inf], [np.nan, -np.inf],
+              [np.inf, -np.inf], [np.nan, np.inf, -np.inf]]:
+        try:
+            tf.raw_ops.CheckNumericsV2(tensor=tf.constant(v), message="m")
+        except tf.errors.InvalidArgumentError as e:
+            out.append(re.sub(r"^\{\{function_node [^}]*\}\} ", "", str(e)).split(" [Op:")[0])
+    out.append(tf.raw_ops.CheckNumericsV2(tensor=tf.constant([1.5]), message="m"))
+    return out
+
+
+if __name__ == "__main__":
+    CASES.main("tf_infra.npz")
