@@ -242,5 +242,93 @@ def check_numerics_v2_op(tf):
     return out
 
 
+# --- tf.train protos, options, CheckpointView, PythonState ---------------------------------------
+
+@case
+def cluster_protos(tf):
+    j = tf.train.JobDef(name="worker", tasks={0: "localhost:2222", 3: "b:1"})
+    sd = tf.train.ServerDef(cluster=tf.train.ClusterDef(job=[j]), job_name="worker",
+                            task_index=3, protocol="grpc", port=-5, replica=2)
+    back = tf.train.ServerDef.FromString(sd.SerializeToString())
+    return [str(sd), sd.SerializeToString().hex(), str(back == sd), str(tf.train.ServerDef()),
+            back.job_name, str(back.task_index), str(back.cluster.job[0].tasks[3]),
+            str(tf.train.ClusterSpec({"w": ["a:1", "b:2"], "ps": {1: "c:3"}}).as_cluster_def()),
+            str(tf.train.ClusterSpec(tf.train.ClusterDef(job=[j])).as_dict())]
+
+
+@case
+def server_def_bad_type(tf):
+    return tf.train.ServerDef(task_index="x")
+
+
+@case
+def job_def_bad_key(tf):
+    return tf.train.JobDef(tasks={"a": "b"})
+
+
+@case
+def server_def_has_field(tf):
+    return tf.train.ServerDef(job_name="a").HasField("job_name")
+
+
+@case
+def checkpoint_options_bad_sharding(tf):
+    return tf.train.CheckpointOptions(experimental_sharding_callback=3)
+
+
+@case
+def sharding_policies(tf):
+    o = tf.train.CheckpointOptions(
+        experimental_sharding_callback=tf.train.experimental.MaxShardSizePolicy(10))
+    return [tf.train.experimental.ShardByTaskPolicy().description,
+            o.experimental_sharding_callback.description,
+            str(tf.train.CheckpointOptions().enable_async),
+            str(tf.train.CheckpointOptions(experimental_enable_async_checkpoint=True)
+                .enable_async)]
+
+
+def _python_state_class(tf):
+    class Counter(tf.train.experimental.PythonState):
+        def __init__(self, value):
+            self.value = value
+
+        def serialize(self):
+            return str(self.value)
+
+        def deserialize(self, string_value):
+            self.value = int(string_value)
+    return Counter
+
+
+@case
+def checkpoint_view_and_python_state(tf):
+    import tempfile
+    counter_cls = _python_state_class(tf)
+    m = tf.Module()
+    m.v = tf.Variable([1.0, 2.0])
+    m.sub = tf.Module()
+    m.sub.w = tf.Variable(3.0)
+    st = counter_cls(41)
+    calls = []
+    ck = tf.train.Checkpoint(model=m, st=st, step=tf.Variable(7))
+    with tempfile.TemporaryDirectory() as d:
+        opts = tf.train.CheckpointOptions(experimental_write_callbacks=[
+            lambda: calls.append("no-arg"), lambda p: calls.append(os.path.basename(p))])
+        path = ck.write(os.path.join(d, "ck"), options=opts)
+        saved = ck.save(os.path.join(d, "sv"), options=opts)
+        names = tf.train.list_variables(path)
+        py = tf.train.load_variable(path, "st/.ATTRIBUTES/py_state")
+        view = tf.train.CheckpointView(path)
+        st.value = 0
+        ck.read(path).assert_consumed()
+        m2 = tf.Module()
+        m2.v = tf.Variable([0.0, 0.0])
+        matched, only_ckpt, only_obj = view.diff(tf.train.Checkpoint(model=m2, extra=tf.Variable(1)))
+        return [calls, os.path.basename(saved), [n for n, _ in names], py, str(st.value),
+                str(view.children(0)), str(view.children(1)), str(view.descendants()),
+                str(sorted(view.match(ck))), str(sorted(matched)), str(only_ckpt),
+                str(len(only_obj))]
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")

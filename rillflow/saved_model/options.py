@@ -7,7 +7,7 @@ others change nothing (one device, no sharding, no protobuf image format).
 """
 from ..framework.api_export import export, export_value
 
-__all__ = ["SaveOptions", "LoadOptions"]
+__all__ = ["SaveOptions", "LoadOptions", "CheckpointOptions", "ShardingCallback"]
 
 
 @export("saved_model.SaveOptions")
@@ -44,6 +44,68 @@ class LoadOptions:
         self.experimental_skip_checkpoint = experimental_skip_checkpoint
         self.experimental_variable_policy = experimental_variable_policy
         self.experimental_load_function_aliases = experimental_load_function_aliases
+
+
+@export("train.experimental.ShardingCallback")
+class ShardingCallback:
+    """The base of checkpoint sharding policies: `description` (a string)
+    and `__call__(shardable_tensors)` returning a list of shards, each a
+    {tensor name: {slice spec: tensor}} dict.
+
+    rillflow writes every checkpoint as one data shard; a policy given in
+    `CheckpointOptions` is checked and kept, and changes nothing on disk.
+    """
+
+    @property
+    def description(self):
+        """A text describing the policy."""
+        raise NotImplementedError
+
+    def __call__(self, shardable_tensors):
+        raise NotImplementedError
+
+
+@export("train.CheckpointOptions")
+class CheckpointOptions:
+    """Options for `tf.train.Checkpoint`'s `save`/`write`/`read`/`restore`.
+
+    `experimental_write_callbacks` are called after each checkpoint is
+    written, with its path when they take an argument, as in TensorFlow.
+    The others are kept as attributes: rillflow saves on one device,
+    synchronously (`enable_async`: the file is complete when `save`
+    returns), in one shard.
+
+    Raises:
+      ValueError: for a sharding callback that is not a `ShardingCallback`.
+    """
+
+    __slots__ = ("experimental_io_device", "enable_async", "experimental_write_callbacks",
+                 "experimental_skip_slot_variables", "experimental_sharding_callback")
+
+    def __init__(self, experimental_io_device=None, experimental_enable_async_checkpoint=False,
+                 experimental_write_callbacks=None, enable_async=False,
+                 experimental_skip_slot_variables=False, experimental_sharding_callback=None):
+        self.experimental_io_device = experimental_io_device
+        self.enable_async = experimental_enable_async_checkpoint or enable_async
+        self.experimental_write_callbacks = experimental_write_callbacks
+        self.experimental_skip_slot_variables = experimental_skip_slot_variables
+        if experimental_sharding_callback is not None and not isinstance(
+                experimental_sharding_callback, ShardingCallback):
+            raise ValueError("The experimental_sharding_callback checkpoint option"
+                             "must be of type ShardingCallback. The option provided"
+                             f"was of type {type(experimental_sharding_callback)}.")
+        self.experimental_sharding_callback = experimental_sharding_callback
+
+    @property
+    def experimental_enable_async_checkpoint(self):
+        """The deprecated name of `enable_async`."""
+        return self.enable_async
+
+    def __copy__(self):
+        out = CheckpointOptions.__new__(CheckpointOptions)
+        for k in self.__slots__:
+            setattr(out, k, getattr(self, k))
+        return out
 
 
 # TensorFlow's names for the parts of a SavedModel (rillflow writes the same
