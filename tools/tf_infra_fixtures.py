@@ -330,5 +330,126 @@ def checkpoint_view_and_python_state(tf):
                 str(len(only_obj))]
 
 
+# --- tf.test ------------------------------------------------------------------------------------
+
+def _graph(tf, kind):
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant([1.0, 2.5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], name="a")
+        if kind == "values":
+            a = tf.constant([1.0, 2.5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13], name="a")
+        b = tf.identity(a, name="b")
+        if kind == "sub":
+            tf.subtract(a, b, name="c")
+        elif kind == "swapped":
+            tf.add(b, a, name="c")
+        else:
+            tf.add(a, b, name="c")
+        if kind == "extra":
+            tf.constant("x", name="d")
+            tf.constant([[1, 2]], name="e")
+    return g.as_graph_def()
+
+
+@case
+def assert_equal_graph_def_messages(tf):
+    out = []
+    for e, a in [("base", "base"), ("base", "sub"), ("base", "swapped"), ("base", "values"),
+                 ("base", "extra"), ("extra", "base")]:
+        try:
+            tf.test.assert_equal_graph_def(_graph(tf, e), _graph(tf, a))
+            out.append("equal")
+        except AssertionError as err:
+            out.append(str(err))
+    return out
+
+
+@case
+def assert_equal_graph_def_value_summaries(tf):
+    out = []
+    for v in [[1.0, 2.5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [[1, 2, 3], [4, 5, 6]], [3, 4],
+              np.zeros((2, 2, 3)), [b"a", b"bc"], [True, False], [0.1, 1e-7, 123456789.0],
+              np.arange(30).reshape(5, 6), 2.5]:
+        g = tf.Graph()
+        with g.as_default():
+            tf.constant(v, name="z")
+        try:
+            tf.test.assert_equal_graph_def(tf.Graph().as_graph_def(), g.as_graph_def())
+        except AssertionError as e:
+            out.append(str(e))
+    return out
+
+
+@case
+def assert_equal_graph_def_not_a_graph_def(tf):
+    return tf.test.assert_equal_graph_def(_graph(tf, "base"), 3)
+
+
+@case
+def benchmark_config_proto(tf):
+    c = tf.test.benchmark_config()
+    return [str(c), c.SerializeToString().hex()]
+
+
+@case
+def cpu_targets(tf):
+    return [str(tf.test.is_cpu_target_available(t))
+            for t in ("x86", "x86_64", "aarch64", "arm", "ppc", "powerpc", "s390x")]
+
+
+@case
+def cpu_target_unknown(tf):
+    return tf.test.is_cpu_target_available("mips")
+
+
+@case
+def sync_devices_eager_and_traced(tf):
+    out = [str(tf.test.experimental.sync_devices())]
+
+    @tf.function
+    def f():
+        tf.test.experimental.sync_devices()
+        return tf.constant(1)
+    try:
+        f()
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
+@case
+def benchmark_report_file(tf):
+    import tempfile
+
+    class MyBench(tf.test.Benchmark):
+        def benchmark_thing(self):
+            self.report_benchmark(iters=3, wall_time=0.5, cpu_time=0.25, throughput=2.0,
+                                  extras={"a": 1}, metrics=[{"name": "m", "value": 2,
+                                                             "min_value": 1.5}])
+            self.report_benchmark(iters=1, name="renamed/x", extras={"s": "text"})
+
+    with tempfile.TemporaryDirectory() as d:
+        old = os.environ.get("TEST_REPORT_FILE_PREFIX")
+        os.environ["TEST_REPORT_FILE_PREFIX"] = os.path.join(d, "r_")
+        try:
+            MyBench().benchmark_thing()
+        finally:
+            if old is None:
+                del os.environ["TEST_REPORT_FILE_PREFIX"]
+            else:
+                os.environ["TEST_REPORT_FILE_PREFIX"] = old
+        names = sorted(os.listdir(d))
+        blobs = [open(os.path.join(d, n), "rb").read().hex() for n in names]
+    return [names, blobs, str(tf.test.Benchmark.is_abstract()), str(MyBench.is_abstract())]
+
+
+@case
+def benchmark_bad_extras(tf):
+    class B(tf.test.Benchmark):
+        def benchmark_x(self):
+            self.report_benchmark(extras=[1])
+    return B().benchmark_x()
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")

@@ -8,7 +8,8 @@ turns them into properties. Field kinds: repeated "int64", "float" (packed,
 as protobuf writes proto3 repeated numbers) and "bytes"; "message"
 (singular or repeated) and "map" (string keys, message values); singular
 proto3 scalars ("int64", "int32", "bool", "double", "float", "string",
-"bytes" with `repeated=False`: no presence, the default is not written);
+"bytes", and "enum" (an int32 whose `cls` is {number: name} for text), with
+`repeated=False`: no presence, the default is not written);
 "scalar_map" (`cls=(key kind, value kind)`, scalar keys and values, e.g.
 JobDef's map<int32, string>).
 """
@@ -40,13 +41,13 @@ class Field:
         return f"<Field {self.name}={self.number}>"
 
 
-_SCALAR_DEFAULTS = {"int64": 0, "int32": 0, "bool": False, "double": 0.0, "float": 0.0,
+_SCALAR_DEFAULTS = {"int64": 0, "int32": 0, "enum": 0, "bool": False, "double": 0.0, "float": 0.0,
                     "string": "", "bytes": b""}
 
 
 def _check_scalar(owner, field, kind, v):
     """protobuf's type checks for a singular scalar or a scalar map's key/value."""
-    if kind in ("int64", "int32"):
+    if kind in ("int64", "int32", "enum"):
         v = operator.index(v)     # TypeError: "'str' object cannot be interpreted as an integer"
     elif kind in ("double", "float"):
         if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -58,7 +59,7 @@ def _check_scalar(owner, field, kind, v):
     elif not isinstance(v, (str, bytes) if kind == "string" else bytes):
         raise TypeError(f"{v!r} has type {type(v).__name__}, but expected one of: bytes"
                         + (", str" if kind == "string" else ""))
-    if kind == "int32" and not -(1 << 31) <= v < (1 << 31):
+    if kind in ("int32", "enum") and not -(1 << 31) <= v < (1 << 31):
         raise ValueError(f"Value out of range: {v}")
     if kind == "int64" and not -(1 << 63) <= v < (1 << 63):
         raise ValueError(f"Value out of range: {v}")
@@ -73,7 +74,7 @@ def _check_scalar(owner, field, kind, v):
 
 def _scalar_bytes(number, kind, v):
     """The wire bytes of one scalar field occurrence."""
-    if kind in ("int64", "int32", "bool"):
+    if kind in ("int64", "int32", "enum", "bool"):
         return wire.key(number, wire.VARINT) + wire.encode_varint(int(v))
     if kind == "double":
         return wire.key(number, wire.FIXED64) + struct.pack("<d", v)
@@ -84,9 +85,9 @@ def _scalar_bytes(number, kind, v):
 
 def _scalar_value(kind, wt, value):
     """A scalar decoded from one field occurrence, or raise DecodeError."""
-    if kind in ("int64", "int32", "bool") and wt == wire.VARINT:
+    if kind in ("int64", "int32", "enum", "bool") and wt == wire.VARINT:
         v = wire.signed64(value)
-        if kind == "int32":
+        if kind in ("int32", "enum"):
             v = ((v + (1 << 31)) % (1 << 32)) - (1 << 31)
         return bool(v) if kind == "bool" else v
     if kind == "double" and wt == wire.FIXED64:
@@ -469,7 +470,9 @@ class Message:
                 continue
             v = self._values[f.name]
             if f.singular:
-                yield f"{ind}{f.name}: {_scalar_text(f.kind, v)}\n"
+                # an enum field's `cls` is {number: name}: text shows the name
+                text = f.cls.get(v, str(v)) if f.kind == "enum" else _scalar_text(f.kind, v)
+                yield f"{ind}{f.name}: {text}\n"
             elif f.kind == "scalar_map":
                 for k in sorted(v):
                     yield (f"{ind}{f.name} {{\n{ind}  key: {_scalar_text(f.cls[0], k)}\n"
