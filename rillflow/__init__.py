@@ -26,6 +26,7 @@ from .saved_model import checkpoint as _checkpoint, checkpoint_reader as _checkp
 from .saved_model import trackable_view as _trackable_view  # noqa: E402,F401
 from .saved_model import checkpoint_wait as _checkpoint_wait  # noqa: E402,F401
 from .saved_model import checkpoint_view as _checkpoint_view  # noqa: E402,F401
+from .saved_model import asset as _asset, fingerprint as _fingerprint  # noqa: E402,F401
 from . import _api  # noqa: E402
 
 __version__ = "0.1.0"

@@ -451,5 +451,44 @@ def benchmark_bad_extras(tf):
     return B().benchmark_x()
 
 
+# --- tf.saved_model.experimental ------------------------------------------------------------------
+
+@case
+def fingerprint_objects(tf):
+    f = tf.saved_model.experimental.Fingerprint
+    a = f(1, 2, 3, 4, 2 ** 64 - 1, 4)
+    return [str(a), repr(a), a.singleprint(), str(a == f(1, 2, 3, 4, 2 ** 64 - 1)),
+            str(a == 3), repr(f()), str(f())]
+
+
+@case
+def fingerprint_singleprint_of_nones(tf):
+    return tf.saved_model.experimental.Fingerprint().singleprint()
+
+
+@case
+def read_fingerprint_missing(tf):
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            tf.saved_model.experimental.read_fingerprint(d)
+        except FileNotFoundError as e:
+            return str(e).replace(d, "DIR")
+
+
+@case
+def variable_policies(tf):
+    vp = tf.saved_model.experimental.VariablePolicy
+    return [str(list(vp)), str(vp.from_obj("SAVE_VARIABLE_DEVICES")), str(vp.from_obj(None)),
+            str(tf.saved_model.SaveOptions(experimental_variable_policy="save_variable_devices")
+                .experimental_variable_policy),
+            str(tf.saved_model.LoadOptions().experimental_variable_policy)]
+
+
+@case
+def variable_policy_bad(tf):
+    return tf.saved_model.SaveOptions(experimental_variable_policy="bad")
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")

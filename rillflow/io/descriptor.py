@@ -11,7 +11,7 @@ __all__ = ["Descriptor", "FieldDescriptor", "descriptor_of", "map_entry_class"]
 # runtime kind -> (protobuf TYPE_*, CPPTYPE_*)
 _TYPES = {"int64": (3, 2), "float": (2, 6), "bytes": (12, 9), "string": (9, 9),
           "message": (11, 10), "map": (11, 10), "int32": (5, 1), "double": (1, 5),
-          "bool": (8, 7), "scalar_map": (11, 10), "enum": (14, 8)}
+          "bool": (8, 7), "scalar_map": (11, 10), "enum": (14, 8), "uint64": (4, 4)}
 LABEL_OPTIONAL, LABEL_REPEATED = 1, 3
 
 

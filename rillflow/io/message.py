@@ -8,7 +8,7 @@ turns them into properties. Field kinds: repeated "int64", "float" (packed,
 as protobuf writes proto3 repeated numbers) and "bytes"; "message"
 (singular or repeated) and "map" (string keys, message values); singular
 proto3 scalars ("int64", "int32", "bool", "double", "float", "string",
-"bytes", and "enum" (an int32 whose `cls` is {number: name} for text), with
+"bytes", "uint64", and "enum" (an int32 whose `cls` is {number: name} for text), with
 `repeated=False`: no presence, the default is not written);
 "scalar_map" (`cls=(key kind, value kind)`, scalar keys and values, e.g.
 JobDef's map<int32, string>).
@@ -41,13 +41,13 @@ class Field:
         return f"<Field {self.name}={self.number}>"
 
 
-_SCALAR_DEFAULTS = {"int64": 0, "int32": 0, "enum": 0, "bool": False, "double": 0.0, "float": 0.0,
+_SCALAR_DEFAULTS = {"int64": 0, "uint64": 0, "int32": 0, "enum": 0, "bool": False, "double": 0.0, "float": 0.0,
                     "string": "", "bytes": b""}
 
 
 def _check_scalar(owner, field, kind, v):
     """protobuf's type checks for a singular scalar or a scalar map's key/value."""
-    if kind in ("int64", "int32", "enum"):
+    if kind in ("int64", "uint64", "int32", "enum"):
         v = operator.index(v)     # TypeError: "'str' object cannot be interpreted as an integer"
     elif kind in ("double", "float"):
         if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -63,6 +63,8 @@ def _check_scalar(owner, field, kind, v):
         raise ValueError(f"Value out of range: {v}")
     if kind == "int64" and not -(1 << 63) <= v < (1 << 63):
         raise ValueError(f"Value out of range: {v}")
+    if kind == "uint64" and not 0 <= v < (1 << 64):
+        raise ValueError(f"Value out of range: {v}")
     if kind == "string" and isinstance(v, bytes):
         v = v.decode("utf-8")
     if kind in ("double", "float"):
@@ -74,7 +76,7 @@ def _check_scalar(owner, field, kind, v):
 
 def _scalar_bytes(number, kind, v):
     """The wire bytes of one scalar field occurrence."""
-    if kind in ("int64", "int32", "enum", "bool"):
+    if kind in ("int64", "uint64", "int32", "enum", "bool"):
         return wire.key(number, wire.VARINT) + wire.encode_varint(int(v))
     if kind == "double":
         return wire.key(number, wire.FIXED64) + struct.pack("<d", v)
@@ -85,6 +87,8 @@ def _scalar_bytes(number, kind, v):
 
 def _scalar_value(kind, wt, value):
     """A scalar decoded from one field occurrence, or raise DecodeError."""
+    if kind == "uint64" and wt == wire.VARINT:
+        return value
     if kind in ("int64", "int32", "enum", "bool") and wt == wire.VARINT:
         v = wire.signed64(value)
         if kind in ("int32", "enum"):

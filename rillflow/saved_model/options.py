@@ -5,9 +5,45 @@ attributes. `SaveOptions.function_aliases` and
 `LoadOptions.experimental_load_function_aliases` work as in TensorFlow; the
 others change nothing (one device, no sharding, no protobuf image format).
 """
+import enum
+
 from ..framework.api_export import export, export_value
 
-__all__ = ["SaveOptions", "LoadOptions", "CheckpointOptions", "ShardingCallback"]
+__all__ = ["SaveOptions", "LoadOptions", "CheckpointOptions", "ShardingCallback",
+           "VariablePolicy"]
+
+
+@export("saved_model.experimental.VariablePolicy")
+class VariablePolicy(enum.Enum):
+    """How `SaveOptions` saves variables: rillflow has one device and no
+    distributed variables, so each policy saves the same files."""
+    NONE = None
+    SAVE_VARIABLE_DEVICES = "save_variable_devices"
+    EXPAND_DISTRIBUTED_VARIABLES = "expand_distributed_variables"
+
+    def _save_variable_devices(self):
+        return self != VariablePolicy.NONE
+
+    def _expand_distributed_variables(self):
+        return self == VariablePolicy.EXPAND_DISTRIBUTED_VARIABLES
+
+    @staticmethod
+    def from_obj(obj):
+        """The policy for None, a policy, or its value or name (any case).
+
+        Raises:
+          ValueError: for an unknown policy.
+        """
+        if obj is None:
+            return VariablePolicy.NONE
+        if isinstance(obj, VariablePolicy):
+            return obj
+        key = str(obj).lower()
+        for policy in VariablePolicy:
+            if key == policy.value:
+                return policy
+        raise ValueError(f"Received invalid VariablePolicy value: {obj}.")
+
 
 
 @export("saved_model.SaveOptions")
@@ -24,7 +60,7 @@ class SaveOptions:
         self.function_aliases = function_aliases if function_aliases else {}
         self.experimental_debug_stripper = experimental_debug_stripper
         self.experimental_io_device = experimental_io_device
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_custom_gradients = experimental_custom_gradients
         self.experimental_image_format = experimental_image_format
         self.experimental_skip_saver = experimental_skip_saver
@@ -42,7 +78,7 @@ class LoadOptions:
         self.allow_partial_checkpoint = allow_partial_checkpoint
         self.experimental_io_device = experimental_io_device
         self.experimental_skip_checkpoint = experimental_skip_checkpoint
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_load_function_aliases = experimental_load_function_aliases
 
 
