@@ -490,5 +490,68 @@ def variable_policy_bad(tf):
     return tf.saved_model.SaveOptions(experimental_variable_policy="bad")
 
 
+# --- tables from datasets -----------------------------------------------------------------------
+
+@case
+def table_from_dataset_lookups(tf):
+    e = tf.data.experimental
+    pairs = tf.data.Dataset.from_tensor_slices((["a", "b"], [1, 2]))
+    words = tf.data.Dataset.from_tensor_slices(["x", "y", "z"])
+    numbers = tf.data.Dataset.range(100).map(lambda x: tf.strings.as_string(x * 2))
+    return [
+        tf.lookup.StaticHashTable(e.DatasetInitializer(pairs), -1).lookup(
+            tf.constant(["b", "z"])),
+        e.table_from_dataset(pairs, default_value=-1).lookup(tf.constant(["b", "z"])),
+        e.table_from_dataset(pairs).lookup(tf.constant(["a"])),
+        e.index_table_from_dataset(words).lookup(tf.constant(["y", "q"])),
+        e.index_table_from_dataset(words, num_oov_buckets=3).lookup(
+            tf.constant(["y", "q", "r"])),
+        e.index_table_from_dataset(numbers, key_dtype=tf.int64).lookup(
+            tf.constant(["0", "2", "4"])),
+        e.index_table_from_dataset(tf.data.Dataset.from_tensor_slices(
+            tf.constant([5, 7, 9], tf.int64)), key_dtype=tf.int64, num_oov_buckets=2).lookup(
+            tf.constant([7, 11, 12], tf.int64)),
+        e.index_table_from_dataset(words, vocab_size=2).lookup(tf.constant(["y", "z"])),
+        e.index_table_from_dataset(words, default_value=7).lookup(tf.constant(["w"])),
+    ]
+
+
+_BAD_TABLES = {
+    "single_component": lambda tf: tf.data.experimental.DatasetInitializer(
+        tf.data.Dataset.range(3)),
+    "three_components": lambda tf: tf.data.experimental.DatasetInitializer(
+        tf.data.Dataset.from_tensor_slices(([1], [2], [3]))),
+    "oov_int32_values": lambda tf: tf.data.experimental.table_from_dataset(
+        tf.data.Dataset.from_tensor_slices((["a"], [1])), num_oov_buckets=2),
+    "string_values_no_default": lambda tf: tf.data.experimental.table_from_dataset(
+        tf.data.Dataset.from_tensor_slices((["a"], ["b"]))),
+    "negative_buckets": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(["x"]), num_oov_buckets=-1),
+    "zero_vocab": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(["x"]), vocab_size=0),
+    "float_keys": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(["x"]), key_dtype=tf.float32),
+    "matrix_keys": lambda tf: tf.data.experimental.DatasetInitializer(
+        tf.data.Dataset.from_tensor_slices(([["a"]], [1]))),
+    "vocab_larger_than_data": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(["x", "y", "z"]), vocab_size=5).lookup(
+        tf.constant("x")),
+    "dtype_mismatch": lambda tf: tf.lookup.StaticHashTable(
+        tf.data.experimental.DatasetInitializer(
+            tf.data.Dataset.from_tensor_slices((["a"], [1]))), -1.5),
+}
+
+
+def _bad_table_case(key):
+    def fn(tf):
+        return _BAD_TABLES[key](tf)
+    fn.__name__ = "table_from_dataset_bad_" + key
+    return fn
+
+
+for _k in _BAD_TABLES:
+    case(_bad_table_case(_k))
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")
