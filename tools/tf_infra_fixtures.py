@@ -553,5 +553,84 @@ for _k in _BAD_TABLES:
     case(_bad_table_case(_k))
 
 
+# --- more of tf.data.experimental -----------------------------------------------------------------
+
+def _example_files(tf, d):
+    paths = []
+    for f in range(2):
+        path = os.path.join(d, "part-%d.tfrecord" % f)
+        with tf.io.TFRecordWriter(path) as w:
+            for i in range(5):
+                ex = tf.train.Example(features=tf.train.Features(feature={
+                    "x": tf.train.Feature(float_list=tf.train.FloatList(value=[f * 10 + i])),
+                    "y": tf.train.Feature(int64_list=tf.train.Int64List(value=[i % 2])),
+                    "w": tf.train.Feature(bytes_list=tf.train.BytesList(
+                        value=[b"a" * (i + 1)]))}))
+                w.write(ex.SerializeToString())
+        paths.append(path)
+    return paths
+
+
+_FEATURES = lambda tf: {"x": tf.io.FixedLenFeature([], tf.float32),  # noqa: E731
+                        "y": tf.io.FixedLenFeature([], tf.int64),
+                        "w": tf.io.VarLenFeature(tf.string)}
+
+
+@case
+def batched_features_dataset(tf):
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        _example_files(tf, d)
+        pattern = os.path.join(d, "part-*.tfrecord")
+        out = []
+        for kw in [dict(num_epochs=1, shuffle=False),
+                   dict(num_epochs=2, shuffle=False, drop_final_batch=True),
+                   dict(num_epochs=1, shuffle=False, label_key="y", reader_num_threads=2)]:
+            ds = tf.data.experimental.make_batched_features_dataset(
+                pattern, 4, _FEATURES(tf), **kw)
+            for b in ds:
+                if isinstance(b, tuple):
+                    b, label = b
+                    out.append(label)
+                out += [b["x"], b["y"], b["w"]]
+            out.append(str(ds.element_spec))
+        return out
+
+
+@case
+def batched_features_bad_label(tf):
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        _example_files(tf, d)
+        return tf.data.experimental.make_batched_features_dataset(
+            os.path.join(d, "*.tfrecord"), 2, _FEATURES(tf), label_key="nope", shuffle=False)
+
+
+@case
+def get_model_proto_errors(tf):
+    out = []
+    for arg in [3, tf.data.Dataset.range(2)]:
+        try:
+            tf.data.experimental.get_model_proto(arg)
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+@case
+def service_configs_and_modes(tf):
+    s = tf.data.experimental.service
+    out = [str(s.DispatcherConfig()), str(s.WorkerConfig("localhost:5050")),
+           str(list(s.ShardingPolicy)), str(tf.data.experimental.ServiceOptions().pinned),
+           str(type(tf.data.Options().experimental_service).__name__)]
+    for bad in [lambda: s.distribute("bad", "grpc://localhost:1"),
+                lambda: s.distribute("parallel_epochs", 3)]:
+        try:
+            bad()
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")
