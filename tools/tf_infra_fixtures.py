@@ -632,5 +632,35 @@ def service_configs_and_modes(tf):
     return out
 
 
+# --- dump_debug_info's summaries (DebugNumericSummaryV2) --------------------------------------------
+
+SUMMARY_INPUTS = {
+    "floats": lambda: np.array([[1.0, -np.inf, 0.0], [np.nan, 2.0, -3.0]], np.float32),
+    "ints": lambda: np.array([1, 0, -2], np.int32),
+    "rank7": lambda: np.zeros([1, 2, 3, 1, 2, 1, 2], np.float64),
+    "scalar": lambda: np.array(np.inf, np.float32),
+    "bools": lambda: np.array([True, False, True]),
+}
+SUMMARY_MODES = {"CURT_HEALTH": 2, "CONCISE_HEALTH": 3, "FULL_HEALTH": 4, "SHAPE": 5}
+
+
+@case
+def debug_numeric_summaries(tf):
+    # TensorFlow's op; tests/test_dump_debug_info.py compares rillflow's
+    # `summary` with these values (rillflow has no such raw op).
+    if not hasattr(tf, "raw_ops") or not hasattr(tf.raw_ops, "DebugNumericSummaryV2"):
+        return None
+    out = []
+    for key in sorted(SUMMARY_INPUTS):
+        for mode in sorted(SUMMARY_MODES):
+            x = SUMMARY_INPUTS[key]()
+            if mode == "CURT_HEALTH" and x.dtype == np.bool_:
+                continue
+            out.append(tf.raw_ops.DebugNumericSummaryV2(
+                input=tf.constant(x), tensor_debug_mode=SUMMARY_MODES[mode], tensor_id=-1,
+                output_dtype=tf.float64))
+    return out
+
+
 if __name__ == "__main__":
     CASES.main("tf_infra.npz")
