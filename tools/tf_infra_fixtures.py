@@ -413,7 +413,8 @@ def sync_devices_eager_and_traced(tf):
     try:
         f()
     except RuntimeError as e:
-        out.append(str(e))
+        # The last line: the message (before it, the user's file and line).
+        out.append(str(e).strip().splitlines()[-1].strip())
     return out
 
 
