@@ -80,6 +80,8 @@ class _SlowPath:
     then take their recording path, which calls the (timed) registered
     kernel, rather than the operators' NumPy shortcuts. Records nothing."""
 
+    _observer = True       # sees ops, takes no gradients (function_gradients.py)
+
     def _should_record(self, inputs):
         return False
 

@@ -87,3 +87,27 @@ def test_variable_holding_nan_is_reported_when_used(checking):
     v = tf.Variable([1.0, np.nan])
     with pytest.raises(tf.errors.InvalidArgumentError, match='op "Mul"|op "ReadVariableOp"'):
         v * 2.0
+
+
+def test_gradients_through_functions_with_control_flow(checking, tmp_path):
+    x = tf.Variable(1.0)
+
+    @tf.function
+    def loop(a):
+        i = tf.constant(0)
+        while i < 3:
+            a = a * 2.0
+            i += 1
+        return a
+
+    @tf.function
+    def branch(a):
+        if tf.reduce_sum(a) > 0:
+            a = tf.sqrt(a)
+        else:
+            a = -a
+        return a
+    for f, want in ((loop, 24.0), (branch, 1.2071068)):
+        with tf.GradientTape() as tape:
+            y = f(tf.constant([1.0, 2.0]) * x)
+        np.testing.assert_allclose(float(tape.gradient(y, x)), want, rtol=1e-6)

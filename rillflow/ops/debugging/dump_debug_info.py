@@ -153,6 +153,8 @@ class DebugEventsWriter:
 class _Dumper:
     """The recorder: an Execution per eager op, the ops of traced graphs."""
 
+    _observer = True       # sees ops, takes no gradients (function_gradients.py)
+
     _keep_in_graphs = True
 
     def __init__(self, writer, mode, op_regex, tensor_dtypes):

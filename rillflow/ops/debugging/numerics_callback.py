@@ -131,6 +131,8 @@ def _message(slot, n_outputs, op_type, tensor, value, inputs, graph):
 class _NumericsChecker:
     """The recorder that checks every op's floating outputs (one per thread)."""
 
+    _observer = True       # sees ops, takes no gradients (function_gradients.py)
+
     _keep_in_graphs = True
 
     def __init__(self):
@@ -164,8 +166,13 @@ class _NumericsChecker:
                     apply1(_CheckNumericsV2, y, {"message": msg})
                 else:
                     msg = _message(slot, len(outputs), name, y, None, op.inputs, graph)
-                    apply1(_CheckNumericsV2, y, {"message": msg},
-                           name=f"{op.name}/CheckNumericsV2")
+                    # In the op's own graph: an op may be added to a graph
+                    # other than the current one (an outer graph, while a
+                    # gradient graph is built), and a check built elsewhere
+                    # would capture its output into the wrong graph.
+                    with _context.graph_mode(graph):
+                        apply1(_CheckNumericsV2, y, {"message": msg},
+                               name=f"{op.name}/CheckNumericsV2")
         finally:
             self._busy = False
 
