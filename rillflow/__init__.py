@@ -17,6 +17,8 @@ from . import function as _function  # noqa: E402,F401
 from . import autograph as _autograph  # noqa: E402,F401
 from .compat import v1 as _compat_v1  # noqa: E402,F401
 from . import testing as _testing  # noqa: E402,F401
+from . import testing_util as _testing_util  # noqa: E402,F401
+from . import profiler as _profiler  # noqa: E402,F401
 from . import summary  # noqa: E402,F401
 from . import data as _data  # noqa: E402,F401
 from . import distribute as _distribute  # noqa: E402,F401
@@ -26,6 +28,8 @@ from .saved_model import trackable_view as _trackable_view  # noqa: E402,F401
 from .saved_model import checkpoint_wait as _checkpoint_wait  # noqa: E402,F401
 from .saved_model import graph_def_io as _graph_def_io  # noqa: E402,F401
 from .saved_model import wrap_function as _wrap_function  # noqa: E402,F401
+from .saved_model import checkpoint_view as _checkpoint_view  # noqa: E402,F401
+from .saved_model import asset as _asset, fingerprint as _fingerprint  # noqa: E402,F401
 from . import _api  # noqa: E402
 
 __version__ = "0.1.0"

@@ -70,6 +70,12 @@ class AutotuneOptions(_OptionGroup):
     `autotune_algorithm`): `Options().autotune`, recorded only."""
 
 
+@export("data.experimental.ServiceOptions")
+class ServiceOptions(_OptionGroup):
+    """tf.data service options (`pinned`): `Options().experimental_service`,
+    recorded only (rillflow's service runs in-process, data/service.py)."""
+
+
 @export("data.Options")
 class Options(_OptionGroup):
     """Options of a dataset (`Dataset.with_options`)."""
@@ -79,6 +85,7 @@ class Options(_OptionGroup):
         self.threading = ThreadingOptions()
         self.experimental_distribute = DistributeOptions()
         self.autotune = AutotuneOptions()
+        self.experimental_service = ServiceOptions()
 
     def merge(self, options):
         """These options updated with the ones set in `options`."""

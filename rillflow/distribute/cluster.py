@@ -10,6 +10,7 @@ import time
 
 from ..framework import errors
 from ..framework.api_export import export
+from ..io.cluster_pb import ClusterDef
 
 _log = logging.getLogger("rillflow")
 
@@ -35,6 +36,10 @@ class ClusterSpec:
                     raise TypeError("The tasks for job %r must be a list or a dictionary from "
                                     "integers to strings." % job_name)
                 self._cluster_spec[job_name] = job_tasks
+        elif isinstance(cluster, ClusterDef):
+            self._cluster_spec = {}
+            for job in cluster.job:
+                self._cluster_spec[job.name] = {int(i): a for i, a in sorted(job.tasks.items())}
         elif isinstance(cluster, ClusterSpec):
             # TensorFlow copies through its ClusterDef proto, in job-name order.
             self._cluster_spec = {j: dict(sorted(t.items()))
@@ -68,6 +73,15 @@ class ClusterSpec:
             else:
                 ret[job] = {i: self.task_address(job, i) for i in indices}
         return ret
+
+    def as_cluster_def(self):
+        """The cluster as a `tf.train.ClusterDef` (jobs by name, tasks by index)."""
+        cd = ClusterDef()
+        for job_name in sorted(self._cluster_spec):
+            job = cd.job.add(name=job_name)
+            for i, address in sorted(self._cluster_spec[job_name].items()):
+                job.tasks[i] = address
+        return cd
 
     @property
     def jobs(self):

@@ -1,2 +1,2 @@
 """Eager execution extras: GradientTape, custom gradients, gradient checking."""
-from . import gradient_checker, graph_gradients, tape  # noqa: F401
+from . import forwardprop, gradient_checker, graph_gradients, tape  # noqa: F401

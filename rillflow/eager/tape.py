@@ -89,7 +89,13 @@ class GradientTape:
         if self._recording:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter "
                              "an already-active tape.")
-        _state.tapes.append(self)
+        tapes = _state.tapes
+        # Before any ForwardAccumulator (forwardprop.py): an accumulator then
+        # computes its tangents after every tape has recorded the op.
+        k = len(tapes)
+        while k and getattr(tapes[k - 1], "_is_accumulator", False):
+            k -= 1
+        tapes.insert(k, self)
         self._recording = True
 
     def _pop(self):

@@ -54,13 +54,16 @@ def graph_mode(graph, hide_tapes=False):
 
     `hide_tapes` starts an empty tape stack for the graph, which function
     tracing uses: tapes outside the function see its call, not its ops.
+    Recorders marked `_keep_in_graphs` (the check-numerics checker) stay:
+    they watch the ops of every graph built while they are on.
     """
     st = state
     st.graph_stack.append(st.graph)
     st.graph = graph
     saved_tapes = st.tapes
     if hide_tapes:
-        st.tapes = []
+        st.tapes = [t for t in saved_tapes if getattr(t, "_keep_in_graphs", False)] \
+            if saved_tapes else []
     try:
         yield graph
     finally:

@@ -176,7 +176,10 @@ def _gradient_is_watched(op, dys):
     """Whether an active tape records the computation of this gradient (a
     gradient of a gradient is being taken)."""
     involved = list(op.inputs) + [d for d in dys if d is not None]
-    return any(t._should_record(involved) for t in _state.tapes)
+    # Observers (the check-numerics checker, the debug dumper) see every op
+    # but take no gradients.
+    return any(t._should_record(involved) for t in _state.tapes
+               if not getattr(t, "_observer", False))
 
 
 def _zeros(t):

@@ -12,6 +12,7 @@ This package is also the `tf.io` namespace: the parsing ops (in
 rillflow/ops/io/parsing_ops.py) are set on it when the API is assembled.
 """
 from . import wire, descriptor, containers, message, example_pb, crc32c, tfrecord, tensor_pb, gfile  # noqa: F401
+from . import cluster_pb, test_log_pb, fingerprint_pb, snapshot_pb  # noqa: F401
 from . import sstable, checkpoint_pb, tensor_bundle  # noqa: F401
 from . import tensor_proto  # noqa: F401
 from . import png, gif, jpeg  # noqa: F401

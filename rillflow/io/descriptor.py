@@ -10,7 +10,8 @@ __all__ = ["Descriptor", "FieldDescriptor", "descriptor_of", "map_entry_class"]
 
 # runtime kind -> (protobuf TYPE_*, CPPTYPE_*)
 _TYPES = {"int64": (3, 2), "float": (2, 6), "bytes": (12, 9), "string": (9, 9),
-          "message": (11, 10), "map": (11, 10)}
+          "message": (11, 10), "map": (11, 10), "int32": (5, 1), "double": (1, 5),
+          "bool": (8, 7), "scalar_map": (11, 10), "enum": (14, 8), "uint64": (4, 4)}
 LABEL_OPTIONAL, LABEL_REPEATED = 1, 3
 
 
@@ -139,7 +140,8 @@ def descriptor_of(cls):
     def fields(d):
         return [FieldDescriptor(d, f.name, f.number, f.kind, f.repeated,
                                 (lambda c=f.cls, k=f.kind: map_entry_class(c).DESCRIPTOR
-                                 if k == "map" else c.DESCRIPTOR) if f.cls is not None
+                                 if k == "map" else c.DESCRIPTOR)
+                                if f.cls is not None and f.kind not in ("scalar_map", "enum")
                                 else None, f.oneof)
                 for f in cls._FIELDS]
     return Descriptor(cls._FULL_NAME, fields)

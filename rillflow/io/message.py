@@ -6,9 +6,15 @@ and its friends, with no protobuf package.
 A message class declares its fields as `Field`s; `Message.__init_subclass__`
 turns them into properties. Field kinds: repeated "int64", "float" (packed,
 as protobuf writes proto3 repeated numbers) and "bytes"; "message"
-(singular or repeated) and "map" (string keys, message values).
+(singular or repeated) and "map" (string keys, message values); singular
+proto3 scalars ("int64", "int32", "bool", "double", "float", "string",
+"bytes", "uint64", and "enum" (an int32 whose `cls` is {number: name} for text), with
+`repeated=False`: no presence, the default is not written);
+"scalar_map" (`cls=(key kind, value kind)`, scalar keys and values, e.g.
+JobDef's map<int32, string>).
 """
 import functools
+import operator
 import struct
 
 from . import wire
@@ -23,14 +29,116 @@ DecodeError = wire.DecodeError
 class Field:
     """One declared field: name, number, kind, and for messages the class."""
 
-    __slots__ = ("name", "number", "kind", "repeated", "cls", "oneof")
+    __slots__ = ("name", "number", "kind", "repeated", "cls", "oneof", "singular")
 
     def __init__(self, name, number, kind, repeated=False, cls=None, oneof=None):
         self.name, self.number, self.kind = name, number, kind
         self.repeated, self.cls, self.oneof = repeated, cls, oneof
+        # A proto3 scalar (not a repeated list): read as its default when unset.
+        self.singular = kind in _SCALAR_DEFAULTS and not repeated
 
     def __repr__(self):
         return f"<Field {self.name}={self.number}>"
+
+
+_SCALAR_DEFAULTS = {"int64": 0, "uint64": 0, "int32": 0, "enum": 0, "bool": False, "double": 0.0, "float": 0.0,
+                    "string": "", "bytes": b""}
+
+
+def _check_scalar(owner, field, kind, v):
+    """protobuf's type checks for a singular scalar or a scalar map's key/value."""
+    if kind in ("int64", "uint64", "int32", "enum"):
+        v = operator.index(v)     # TypeError: "'str' object cannot be interpreted as an integer"
+    elif kind in ("double", "float"):
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise TypeError(f"{v!r} has type {type(v).__name__}, but expected one of: int, "
+                            "float")
+    elif kind == "bool":
+        if not isinstance(v, (bool, int)):
+            raise TypeError(f"{v!r} has type {type(v).__name__}, but expected one of: bool, int")
+    elif not isinstance(v, (str, bytes) if kind == "string" else bytes):
+        raise TypeError(f"{v!r} has type {type(v).__name__}, but expected one of: bytes"
+                        + (", str" if kind == "string" else ""))
+    if kind in ("int32", "enum") and not -(1 << 31) <= v < (1 << 31):
+        raise ValueError(f"Value out of range: {v}")
+    if kind == "int64" and not -(1 << 63) <= v < (1 << 63):
+        raise ValueError(f"Value out of range: {v}")
+    if kind == "uint64" and not 0 <= v < (1 << 64):
+        raise ValueError(f"Value out of range: {v}")
+    if kind == "string" and isinstance(v, bytes):
+        v = v.decode("utf-8")
+    if kind in ("double", "float"):
+        v = float(v)
+    if kind == "bool":
+        v = bool(v)
+    return v
+
+
+def _scalar_bytes(number, kind, v):
+    """The wire bytes of one scalar field occurrence."""
+    if kind in ("int64", "uint64", "int32", "enum", "bool"):
+        return wire.key(number, wire.VARINT) + wire.encode_varint(int(v))
+    if kind == "double":
+        return wire.key(number, wire.FIXED64) + struct.pack("<d", v)
+    if kind == "float":
+        return wire.key(number, wire.FIXED32) + struct.pack("<f", v)
+    return wire.len_field(number, v.encode("utf-8") if kind == "string" else v)
+
+
+def _scalar_value(kind, wt, value):
+    """A scalar decoded from one field occurrence, or raise DecodeError."""
+    if kind == "uint64" and wt == wire.VARINT:
+        return value
+    if kind in ("int64", "int32", "enum", "bool") and wt == wire.VARINT:
+        v = wire.signed64(value)
+        if kind in ("int32", "enum"):
+            v = ((v + (1 << 31)) % (1 << 32)) - (1 << 31)
+        return bool(v) if kind == "bool" else v
+    if kind == "double" and wt == wire.FIXED64:
+        return struct.unpack("<d", value)[0]
+    if kind == "float" and wt == wire.FIXED32:
+        return struct.unpack("<f", value)[0]
+    if kind in ("string", "bytes") and wt == wire.BYTES:
+        return bytes(value).decode("utf-8") if kind == "string" else bytes(value)
+    raise DecodeError("wire type does not fit the field")
+
+
+def _scalar_text(kind, v):
+    if kind == "string":
+        return _quote(v.encode("utf-8"), True)
+    if kind == "bytes":
+        return _quote(v)
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "double":
+        s = repr(float(v))
+        return s[:-2] if s.endswith(".0") else s
+    if kind == "float":
+        return _format_float(v)
+    return str(v)
+
+
+class ScalarMap(dict):
+    """A map field with scalar keys and values (JobDef's `tasks`)."""
+
+    __slots__ = ("_owner", "_kinds")
+
+    def __init__(self, owner, kinds):
+        super().__init__()
+        self._owner, self._kinds = owner, kinds
+
+    def __setitem__(self, k, v):
+        k = _check_scalar(self._owner, None, self._kinds[0], k)
+        v = _check_scalar(self._owner, None, self._kinds[1], v)
+        dict.__setitem__(self, k, v)
+        self._owner._mark()
+
+    def __missing__(self, k):
+        return _SCALAR_DEFAULTS[self._kinds[1]]
+
+    def update(self, other=(), **kw):
+        for k, v in dict(other, **kw).items():
+            self[k] = v
 
 
 # --- Message -----------------------------------------------------------------------------------
@@ -81,7 +189,11 @@ class Message:
                                  'field.')
             if v is None:
                 continue
-            if f.kind == "map":
+            if f.singular:
+                self._set(v, f)
+            elif f.kind == "scalar_map":
+                self._get(f).update(v)
+            elif f.kind == "map":
                 target = self._get(f)
                 for k, m in v.items():
                     target[k].CopyFrom(_as_message(f.cls, m, "CopyFrom()"))
@@ -95,7 +207,11 @@ class Message:
         v = self._values.get(field.name)
         if v is not None:
             return v
-        if field.kind == "map":
+        if field.singular:
+            return _SCALAR_DEFAULTS[field.kind]
+        if field.kind == "scalar_map":
+            v = ScalarMap(self, field.cls)
+        elif field.kind == "map":
             v = MessageMap(self, field.cls)
         elif field.repeated:
             v = RepeatedMessage(self, field.cls) if field.kind == "message" else \
@@ -112,6 +228,15 @@ class Message:
         return v
 
     def _set(self, value, field):
+        if field.singular:
+            v = _check_scalar(self, field, field.kind, value)
+            if field.oneof:
+                for other in self._FIELDS:
+                    if other.oneof == field.oneof and other is not field:
+                        self._values.pop(other.name, None)
+            self._values[field.name] = v
+            self._mark()
+            return
         kind = "message" if field.kind == "message" and not field.repeated else \
             "map, or repeated"
         raise AttributeError(f'Assignment not allowed to {kind} field "{field.name}" in '
@@ -140,11 +265,15 @@ class Message:
         v = self._values.get(field.name)
         if v is None:
             return False
+        if field.singular:
+            return field.oneof is not None or v != _SCALAR_DEFAULTS[field.kind]
         return True if field.kind == "message" and not field.repeated else len(v) > 0
 
     def HasField(self, name):  # noqa: N802 - protobuf's API
         """Whether singular message field `name` is set."""
         f = self._BY_NAME.get(name)
+        if f is not None and f.singular and f.oneof is None:
+            raise ValueError(f"Field {self._FULL_NAME}.{name} does not have presence.")
         if f is None or f.repeated:
             raise ValueError(f'Protocol message {type(self).__name__} has no singular "{name}"'
                              ' field.')
@@ -198,7 +327,14 @@ class Message:
             if not self._present(f):
                 continue
             v = self._values[f.name]
-            if f.kind == "int64":
+            if f.singular:
+                out.append(_scalar_bytes(f.number, f.kind, v))
+            elif f.kind == "scalar_map":
+                # upb writes a map with integer keys in descending key order.
+                for k in sorted(v, reverse=True):
+                    entry = _scalar_bytes(1, f.cls[0], k) + _scalar_bytes(2, f.cls[1], v[k])
+                    out.append(wire.len_field(f.number, entry))
+            elif f.kind == "int64":
                 out.append(wire.len_field(f.number, b"".join(map(wire.encode_varint, v))))
             elif f.kind == "float":
                 out.append(wire.len_field(f.number, struct.pack(f"<{len(v)}f", *v)))
@@ -260,7 +396,24 @@ class Message:
     def _merge_field(self, f, wt, value):
         """Merges one field occurrence; False when its wire type does not fit
         the field (protobuf keeps such fields as unknown)."""
+        if f.singular:
+            try:
+                self._values[f.name] = _scalar_value(f.kind, wt, value)
+            except DecodeError:
+                return False
+            return True
         target = self._get(f)
+        if f.kind == "scalar_map":
+            if wt != wire.BYTES:
+                return False
+            k, v = _SCALAR_DEFAULTS[f.cls[0]], _SCALAR_DEFAULTS[f.cls[1]]
+            for n, t, x in wire.iter_fields(value):
+                if n == 1:
+                    k = _scalar_value(f.cls[0], t, x)
+                elif n == 2:
+                    v = _scalar_value(f.cls[1], t, x)
+            dict.__setitem__(target, k, v)
+            return True
         if f.kind == "int64":
             if wt == wire.BYTES:
                 list.extend(target, map(wire.signed64, wire.packed_varints(value)))
@@ -320,7 +473,15 @@ class Message:
             if not self._present(f):
                 continue
             v = self._values[f.name]
-            if f.kind in _CHECKS:
+            if f.singular:
+                # an enum field's `cls` is {number: name}: text shows the name
+                text = f.cls.get(v, str(v)) if f.kind == "enum" else _scalar_text(f.kind, v)
+                yield f"{ind}{f.name}: {text}\n"
+            elif f.kind == "scalar_map":
+                for k in sorted(v):
+                    yield (f"{ind}{f.name} {{\n{ind}  key: {_scalar_text(f.cls[0], k)}\n"
+                           f"{ind}  value: {_scalar_text(f.cls[1], v[k])}\n{ind}}}\n")
+            elif f.kind in _CHECKS:
                 fmt = _FORMATS[f.kind]
                 for x in v:
                     yield f"{ind}{f.name}: {fmt(x)}\n"

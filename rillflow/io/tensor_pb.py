@@ -27,11 +27,20 @@ def _shape_bytes(shape):
     return wire.len_field(_SHAPE, dims)
 
 
-def encode_tensor(value, dtype):
-    """The serialized TensorProto of NumPy array `value` of `dtype`."""
+def encode_tensor(value, dtype, content=False):
+    """The serialized TensorProto of NumPy array `value` of `dtype`.
+    `content`: strings too go in `tensor_content` (TensorFlow's
+    AsProtoTensorContent, which tf.data snapshots use: the lengths as
+    varints, then the bytes)."""
     out = [wire.key(_DTYPE, wire.VARINT), wire.encode_varint(dtype.as_datatype_enum),
            _shape_bytes(value.shape)]
-    if dtype is D.string:
+    if dtype is D.string and content:
+        flat = [s if isinstance(s, bytes) else str(s).encode("utf-8")
+                for s in value.reshape(-1)]
+        if flat:
+            out.append(wire.len_field(_CONTENT, b"".join(wire.encode_varint(len(s))
+                                                         for s in flat) + b"".join(flat)))
+    elif dtype is D.string:
         for s in value.reshape(-1):
             out.append(wire.len_field(_STRING_VAL, s if isinstance(s, bytes) else
                                       str(s).encode("utf-8")))
@@ -39,6 +48,22 @@ def encode_tensor(value, dtype):
         arr = np.ascontiguousarray(value, dtype=np.dtype(dtype.as_numpy_dtype).newbyteorder("<"))
         out.append(wire.len_field(_CONTENT, arr.tobytes()))
     return b"".join(out)
+
+
+def _string_content(content, n):
+    """The strings of a string tensor's `tensor_content`: n varint lengths,
+    then the bytes of each."""
+    lengths, pos = [], 0
+    for _ in range(n):
+        k, pos = wire.read_varint(content, pos)
+        lengths.append(k)
+    out = []
+    for k in lengths:
+        if pos + k > len(content):
+            raise wire.DecodeError("string tensor_content is truncated")
+        out.append(bytes(content[pos:pos + k]))
+        pos += k
+    return out
 
 
 def _decode_shape(payload, unknown_rank="unknown rank", bad_dim="unknown dimension"):
@@ -85,7 +110,7 @@ def decode_tensor(data):
     if dtype is D.string and content is not None:
         return _fill(_content_strings(content, n), n, shape, dtype), dtype
     if dtype is D.string:
-        flat = strings
+        flat = strings if strings or content is None else _string_content(content, n)
     elif content is not None:
         npd = np.dtype(dtype.as_numpy_dtype)
         if len(content) != n * npd.itemsize:

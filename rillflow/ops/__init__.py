@@ -24,7 +24,7 @@ from .strings import segment_join_ops, ngram_ops, bytes_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
 from .core import special_composites, incomplete_special  # noqa: F401
 from .state import variables  # noqa: F401
-from .debugging import check_ops  # noqa: F401
+from .debugging import check_ops, numerics_callback, dump_debug_info  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
 from .control_flow import tensor_array  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401

@@ -14,6 +14,7 @@ holding the variables under TensorFlow's keys and the object graph, a
 TrackableObjectGraph proto, as the string tensor `_CHECKPOINTABLE_OBJECT_GRAPH`;
 TensorFlow restores what rillflow writes and the reverse.
 """
+import inspect
 import os
 import weakref
 
@@ -422,7 +423,8 @@ class Checkpoint:
         top-level entries.
       **kwargs: objects to track under those names (more can be assigned
         as attributes later).
-      options: accepted for compatibility; ignored.
+      options: a `tf.train.CheckpointOptions`, the default of `save`/`write`
+        (its write callbacks run after each write).
 
     Raises:
       ValueError: if a keyword argument is not a trackable object.
@@ -432,6 +434,7 @@ class Checkpoint:
         object.__setattr__(self, "_ckpt_root", root)
         object.__setattr__(self, "_ckpt_children", {})
         object.__setattr__(self, "_ckpt_save_counter", None)
+        object.__setattr__(self, "_ckpt_options", options)
         if root is not None and not object_graph.is_node(root):
             raise _not_trackable("root", root)
         # Sorted, as TensorFlow attaches them: it decides which of two paths
@@ -485,6 +488,9 @@ class Checkpoint:
         tensors[object_graph.OBJECT_GRAPH_KEY] = np.array(
             object_graph.to_bytes(nodes), dtype=object)
         tensor_bundle.write_tensors(file_prefix, tensors)
+        options = options if options is not None else self._ckpt_options
+        for callback in getattr(options, "experimental_write_callbacks", None) or ():
+            _run_write_callback(callback, file_prefix)
         return file_prefix
 
     def save(self, file_prefix, options=None):
@@ -494,7 +500,7 @@ class Checkpoint:
             file_prefix = os.fspath(file_prefix)
         counter = self.save_counter
         counter.assign_add(1)
-        path = self.write("%s-%d" % (file_prefix, int(counter.numpy())))
+        path = self.write("%s-%d" % (file_prefix, int(counter.numpy())), options)
         update_checkpoint_state(os.path.dirname(path), path, [path])
         return path
 
@@ -546,6 +552,18 @@ class Checkpoint:
                 from None
         self.save_counter  # noqa: B018 - created (and restored) as in TensorFlow
         return status
+
+
+def _run_write_callback(callback, save_path):
+    """Calls a write callback with the path when it takes an argument."""
+    try:
+        takes = bool(inspect.signature(callback).parameters)
+    except (TypeError, ValueError):
+        takes = True
+    if takes:
+        callback(save_path)
+    else:
+        callback()
 
 
 def _variables_prefix(save_path):

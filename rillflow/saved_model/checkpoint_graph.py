@@ -222,6 +222,9 @@ def full_name(obj):
 def _as_numpy(value):
     if isinstance(value, Variable):
         return _value_of(value)
+    v = getattr(value, "_v", None)
+    if isinstance(v, np.ndarray):
+        return v       # an eager tensor's array (a string scalar stays an array)
     if hasattr(value, "numpy"):
         return value.numpy()
     return np.asarray(value)

@@ -68,6 +68,9 @@ class FunctionExporter:
         self._names = {}            # id(graph) -> FunctionDef name
         self._resource_name = resource_name
         self._keep = []
+        # ids of captured eager tensors kept as inputs though inlining (the
+        # paths of assets: bound to the asset, re-pointed on load).
+        self.not_inlined = set()
 
     def add(self, cf, inline_constants=False):
         """Exports ConcreteFunction `cf`; returns (FunctionDef name, the
@@ -101,7 +104,7 @@ class FunctionExporter:
             for ph in _input_order(g) if inline else g.inputs:
                 ext = capture_of.get(id(ph))
                 if inline and ext is not None and ext.dtype is not D.resource and \
-                        isinstance(ext, EagerTensor):
+                        isinstance(ext, EagerTensor) and id(ext) not in self.not_inlined:
                     consts[id(ph)] = ext     # inlined as a Const node
                     continue
                 arg = _arg_name(ph.op.name, taken)

@@ -68,6 +68,9 @@ class GraphWriter:
         self._graph_ids = {}
         self._constant_ids = {}
         self._keep = []  # encoded objects stay alive so that ids stay unique
+        # id(asset.asset_path) -> the asset's file name: a captured asset
+        # path is saved as a reference to the asset (re-pointed on load).
+        self.asset_names = {}
 
     def add_function(self, cf):
         """Adds `cf` (and the functions it calls); returns its saved name."""
@@ -157,6 +160,9 @@ class GraphWriter:
         if isinstance(ext, EagerTensor):
             if ext.dtype is D.resource:
                 return {"resource": self._resource_key(ext._v)}
+            asset = self.asset_names.get(id(ext))
+            if asset is not None:
+                return {"asset": asset}
             # Written once however many functions capture it (a signature
             # wrapper captures what the function it calls captures).
             k = self._constant_ids.get(id(ext._v))
@@ -376,6 +382,8 @@ class GraphReader:
                 return self._resolve(e["resource"])._handle
             if "constant" in e:
                 return self._constant(e["constant"])
+            if "asset" in e and isinstance(e["asset"], str):
+                return self._resolve("asset:" + e["asset"]).asset_path
         t = self._value(e)
         if not isinstance(t, SymbolicTensor):
             raise FormatError("malformed capture")

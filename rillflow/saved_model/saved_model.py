@@ -11,7 +11,7 @@ A SavedModel directory holds
                                 TensorFlow keys them:
                                 `path/to/v/.ATTRIBUTES/VARIABLE_VALUE`, with
                                 the object graph a checkpoint reads)
-  assets/                       (empty; kept for TensorFlow's layout)
+  assets/                       the files of the `tf.saved_model.Asset`s
 
 Loading needs none of the Python code that built the model: functions are
 rebuilt op by op from the op registry, variables from their saved values.
@@ -24,11 +24,13 @@ and custom gradients that cannot be traced.
 import hashlib
 import json
 import os
+import shutil
 
 import numpy as np
 
 from ..framework import context as _context
 from ..framework import dtypes as D
+from ..framework import errors
 from ..framework.api_export import export
 from ..framework.func_graph import trace_function
 from ..framework.tensor import Tensor
@@ -93,6 +95,7 @@ def save(obj, export_dir, signatures=None, options=None):
     export_dir = os.fspath(export_dir)
     objects = ObjectGraphWriter(obj)
     writer = GraphWriter(objects.variable_key)
+    writer.asset_names = objects.asset_captures()
     object_nodes = objects.encode(writer)
     sig_fns = _signature_functions(obj, signatures, objects)
     wrappers = {key: _signature_wrapper(cf) for key, cf in sig_fns.items()}
@@ -104,12 +107,26 @@ def save(obj, export_dir, signatures=None, options=None):
            "saved_model_pb_sha256": hashlib.sha256(pb).hexdigest()}
     text = json.dumps(doc, allow_nan=False, separators=(",", ":"))
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    for i, name in objects.asset_files.items():
+        _copy_asset(objects.objects[i]._path, os.path.join(export_dir, "assets", name))
     _write_atomically(os.path.join(export_dir, tf_load.PB_FILENAME), pb)
     tensors = objects.variable_values()
     tensors[_OBJECT_GRAPH_KEY] = np.array(
         checkpoint_graph.to_bytes(objects.checkpoint_graph()["nodes"]), dtype=object)
     _write_variables(os.path.join(export_dir, _VARIABLES), tensors)
     _write_atomically(os.path.join(export_dir, _FILENAME), text.encode("utf-8"))
+
+
+def _copy_asset(source, target):
+    """Copies an asset's file into assets/ (a no-op when saving over itself).
+
+    Raises:
+      NotFoundError: if the asset's file does not exist.
+    """
+    if not os.path.isfile(source):
+        raise errors.NotFoundError(None, None, f"{source}; No such file or directory")
+    if os.path.abspath(source) != os.path.abspath(target):
+        shutil.copyfile(source, target)
 
 
 def _write_atomically(path, data):
@@ -246,7 +263,7 @@ def load(export_dir, tags=None, options=None):
     values = _read_variables(os.path.join(export_dir, _VARIABLES))
     with _context.eager_mode():
         try:
-            return _restore(doc, values)
+            return _restore(doc, values, export_dir)
         except (FormatError, RecursionError) as e:
             # RecursionError: values nested deeper than any rillflow writes.
             raise OSError(f"Cannot parse file {os.fsencode(path)!r}: {e}") from None
@@ -287,7 +304,7 @@ def _rillflow_document(path, pb_path):
     return doc
 
 
-def _restore(doc, values):
+def _restore(doc, values, export_dir):
     nodes = doc.get("objects")
     if not isinstance(nodes, list) or not nodes:
         raise FormatError("malformed object graph")
@@ -299,7 +316,7 @@ def _restore(doc, values):
             raise FormatError(f"no saved variable {key!r}")
         return v
     reader = GraphReader(doc.get("library"), resolve)
-    root = restore_objects(nodes, values, variables, reader)
+    root = restore_objects(nodes, values, variables, reader, export_dir)
     reader.finish()
     sigs = doc.get("signatures")
     if not isinstance(sigs, dict):

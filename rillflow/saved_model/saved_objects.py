@@ -9,6 +9,7 @@ checkpoint key is its shortest attribute path
 (`sub/layers/0/w/.ATTRIBUTES/VARIABLE_VALUE`, as in TensorFlow).
 """
 import inspect
+import os
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from ..function.polymorphic_function import Function
 from ..ops.state.module import Module
 from ..ops.state.variables import Variable
 from . import composites
+from .asset import Asset
 from . import values as V
 from .graph_io import FormatError
 from .restored import CallableUserObject, RestoredFunction, UserObject, python_signature
@@ -38,7 +40,7 @@ def _is_object(obj):
 
 def _tracked(value):
     """Whether `value` is saved as an attribute (directly or in a container)."""
-    if isinstance(value, (Variable, ConcreteFunction) + _FUNCTIONS) or _is_object(value):
+    if isinstance(value, (Variable, ConcreteFunction, Asset) + _FUNCTIONS) or _is_object(value):
         return True
     if isinstance(value, (list, tuple)):
         return any(_tracked(v) for v in value)
@@ -69,7 +71,7 @@ def _raw_children(obj):
         return [(str(i), v) for i, v in enumerate(obj) if _tracked(v)]
     if isinstance(obj, dict):
         return [(k, v) for k, v in obj.items() if isinstance(k, str) and _tracked(v)]
-    if isinstance(obj, (Variable, ConcreteFunction) + _FUNCTIONS):
+    if isinstance(obj, (Variable, ConcreteFunction, Asset) + _FUNCTIONS):
         return []
     protocol = getattr(obj, "_trackable_children", None)
     if callable(protocol) and not isinstance(obj, (Module, type)):
@@ -139,6 +141,20 @@ class ObjectGraphWriter:
         for obj, path in zip(self.objects, self.paths):
             if isinstance(obj, Variable):
                 self._keys[id(obj._storage)] = path + _VALUE_SUFFIX
+        # Assets: node index -> file name in assets/ (the source's base
+        # name, made unique when two sources share one).
+        self.asset_files = {}
+        taken = {}
+        for i, obj in enumerate(self.objects):
+            if isinstance(obj, Asset):
+                source = obj._path
+                base = os.path.basename(os.path.normpath(source))
+                name, k = base, 1
+                while name in taken and taken[name] != source:
+                    stem, ext = os.path.splitext(base)
+                    name, k = "%s_%d%s" % (stem, k, ext), k + 1
+                taken[name] = source
+                self.asset_files[i] = name
 
     @staticmethod
     def is_trackable(obj):
@@ -157,6 +173,10 @@ class ObjectGraphWriter:
                                                  (ConcreteFunction,) + _FUNCTIONS):
                 return self.objects[k]
         return None
+
+    def asset_captures(self):
+        """{id(asset.asset_path): file name} of the saved assets."""
+        return {id(self.objects[i].asset_path): name for i, name in self.asset_files.items()}
 
     def variable_key(self, storage):
         """The checkpoint key of the tracked variable owning `storage`.
@@ -212,6 +232,8 @@ class ObjectGraphWriter:
                     "trainable": bool(obj.trainable)}
         if isinstance(obj, ConcreteFunction):
             return {"kind": "concrete_function", "function": writer.add_function(obj)}
+        if isinstance(obj, Asset):
+            return {"kind": "asset", "filename": self.asset_captures()[id(obj.asset_path)]}
         if isinstance(obj, _FUNCTIONS):
             return _function_node(obj, writer)
         kind = "list" if isinstance(obj, (list, tuple)) else \
@@ -265,16 +287,24 @@ def _function_node(fn, writer):
 
 # --- restoring -------------------------------------------------------------------------
 
-def restore_objects(nodes, values, variables, reader):
+def restore_objects(nodes, values, variables, reader, export_dir=""):
     """Recreates the saved objects; returns the root.
 
-    `values` are the variable values by key; `variables` (key -> Variable)
+    `values` are the variable values by key; `variables` (key -> Variable,
+    and "asset:<file name>" -> Asset, pointing into `export_dir`/assets)
     is filled first, since functions resolve their captures through it.
     """
     objs = [None] * len(nodes)
     for i, n in enumerate(nodes):
         if isinstance(n, dict) and n.get("kind") == "variable":
             objs[i] = variables[n.get("key")] = _restore_variable(n, values)
+        elif isinstance(n, dict) and n.get("kind") == "asset":
+            name = n.get("filename")
+            if not isinstance(name, str) or os.path.basename(name) != name or \
+                    name in ("", ".", ".."):
+                raise FormatError(f"invalid asset file name {name!r}")
+            objs[i] = variables["asset:" + name] = Asset(
+                os.path.join(export_dir, "assets", name))
     for i, n in enumerate(nodes):
         if not isinstance(n, dict):
             raise FormatError("malformed object")
@@ -291,7 +321,7 @@ def restore_objects(nodes, values, variables, reader):
             calls = any(isinstance(c, list) and c[:1] == ["__call__"]
                         for c in _list(n.get("children")))
             objs[i] = CallableUserObject() if calls else UserObject()
-        elif kind != "variable":
+        elif kind not in ("variable", "asset"):
             raise FormatError(f"unknown object kind {kind!r}")
     for n, obj in zip(nodes, objs):
         if n["kind"] not in ("list", "dict", "object"):

@@ -22,6 +22,7 @@ from ..framework.tensor_spec import TensorSpec
 from ..io import proto_codec, tensor_bundle
 from ..ops.state.variables import Variable
 from . import checkpoint_graph
+from .asset import Asset
 from . import tf_values as TV
 from .function_import import FunctionLibrary
 from .restored import (CallableUserObject, RestoredFunction, SignatureFunction, SignatureMap,
@@ -149,7 +150,7 @@ class _Loader:
             if "constant" in node:
                 self.objects[i] = self._constant(node["constant"])
             elif "asset" in node:
-                self.objects[i] = self._asset(node["asset"])
+                self.objects[i] = Asset(self._asset(node["asset"]))
         for i, node in enumerate(self.nodes):
             if self.objects[i] is None:
                 self.objects[i] = self._object(i, node)
@@ -332,6 +333,9 @@ class _Loader:
         if "constant" in node:
             value = self.objects[node_id]
             return lambda: value
+        if "asset" in node:
+            path = self.objects[node_id].asset_path
+            return lambda: path
         raise _bad(f"functions bound to {next(iter(node), 'an object')} objects are not "
                    "supported")
 

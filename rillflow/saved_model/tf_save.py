@@ -25,6 +25,7 @@ from ..io import proto_codec
 from ..ops.state.variables import Variable, VariableSpec
 from . import tf_values as TV
 from .function_export import FunctionExporter
+from .asset import Asset
 from .restored import RestoredFunction, SignatureMap
 from .saved_objects import saved_traces
 
@@ -71,6 +72,13 @@ class _Writer:
         self.concrete = {}
         self.var_nodes = {id(obj._storage): i for i, obj in enumerate(objects.objects)
                           if isinstance(obj, Variable)}
+        # Assets: id(asset_path) -> node, and their asset_file_def entries in
+        # node order; a function's captured asset path is a bound input.
+        self.asset_nodes = {id(objects.objects[i].asset_path): i
+                            for i in sorted(objects.asset_files)}
+        self.asset_index = {i: k for k, i in enumerate(sorted(objects.asset_files))}
+        self.asset_handles = {}       # asset node -> its string variable in the graph
+        self.exporter.not_inlined = set(self.asset_nodes)
         self.nodes = []
 
     def saved_model(self):
@@ -83,6 +91,7 @@ class _Writer:
                                                    "version": _USER_VERSION}}
         self.nodes.append(sig_map)
         graph_nodes, sig_defs = [], {}
+        asset_file_def, init_inputs = self._asset_graph(graph_nodes)
         for key in sorted(self.signatures):
             cf = self.signatures[key]
             try:
@@ -97,7 +106,10 @@ class _Writer:
                 "allowed_positional_arguments": 1 if len(kwargs) == 1 else 0}})
             sig_map["children"].append({"node_id": node_id, "local_name": key})
             sig_defs[key] = self._signature_def(key, cf, name, graph_nodes)
-        graph_nodes.append({"name": "NoOp", "op": "NoOp"})
+        init = {"name": "NoOp", "op": "NoOp"}
+        if init_inputs:
+            init["input"] = init_inputs
+        graph_nodes.append(init)
         sig_defs["__saved_model_init_op"] = {"outputs": {"__saved_model_init_op": {
             "name": "NoOp", "tensor_shape": {"unknown_rank": True}}}}
         aliases = {}
@@ -118,13 +130,43 @@ class _Writer:
         }
         if aliases:
             meta["meta_info_def"]["function_aliases"] = aliases
+        if asset_file_def:
+            meta["asset_file_def"] = asset_file_def
         return {"saved_model_schema_version": 1, "meta_graphs": [meta]}
+
+    def _asset_graph(self, graph_nodes):
+        """The graph TensorFlow's v1 loader initializes assets with: per
+        asset, a placeholder the loader feeds the file's path to
+        (`asset_file_def` names it) assigned to a string variable the
+        signatures read. Returns (asset_file_def, the init op's inputs)."""
+        files, init = [], []
+        taken = set()
+        for i in sorted(self.objects.asset_files):
+            ph = _unique("asset_path_initializer", taken)
+            var = _unique("Variable", taken)
+            taken.update((ph, var))
+            string = {"type": 7}     # DT_STRING
+            scalar = {"shape": {}}
+            graph_nodes.append({"name": ph, "op": "Placeholder",
+                                "attr": {"dtype": string, "shape": scalar}})
+            graph_nodes.append({"name": var, "op": "VarHandleOp", "attr": {
+                "dtype": string, "shape": scalar, "shared_name": {"s": var.encode("utf-8")}}})
+            graph_nodes.append({"name": var + "/Assign", "op": "AssignVariableOp",
+                                "input": [var, ph], "attr": {"dtype": string}})
+            init.append("^" + var + "/Assign")
+            self.asset_handles[i] = var
+            files.append({"tensor_info": {"name": ph + ":0"},
+                          "filename": self.objects.asset_files[i]})
+        return files, init
 
     # --- objects -------------------------------------------------------------------------
     def _node(self, i, obj):
         children = [{"node_id": k, "local_name": name} for name, k in self.objects.children[i]]
         node = {"children": children} if children else {}
-        if isinstance(obj, Variable):
+        if isinstance(obj, Asset):
+            node["asset"] = {"asset_file_def_index": self.asset_index[i]} \
+                if self.asset_index[i] else {}
+        elif isinstance(obj, Variable):
             name = obj.name[:-2] if obj.name.endswith(":0") else obj.name
             node["variable"] = {"dtype": obj.dtype.as_datatype_enum,
                                 "shape": TV.shape_to_proto(obj.shape),
@@ -175,6 +217,8 @@ class _Writer:
         for ext in captured:
             node = self.var_nodes.get(id(getattr(ext, "_v", None)))
             if node is None:
+                node = self.asset_nodes.get(id(ext))
+            if node is None:
                 raise AssertionError(
                     "Tried to export a function which references an 'untracked' resource. "
                     "TensorFlow objects (e.g. tf.Variable) captured by functions must be "
@@ -204,6 +248,13 @@ class _Writer:
             inputs.append(node)
         for node_id in self.concrete[fname].get("bound_inputs", []):
             var = self.objects.objects[node_id]
+            if isinstance(var, Asset):
+                node = _unique("%s_ReadVariableOp" % key, taken)
+                graph_nodes.append({"name": node, "op": "ReadVariableOp",
+                                    "input": [self.asset_handles[node_id]],
+                                    "attr": {"dtype": {"type": 7}}})
+                inputs.append(node)
+                continue
             node = _unique("%s_%s" % (key, var.name.split(":")[0].replace("/", "_")), taken)
             graph_nodes.append({"name": node, "op": "VarHandleOp", "attr": {
                 "dtype": {"type": var.dtype.as_datatype_enum},
