@@ -233,6 +233,11 @@ def to_numpy(value, dtype=None):
                 raise _cannot_convert(value, dtype)
             with np.errstate(all="ignore"):
                 arr = arr.astype(dtype._np)
+        if arr is value and isinstance(arr, np.ndarray) and arr.flags.writeable:
+            # As TensorFlow: a tensor holds its own copy, so that writing into
+            # the caller's array later does not change it (read-only arrays
+            # are shared).
+            arr = arr.copy()
         return arr
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type "

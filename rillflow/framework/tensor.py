@@ -139,7 +139,9 @@ class EagerTensor(Tensor):
             v = _dtypes.plain(v)   # quantized values come back as plain integers
         if v.__class__ is np.ndarray and v.ndim == 0:
             return v[()]
-        return v
+        # As TensorFlow: a copy the caller may write into without changing
+        # the tensor (`np.asarray(t)` is the read-only view).
+        return v.copy() if isinstance(v, np.ndarray) else v
 
     def _numpy(self):
         return self._v
@@ -191,7 +193,13 @@ class EagerTensor(Tensor):
     def __array__(self, dtype=None, copy=None):
         a = _dtypes.plain(np.asarray(self._v))
         if dtype is not None and a.dtype != dtype:
-            a = a.astype(dtype)
+            return a.astype(dtype)
+        if copy:
+            return a.copy()
+        if a.flags.writeable and a.ndim:
+            # As TensorFlow: a read-only view of the tensor's buffer.
+            a = a.view()
+            a.flags.writeable = False
         return a
 
     def __format__(self, format_spec):

@@ -69,7 +69,9 @@ def _runtime_value(x):
     if isinstance(x, EagerTensor):  # a variable handle
         return x._v
     if isinstance(x, (np.ndarray, np.generic)):
-        return x
+        # A writable array is the caller's: the call works on a copy, as
+        # TensorFlow converts it (an output must not alias it).
+        return x.copy() if isinstance(x, np.ndarray) and x.flags.writeable else x
     return convert_to_tensor(x)._v
 
 
