@@ -34,6 +34,9 @@ registers, read by rillflow/ops/raw_ops.py. One entry per op:
 `TYPE_ATTRS` holds, for the type attrs the inputs bind, `(default,
 allowed)`: the dtype a Python value of such an input converts to (`Tidx`:
 int32) and, for short lists (index dtypes), the dtypes allowed.
+
+A generated table of every registered op, so it stays one piece however
+long it grows.
 """
 REQUIRED = None
 

@@ -16,6 +16,9 @@ registers, read by rillflow/ops/raw_ops.py. One entry per op:
 `TYPE_ATTRS` holds, for the type attrs the inputs bind, `(default,
 allowed)`: the dtype a Python value of such an input converts to (`Tidx`:
 int32) and, for short lists (index dtypes), the dtypes allowed.
+
+A generated table of every registered op, so it stays one piece however
+long it grows.
 """
 REQUIRED = None
 
@@ -176,6 +179,7 @@ TABLE = {
     'FFT': ('fft', (('input', 'Tcomplex', ''),), (), (('output', ''),)),
     'FFT2D': ('fft2d', (('input', 'Tcomplex', ''),), (), (('output', ''),)),
     'FFT3D': ('fft3d', (('input', 'Tcomplex', ''),), (), (('output', ''),)),
+    'FIFOQueueV2': ('fifo_queue_v2', (), (('component_types', 'component_types', 'list(type)', None), ('shapes', 'shapes', 'list(shape)', []), ('capacity', 'capacity', 'int', -1), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', '')), (('handle', ''),)),
     'Fill': ('fill', (('dims', 'index_type', ''), ('value', 'T', '')), (), (('output', ''),)),
     'FilterDataset': ('filter_dataset', (('input_dataset', '=variant', ''), ('other_arguments', '', '*Targuments')), (('predicate', 'predicate', 'func', None), ('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None), ('metadata', 'metadata', 'string', '')), (('handle', ''),)),
     'Fingerprint': ('fingerprint', (('data', 'T', ''), ('method', '=string', '')), (), (('fingerprint', ''),)),
@@ -303,6 +307,7 @@ TABLE = {
     'Pad': ('pad', (('input', 'T', ''), ('paddings', 'Tpaddings', '')), (), (('output', ''),)),
     'PadV2': ('pad_v2', (('input', 'T', ''), ('paddings', 'Tpaddings', ''), ('constant_values', 'T', '')), (), (('output', ''),)),
     'PaddedBatchDatasetV2': ('padded_batch_dataset_v2', (('input_dataset', '=variant', ''), ('batch_size', '=int64', ''), ('padded_shapes', '=int64', 'N'), ('padding_values', '', '*Toutput_types'), ('drop_remainder', '=bool', '')), (('output_shapes', 'output_shapes', 'list(shape)', None), ('parallel_copy', 'parallel_copy', 'bool', False), ('metadata', 'metadata', 'string', '')), (('handle', ''),)),
+    'PaddingFIFOQueueV2': ('padding_fifo_queue_v2', (), (('component_types', 'component_types', 'list(type)', None), ('shapes', 'shapes', 'list(shape)', []), ('capacity', 'capacity', 'int', -1), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', '')), (('handle', ''),)),
     'ParallelBatchDataset': ('parallel_batch_dataset', (('input_dataset', '=variant', ''), ('batch_size', '=int64', ''), ('num_parallel_calls', '=int64', ''), ('drop_remainder', '=bool', '')), (('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None), ('parallel_copy', 'parallel_copy', 'bool', False), ('deterministic', 'deterministic', 'string', 'default'), ('metadata', 'metadata', 'string', '')), (('handle', ''),)),
     'ParallelConcat': ('parallel_concat', (('values', 'T', 'N'),), (('shape', 'shape', 'shape', None),), (('output', ''),)),
     'ParallelInterleaveDatasetV4': ('parallel_interleave_dataset_v4', (('input_dataset', '=variant', ''), ('other_arguments', '', '*Targuments'), ('cycle_length', '=int64', ''), ('block_length', '=int64', ''), ('buffer_output_elements', '=int64', ''), ('prefetch_input_elements', '=int64', ''), ('num_parallel_calls', '=int64', '')), (('f', 'f', 'func', None), ('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None), ('deterministic', 'deterministic', 'string', 'default'), ('metadata', 'metadata', 'string', '')), (('handle', ''),)),
@@ -316,9 +321,18 @@ TABLE = {
     'PrefetchDataset': ('prefetch_dataset', (('input_dataset', '=variant', ''), ('buffer_size', '=int64', '')), (('output_types', 'output_types', 'list(type)', None), ('output_shapes', 'output_shapes', 'list(shape)', None), ('slack_period', 'slack_period', 'int', 0), ('legacy_autotune', 'legacy_autotune', 'bool', True), ('buffer_size_min', 'buffer_size_min', 'int', 0), ('metadata', 'metadata', 'string', '')), (('handle', ''),)),
     'PreventGradient': ('prevent_gradient', (('input', 'T', ''),), (('message', 'message', 'string', ''),), (('output', ''),)),
     'PrintV2': ('print_v2', (('input', '=string', ''),), (('output_stream', 'output_stream', 'string', 'stderr'), ('end', 'end', 'string', '\n')), ()),
+    'PriorityQueueV2': ('priority_queue_v2', (), (('shapes', 'shapes', 'list(shape)', None), ('component_types', 'component_types', 'list(type)', []), ('capacity', 'capacity', 'int', -1), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', '')), (('handle', ''),)),
     'Prod': ('prod', (('input', 'T', ''), ('axis', 'Tidx', '')), (('keep_dims', 'keep_dims', 'bool', False),), (('output', ''),)),
     'PyFunc': ('py_func', (('input', '', '*Tin'),), (('token', 'token', 'string', None), ('Tout', 'Tout', 'list(type)', None)), (('output', '*Tout'),)),
     'Qr': ('qr', (('input', 'T', ''),), (('full_matrices', 'full_matrices', 'bool', False),), (('q', ''), ('r', ''))),
+    'QueueCloseV2': ('queue_close_v2', (('handle', '=resource', ''),), (('cancel_pending_enqueues', 'cancel_pending_enqueues', 'bool', False),), ()),
+    'QueueDequeueManyV2': ('queue_dequeue_many_v2', (('handle', '=resource', ''), ('n', '=int32', '')), (('component_types', 'component_types', 'list(type)', None), ('timeout_ms', 'timeout_ms', 'int', -1)), (('components', '*component_types'),)),
+    'QueueDequeueUpToV2': ('queue_dequeue_up_to_v2', (('handle', '=resource', ''), ('n', '=int32', '')), (('component_types', 'component_types', 'list(type)', None), ('timeout_ms', 'timeout_ms', 'int', -1)), (('components', '*component_types'),)),
+    'QueueDequeueV2': ('queue_dequeue_v2', (('handle', '=resource', ''),), (('component_types', 'component_types', 'list(type)', None), ('timeout_ms', 'timeout_ms', 'int', -1)), (('components', '*component_types'),)),
+    'QueueEnqueueManyV2': ('queue_enqueue_many_v2', (('handle', '=resource', ''), ('components', '', '*Tcomponents')), (('timeout_ms', 'timeout_ms', 'int', -1),), ()),
+    'QueueEnqueueV2': ('queue_enqueue_v2', (('handle', '=resource', ''), ('components', '', '*Tcomponents')), (('timeout_ms', 'timeout_ms', 'int', -1),), ()),
+    'QueueIsClosedV2': ('queue_is_closed_v2', (('handle', '=resource', ''),), (), (('is_closed', ''),)),
+    'QueueSizeV2': ('queue_size_v2', (('handle', '=resource', ''),), (), (('size', ''),)),
     'RFFT': ('rfft', (('input', 'Treal', ''), ('fft_length', '=int32', '')), (('Tcomplex', 'Tcomplex', 'type', 'complex64'),), (('output', ''),)),
     'RFFT2D': ('rfft2d', (('input', 'Treal', ''), ('fft_length', '=int32', '')), (('Tcomplex', 'Tcomplex', 'type', 'complex64'),), (('output', ''),)),
     'RFFT3D': ('rfft3d', (('input', 'Treal', ''), ('fft_length', '=int32', '')), (('Tcomplex', 'Tcomplex', 'type', 'complex64'),), (('output', ''),)),
@@ -329,6 +343,7 @@ TABLE = {
     'RandomGamma': ('random_gamma', (('shape', 'S', ''), ('alpha', 'T', '')), (('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0)), (('output', ''),)),
     'RandomPoissonV2': ('random_poisson_v2', (('shape', 'S', ''), ('rate', 'R', '')), (('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0), ('dtype', 'dtype', 'type', 'int64')), (('output', ''),)),
     'RandomShuffle': ('random_shuffle', (('value', 'T', ''),), (('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0)), (('output', ''),)),
+    'RandomShuffleQueueV2': ('random_shuffle_queue_v2', (), (('component_types', 'component_types', 'list(type)', None), ('shapes', 'shapes', 'list(shape)', []), ('capacity', 'capacity', 'int', -1), ('min_after_dequeue', 'min_after_dequeue', 'int', 0), ('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0), ('container', 'container', 'string', ''), ('shared_name', 'shared_name', 'string', '')), (('handle', ''),)),
     'RandomStandardNormal': ('random_standard_normal', (('shape', 'T', ''),), (('dtype', 'dtype', 'type', None), ('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0)), (('output', ''),)),
     'RandomUniform': ('random_uniform', (('shape', 'T', ''),), (('dtype', 'dtype', 'type', None), ('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0)), (('output', ''),)),
     'RandomUniformInt': ('random_uniform_int', (('shape', 'T', ''), ('minval', 'Tout', ''), ('maxval', 'Tout', '')), (('seed', 'seed', 'int', 0), ('seed2', 'seed2', 'int', 0)), (('output', ''),)),
