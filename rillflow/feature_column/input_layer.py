@@ -1,0 +1,50 @@
+"""`tf.compat.v1.feature_column.input_layer`: the dense input of a model from
+a features dict and dense columns, each column's output flattened to
+[batch, n] and concatenated in the order of the columns' names."""
+from ..framework.api_export import export
+from . import columns as C
+
+
+@export("compat.v1.feature_column.input_layer")
+def input_layer(features, feature_columns, weight_collections=None, trainable=True,
+                cols_to_vars=None, cols_to_output_tensors=None):
+    """A [batch, sum of the columns' sizes] float32 tensor of `features`.
+
+    Embedding tables are new variables of each call, named
+    `input_layer/<column>/embedding_weights`; `cols_to_vars` (a dict) gets
+    each column's variables, `cols_to_output_tensors` each column's output.
+
+    Raises:
+      ValueError: for no columns, a dict of columns, a column that is not
+        dense (wrap categorical columns in `embedding_column` or
+        `indicator_column`), or a missing feature.
+    """
+    if isinstance(feature_columns, dict):
+        raise ValueError("Expected feature_columns to be iterable, found dict.")
+    if isinstance(feature_columns, C.FeatureColumn):
+        feature_columns = [feature_columns]
+    feature_columns = list(feature_columns)
+    if not feature_columns:
+        raise ValueError("feature_columns must not be empty.")
+    for column in feature_columns:
+        if not isinstance(column, C.DenseColumn):
+            raise ValueError("Items of feature_columns must be a _DenseColumn. You can wrap a "
+                             "categorical column with an embedding_column or "
+                             f"indicator_column. Given: {column}")
+    cache = C.FeatureCache(features)
+    outputs = []
+    for column in sorted(feature_columns, key=lambda c: c.name):
+        before = set(cache.variables)
+        tensor = column.get_dense_tensor(cache)
+        num_elements = column.variable_shape.num_elements()
+        batch = C._op("shape")(tensor)[0]
+        out = C._op("reshape")(tensor, C._op("stack")([batch, num_elements]))
+        outputs.append(out)
+        if cols_to_vars is not None:
+            cols_to_vars[column] = [cache.variables[n] for n in cache.variables
+                                    if n not in before]
+            if isinstance(column, C.SharedEmbeddingColumn):
+                cols_to_vars[column] = [column.shared_embedding_column_creator.variable]
+        if cols_to_output_tensors is not None:
+            cols_to_output_tensors[column] = out
+    return C._op("concat")(outputs, 1)
