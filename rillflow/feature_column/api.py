@@ -1,14 +1,16 @@
 """The constructors of `tf.feature_column` and `make_parse_example_spec`, with
 TensorFlow's argument checks and messages; the columns themselves are in
 columns.py."""
-import math
 import os
 
 import numpy as np
 
+from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework.api_export import export
 from . import columns as C
+
+_state = _context.state
 
 
 def _assert_key_is_string(key):
@@ -338,11 +340,12 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
       ValueError: as `embedding_column`, and for columns of different kinds
         or bucket counts.
     """
+    if _state.graph is None:
+        raise RuntimeError("shared_embedding_columns are not supported when eager execution "
+                           "is enabled.")
     _check_embedding_args(dimension, ckpt_to_load_from, tensor_name_in_ckpt, initializer)
     if initializer is not None and not callable(initializer):
         raise ValueError("initializer must be callable if specified.")
-    if initializer is None:
-        initializer = _default_initializer()(mean=0.0, stddev=1.0 / math.sqrt(dimension))
     cols = list(categorical_columns)
     c0 = cols[0]
     if not isinstance(c0, C.CategoricalColumn):
@@ -372,12 +375,6 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
                                              name)
     return [C.SharedEmbeddingColumn(c, creator, combiner, max_norm, use_safe_embedding_lookup)
             for c in cols]
-
-
-def _default_initializer():
-    """`tf.compat.v1.truncated_normal_initializer` (the default embedding
-    initializer)."""
-    return C._op("compat.v1.truncated_normal_initializer")
 
 
 @export("feature_column.sequence_numeric_column")

@@ -64,8 +64,7 @@ class FeatureCache:
         if key in self._cache:
             return self._cache[key]
         if key not in self._features:
-            raise ValueError(f"The feature key `{key}` could not be found in the features "
-                             f"dict.")
+            raise ValueError(f"Feature {key} is not in features dictionary.")
         t = self._features[key]
         if not isinstance(t, SparseTensor):
             t = _op("convert_to_tensor")(t)
@@ -477,6 +476,7 @@ class IndicatorColumn(DenseColumn, collections.namedtuple(
         return TensorShape([1, self.categorical_column.num_buckets])[1:]
 
     def _transform_feature(self, cache):
+        _check_not_sequence("indicator_column", self)
         pair = self.categorical_column.get_sparse_tensors(cache)
         ids, weights = pair.id_tensor, pair.weight_tensor
         depth = self.categorical_column.num_buckets
@@ -495,15 +495,29 @@ class IndicatorColumn(DenseColumn, collections.namedtuple(
         return cache.get(self)
 
 
+def _check_not_sequence(kind, column):
+    cat = column.categorical_column
+    if isinstance(cat, SequenceCategoricalColumn):
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must not be of type "
+            "_SequenceCategoricalColumn. Suggested fix A: If you wish to use DenseFeatures, use "
+            "a non-sequence categorical_column_with_*. Suggested fix B: If you wish to create "
+            "sequence input, use SequenceFeatures instead of DenseFeatures. Given (type "
+            f"{type(cat)}): {cat}")
+
+
 def _embedding_variable(cache, column, num_buckets, trainable, name):
     from ..ops.state.variables import Variable
     if name in cache.variables:
         return cache.variables[name]
     init = column.initializer
+    shape = (num_buckets, column.dimension)
     if init is None:
-        init = _op("compat.v1.truncated_normal_initializer")(
-            mean=0.0, stddev=1 / math.sqrt(column.dimension))
-    value = init(shape=(num_buckets, column.dimension), dtype=D.float32)
+        # TensorFlow's default: truncated normal, stddev 1/sqrt(dimension).
+        value = _op("random.truncated_normal")(shape, mean=0.0,
+                                               stddev=1 / math.sqrt(column.dimension))
+    else:
+        value = init(shape=shape, dtype=D.float32)
     var = Variable(value, trainable=trainable, name=name)
     cache.variables[name] = var
     return var
@@ -547,6 +561,7 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
 
     def get_dense_tensor(self, cache, state=None, scope="input_layer"):
         """The combined embeddings ([batch, dimension])."""
+        _check_not_sequence("embedding_column", self)
         weights = _embedding_variable(cache, self, self.categorical_column.num_buckets,
                                       self.trainable, f"{scope}/{self.name}/embedding_weights")
         return _embed(weights, cache.get(self), self.combiner, self.max_norm,

@@ -1,8 +1,11 @@
 """`tf.compat.v1.feature_column.input_layer`: the dense input of a model from
 a features dict and dense columns, each column's output flattened to
 [batch, n] and concatenated in the order of the columns' names."""
+from ..framework import context as _context
 from ..framework.api_export import export
 from . import columns as C
+
+_state = _context.state
 
 
 @export("compat.v1.feature_column.input_layer")
@@ -27,6 +30,9 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     if not feature_columns:
         raise ValueError("feature_columns must not be empty.")
     for column in feature_columns:
+        if isinstance(column, C.SequenceDenseColumn):
+            raise ValueError("Items of feature_columns must be a _FeatureColumn. Given (type "
+                             f"{type(column)}): {column}.")
         if not isinstance(column, C.DenseColumn):
             raise ValueError("Items of feature_columns must be a _DenseColumn. You can wrap a "
                              "categorical column with an embedding_column or "
@@ -41,10 +47,10 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
         out = C._op("reshape")(tensor, C._op("stack")([batch, num_elements]))
         outputs.append(out)
         if cols_to_vars is not None:
-            cols_to_vars[column] = [cache.variables[n] for n in cache.variables
-                                    if n not in before]
-            if isinstance(column, C.SharedEmbeddingColumn):
-                cols_to_vars[column] = [column.shared_embedding_column_creator.variable]
+            # TensorFlow collects the variables through graph collections:
+            # eagerly the lists stay empty.
+            cols_to_vars[column] = [] if _state.graph is None else [
+                cache.variables[n] for n in cache.variables if n not in before]
         if cols_to_output_tensors is not None:
             cols_to_output_tensors[column] = out
     return C._op("concat")(outputs, 1)
