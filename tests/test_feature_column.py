@@ -51,22 +51,6 @@ def test_input_layer_without_variables_in_a_function():
                                   eager)
 
 
-def test_shared_embeddings_are_graph_only_and_share_one_table():
-    fc = tf.feature_column
-    cats = [fc.categorical_column_with_identity("a", 3), fc.categorical_column_with_identity("b", 3)]
-    init = tf.constant_initializer(np.arange(6, dtype=np.float32).reshape(3, 2))
-    with pytest.raises(RuntimeError, match="not supported when eager execution is enabled"):
-        fc.shared_embeddings(cats, 2, initializer=init)
-    with tf.Graph().as_default():
-        a, b = fc.shared_embeddings(cats, 2, initializer=init)
-    assert a.name == "a_shared_embedding"
-    assert a.shared_embedding_column_creator is b.shared_embedding_column_creator
-    out = tf.compat.v1.feature_column.input_layer(
-        {"a": tf.constant([[0], [2]], tf.int64), "b": tf.constant([[1], [1]], tf.int64)},
-        [a, b])
-    np.testing.assert_array_equal(out, [[0., 1., 2., 3.], [4., 5., 2., 3.]])
-
-
 def test_default_embedding_initializer_is_a_truncated_normal():
     fc = tf.feature_column
     col = fc.embedding_column(fc.categorical_column_with_identity("i", 50), 4)

@@ -266,5 +266,49 @@ def input_layer_errors(tf):
                 ident, "f", dtype=tf.int32))]))]
 
 
+@case
+def linear_model_eager(tf):
+    fc = tf.feature_column
+    cols = [fc.numeric_column("a", shape=(2,)), fc.categorical_column_with_identity("i", 4),
+            fc.bucketized_column(fc.numeric_column("b"), [0.]),
+            fc.embedding_column(fc.categorical_column_with_identity("j", 3), 2)]
+    feats = {"a": tf.constant([[1., 2.], [3., 4.]]), "i": tf.constant([[1], [3]], tf.int64),
+             "b": tf.constant([[1.], [-1.]]), "j": tf.constant([[0], [2]], tf.int64)}
+    cv = {}
+    out = tf.compat.v1.feature_column.linear_model(feats, cols, units=3, cols_to_vars=cv)
+    names = sorted(f"{k if isinstance(k, str) else k.name}: {[v.name for v in vs]}"
+                   for k, vs in cv.items())
+    return [out, np.array(names),
+            _err(lambda: tf.compat.v1.feature_column.linear_model(feats, cols,
+                                                                  sparse_combiner="max")),
+            _err(lambda: tf.compat.v1.feature_column.linear_model(feats, []))]
+
+
+@case
+def shared_embedding_columns_in_graphs(tf):
+    fc = tf.feature_column
+    cats = [fc.categorical_column_with_identity("a", 3),
+            fc.categorical_column_with_identity("b", 3)]
+    init = tf.constant_initializer(_init(3, 2))
+    out = [_err(lambda: fc.shared_embeddings(cats, 2, initializer=init)),
+           _err(lambda: tf.compat.v1.feature_column.shared_embedding_columns(cats, 2))]
+    with tf.Graph().as_default():
+        feats = {"a": tf.constant([[0], [2]], tf.int64), "b": tf.constant([[1], [1]], tf.int64)}
+        a, b = tf.compat.v1.feature_column.shared_embedding_columns(
+            cats, 2, initializer=init, combiner="sum")
+        v2 = fc.shared_embeddings(cats, 2, initializer=init)
+        cv = {}
+        layer = tf.compat.v1.feature_column.input_layer(feats, [b, a], cols_to_vars=cv)
+        out += [np.array([a.name, b.name, v2[0].name, type(a).__name__]),
+                np.array(sorted(f"{k.name}: {[v.name for v in vs]}" for k, vs in cv.items())),
+                _err(lambda: tf.compat.v1.feature_column.input_layer(feats, v2)),
+                _err(lambda: fc.shared_embeddings(
+                    [cats[0], fc.categorical_column_with_identity("c", 4)], 2))]
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            out.append(sess.run(layer))
+    return out
+
+
 if __name__ == "__main__":
     CASES.main("tf_feature_column.npz")

@@ -463,3 +463,24 @@ for _name in ("numeric_column", "bucketized_column", "categorical_column_with_ha
               "sequence_categorical_column_with_vocabulary_file",
               "sequence_categorical_column_with_vocabulary_list"):
     export("compat.v1.feature_column." + _name)(globals()[_name])
+
+
+@export("compat.v1.feature_column.shared_embedding_columns")
+def shared_embedding_columns(categorical_columns, dimension, combiner="mean", initializer=None,
+                             shared_embedding_collection_name=None, ckpt_to_load_from=None,
+                             tensor_name_in_ckpt=None, max_norm=None, trainable=True,
+                             use_safe_embedding_lookup=True):
+    """The v1 form of `shared_embeddings`, whose columns `input_layer`
+    accepts (in graphs: TensorFlow refuses it eagerly).
+
+    Raises:
+      RuntimeError: when executing eagerly.
+      ValueError: as `shared_embeddings`.
+    """
+    cols = shared_embeddings(categorical_columns, dimension, combiner, initializer,
+                             shared_embedding_collection_name, ckpt_to_load_from,
+                             tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
+    name = cols[0].shared_embedding_column_creator.name
+    return [C.SharedEmbeddingColumnV1(c.categorical_column, dimension, combiner, initializer,
+                                      name, ckpt_to_load_from, tensor_name_in_ckpt, max_norm,
+                                      trainable, use_safe_embedding_lookup) for c in cols]

@@ -17,8 +17,9 @@ TensorFlow's feature_column module calls the public ops.
 import collections
 import math
 
+from ..framework import context as _context
 from ..framework import dtypes as D
-from ..framework.api_export import EXPORTS, export
+from ..framework.api_export import EXPORTS
 from ..framework.sparse_tensor import SparseTensor
 
 
@@ -106,7 +107,6 @@ def _check_key(key, what="key"):
 
 # --- dense: numeric, bucketized ---------------------------------------------------
 
-@export("__internal__.feature_column.NumericColumn")
 class NumericColumn(DenseColumn, collections.namedtuple(
         "NumericColumn", ("key", "shape", "default_value", "dtype", "normalizer_fn"))):
     """A real-valued feature (`numeric_column`)."""
@@ -141,7 +141,6 @@ class NumericColumn(DenseColumn, collections.namedtuple(
         return cache.get(self)
 
 
-@export("__internal__.feature_column.BucketizedColumn")
 class BucketizedColumn(DenseColumn, CategoricalColumn, collections.namedtuple(
         "BucketizedColumn", ("source_column", "boundaries"))):
     """A numeric column discretized by boundaries (`bucketized_column`)."""
@@ -194,7 +193,6 @@ class BucketizedColumn(DenseColumn, CategoricalColumn, collections.namedtuple(
 
 # --- categorical ------------------------------------------------------------------
 
-@export("__internal__.feature_column.IdentityCategoricalColumn")
 class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
         "IdentityCategoricalColumn", ("key", "number_buckets", "default_value"))):
     """Integer ids used as they are (`categorical_column_with_identity`)."""
@@ -288,7 +286,6 @@ class _VocabularyColumn(CategoricalColumn):
         return _op("lookup.StaticHashTable")(init, self.default_value)
 
 
-@export("__internal__.feature_column.VocabularyListCategoricalColumn")
 class VocabularyListCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         "VocabularyListCategoricalColumn",
         ("key", "vocabulary_list", "dtype", "default_value", "num_oov_buckets"))):
@@ -306,7 +303,6 @@ class VocabularyListCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         return self._finish_table(init, key_dtype)
 
 
-@export("__internal__.feature_column.VocabularyFileCategoricalColumn")
 class VocabularyFileCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         "VocabularyFileCategoricalColumn",
         ("key", "vocabulary_file", "vocabulary_size", "num_oov_buckets", "dtype",
@@ -326,7 +322,6 @@ class VocabularyFileCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         return self._finish_table(init, key_dtype)
 
 
-@export("__internal__.feature_column.HashedCategoricalColumn")
 class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
     """Fingerprint64 hash buckets (`categorical_column_with_hash_bucket`)."""
@@ -363,7 +358,6 @@ class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
 _DEFAULT_HASH_KEY = 0xDECAFCAFFE
 
 
-@export("__internal__.feature_column.CrossedColumn")
 class CrossedColumn(CategoricalColumn, collections.namedtuple(
         "CrossedColumn", ("keys", "hash_bucket_size", "hash_key"))):
     """Hashed crosses of features (`crossed_column`): TensorFlow's
@@ -410,7 +404,6 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return IdWeightPair(cache.get(self), None)
 
 
-@export("__internal__.feature_column.WeightedCategoricalColumn")
 class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         "WeightedCategoricalColumn", ("categorical_column", "weight_feature_key", "dtype"))):
     """Ids with a weight feature (`weighted_categorical_column`)."""
@@ -454,7 +447,6 @@ class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
 
 # --- dense views of categorical columns ----------------------------------------
 
-@export("__internal__.feature_column.IndicatorColumn")
 class IndicatorColumn(DenseColumn, collections.namedtuple(
         "IndicatorColumn", ("categorical_column",))):
     """Multi-hot counts (or summed weights) of the ids (`indicator_column`)."""
@@ -512,12 +504,15 @@ def _embedding_variable(cache, column, num_buckets, trainable, name):
         return cache.variables[name]
     init = column.initializer
     shape = (num_buckets, column.dimension)
-    if init is None:
-        # TensorFlow's default: truncated normal, stddev 1/sqrt(dimension).
-        value = _op("random.truncated_normal")(shape, mean=0.0,
-                                               stddev=1 / math.sqrt(column.dimension))
-    else:
-        value = init(shape=shape, dtype=D.float32)
+    # The initial value is computed eagerly: a v1 graph's variables start
+    # from constants (global_variables_initializer runs those).
+    with _context.init_scope(), _context.eager_mode():
+        if init is None:
+            # TensorFlow's default: truncated normal, stddev 1/sqrt(dimension).
+            value = _op("random.truncated_normal")(shape, mean=0.0,
+                                                   stddev=1 / math.sqrt(column.dimension))
+        else:
+            value = init(shape=shape, dtype=D.float32)
     var = Variable(value, trainable=trainable, name=name)
     cache.variables[name] = var
     return var
@@ -532,7 +527,6 @@ def _embed(weights, pair, combiner, max_norm, safe):
                                              combiner=combiner, max_norm=max_norm)
 
 
-@export("__internal__.feature_column.EmbeddingColumn")
 class EmbeddingColumn(DenseColumn, collections.namedtuple(
         "EmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
                             "ckpt_to_load_from", "tensor_name_in_ckpt", "max_norm",
@@ -590,7 +584,6 @@ class SharedEmbeddingColumnCreator:
         return self.variable
 
 
-@export("__internal__.feature_column.SharedEmbeddingColumn")
 class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
         "SharedEmbeddingColumn", ("categorical_column", "shared_embedding_column_creator",
                                   "combiner", "max_norm", "use_safe_embedding_lookup"))):
@@ -622,13 +615,53 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
                       self.use_safe_embedding_lookup)
 
 
+class _SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
+        "_SharedEmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
+                                   "shared_embedding_collection_name", "ckpt_to_load_from",
+                                   "tensor_name_in_ckpt", "max_norm", "trainable",
+                                   "use_safe_embedding_lookup"))):
+    """A column of `tf.compat.v1.feature_column.shared_embedding_columns`: the
+    columns of one call share the table `<scope>/<collection name>/embedding_weights`
+    (graphs only)."""
+
+    @property
+    def name(self):
+        """`<categorical>_shared_embedding`."""
+        return f"{self.categorical_column.name}_shared_embedding"
+
+    @property
+    def parse_example_spec(self):
+        """The categorical column's spec."""
+        return self.categorical_column.parse_example_spec
+
+    @property
+    def variable_shape(self):
+        """[dimension]."""
+        from ..framework.tensor_shape import TensorShape
+        return TensorShape([self.dimension])
+
+    def _transform_feature(self, cache):
+        return self.categorical_column.get_sparse_tensors(cache)
+
+    def get_dense_tensor(self, cache, state=None, scope="input_layer"):
+        """The combined embeddings ([batch, dimension]) from the shared table."""
+        weights = _embedding_variable(
+            cache, self, self.categorical_column.num_buckets, self.trainable,
+            f"{scope}/{self.shared_embedding_collection_name}/embedding_weights")
+        return _embed(weights, cache.get(self), self.combiner, self.max_norm,
+                      self.use_safe_embedding_lookup)
+
+
+# The v1 column's public spelling.
+SharedEmbeddingColumnV1 = _SharedEmbeddingColumn
+
+
 # --- sequence columns --------------------------------------------------------------
 
 class SequenceDenseColumn(FeatureColumn):
     """A column of sequences (for `SequenceFeatures`, not `input_layer`)."""
 
 
-@export("__internal__.feature_column.SequenceCategoricalColumn")
 class SequenceCategoricalColumn(CategoricalColumn, collections.namedtuple(
         "SequenceCategoricalColumn", ("categorical_column",))):
     """A categorical column over sequences (`sequence_categorical_column_with_*`)."""
@@ -665,7 +698,6 @@ class SequenceCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return pair
 
 
-@export("__internal__.feature_column.SequenceNumericColumn")
 class SequenceNumericColumn(SequenceDenseColumn, collections.namedtuple(
         "SequenceNumericColumn", ("key", "shape", "default_value", "dtype", "normalizer_fn"))):
     """A numeric column over sequences (`sequence_numeric_column`)."""
