@@ -189,6 +189,17 @@ def input_layer_variables_and_outputs(tf):
 
 
 @case
+def identity_out_of_range_ids(tf):
+    fc = tf.feature_column
+    c = fc.indicator_column(fc.categorical_column_with_identity("i", 3))
+    e = fc.embedding_column(fc.categorical_column_with_identity("i", 3), 2,
+                            initializer=tf.constant_initializer(_init(3, 2)))
+    il = tf.compat.v1.feature_column.input_layer
+    return [il({"i": tf.constant([[5, 1], [-2, 2]], tf.int64)}, [c]),
+            il({"i": tf.constant([[-2, 1], [0, -3]], tf.int64)}, [e])]
+
+
+@case
 def crosses(tf):
     fc = tf.feature_column
     b = fc.bucketized_column(fc.numeric_column("v", shape=(2,)), [0., 10.])

@@ -100,11 +100,6 @@ def to_sparse_input(t, ignore_value=None):
                         _op("shape")(t, out_type=D.int64))
 
 
-def _check_key(key, what="key"):
-    if not isinstance(key, str):
-        raise ValueError(f"{what} must be a string. Given: {key}")
-
-
 # --- dense: numeric, bucketized ---------------------------------------------------
 
 class NumericColumn(DenseColumn, collections.namedtuple(
@@ -217,14 +212,8 @@ class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
         if not t.dtype.is_integer:
             raise ValueError(f"Invalid input, not integer. key: {self.key} dtype: {t.dtype}")
         values = _op("cast")(t.values, D.int64)
-        if self.default_value is None:
-            _op("debugging.assert_greater_equal")(
-                values, _op("cast")(0, D.int64), message="Bucket index for categorical column "
-                "cannot be negative.")
-            _op("debugging.assert_less")(
-                values, _op("cast")(self.number_buckets, D.int64),
-                message="Bucket index for categorical column cannot be >= num_buckets.")
-        else:
+        if self.default_value is not None:
+            # (without a default, TensorFlow 2.21 passes out-of-range ids on)
             bad = _op("math.logical_or")(values < 0, values >= self.number_buckets)
             values = _op("where")(bad, _op("fill")(_op("shape")(values), _op("cast")(
                 self.default_value, D.int64)), values)
