@@ -20,6 +20,7 @@ from . import testing as _testing  # noqa: E402,F401
 from . import testing_util as _testing_util  # noqa: E402,F401
 from . import profiler as _profiler  # noqa: E402,F401
 from . import summary  # noqa: E402,F401
+from . import feature_column as _feature_column  # noqa: E402,F401
 from . import data as _data  # noqa: E402,F401
 from . import distribute as _distribute  # noqa: E402,F401
 from .saved_model import saved_model as _saved_model  # noqa: E402,F401

@@ -34,6 +34,7 @@ LAYERS = [
     ("rillflow.saved_model", 9),
     ("rillflow.summary", 9),
     ("rillflow.distribute", 9),
+    ("rillflow.feature_column", 9),
     ("rillflow.testing", 9),
     ("rillflow.compat", 10),
     ("rillflow._api", 10),

@@ -57,6 +57,7 @@ from .ragged import ragged_dispatch, ragged_cross_ops  # noqa: F401
 from .sparse import bincount_ops  # noqa: F401
 from .lookup import table_kernels, table_ops, text_file_ops, lookup_ops  # noqa: F401
 from .lookup import mutable_tables  # noqa: F401
+from .queue import queue_kernels, queue_ops, queues  # noqa: F401
 from .sparse import edit_distance_ops, sparse_mask_ops  # noqa: F401
 from .numpy import np_dtypes, np_utils, np_array_core, np_math_unary  # noqa: F401
 from .numpy import np_array_manip, np_indexing, np_reductions, np_math_binary  # noqa: F401
