@@ -45,12 +45,31 @@ def _sorted_segments(data, ids):
     return n, starts
 
 
+def _ordered_reduce(ufunc, data, segment_ids, starts):
+    """The segments' sums (or products) in TensorFlow's order: a one-row
+    segment is its row; a longer one accumulates its rows in order from the
+    identity, as Eigen's reduction over the outer dimension does. (NumPy's
+    reduceat adds the first row to the pairwise sum of the others, which
+    rounds differently for floats.)"""
+    if data.dtype.kind not in "fc" and data.dtype.kind != "V":
+        return ufunc.reduceat(data, starts, axis=0, dtype=data.dtype)
+    seg = np.repeat(np.arange(starts.size), np.diff(np.append(starts, data.shape[0])))
+    out = np.full((starts.size,) + data.shape[1:], ufunc.identity, dtype=data.dtype)
+    ufunc.at(out, seg, data)
+    single = np.flatnonzero(np.diff(np.append(starts, data.shape[0])) == 1)
+    out[single] = data[starts[single]]
+    return out
+
+
 def _segment_kernel(ufunc, empty):
     def kernel(data, segment_ids):
         n, starts = _sorted_segments(data, segment_ids)
         out = np.full((n,) + data.shape[1:], empty, dtype=data.dtype)
         if starts.size:
-            out[segment_ids[starts]] = ufunc.reduceat(data, starts, axis=0, dtype=data.dtype)
+            out[segment_ids[starts]] = (
+                _ordered_reduce(ufunc, data, segment_ids, starts)
+                if ufunc is np.add or ufunc is np.multiply
+                else ufunc.reduceat(data, starts, axis=0, dtype=data.dtype))
         return out
     return kernel
 
@@ -59,7 +78,7 @@ def _segment_mean_kernel(data, segment_ids):
     n, starts = _sorted_segments(data, segment_ids)
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     if starts.size:
-        sums = np.add.reduceat(data, starts, axis=0, dtype=data.dtype)
+        sums = _ordered_reduce(np.add, data, segment_ids, starts)
         counts = np.diff(np.append(starts, data.shape[0])).reshape(
             (-1,) + (1,) * (data.ndim - 1))
         if data.dtype.kind in "iu":
