@@ -368,3 +368,20 @@ def test_sequence_mask_graph_shapes():
         assert tf.sequence_mask([1, 2], 5).shape.as_list() == [2, 5]
         assert tf.sequence_mask(_ph(tf.int32, [3, None]), 5).shape.as_list() == [3, None, 5]
         assert tf.sequence_mask(_ph(tf.int32, None), 5).shape.rank is None
+
+
+# The first element of a list decides a float dtype, as in TensorFlow 2.21
+# (dtypes recorded there): a NumPy float keeps its precision, a Python number
+# gives float32, NumPy integers count as Python integers.
+@pytest.mark.parametrize("value,dtype", [
+    ([np.float64(0)], "float64"), ([np.float64(1.5), 2.0], "float64"),
+    ([2.0, np.float64(1)], "float32"), ([np.float16(1), 2.0], "float16"),
+    ([1, np.float64(2.5)], "float32"), ([[1.0], [np.float64(2)]], "float32"),
+    ([np.float64(1), np.float32(2)], "float64"), ([np.float32(1), np.float64(2)], "float32"),
+    ((np.float64(1),), "float64"), ([np.array(1.0)], "float64"),
+    ([np.array([1.0], np.float16), [2.0]], "float16"), ([np.float64(1), 2 ** 40], "float64"),
+    ([np.int64(3)], "int32"), ([np.int32(1), 2], "int32"), ([np.int64(2 ** 40)], "int64"),
+])
+def test_list_dtype_follows_its_first_numpy_float(value, dtype):
+    assert tf.constant(value).dtype.name == dtype
+    assert tf.convert_to_tensor(value).dtype.name == dtype

@@ -141,6 +141,11 @@ def _python_array(value):
     if kind == "f":
         if _mixes_bool(value):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        # As TensorFlow: the first element decides; a NumPy float (scalar or
+        # array) keeps its precision, a Python number gives float32.
+        first = getattr(next(_flatten(value), None), "dtype", None)
+        if first is not None and first.kind == "f" and first != np.float32:
+            return arr.astype(first)
         return _float32(arr.astype(np.float32), arr)
     if kind == "c":
         return arr.astype(np.complex128)
