@@ -26,7 +26,7 @@ from .core import special_composites, incomplete_special  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops, numerics_callback, dump_debug_info  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
-from .control_flow import tensor_array  # noqa: F401
+from .control_flow import tensor_array, list_raw_ops  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops, conv_lowering  # noqa: F401
 from .nn import rearrange_ops, ctc_kernels, ctc_beam_search, ctc_ops  # noqa: F401
