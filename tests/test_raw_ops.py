@@ -69,7 +69,7 @@ def test_ops_with_opaque_inputs_are_not_exposed():
         assert fn.__name__ == TABLE[name][0] and fn.__doc__
         with pytest.raises(TypeError, match="only takes keyword args"):
             fn(1)
-    assert len(raw_ops.covered()) == 575
+    assert len(raw_ops.covered()) == 580
 
 
 def test_ops_on_variant_tensors_take_them_as_tensorflow_does():
@@ -298,3 +298,76 @@ def test_stateful_partitioned_call_takes_the_captured_inputs():
     (out,) = tf.raw_ops.StatefulPartitionedCall(args=[tf.constant(2.0)] + cs.captured_inputs,
                                                 Tout=[tf.float32], f=cs)
     assert float(out) == 3.0 and float(v.numpy()) == 3.0
+
+
+# --- a Generator's state (random/stateful_raw_ops.py) -----------------------------------
+# Values recorded from TensorFlow 2.21 (tf.random.Generator.from_seed(42), the same calls).
+
+def test_stateful_random_raw_ops_on_a_generator_state():
+    R = tf.raw_ops
+    g = tf.random.Generator.from_seed(42)
+    h, alg = g.state.handle, g.algorithm
+    u = R.StatefulUniform(resource=h, algorithm=alg, shape=[3])
+    assert u.dtype == tf.float32
+    np.testing.assert_allclose(u.numpy(), [0.7493447, 0.73561966, 0.45230794], rtol=1e-6)
+    np.testing.assert_array_equal(g.state.numpy(), [810, 0, 0])
+    np.testing.assert_allclose(R.StatefulStandardNormalV2(resource=h, algorithm=alg, shape=[3]),
+                               [-1.2469416, 0.62861687, 0.7609874], rtol=1e-6)
+    np.testing.assert_allclose(R.StatefulTruncatedNormal(resource=h, algorithm=alg, shape=[3]),
+                               [0.17522676, 0.71105534, 0.54882437], rtol=1e-6)
+    # The raw op's integers (64-bit words per value), not Generator.uniform's.
+    ints = R.StatefulUniformInt(resource=h, algorithm=alg, shape=[3], minval=0, maxval=10)
+    assert ints.dtype == tf.int32
+    np.testing.assert_array_equal(ints.numpy(), [5, 4, 8])
+    full = R.StatefulUniformFullInt(resource=h, algorithm=alg, shape=[3], dtype=tf.int64)
+    np.testing.assert_array_equal(
+        full.numpy(), [5812551189176997123, 8861592896583127741, -122031930841395583])
+    np.testing.assert_array_equal(g.state.numpy(), [3882, 0, 0])
+    g = tf.random.Generator.from_seed(42)
+    np.testing.assert_allclose(
+        R.StatefulUniform(resource=g.state.handle, algorithm=1, shape=[2, 2],
+                          dtype=tf.float64).numpy(),
+        [[0.99475846, 0.61846381], [0.51145365, 0.98950501]], rtol=1e-7)
+    g = tf.random.Generator.from_seed(42)
+    assert R.StatefulUniformInt(resource=g.state.handle, algorithm=1, shape=[5], minval=-3,
+                                maxval=1000).numpy().tolist() == [350, 513, 994, 487, 786]
+    wide = R.StatefulUniformInt(resource=g.state.handle, algorithm=1, shape=[5],
+                                minval=tf.constant(-3, tf.int64),
+                                maxval=tf.constant(10**12, tf.int64))
+    assert wide.dtype == tf.int64 and wide.numpy().tolist() == [
+        902874500280, 993758175538, 453878915473, 805814337737, 32328229314]
+    np.testing.assert_array_equal(g.state.numpy(), [2602, 0, 0])
+    g = tf.random.Generator.from_seed(42)
+    # Algorithm 3 (auto-select) is Philox; the default full-int dtype is uint64.
+    np.testing.assert_allclose(R.StatefulUniform(resource=g.state.handle, algorithm=3,
+                                                 shape=[3]).numpy(),
+                               [0.7493447, 0.73561966, 0.45230794], rtol=1e-6)
+    full = R.StatefulUniformFullInt(resource=g.state.handle, algorithm=1, shape=[2])
+    assert full.dtype == tf.uint64
+    assert full.numpy().tolist() == [11234655001243568051, 9082963999715861075]
+
+
+def test_stateful_random_raw_ops_errors_and_tf_function():
+    R = tf.raw_ops
+    g = tf.random.Generator.from_seed(42)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Unsupported algorithm id: 5"):
+        R.StatefulUniform(resource=g.state.handle, algorithm=5, shape=[3])
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="Non-XLA devices don't support the ThreeFry algorithm."):
+        R.StatefulUniform(resource=g.state.handle, algorithm=2, shape=[3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval, got 5 >= 5"):
+        R.StatefulUniformInt(resource=g.state.handle, algorithm=1, shape=[3], minval=5, maxval=5)
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="dtype of RNG state variable must be int64, not float"):
+        R.StatefulUniform(resource=v.handle, algorithm=1, shape=[3])
+    g = tf.random.Generator.from_seed(7)
+
+    @tf.function
+    def f():
+        return R.StatefulStandardNormalV2(resource=g.state.handle, algorithm=g.algorithm,
+                                          shape=[2])
+
+    np.testing.assert_allclose(f().numpy(), [-1.3240396, 0.28785667], rtol=1e-6)
+    np.testing.assert_allclose(f().numpy(), [0.43116674, -1.4442065], rtol=1e-6)
+    np.testing.assert_array_equal(g.state.numpy(), [1031, 0, 0])

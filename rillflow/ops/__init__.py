@@ -15,7 +15,7 @@ from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .random import random_lowering  # noqa: F401
-from .random import initializers, sobol_ops  # noqa: F401
+from .random import initializers, sobol_ops, stateful_raw_ops  # noqa: F401
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401

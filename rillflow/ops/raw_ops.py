@@ -276,12 +276,15 @@ def exposed():
 
 # Registered ops exported by hand-written functions that take TensorFlow's
 # inputs and convert them for rillflow's kernels: the tensor-list ops
-# (control_flow/list_raw_ops.py) and the function calls (function/raw_call.py).
+# (control_flow/list_raw_ops.py), the function calls (function/raw_call.py)
+# and the Generator ops (random/stateful_raw_ops.py).
 HAND_WRITTEN = frozenset({
     "TensorListConcat", "TensorListFromTensor", "TensorListGather", "TensorListGetItem",
     "TensorListLength", "TensorListPopBack", "TensorListPushBack", "TensorListReserve",
     "TensorListScatterIntoExistingList", "TensorListSetItem", "TensorListSplit",
-    "TensorListStack", "PartitionedCall", "StatefulPartitionedCall"})
+    "TensorListStack", "PartitionedCall", "StatefulPartitionedCall", "StatefulUniform",
+    "StatefulStandardNormalV2", "StatefulTruncatedNormal", "StatefulUniformFullInt",
+    "StatefulUniformInt"})
 
 
 def covered():
