@@ -5,8 +5,8 @@ on a `tf.random.Generator`'s state variable (`resource=g.state.handle`).
 rillflow's kernels (generator.py) take the state's storage as an attr, not
 the resource input TensorFlow's ops take, so the generic raw functions
 cannot call them; these take the handle of an eager state variable (created
-outside any tf.function, as a Generator's is; inside one, its capture) and give TensorFlow's numbers:
-the same Philox draws as the Generator's methods. StatefulRandomBinomial is
+outside any tf.function, as a Generator's is; inside one, its capture) and
+give TensorFlow's numbers: the same Philox draws as the Generator's methods. StatefulRandomBinomial is
 left out: rillflow's binomial draws NumPy's numbers, not TensorFlow's.
 """
 
