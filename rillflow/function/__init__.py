@@ -5,3 +5,4 @@ from . import polymorphic_function  # noqa: F401
 from . import function_gradients  # noqa: F401
 from . import batch_function  # noqa: F401  (tf.nondifferentiable_batch_function)
 from . import xla_experimental  # noqa: F401  (tf.xla.experimental)
+from . import raw_call  # noqa: F401  (tf.raw_ops.PartitionedCall, StatefulPartitionedCall)

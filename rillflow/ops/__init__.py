@@ -15,7 +15,7 @@ from .nn import nn_util, activations, softmax_losses, layer_ops  # noqa: F401
 from .nn import normalization, dropout_embedding  # noqa: F401
 from .random import seeding, random_util, stateful_ops, stateless_ops, generator  # noqa: F401
 from .random import random_lowering  # noqa: F401
-from .random import initializers, sobol_ops  # noqa: F401
+from .random import initializers, sobol_ops, stateful_raw_ops  # noqa: F401
 from .core import reduction_ops, scan_ops, segment_ops, add_n_ops  # noqa: F401
 from .core import scatter_ops, split_pad_ops, repeat_unique_roll_ops  # noqa: F401
 from .core import slicing, gather_ops, sort_ops  # noqa: F401
@@ -26,7 +26,7 @@ from .core import special_composites, incomplete_special  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops, numerics_callback, dump_debug_info  # noqa: F401
 from .control_flow import script_ops, cond, while_loop, list_ops, while_gradient  # noqa: F401
-from .control_flow import tensor_array  # noqa: F401
+from .control_flow import tensor_array, list_raw_ops  # noqa: F401
 from .control_flow import functional_ops  # noqa: F401
 from .nn import conv_ops, batch_norm_ops, conv_nd_ops, pool_nd_ops, conv_lowering  # noqa: F401
 from .nn import rearrange_ops, ctc_kernels, ctc_beam_search, ctc_ops  # noqa: F401

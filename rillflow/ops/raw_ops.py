@@ -8,7 +8,7 @@ each input and attribute, the type attrs that bind inputs together, the
 defaults and the outputs; `make(name)` builds the keyword-only function over
 the op's `OpDef`. `install()` exports them all (called by `_api.build`, once
 every op of every package is registered); a hand-written `raw_ops.X` export
-remains only for an op the generic functions do not cover.
+remains only for an op the generic functions do not cover (`HAND_WRITTEN`).
 
 Not exposed: ops whose inputs are resources or variants (rillflow's
 variables, datasets and tensor lists are Python objects, not tensors) or
@@ -30,7 +30,7 @@ from ..framework.tensor_shape import as_shape
 from .core import op_util as U
 from .raw_op_table import TABLE, TYPE_ATTRS
 
-__all__ = ["make", "install", "exposed"]
+__all__ = ["make", "install", "exposed", "covered", "HAND_WRITTEN"]
 
 # Attrs that choose hardware or mark gradient ops for compilers, not
 # values: any value is accepted and ignored (TensorFlow's gradient MatMuls
@@ -272,6 +272,25 @@ def exposed():
     """The names of the registered ops the generic `tf.raw_ops` functions cover."""
     return sorted(n for n, e in TABLE.items() if n in REGISTRY and n not in _MISMATCHED
                   and _compatible(REGISTRY[n], e))
+
+
+# Registered ops exported by hand-written functions that take TensorFlow's
+# inputs and convert them for rillflow's kernels: the tensor-list ops
+# (control_flow/list_raw_ops.py), the function calls (function/raw_call.py)
+# and the Generator ops (random/stateful_raw_ops.py).
+HAND_WRITTEN = frozenset({
+    "TensorListConcat", "TensorListFromTensor", "TensorListGather", "TensorListGetItem",
+    "TensorListLength", "TensorListPopBack", "TensorListPushBack", "TensorListReserve",
+    "TensorListScatterIntoExistingList", "TensorListSetItem", "TensorListSplit",
+    "TensorListStack", "PartitionedCall", "StatefulPartitionedCall", "StatefulUniform",
+    "StatefulStandardNormalV2", "StatefulTruncatedNormal", "StatefulUniformFullInt",
+    "StatefulUniformInt"})
+
+
+def covered():
+    """The registered ops TensorFlow also has that `tf.raw_ops` exports:
+    the generic functions' ops and the hand-written ones."""
+    return sorted(set(exposed()) | {n for n in HAND_WRITTEN if n in REGISTRY})
 
 
 def install():
