@@ -8,6 +8,8 @@ from ...framework.tensor_shape import TensorShape
 from .linear_operator import LinearOperator, T, _register_class, _zeros_product
 from .linear_operator_basic import _batch_broadcast, _check_num_rows, _static_batch
 from .linear_operator_basic import operator_hint
+from .linear_operator_lists import _all_hint, _batch_of, _batch_tensor_of, _operator_list
+from .linear_operator_lists import _product_of, _sum_of
 
 
 @export("linalg.LinearOperatorZeros", "compat.v1.linalg.LinearOperatorZeros")
@@ -117,6 +119,25 @@ def _swap_last2(s):
     return TensorShape(d[:-2] + [d[-1], d[-2]])
 
 
+def _mirrored_hints(operator, relation, is_non_singular, is_self_adjoint,
+                    is_positive_definite, is_square):
+    """The four hints of an operator's `relation` ("adjoint" or "inverse"),
+    which has each property exactly when the operator has it: the operator's
+    hint where it has one, else the given one.
+
+    Raises:
+      ValueError: a given hint contradicting the operator's.
+    """
+    given = (("non-singular", "is_non_singular", is_non_singular),
+             ("self-adjoint", "is_self_adjoint", is_self_adjoint),
+             ("positive-definite", "is_positive_definite", is_positive_definite),
+             ("square", "is_square", is_square))
+    return tuple(operator_hint(operator, attr, hint,
+                               f"An operator is {word} if and only if its {relation} is "
+                               f"{word}.")
+                 for word, attr, hint in given)
+
+
 @export("linalg.LinearOperatorAdjoint", "compat.v1.linalg.LinearOperatorAdjoint")
 @_register_class("Adjoint")
 class LinearOperatorAdjoint(LinearOperator):
@@ -137,19 +158,9 @@ class LinearOperatorAdjoint(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
         self._operator = operator
-        is_non_singular = operator_hint(
-            operator, "is_non_singular", is_non_singular,
-            "An operator is non-singular if and only if its adjoint is non-singular.")
-        is_self_adjoint = operator_hint(
-            operator, "is_self_adjoint", is_self_adjoint,
-            "An operator is self-adjoint if and only if its adjoint is self-adjoint.")
-        is_positive_definite = operator_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            "An operator is positive-definite if and only if its adjoint is "
-            "positive-definite.")
-        is_square = operator_hint(
-            operator, "is_square", is_square,
-            "An operator is square if and only if its adjoint is square.")
+        is_non_singular, is_self_adjoint, is_positive_definite, is_square = _mirrored_hints(
+            operator, "adjoint", is_non_singular, is_self_adjoint, is_positive_definite,
+            is_square)
         super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
@@ -243,18 +254,9 @@ class LinearOperatorInversion(LinearOperator):
                     f"Argument `{attr}` or argument `operator` must have supplied hint "
                     f"`{attr}` equal to `True` or `None`. Found `operator.{attr}`: "
                     f"{getattr(operator, attr)}, `{attr}`: {given}.")
-        is_non_singular = operator_hint(
-            operator, "is_non_singular", is_non_singular,
-            "An operator is non-singular if and only if its inverse is non-singular.")
-        is_self_adjoint = operator_hint(
-            operator, "is_self_adjoint", is_self_adjoint,
-            "An operator is self-adjoint if and only if its inverse is self-adjoint.")
-        is_positive_definite = operator_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            "An operator is positive-definite if and only if its inverse is "
-            "positive-definite.")
-        is_square = operator_hint(operator, "is_square", is_square,
-                                  "An operator is square if and only if its inverse is square.")
+        is_non_singular, is_self_adjoint, is_positive_definite, is_square = _mirrored_hints(
+            operator, "inverse", is_non_singular, is_self_adjoint, is_positive_definite,
+            is_square)
         super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
@@ -330,20 +332,16 @@ class LinearOperatorComposition(LinearOperator):
                           is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+        operators = _operator_list(operators)
         dtype = operators[0].dtype
         for op in operators:
             if op.dtype != dtype:
                 names = [f"{o.name}: {o.dtype.name}" for o in operators]
                 raise TypeError("Expected all operators to have the same dtype.  Found "
                                 + "   ".join(names))
-        if all(op.is_non_singular for op in operators):
-            if is_non_singular is False:
-                raise ValueError("The composition of non-singular operators is always "
-                                 "non-singular.")
-            is_non_singular = True
+        is_non_singular = _all_hint(operators, "is_non_singular", is_non_singular,
+                                    "The composition of non-singular operators is always "
+                                    "non-singular.")
         self._operators = operators
         super().__init__(dtype=dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
@@ -362,18 +360,13 @@ class LinearOperatorComposition(LinearOperator):
         for op in self._operators[1:]:
             self._check_dims(domain, op.range_dimension)
             domain = op.domain_dimension
-        batch = self._operators[0].batch_shape
-        for op in self._operators[1:]:
-            batch = _batch_broadcast(batch, op.batch_shape)
-        return batch.concatenate([self._operators[0].range_dimension,
-                                  self._operators[-1].domain_dimension])
+        return _batch_of(self._operators).concatenate(
+            [self._operators[0].range_dimension, self._operators[-1].domain_dimension])
 
     def _shape_tensor(self):
-        batch = self._operators[0].batch_shape_tensor()
-        for op in self._operators[1:]:
-            batch = T.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
-        return T.concat([batch, [self._operators[0].range_dimension_tensor(),
-                                 self._operators[-1].domain_dimension_tensor()]], 0)
+        return T.concat([_batch_tensor_of(self._operators),
+                         [self._operators[0].range_dimension_tensor(),
+                          self._operators[-1].domain_dimension_tensor()]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         order = self._operators if adjoint else list(reversed(self._operators))
@@ -390,16 +383,10 @@ class LinearOperatorComposition(LinearOperator):
         return out
 
     def _determinant(self):
-        out = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            out = out * op.determinant()
-        return out
+        return _product_of(self._operators, "determinant")
 
     def _log_abs_determinant(self):
-        out = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            out = out + op.log_abs_determinant()
-        return out
+        return _sum_of(self._operators, "log_abs_determinant")
 
     def _to_dense(self):
         out = self._operators[-1].to_dense()
