@@ -119,23 +119,33 @@ def _swap_last2(s):
     return TensorShape(d[:-2] + [d[-1], d[-2]])
 
 
-def _mirrored_hints(operator, relation, is_non_singular, is_self_adjoint,
-                    is_positive_definite, is_square):
-    """The four hints of an operator's `relation` ("adjoint" or "inverse"),
-    which has each property exactly when the operator has it: the operator's
-    hint where it has one, else the given one.
+def _init_mirrored(self, init, operator, relation, suffix, is_non_singular,
+                   is_self_adjoint, is_positive_definite, is_square, name):
+    """Constructs `self`, the `relation` ("adjoint" or "inverse") of
+    `operator`, through `init` (the base constructor): it has each hint's
+    property exactly when the operator has it, so each hint is the
+    operator's where it has one, else the given one; named `name`, else the
+    operator's name plus `suffix`.
 
     Raises:
       ValueError: a given hint contradicting the operator's.
     """
+    parameters = dict(operator=operator, is_non_singular=is_non_singular,
+                      is_self_adjoint=is_self_adjoint,
+                      is_positive_definite=is_positive_definite, is_square=is_square,
+                      name=name)
+    self._operator = operator
     given = (("non-singular", "is_non_singular", is_non_singular),
              ("self-adjoint", "is_self_adjoint", is_self_adjoint),
              ("positive-definite", "is_positive_definite", is_positive_definite),
              ("square", "is_square", is_square))
-    return tuple(operator_hint(operator, attr, hint,
-                               f"An operator is {word} if and only if its {relation} is "
-                               f"{word}.")
-                 for word, attr, hint in given)
+    is_non_singular, is_self_adjoint, is_positive_definite, is_square = (
+        operator_hint(operator, attr, hint,
+                      f"An operator is {word} if and only if its {relation} is {word}.")
+        for word, attr, hint in given)
+    init(dtype=operator.dtype, is_non_singular=is_non_singular,
+         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+         is_square=is_square, parameters=parameters, name=name or operator.name + suffix)
 
 
 @export("linalg.LinearOperatorAdjoint", "compat.v1.linalg.LinearOperatorAdjoint")
@@ -153,18 +163,8 @@ class LinearOperatorAdjoint(LinearOperator):
         Raises:
           ValueError: a hint contradicting the operator's.
         """
-        parameters = dict(operator=operator, is_non_singular=is_non_singular,
-                          is_self_adjoint=is_self_adjoint,
-                          is_positive_definite=is_positive_definite, is_square=is_square,
-                          name=name)
-        self._operator = operator
-        is_non_singular, is_self_adjoint, is_positive_definite, is_square = _mirrored_hints(
-            operator, "adjoint", is_non_singular, is_self_adjoint, is_positive_definite,
-            is_square)
-        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         parameters=parameters, name=name or operator.name + "_adjoint")
+        _init_mirrored(self, super().__init__, operator, "adjoint", "_adjoint",
+                       is_non_singular, is_self_adjoint, is_positive_definite, is_square, name)
 
     @property
     def operator(self):
@@ -243,24 +243,14 @@ class LinearOperatorInversion(LinearOperator):
           ValueError: the operator (or a hint) is singular or not square, or a
             hint contradicts the operator's.
         """
-        parameters = dict(operator=operator, is_non_singular=is_non_singular,
-                          is_self_adjoint=is_self_adjoint,
-                          is_positive_definite=is_positive_definite, is_square=is_square,
-                          name=name)
-        self._operator = operator
         for attr, given in (("is_non_singular", is_non_singular), ("is_square", is_square)):
             if getattr(operator, attr) is False or given is False:
                 raise ValueError(
                     f"Argument `{attr}` or argument `operator` must have supplied hint "
                     f"`{attr}` equal to `True` or `None`. Found `operator.{attr}`: "
                     f"{getattr(operator, attr)}, `{attr}`: {given}.")
-        is_non_singular, is_self_adjoint, is_positive_definite, is_square = _mirrored_hints(
-            operator, "inverse", is_non_singular, is_self_adjoint, is_positive_definite,
-            is_square)
-        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         parameters=parameters, name=name or operator.name + "_inv")
+        _init_mirrored(self, super().__init__, operator, "inverse", "_inv",
+                       is_non_singular, is_self_adjoint, is_positive_definite, is_square, name)
 
     @property
     def operator(self):
