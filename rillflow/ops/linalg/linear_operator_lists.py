@@ -20,16 +20,17 @@ def _operator_list(operators):
     return operators
 
 
-def _same_dtype(operators):
+def _same_dtype(operators, dtype_text=str):
     """The operators' common dtype.
 
     Raises:
-      TypeError: the operators' dtypes differ.
+      TypeError: the operators' dtypes differ (each listed as its name and
+        `dtype_text` of its dtype).
     """
     dtype = operators[0].dtype
     for op in operators:
         if op.dtype != dtype:
-            names = [f"{o.name}: {o.dtype!s}" for o in operators]
+            names = [f"{o.name}: {dtype_text(o.dtype)}" for o in operators]
             raise TypeError("Expected all operators to have the same dtype.  Found "
                             + "   ".join(names))
     return dtype

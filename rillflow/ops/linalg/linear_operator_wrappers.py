@@ -8,7 +8,8 @@ from ...framework.tensor_shape import TensorShape
 from .linear_operator import LinearOperator, T, _register_class, _zeros_product
 from .linear_operator_basic import _batch_broadcast, _check_num_rows, _static_batch
 from .linear_operator_basic import operator_hint
-from .linear_operator_lists import _all_hint, _batch_of, _batch_tensor_of, _operator_list
+from .linear_operator_lists import (_all_hint, _batch_of, _batch_tensor_of, _operator_list,
+                                    _same_dtype)
 from .linear_operator_lists import _product_of, _sum_of
 
 
@@ -323,12 +324,7 @@ class LinearOperatorComposition(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
         operators = _operator_list(operators)
-        dtype = operators[0].dtype
-        for op in operators:
-            if op.dtype != dtype:
-                names = [f"{o.name}: {o.dtype.name}" for o in operators]
-                raise TypeError("Expected all operators to have the same dtype.  Found "
-                                + "   ".join(names))
+        dtype = _same_dtype(operators, lambda d: d.name)
         is_non_singular = _all_hint(operators, "is_non_singular", is_non_singular,
                                     "The composition of non-singular operators is always "
                                     "non-singular.")
