@@ -218,31 +218,36 @@ class _CountedNode(R.Node):
         return self.count
 
 
-def _read_metadata(path):
-    meta_path = os.path.join(path, _METADATA_FILE)
-    if not os.path.isfile(meta_path):
-        raise errors.NotFoundError(None, None, f"tf.data snapshot metadata file not found: "
-                                               f"{meta_path}.")
-    with open(meta_path, "rb") as f:
+def _read_snapshot_file(path, filename, kind, decode, what):
+    """`decode` of the bytes of the snapshot file `path/filename`.
+
+    Raises:
+      NotFoundError: no such file ("tf.data snapshot `kind` file not found").
+      DataLossError: `decode` failed on them ("... is not `what`.").
+    """
+    file_path = os.path.join(path, filename)
+    if not os.path.isfile(file_path):
+        raise errors.NotFoundError(None, None, f"tf.data snapshot {kind} file not found: "
+                                               f"{file_path}.")
+    with open(file_path, "rb") as f:
         try:
-            return snapshot_pb.SnapshotMetadataRecord.FromString(f.read())
-        except Exception:  # noqa: BLE001 - DecodeError, or a bad field in it
-            raise errors.DataLossError(None, None, f"{meta_path} is not a "
-                                                   "SnapshotMetadataRecord.") from None
+            return decode(f.read())
+        except Exception:  # noqa: BLE001 - any undecodable file is corruption
+            raise errors.DataLossError(None, None, f"{file_path} is not {what}.") from None
+
+
+def _read_metadata(path):
+    return _read_snapshot_file(path, _METADATA_FILE, "metadata",
+                               snapshot_pb.SnapshotMetadataRecord.FromString,
+                               "a SnapshotMetadataRecord")
 
 
 def _read_spec(path):
-    spec_path = os.path.join(path, _SPEC_FILE)
-    if not os.path.isfile(spec_path):
-        raise errors.NotFoundError(None, None, f"tf.data snapshot element_spec file not "
-                                               f"found: {spec_path}.")
-    with open(spec_path, "rb") as f:
-        try:
-            return TV.structure_from_proto(proto_codec.decode(f.read(),
-                                                              "tensorflow.StructuredValue"))
-        except Exception:  # noqa: BLE001 - any undecodable spec is corruption
-            raise errors.DataLossError(None, None, f"{spec_path} is not a valid element "
-                                                   "spec.") from None
+    return _read_snapshot_file(
+        path, _SPEC_FILE, "element_spec",
+        lambda data: TV.structure_from_proto(proto_codec.decode(data,
+                                                                "tensorflow.StructuredValue")),
+        "a valid element spec")
 
 
 def _shard_datasets(path, spec, compression, meta):

@@ -111,13 +111,18 @@ class TFConfigClusterResolver(ClusterResolver):
         text = os.environ.get("TF_CONFIG")
         return json.loads(text) if text else {}
 
+    def _task_field(self, given, key, convert):
+        """`given` when set, else TF_CONFIG's task.<key> through `convert`
+        (None when absent)."""
+        if given is None:
+            value = self._config().get("task", {}).get(key)
+            return convert(value) if value is not None else None
+        return given
+
     @property
     def task_type(self):
         """This process's job name (TF_CONFIG's task.type)."""
-        if self._task_type is None:
-            t = self._config().get("task", {}).get("type")
-            return str(t) if t is not None else None
-        return self._task_type
+        return self._task_field(self._task_type, "type", str)
 
     @task_type.setter
     def task_type(self, value):
@@ -126,10 +131,7 @@ class TFConfigClusterResolver(ClusterResolver):
     @property
     def task_id(self):
         """This process's index in its job (TF_CONFIG's task.index)."""
-        if self._task_id is None:
-            i = self._config().get("task", {}).get("index")
-            return int(i) if i is not None else None
-        return self._task_id
+        return self._task_field(self._task_id, "index", int)
 
     @task_id.setter
     def task_id(self, value):

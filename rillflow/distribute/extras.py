@@ -49,6 +49,13 @@ def _element_bytes(dtype, bytes_per_string):
     return bytes_per_string if dtype is D.string else dtype.size
 
 
+def _require_positive(arg, value, sep=": "):
+    """Raises ValueError "Argument `arg` must be positive. Received<sep>value"
+    when `value` is below 1."""
+    if value < 1:
+        raise ValueError(f"Argument `{arg}` must be positive. Received{sep}{value}")
+
+
 @export("distribute.experimental.partitioners.FixedShardsPartitioner")
 class FixedShardsPartitioner(Partitioner):
     """`num_shards` shards along axis 0 (at most one per row)."""
@@ -72,14 +79,9 @@ class MinSizePartitioner(Partitioner):
     """
 
     def __init__(self, min_shard_bytes=256 << 10, max_shards=1, bytes_per_string=16):
-        if min_shard_bytes < 1:
-            raise ValueError("Argument `min_shard_bytes` must be positive. Received: "
-                             f"{min_shard_bytes}")
-        if max_shards < 1:
-            raise ValueError(f"Argument `max_shards` must be positive. Received: {max_shards}")
-        if bytes_per_string < 1:
-            raise ValueError("Argument `bytes_per_string` must be positive. Received: "
-                             f"{bytes_per_string}")
+        _require_positive("min_shard_bytes", min_shard_bytes)
+        _require_positive("max_shards", max_shards)
+        _require_positive("bytes_per_string", bytes_per_string)
         self._min, self._max, self._bps = min_shard_bytes, max_shards, bytes_per_string
 
     def __call__(self, shape, dtype, axis=0):
@@ -100,14 +102,10 @@ class MaxSizePartitioner(Partitioner):
     """
 
     def __init__(self, max_shard_bytes, max_shards=None, bytes_per_string=16):
-        if max_shard_bytes < 1:
-            raise ValueError("Argument `max_shard_bytes` must be positive. Received "
-                             f"{max_shard_bytes}")
-        if max_shards is not None and max_shards < 1:
-            raise ValueError(f"Argument `max_shards` must be positive. Received {max_shards}")
-        if bytes_per_string < 1:
-            raise ValueError("Argument `bytes_per_string` must be positive. Received: "
-                             f"{bytes_per_string}")
+        _require_positive("max_shard_bytes", max_shard_bytes, " ")
+        if max_shards is not None:
+            _require_positive("max_shards", max_shards, " ")
+        _require_positive("bytes_per_string", bytes_per_string)
         self._max_bytes, self._max, self._bps = max_shard_bytes, max_shards, bytes_per_string
 
     def __call__(self, shape, dtype, axis=0):

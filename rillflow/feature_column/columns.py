@@ -48,6 +48,54 @@ class CategoricalColumn(FeatureColumn):
 IdWeightPair = collections.namedtuple("IdWeightPair", ["id_tensor", "weight_tensor"])
 
 
+class _KeyColumn:
+    """A column of one raw feature `key`, named after it."""
+
+    @property
+    def name(self):
+        """The key."""
+        return self.key
+
+
+class _VarLenKeyColumn(_KeyColumn):
+    """A key column parsed as a VarLenFeature of its `dtype`."""
+
+    @property
+    def parse_example_spec(self):
+        """{key: VarLenFeature(dtype)}."""
+        return {self.key: _op("io.VarLenFeature")(self.dtype)}
+
+
+class _OverCategorical:
+    """A column over `categorical_column`: its parse spec, and its id/weight
+    pair as the transformed feature."""
+
+    @property
+    def parse_example_spec(self):
+        """The categorical column's spec."""
+        return self.categorical_column.parse_example_spec
+
+    def _transform_feature(self, cache):
+        return self.categorical_column.get_sparse_tensors(cache)
+
+
+def _unweighted_ids(doc):
+    """A `get_sparse_tensors` method giving the transformed feature as the ids,
+    no weights, documented `doc`."""
+    def get_sparse_tensors(self, cache, state=None):
+        return IdWeightPair(cache.get(self), None)
+    get_sparse_tensors.__doc__ = doc
+    return get_sparse_tensors
+
+
+def _suffixed_name(suffix, doc):
+    """A `name` property: the categorical column's name plus `suffix`,
+    documented `doc`."""
+    def name(self):
+        return f"{self.categorical_column.name}{suffix}"
+    return property(name, doc=doc)
+
+
 class FeatureCache:
     """The transformed features of one call: each key or column is
     transformed once (a column used by two others shares its result)."""
@@ -102,14 +150,9 @@ def to_sparse_input(t, ignore_value=None):
 
 # --- dense: numeric, bucketized ---------------------------------------------------
 
-class NumericColumn(DenseColumn, collections.namedtuple(
+class NumericColumn(_KeyColumn, DenseColumn, collections.namedtuple(
         "NumericColumn", ("key", "shape", "default_value", "dtype", "normalizer_fn"))):
     """A real-valued feature (`numeric_column`)."""
-
-    @property
-    def name(self):
-        """The key."""
-        return self.key
 
     @property
     def parse_example_spec(self):
@@ -188,14 +231,9 @@ class BucketizedColumn(DenseColumn, CategoricalColumn, collections.namedtuple(
 
 # --- categorical ------------------------------------------------------------------
 
-class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class IdentityCategoricalColumn(_KeyColumn, CategoricalColumn, collections.namedtuple(
         "IdentityCategoricalColumn", ("key", "number_buckets", "default_value"))):
     """Integer ids used as they are (`categorical_column_with_identity`)."""
-
-    @property
-    def name(self):
-        """The key."""
-        return self.key
 
     @property
     def num_buckets(self):
@@ -219,9 +257,7 @@ class IdentityCategoricalColumn(CategoricalColumn, collections.namedtuple(
                 self.default_value, D.int64)), values)
         return SparseTensor(t.indices, values, t.dense_shape)
 
-    def get_sparse_tensors(self, cache, state=None):
-        """The ids, no weights."""
-        return IdWeightPair(cache.get(self), None)
+    get_sparse_tensors = _unweighted_ids("The ids, no weights.")
 
 
 def _lookup_sparse(t, table):
@@ -237,18 +273,8 @@ def _check_input_dtype(key, column_dtype, input_dtype):
                          f"column dtype: {column_dtype}, tensor dtype: {input_dtype}")
 
 
-class _VocabularyColumn(CategoricalColumn):
+class _VocabularyColumn(_VarLenKeyColumn, CategoricalColumn):
     """Ids from a vocabulary table, OOV keys to default_value or hash buckets."""
-
-    @property
-    def name(self):
-        """The key."""
-        return self.key
-
-    @property
-    def parse_example_spec(self):
-        """{key: VarLenFeature(dtype)}."""
-        return {self.key: _op("io.VarLenFeature")(self.dtype)}
 
     def _transform_feature(self, cache):
         t = to_sparse_input(cache.raw(self.key))
@@ -264,9 +290,7 @@ class _VocabularyColumn(CategoricalColumn):
             t = SparseTensor(t.indices, _op("cast")(t.values, D.int64), t.dense_shape)
         return _lookup_sparse(t, self._table(key_dtype))
 
-    def get_sparse_tensors(self, cache, state=None):
-        """The ids, no weights."""
-        return IdWeightPair(cache.get(self), None)
+    get_sparse_tensors = _unweighted_ids("The ids, no weights.")
 
     def _finish_table(self, init, key_dtype):
         if self.num_oov_buckets:
@@ -311,24 +335,14 @@ class VocabularyFileCategoricalColumn(_VocabularyColumn, collections.namedtuple(
         return self._finish_table(init, key_dtype)
 
 
-class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class HashedCategoricalColumn(_VarLenKeyColumn, CategoricalColumn, collections.namedtuple(
         "HashedCategoricalColumn", ("key", "hash_bucket_size", "dtype"))):
     """Fingerprint64 hash buckets (`categorical_column_with_hash_bucket`)."""
-
-    @property
-    def name(self):
-        """The key."""
-        return self.key
 
     @property
     def num_buckets(self):
         """`hash_bucket_size`."""
         return self.hash_bucket_size
-
-    @property
-    def parse_example_spec(self):
-        """{key: VarLenFeature(dtype)}."""
-        return {self.key: _op("io.VarLenFeature")(self.dtype)}
 
     def _transform_feature(self, cache):
         t = to_sparse_input(cache.raw(self.key))
@@ -339,9 +353,7 @@ class HashedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         ids = _op("strings.to_hash_bucket_fast")(values, self.hash_bucket_size, name="lookup")
         return SparseTensor(t.indices, ids, t.dense_shape)
 
-    def get_sparse_tensors(self, cache, state=None):
-        """The bucket ids, no weights."""
-        return IdWeightPair(cache.get(self), None)
+    get_sparse_tensors = _unweighted_ids("The bucket ids, no weights.")
 
 
 _DEFAULT_HASH_KEY = 0xDECAFCAFFE
@@ -388,9 +400,7 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return _op("sparse.cross_hashed")(inputs, num_buckets=self.hash_bucket_size,
                                           hash_key=self.hash_key)
 
-    def get_sparse_tensors(self, cache, state=None):
-        """The crossed ids, no weights."""
-        return IdWeightPair(cache.get(self), None)
+    get_sparse_tensors = _unweighted_ids("The crossed ids, no weights.")
 
 
 class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
@@ -436,19 +446,11 @@ class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
 
 # --- dense views of categorical columns ----------------------------------------
 
-class IndicatorColumn(DenseColumn, collections.namedtuple(
+class IndicatorColumn(_OverCategorical, DenseColumn, collections.namedtuple(
         "IndicatorColumn", ("categorical_column",))):
     """Multi-hot counts (or summed weights) of the ids (`indicator_column`)."""
 
-    @property
-    def name(self):
-        """`<categorical>_indicator`."""
-        return f"{self.categorical_column.name}_indicator"
-
-    @property
-    def parse_example_spec(self):
-        """The categorical column's spec."""
-        return self.categorical_column.parse_example_spec
+    name = _suffixed_name("_indicator", "`<categorical>_indicator`.")
 
     @property
     def variable_shape(self):
@@ -516,31 +518,20 @@ def _embed(weights, pair, combiner, max_norm, safe):
                                              combiner=combiner, max_norm=max_norm)
 
 
-class EmbeddingColumn(DenseColumn, collections.namedtuple(
+class EmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtuple(
         "EmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
                             "ckpt_to_load_from", "tensor_name_in_ckpt", "max_norm",
                             "trainable", "use_safe_embedding_lookup"))):
     """Ids looked up in a trainable table, combined per example
     (`embedding_column`)."""
 
-    @property
-    def name(self):
-        """`<categorical>_embedding`."""
-        return f"{self.categorical_column.name}_embedding"
-
-    @property
-    def parse_example_spec(self):
-        """The categorical column's spec."""
-        return self.categorical_column.parse_example_spec
+    name = _suffixed_name("_embedding", "`<categorical>_embedding`.")
 
     @property
     def variable_shape(self):
         """[dimension]."""
         from ..framework.tensor_shape import TensorShape
         return TensorShape([self.dimension])
-
-    def _transform_feature(self, cache):
-        return self.categorical_column.get_sparse_tensors(cache)
 
     def get_dense_tensor(self, cache, state=None, scope="input_layer"):
         """The combined embeddings ([batch, dimension])."""
@@ -573,29 +564,18 @@ class SharedEmbeddingColumnCreator:
         return self.variable
 
 
-class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
+class SharedEmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtuple(
         "SharedEmbeddingColumn", ("categorical_column", "shared_embedding_column_creator",
                                   "combiner", "max_norm", "use_safe_embedding_lookup"))):
     """A column of `shared_embeddings`: its ids looked up in the shared table."""
 
-    @property
-    def name(self):
-        """`<categorical>_shared_embedding`."""
-        return f"{self.categorical_column.name}_shared_embedding"
-
-    @property
-    def parse_example_spec(self):
-        """The categorical column's spec."""
-        return self.categorical_column.parse_example_spec
+    name = _suffixed_name("_shared_embedding", "`<categorical>_shared_embedding`.")
 
     @property
     def variable_shape(self):
         """[dimension]."""
         from ..framework.tensor_shape import TensorShape
         return TensorShape([self.shared_embedding_column_creator.dimension])
-
-    def _transform_feature(self, cache):
-        return self.categorical_column.get_sparse_tensors(cache)
 
     def get_dense_tensor(self, cache, state=None):
         """The combined embeddings ([batch, dimension])."""
@@ -604,7 +584,7 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
                       self.use_safe_embedding_lookup)
 
 
-class _SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
+class _SharedEmbeddingColumn(_OverCategorical, DenseColumn, collections.namedtuple(
         "_SharedEmbeddingColumn", ("categorical_column", "dimension", "combiner", "initializer",
                                    "shared_embedding_collection_name", "ckpt_to_load_from",
                                    "tensor_name_in_ckpt", "max_norm", "trainable",
@@ -613,24 +593,13 @@ class _SharedEmbeddingColumn(DenseColumn, collections.namedtuple(
     columns of one call share the table `<scope>/<collection name>/embedding_weights`
     (graphs only)."""
 
-    @property
-    def name(self):
-        """`<categorical>_shared_embedding`."""
-        return f"{self.categorical_column.name}_shared_embedding"
-
-    @property
-    def parse_example_spec(self):
-        """The categorical column's spec."""
-        return self.categorical_column.parse_example_spec
+    name = _suffixed_name("_shared_embedding", "`<categorical>_shared_embedding`.")
 
     @property
     def variable_shape(self):
         """[dimension]."""
         from ..framework.tensor_shape import TensorShape
         return TensorShape([self.dimension])
-
-    def _transform_feature(self, cache):
-        return self.categorical_column.get_sparse_tensors(cache)
 
     def get_dense_tensor(self, cache, state=None, scope="input_layer"):
         """The combined embeddings ([batch, dimension]) from the shared table."""
@@ -651,7 +620,7 @@ class SequenceDenseColumn(FeatureColumn):
     """A column of sequences (for `SequenceFeatures`, not `input_layer`)."""
 
 
-class SequenceCategoricalColumn(CategoricalColumn, collections.namedtuple(
+class SequenceCategoricalColumn(_OverCategorical, CategoricalColumn, collections.namedtuple(
         "SequenceCategoricalColumn", ("categorical_column",))):
     """A categorical column over sequences (`sequence_categorical_column_with_*`)."""
 
@@ -664,14 +633,6 @@ class SequenceCategoricalColumn(CategoricalColumn, collections.namedtuple(
     def num_buckets(self):
         """The categorical column's buckets."""
         return self.categorical_column.num_buckets
-
-    @property
-    def parse_example_spec(self):
-        """The categorical column's spec."""
-        return self.categorical_column.parse_example_spec
-
-    def _transform_feature(self, cache):
-        return self.categorical_column.get_sparse_tensors(cache)
 
     def get_sparse_tensors(self, cache, state=None):
         """The ids with a trailing axis, as TensorFlow's sequence columns give."""
@@ -687,19 +648,9 @@ class SequenceCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return pair
 
 
-class SequenceNumericColumn(SequenceDenseColumn, collections.namedtuple(
+class SequenceNumericColumn(_VarLenKeyColumn, SequenceDenseColumn, collections.namedtuple(
         "SequenceNumericColumn", ("key", "shape", "default_value", "dtype", "normalizer_fn"))):
     """A numeric column over sequences (`sequence_numeric_column`)."""
-
-    @property
-    def name(self):
-        """The key."""
-        return self.key
-
-    @property
-    def parse_example_spec(self):
-        """{key: VarLenFeature(dtype)}."""
-        return {self.key: _op("io.VarLenFeature")(self.dtype)}
 
     @property
     def variable_shape(self):

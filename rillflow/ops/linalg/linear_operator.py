@@ -481,15 +481,19 @@ class LinearOperator(Module):
             is_square=combined_square(left, right))
 
     # --- determinants, solves --------------------------------------------------
+    def _check_square_for_determinant(self):
+        """Raises NotImplementedError when the operator is hinted not square."""
+        if self.is_square is False:
+            raise NotImplementedError("Determinant not implemented for an operator that is "
+                                      "expected to not be square.")
+
     def determinant(self, name="det"):
         """det(A) per batch member.
 
         Raises:
           NotImplementedError: the operator is hinted not square.
         """
-        if self.is_square is False:
-            raise NotImplementedError("Determinant not implemented for an operator that is "
-                                      "expected to not be square.")
+        self._check_square_for_determinant()
         with self._op_scope(name):
             return self._determinant()
 
@@ -504,9 +508,7 @@ class LinearOperator(Module):
         Raises:
           NotImplementedError: the operator is hinted not square.
         """
-        if self.is_square is False:
-            raise NotImplementedError("Determinant not implemented for an operator that is "
-                                      "expected to not be square.")
+        self._check_square_for_determinant()
         with self._op_scope(name):
             return self._log_abs_determinant()
 

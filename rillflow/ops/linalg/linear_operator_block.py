@@ -9,32 +9,8 @@ from .einsum_ops import einsum
 from .linear_operator import LinearOperator, T, _CLASSES, _register_class
 from .linear_operator import broadcast_matrix_batch
 from .linear_operator_basic import _batch_broadcast
-
-
-def _same_dtype(operators):
-    dtype = operators[0].dtype
-    for op in operators:
-        if op.dtype != dtype:
-            names = [f"{o.name}: {o.dtype!s}" for o in operators]
-            raise TypeError("Expected all operators to have the same dtype.  Found "
-                            + "   ".join(names))
-    return dtype
-
-
-def _all_hint(operators, attr, given, message):
-    """True when every operator has the hint (error if given is False)."""
-    if all(getattr(op, attr) for op in operators):
-        if given is False:
-            raise ValueError(message)
-        return True
-    return given
-
-
-def _batch_of(operators):
-    batch = operators[0].batch_shape
-    for op in operators[1:]:
-        batch = _batch_broadcast(batch, op.batch_shape)
-    return batch
+from .linear_operator_lists import (_all_hint, _batch_of, _batch_tensor_of, _operator_list, _product_of,
+                                    _same_dtype, _sum_of)
 
 
 def _dims(ops, attr):
@@ -78,9 +54,7 @@ class LinearOperatorBlockDiag(LinearOperator):
                           is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+        operators = _operator_list(operators)
         dtype = _same_dtype(operators)
         is_non_singular = _all_hint(operators, "is_non_singular", is_non_singular,
                                     "The direct sum of non-singular operators is always "
@@ -112,9 +86,7 @@ class LinearOperatorBlockDiag(LinearOperator):
         return _batch_of(self._operators).concatenate([m, n])
 
     def _shape_tensor(self):
-        batch = self._operators[0].batch_shape_tensor()
-        for op in self._operators[1:]:
-            batch = T.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
+        batch = _batch_tensor_of(self._operators)
         m = sum(op.range_dimension_tensor() for op in self._operators)
         n = sum(op.domain_dimension_tensor() for op in self._operators)
         return T.concat([batch, T.stack([m, n])], 0)
@@ -159,16 +131,10 @@ class LinearOperatorBlockDiag(LinearOperator):
                                adjoint_arg)
 
     def _determinant(self):
-        out = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            out = out * op.determinant()
-        return out
+        return _product_of(self._operators, "determinant")
 
     def _log_abs_determinant(self):
-        out = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            out = out + op.log_abs_determinant()
-        return out
+        return _sum_of(self._operators, "log_abs_determinant")
 
     def _diag_part(self):
         if not all(op.is_square for op in self._operators):
@@ -183,10 +149,7 @@ class LinearOperatorBlockDiag(LinearOperator):
         return T.concat(parts, axis=-1)
 
     def _trace(self):
-        out = self._operators[0].trace()
-        for op in self._operators[1:]:
-            out = out + op.trace()
-        return out
+        return _sum_of(self._operators, "trace")
 
     def _to_dense(self):
         batch = _batch_of(self._operators)
@@ -465,9 +428,7 @@ class LinearOperatorKronecker(LinearOperator):
                           is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+        operators = _operator_list(operators)
         dtype = _same_dtype(operators)
         is_non_singular = _all_hint(operators, "is_non_singular", is_non_singular,
                                     "The Kronecker product of non-singular operators is "

@@ -8,6 +8,9 @@ from ...framework.tensor_shape import TensorShape
 from .linear_operator import LinearOperator, T, _register_class, _zeros_product
 from .linear_operator_basic import _batch_broadcast, _check_num_rows, _static_batch
 from .linear_operator_basic import operator_hint
+from .linear_operator_lists import (_all_hint, _batch_of, _batch_tensor_of, _operator_list,
+                                    _same_dtype)
+from .linear_operator_lists import _product_of, _sum_of
 
 
 @export("linalg.LinearOperatorZeros", "compat.v1.linalg.LinearOperatorZeros")
@@ -117,6 +120,35 @@ def _swap_last2(s):
     return TensorShape(d[:-2] + [d[-1], d[-2]])
 
 
+def _init_mirrored(self, init, operator, relation, suffix, is_non_singular,
+                   is_self_adjoint, is_positive_definite, is_square, name):
+    """Constructs `self`, the `relation` ("adjoint" or "inverse") of
+    `operator`, through `init` (the base constructor): it has each hint's
+    property exactly when the operator has it, so each hint is the
+    operator's where it has one, else the given one; named `name`, else the
+    operator's name plus `suffix`.
+
+    Raises:
+      ValueError: a given hint contradicting the operator's.
+    """
+    parameters = dict(operator=operator, is_non_singular=is_non_singular,
+                      is_self_adjoint=is_self_adjoint,
+                      is_positive_definite=is_positive_definite, is_square=is_square,
+                      name=name)
+    self._operator = operator
+    given = (("non-singular", "is_non_singular", is_non_singular),
+             ("self-adjoint", "is_self_adjoint", is_self_adjoint),
+             ("positive-definite", "is_positive_definite", is_positive_definite),
+             ("square", "is_square", is_square))
+    is_non_singular, is_self_adjoint, is_positive_definite, is_square = (
+        operator_hint(operator, attr, hint,
+                      f"An operator is {word} if and only if its {relation} is {word}.")
+        for word, attr, hint in given)
+    init(dtype=operator.dtype, is_non_singular=is_non_singular,
+         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+         is_square=is_square, parameters=parameters, name=name or operator.name + suffix)
+
+
 @export("linalg.LinearOperatorAdjoint", "compat.v1.linalg.LinearOperatorAdjoint")
 @_register_class("Adjoint")
 class LinearOperatorAdjoint(LinearOperator):
@@ -132,28 +164,8 @@ class LinearOperatorAdjoint(LinearOperator):
         Raises:
           ValueError: a hint contradicting the operator's.
         """
-        parameters = dict(operator=operator, is_non_singular=is_non_singular,
-                          is_self_adjoint=is_self_adjoint,
-                          is_positive_definite=is_positive_definite, is_square=is_square,
-                          name=name)
-        self._operator = operator
-        is_non_singular = operator_hint(
-            operator, "is_non_singular", is_non_singular,
-            "An operator is non-singular if and only if its adjoint is non-singular.")
-        is_self_adjoint = operator_hint(
-            operator, "is_self_adjoint", is_self_adjoint,
-            "An operator is self-adjoint if and only if its adjoint is self-adjoint.")
-        is_positive_definite = operator_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            "An operator is positive-definite if and only if its adjoint is "
-            "positive-definite.")
-        is_square = operator_hint(
-            operator, "is_square", is_square,
-            "An operator is square if and only if its adjoint is square.")
-        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         parameters=parameters, name=name or operator.name + "_adjoint")
+        _init_mirrored(self, super().__init__, operator, "adjoint", "_adjoint",
+                       is_non_singular, is_self_adjoint, is_positive_definite, is_square, name)
 
     @property
     def operator(self):
@@ -232,33 +244,14 @@ class LinearOperatorInversion(LinearOperator):
           ValueError: the operator (or a hint) is singular or not square, or a
             hint contradicts the operator's.
         """
-        parameters = dict(operator=operator, is_non_singular=is_non_singular,
-                          is_self_adjoint=is_self_adjoint,
-                          is_positive_definite=is_positive_definite, is_square=is_square,
-                          name=name)
-        self._operator = operator
         for attr, given in (("is_non_singular", is_non_singular), ("is_square", is_square)):
             if getattr(operator, attr) is False or given is False:
                 raise ValueError(
                     f"Argument `{attr}` or argument `operator` must have supplied hint "
                     f"`{attr}` equal to `True` or `None`. Found `operator.{attr}`: "
                     f"{getattr(operator, attr)}, `{attr}`: {given}.")
-        is_non_singular = operator_hint(
-            operator, "is_non_singular", is_non_singular,
-            "An operator is non-singular if and only if its inverse is non-singular.")
-        is_self_adjoint = operator_hint(
-            operator, "is_self_adjoint", is_self_adjoint,
-            "An operator is self-adjoint if and only if its inverse is self-adjoint.")
-        is_positive_definite = operator_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            "An operator is positive-definite if and only if its inverse is "
-            "positive-definite.")
-        is_square = operator_hint(operator, "is_square", is_square,
-                                  "An operator is square if and only if its inverse is square.")
-        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         parameters=parameters, name=name or operator.name + "_inv")
+        _init_mirrored(self, super().__init__, operator, "inverse", "_inv",
+                       is_non_singular, is_self_adjoint, is_positive_definite, is_square, name)
 
     @property
     def operator(self):
@@ -330,20 +323,11 @@ class LinearOperatorComposition(LinearOperator):
                           is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square,
                           name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
-        dtype = operators[0].dtype
-        for op in operators:
-            if op.dtype != dtype:
-                names = [f"{o.name}: {o.dtype.name}" for o in operators]
-                raise TypeError("Expected all operators to have the same dtype.  Found "
-                                + "   ".join(names))
-        if all(op.is_non_singular for op in operators):
-            if is_non_singular is False:
-                raise ValueError("The composition of non-singular operators is always "
-                                 "non-singular.")
-            is_non_singular = True
+        operators = _operator_list(operators)
+        dtype = _same_dtype(operators, lambda d: d.name)
+        is_non_singular = _all_hint(operators, "is_non_singular", is_non_singular,
+                                    "The composition of non-singular operators is always "
+                                    "non-singular.")
         self._operators = operators
         super().__init__(dtype=dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
@@ -362,18 +346,13 @@ class LinearOperatorComposition(LinearOperator):
         for op in self._operators[1:]:
             self._check_dims(domain, op.range_dimension)
             domain = op.domain_dimension
-        batch = self._operators[0].batch_shape
-        for op in self._operators[1:]:
-            batch = _batch_broadcast(batch, op.batch_shape)
-        return batch.concatenate([self._operators[0].range_dimension,
-                                  self._operators[-1].domain_dimension])
+        return _batch_of(self._operators).concatenate(
+            [self._operators[0].range_dimension, self._operators[-1].domain_dimension])
 
     def _shape_tensor(self):
-        batch = self._operators[0].batch_shape_tensor()
-        for op in self._operators[1:]:
-            batch = T.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
-        return T.concat([batch, [self._operators[0].range_dimension_tensor(),
-                                 self._operators[-1].domain_dimension_tensor()]], 0)
+        return T.concat([_batch_tensor_of(self._operators),
+                         [self._operators[0].range_dimension_tensor(),
+                          self._operators[-1].domain_dimension_tensor()]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         order = self._operators if adjoint else list(reversed(self._operators))
@@ -390,16 +369,10 @@ class LinearOperatorComposition(LinearOperator):
         return out
 
     def _determinant(self):
-        out = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            out = out * op.determinant()
-        return out
+        return _product_of(self._operators, "determinant")
 
     def _log_abs_determinant(self):
-        out = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            out = out + op.log_abs_determinant()
-        return out
+        return _sum_of(self._operators, "log_abs_determinant")
 
     def _to_dense(self):
         out = self._operators[-1].to_dense()

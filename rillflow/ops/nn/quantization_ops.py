@@ -32,6 +32,22 @@ _MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
 _QTYPES = (D.qint8, D.quint8, D.qint32, D.qint16, D.quint16)
 
 
+def _quantization_axis(axis, x):
+    """The ops' `axis` attribute: -1 (whole tensor) for None, a negative axis
+    counted from the end of `x`'s rank.
+
+    Raises:
+      ValueError: a negative axis of an `x` of unknown rank.
+    """
+    if axis is None:
+        return -1
+    if axis < 0:
+        if x.shape.rank is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= x.shape.rank
+    return axis
+
+
 def _round_away(v):
     """Eigen's round() (C's round): half away from zero, in v's dtype; the
     +0.5 is exact in double (in float32 it would round up k + 0.5 near 2**24)."""
@@ -246,12 +262,7 @@ def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # noqa: A002
                                            f"{U.tf_type_name(x.dtype)} tensor")
         raise TypeError(f"Input 'input' of 'QuantizeV2' Op has type {x.dtype.name} that does "
                         f"not match expected type of float32.")
-    if axis is None:
-        axis = -1
-    elif axis < 0:
-        if x.shape.rank is None:
-            raise ValueError("input should have known rank to use negative axis.")
-        axis %= x.shape.rank
+    axis = _quantization_axis(axis, x)
     if T not in _QTYPES:
         raise U.dtype_error("QuantizeV2", T, _QTYPES)
     attrs = {"T": T, "mode": mode, "round_mode": round_mode,
@@ -271,12 +282,7 @@ def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None,  # n
     x = convert_to_tensor(input)
     if not x.dtype.is_quantized:
         raise U.dtype_error("Dequantize", x.dtype, _QTYPES)
-    if axis is None:
-        axis = -1
-    elif axis < 0:
-        if x.shape.rank is None:
-            raise ValueError("input should have known rank to use negative axis.")
-        axis %= x.shape.rank
+    axis = _quantization_axis(axis, x)
     dtype = D.as_dtype(dtype)
     return apply(_Dequantize, [x, convert_to_tensor(min_range, D.float32),
                                convert_to_tensor(max_range, D.float32)],
@@ -402,12 +408,7 @@ _V4Grad = register("QuantizeAndDequantizeV4Grad", _v4_grad_kernel, _v4_grad_infe
 def _qdq_public(opdef, input, input_min, input_max, signed_input, num_bits,  # noqa: A002
                 range_given, round_mode, name, narrow_range, axis):
     x = convert_to_tensor(input)
-    if axis is None:
-        axis = -1
-    elif axis < 0:
-        if x.shape.rank is None:
-            raise ValueError("input should have known rank to use negative axis.")
-        axis %= x.shape.rank
+    axis = _quantization_axis(axis, x)
     U.check_dtype(opdef.name, x, _QDQ_TYPES)
     attrs = {"signed_input": bool(signed_input), "num_bits": int(num_bits),
              "range_given": bool(range_given), "round_mode": round_mode,

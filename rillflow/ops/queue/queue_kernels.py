@@ -280,16 +280,21 @@ class PriorityQueue(Queue):
     def _less(a, b):
         return int(a[0]) > int(b[0])
 
-    def _put(self, element):
+    def _sift_up(self, hole, value):
+        """Places `value` at `hole` of the heap or above it, moving the parents
+        it outranks down (std::__push_heap)."""
         h = self.items
-        h.append(element)
-        hole = len(h) - 1
         parent = (hole - 1) // 2
-        while hole > 0 and self._less(h[parent], element):
+        while hole > 0 and self._less(h[parent], value):
             h[hole] = h[parent]
             hole = parent
             parent = (hole - 1) // 2
-        h[hole] = element
+        h[hole] = value
+
+    def _put(self, element):
+        h = self.items
+        h.append(element)
+        self._sift_up(len(h) - 1, element)
 
     def _take(self):
         h = self.items
@@ -312,12 +317,7 @@ class PriorityQueue(Queue):
             child = 2 * (child + 1)
             h[hole] = h[child - 1]
             hole = child - 1
-        parent = (hole - 1) // 2
-        while hole > 0 and self._less(h[parent], value):
-            h[hole] = h[parent]
-            hole = parent
-            parent = (hole - 1) // 2
-        h[hole] = value
+        self._sift_up(hole, value)
         return top
 
 
