@@ -171,3 +171,15 @@ def test_dtype_errors_while_building_name_no_node():
     assert lines[3] == "        return tf.add(x, y)"
     assert lines[5:] == ["    TypeError: Input 'y' of 'AddV2' Op has type int64 that does not "
                          "match type int32 of argument 'x'."]
+
+
+def test_graph_def_text_spells_dtypes_as_tensorflow_datatype_enums():
+    # TensorFlow 2.21 prints `type: DT_HALF` / `dtype: DT_HALF` for float16.
+    @tf.function
+    def f(x):
+        return x * 2.0
+    for spec, name in ((tf.float16, "DT_HALF"), (tf.float32, "DT_FLOAT"),
+                       (tf.float64, "DT_DOUBLE")):
+        text = str(f.get_concrete_function(tf.TensorSpec([2], spec)).graph.as_graph_def())
+        assert f"type: {name}" in text and f"dtype: {name}" in text
+        assert "DT_FLOAT16" not in text and "DT_FLOAT32" not in text

@@ -355,3 +355,19 @@ def narrow(name):
     """The ml_dtypes narrow type `name` (tf.dtypes.experimental), or None
     without ml_dtypes."""
     return _BY_NAME.get(name)
+
+
+# tensorflow.DataType enum values -> names (types.proto).
+DATATYPE_NAMES = {
+    0: "DT_INVALID", 1: "DT_FLOAT", 2: "DT_DOUBLE", 3: "DT_INT32", 4: "DT_UINT8",
+    5: "DT_INT16", 6: "DT_INT8", 7: "DT_STRING", 8: "DT_COMPLEX64", 9: "DT_INT64",
+    10: "DT_BOOL", 11: "DT_QINT8", 12: "DT_QUINT8", 13: "DT_QINT32", 14: "DT_BFLOAT16",
+    15: "DT_QINT16", 16: "DT_QUINT16", 17: "DT_UINT16", 18: "DT_COMPLEX128", 19: "DT_HALF",
+    20: "DT_RESOURCE", 21: "DT_VARIANT", 22: "DT_UINT32", 23: "DT_UINT64",
+    24: "DT_FLOAT8_E5M2", 25: "DT_FLOAT8_E4M3FN", 29: "DT_INT4", 30: "DT_UINT4"}
+
+
+def datatype_name(dtype):
+    """TensorFlow's DataType enum name of `dtype` ("DT_FLOAT", "DT_HALF", ...), as
+    GraphDef text and TensorFlow's messages print it."""
+    return DATATYPE_NAMES.get(dtype.as_datatype_enum, "DT_" + dtype.name.upper())

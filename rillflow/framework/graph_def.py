@@ -41,7 +41,7 @@ class AttrValue:
         pad = "  " * indent
         v = self.value
         if self.which == "type":
-            return "%stype: DT_%s\n" % (pad, v.name.upper())
+            return "%stype: %s\n" % (pad, _dtypes.datatype_name(v))
         if self.which == "shape":
             return "%sshape {\n%s%s}\n" % (pad, _shape_text(v, indent + 1), pad)
         if self.which in ("i", "f"):
@@ -54,8 +54,8 @@ class AttrValue:
             return '%sfunc {\n%s  name: "%s"\n%s}\n' % (pad, pad, v, pad)
         if self.which == "tensor":
             arr = np.asarray(v)
-            return "%stensor {\n%s  dtype: DT_%s\n%s  tensor_shape {\n%s%s  }\n%s}\n" % (
-                pad, pad, _dtypes.from_numpy(arr.dtype).name.upper(), pad,
+            return "%stensor {\n%s  dtype: %s\n%s  tensor_shape {\n%s%s  }\n%s}\n" % (
+                pad, pad, _dtypes.datatype_name(_dtypes.from_numpy(arr.dtype)), pad,
                 _shape_text(TensorShape(arr.shape), indent + 2), pad, pad)
         if self.which == "list":
             inner = "".join(AttrValue(*_classify(x))._text(indent + 1) for x in v)

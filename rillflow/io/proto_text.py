@@ -8,17 +8,10 @@ import struct
 
 from .message import _quote
 from .proto_codec import _table
+from ..framework.dtypes import DATATYPE_NAMES
 
 __all__ = ["message_to_text", "DATATYPE_NAMES"]
 
-# tensorflow.DataType enum values -> names (types.proto).
-DATATYPE_NAMES = {
-    0: "DT_INVALID", 1: "DT_FLOAT", 2: "DT_DOUBLE", 3: "DT_INT32", 4: "DT_UINT8",
-    5: "DT_INT16", 6: "DT_INT8", 7: "DT_STRING", 8: "DT_COMPLEX64", 9: "DT_INT64",
-    10: "DT_BOOL", 11: "DT_QINT8", 12: "DT_QUINT8", 13: "DT_QINT32", 14: "DT_BFLOAT16",
-    15: "DT_QINT16", 16: "DT_QUINT16", 17: "DT_UINT16", 18: "DT_COMPLEX128", 19: "DT_HALF",
-    20: "DT_RESOURCE", 21: "DT_VARIANT", 22: "DT_UINT32", 23: "DT_UINT64",
-    24: "DT_FLOAT8_E5M2", 25: "DT_FLOAT8_E4M3FN", 29: "DT_INT4", 30: "DT_UINT4"}
 # Enum fields holding a DataType (the others print as numbers).
 _DATATYPE_FIELDS = {"type", "dtype"}
 _SCALAR_DEFAULTS = {"string": "", "bytes": b"", "bool": False, "float": 0.0, "double": 0.0}
