@@ -1,6 +1,8 @@
 """conv2d, max_pool2d, avg_pool2d and their gradients (to second order):
 shapes, padding rules and values as TensorFlow 2.21 gives them (the
 expected numbers below come from it)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -197,3 +199,40 @@ def test_one_dimensional_pooling():
                                 [1.5, 2.5, 1.0]], atol=1e-4)
     assert tf.nn.max_pool(x, 3, 1, "SAME").shape == (2, 7, 3)
     assert tf.nn.avg_pool(x, [2], [2], "VALID").shape == (2, 3, 3)
+
+
+# The gradient ops check their operands as TensorFlow's CPU kernels do (messages of
+# TensorFlow 2.21's Eigen kernels, TF_ENABLE_ONEDNN_OPTS=0; its oneDNN kernels abort
+# with an unspecific message instead). Before, inconsistent depths gave a result.
+_BAD_BACKPROP = [
+    ((1, 5, 5, 3), "filter and out_backprop must have the same out_depth"),
+    ((1, 4, 5, 4), "Size of out_backprop doesn't match computed: actual = 4, computed = 5 "
+                   "spatial_dim: 1 input: 5 filter: 3 output: 4 stride: 1 dilation: 1"),
+    ((2, 5, 5, 4), "input and out_backprop must have the same batch size. Input batch: 1, "
+                   "outbackprop batch: 2, batch_dim: 0"),
+]
+
+
+@pytest.mark.parametrize("dy_shape,message", _BAD_BACKPROP)
+def test_conv2d_backprop_ops_check_their_operands(dy_shape, message):
+    dy = np.ones(dy_shape, np.float32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Conv2DCustomBackpropInput: " + re.escape(message)):
+        tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 5, 5, 2],
+                                       filter=np.ones((3, 3, 2, 4), np.float32),
+                                       out_backprop=dy, strides=[1, 1, 1, 1], padding="SAME")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Conv2DCustomBackpropFilter: " + re.escape(message)):
+        tf.raw_ops.Conv2DBackpropFilter(input=np.ones((1, 5, 5, 2), np.float32),
+                                        filter_sizes=[3, 3, 2, 4], out_backprop=dy,
+                                        strides=[1, 1, 1, 1], padding="SAME")
+
+
+def test_conv2d_backprop_filter_checks_input_depth():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Conv2DCustomBackpropFilter: input depth must be evenly "
+                             "divisible by filter depth"):
+        tf.raw_ops.Conv2DBackpropFilter(input=np.ones((1, 5, 5, 2), np.float32),
+                                        filter_sizes=[3, 3, 3, 4],
+                                        out_backprop=np.ones((1, 5, 5, 4), np.float32),
+                                        strides=[1, 1, 1, 1], padding="SAME")

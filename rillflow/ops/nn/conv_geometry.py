@@ -12,8 +12,10 @@ batch and channel axes). TensorFlow's padding rules: SAME pads
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ...framework import errors
+
 __all__ = ["out_and_pads", "geometry", "pad", "offset_view", "windows", "im2col",
-           "backprop_input", "offsets", "scatter_windows"]
+           "backprop_input", "offsets", "scatter_windows", "check_backprop"]
 
 
 def out_and_pads(size, k, stride, dilation, padding, explicit=None):
@@ -37,6 +39,29 @@ def geometry(shape, k, strides, dilations, padding, explicit_paddings=()):
         explicit = [explicit_paddings[2 * a:2 * a + 2] for a in range(1, nd + 1)]
     return [out_and_pads(shape[1 + a], k[a], strides[1 + a], dilations[1 + a], padding,
                          explicit[a] if explicit else None) for a in range(nd)]
+
+
+def check_backprop(label, in_shape, filter_shape, out_shape, geo, strides, dilations):
+    """TensorFlow's checks of a convolution gradient's operands
+    (ConvBackpropComputeDimensionsV2), with its messages under `label`
+    ("Conv2DCustomBackpropInput", ...): batch sizes, depths, and each spatial
+    size of `out_backprop` against the one the forward convolution gives."""
+    def fail(msg):
+        return errors.InvalidArgumentError(None, None, f"{label}: {msg}")
+    if in_shape[0] != out_shape[0]:
+        raise fail(f"input and out_backprop must have the same batch size. Input batch: "
+                   f"{in_shape[0]}, outbackprop batch: {out_shape[0]}, batch_dim: 0")
+    if filter_shape[-2] == 0 or in_shape[-1] % filter_shape[-2]:
+        raise fail("input depth must be evenly divisible by filter depth")
+    if filter_shape[-1] != out_shape[-1]:
+        raise fail("filter and out_backprop must have the same out_depth")
+    for a, (o, _, _) in enumerate(geo):
+        if out_shape[1 + a] != o:
+            raise fail(f"Size of out_backprop doesn't match computed: actual = "
+                       f"{out_shape[1 + a]}, computed = {o} spatial_dim: {1 + a} input: "
+                       f"{in_shape[1 + a]} filter: {filter_shape[a]} output: "
+                       f"{out_shape[1 + a]} stride: {strides[1 + a]} dilation: "
+                       f"{dilations[1 + a]}")
 
 
 def pad(x, geo, fill=0):

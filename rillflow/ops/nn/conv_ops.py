@@ -71,6 +71,9 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
     nd = filter.ndim - 2
     geo = _geometry(in_shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
+    if nd == 2:
+        conv_geometry.check_backprop("Conv2DCustomBackpropInput", in_shape, filter.shape,
+                                     out_backprop.shape, geo, strides, dilations)
     if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo) and \
             winograd.backprop_input_usable(geo) and _finite(filter, out_backprop):
         return winograd.backprop_input(in_shape, filter, out_backprop, geo)
@@ -86,6 +89,9 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     k = [int(d) for d in np.reshape(filter_sizes, -1)]
     nd = len(k) - 2
     geo = _geometry(input.shape, k[:nd], strides, dilations, padding, explicit_paddings)
+    if nd == 2:
+        conv_geometry.check_backprop("Conv2DCustomBackpropFilter", input.shape, k,
+                                     out_backprop.shape, geo, strides, dilations)
     if _winograd(input.shape, k, strides, dilations, input.dtype, geo) and \
             _finite(input, out_backprop):
         return winograd.backprop_filter(input, out_backprop, geo)
