@@ -605,3 +605,32 @@ def test_cond_casts_mismatched_indexed_slices_indices_to_int64():
         v, i, d = f(tf.constant(p))
         assert v.numpy().tolist() == rows and i.numpy().tolist() == idx
         assert i.dtype == tf.int64 and d.dtype == tf.int32
+
+
+def test_gather_nd_with_one_index_component_has_a_sparse_gradient():
+    # As TensorFlow 2.21 (values recorded there): indices of shape [N, 1] give
+    # IndexedSlices whose dense_shape has the indices' dtype; others stay dense.
+    p = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    w = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.gather_nd(p, [[2], [0], [2]]) * w)
+    g = tape.gradient(y, p)
+    assert isinstance(g, tf.IndexedSlices)
+    np.testing.assert_array_equal(g.indices.numpy(), [2, 0, 2])
+    np.testing.assert_array_equal(g.values.numpy(), w.numpy())
+    assert g.dense_shape.dtype == tf.int32 and list(g.dense_shape.numpy()) == [3, 2]
+
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.gather_nd(p, tf.constant([[2], [0]], tf.int64)) * w[:2])
+        g = tape.gradient(y, p)
+        return tf.convert_to_tensor(g), g.dense_shape
+    dense, shape = f()
+    np.testing.assert_array_equal(dense.numpy(), [[3.0, 4.0], [0.0, 0.0], [1.0, 2.0]])
+    assert shape.dtype == tf.int64
+    p2 = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(p2)
+        y = tf.reduce_sum(tf.gather_nd(p2, [[[1]]]))
+    assert not isinstance(tape.gradient(y, p2), tf.IndexedSlices)

@@ -17,6 +17,7 @@ from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
+from ...framework.indexed_slices import IndexedSlices
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
@@ -295,6 +296,13 @@ def _gather_nd_infer(inputs, attrs):
 
 def _gather_nd_grad(op, g):
     p, i = op.inputs
+    ishape = i.shape
+    if not op.get_attr("batch_dims") and ishape.rank == 2 and ishape.as_list()[-1] == 1 \
+            and not isinstance(g, IndexedSlices):
+        # As TensorFlow: indices of one component pick whole rows, so the
+        # gradient is sparse: the rows of `g` at the squeezed indices.
+        return [IndexedSlices(g, late.squeeze(i, axis=-1), late.shape(p, out_type=i.dtype)),
+                None]
     dp = apply(_GatherNdGrad, [late.shape(p), i, g], {"batch_dims": op.get_attr("batch_dims")},
                name="GatherNdGrad")
     return [dp, None]
