@@ -13,12 +13,13 @@ from ..framework.api_export import export
 from ..framework.convert import convert_to_tensor
 from ..framework.execute import apply
 from ..framework.tensor import Tensor
+from ..ops.core.op_util import tf_type_name
+from ..ops.raw_ops import check_keywords
 from . import concrete_function as C
 
 __all__ = []
 
 _KEYS = ["args", "Tout", "f", "config", "config_proto", "executor_type", "name"]
-_RUNTIME_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def _concrete(f, args):
@@ -36,16 +37,7 @@ def _concrete(f, args):
 
 def _make(opname, snake, opdef_of):
     def fn(*pos, **kwargs):
-        if pos:
-            raise TypeError(f"{snake} only takes keyword args (possible keys: {_KEYS}). "
-                            "Please pass these args as kwargs instead.")
-        for k in kwargs:
-            if k not in _KEYS:
-                raise TypeError(f"{snake}() got an unexpected keyword argument '{k}'")
-        missing = [k for k in ("args", "Tout", "f") if k not in kwargs]
-        if missing:
-            from ..ops.raw_ops import _missing
-            raise _missing(snake, missing)
+        check_keywords(snake, _KEYS, ("args", "Tout", "f"), pos, kwargs)
         args = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in kwargs["args"]]
         f = _concrete(kwargs["f"], args)
         if not isinstance(kwargs["f"], C.ConcreteFunction):
@@ -59,7 +51,7 @@ def _make(opname, snake, opdef_of):
                 f"arguments = {len(inputs)} [Op:{opname}]")
         for i, (a, ph) in enumerate(zip(args, inputs)):
             if a.dtype != ph.dtype:
-                rt = [_RUNTIME_NAMES.get(d.name, d.name) for d in (ph.dtype, a.dtype)]
+                rt = [tf_type_name(d) for d in (ph.dtype, a.dtype)]
                 raise errors.InvalidArgumentError(
                     None, None, f"Expects arg[{i}] to be {rt[0]} but {rt[1]} is provided "
                     f"[Op:{opname}]")

@@ -30,7 +30,8 @@ from ..framework.tensor_shape import as_shape
 from .core import op_util as U
 from .raw_op_table import TABLE, TYPE_ATTRS
 
-__all__ = ["make", "install", "exposed", "covered", "HAND_WRITTEN"]
+__all__ = ["make", "install", "exposed", "covered", "HAND_WRITTEN", "check_keywords",
+           "hand_written"]
 
 # Attrs that choose hardware or mark gradient ops for compilers, not
 # values: any value is accepted and ignored (TensorFlow's gradient MatMuls
@@ -94,6 +95,39 @@ def _missing(snake, names):
     s = "" if len(names) == 1 else "s"
     return TypeError(f"{snake}() missing {len(names)} required positional argument{s}: "
                      f"{listed}")
+
+
+def check_keywords(snake, keys, required, args, kwargs):
+    """TensorFlow's TypeErrors for a call of raw function `snake` with
+    positional arguments, a keyword not in `keys`, or one of `required` missing."""
+    if args:
+        raise TypeError(f"{snake} only takes keyword args (possible keys: {keys}). "
+                        "Please pass these args as kwargs instead.")
+    for k in kwargs:
+        if k not in keys:
+            raise TypeError(f"{snake}() got an unexpected keyword argument '{k}'")
+    missing = [k for k in required if k not in kwargs]
+    if missing:
+        raise _missing(snake, missing)
+
+
+def hand_written(opname, snake, keys, required, what="called as TensorFlow calls it"):
+    """Decorator: exports `body(**kwargs)` as `tf.raw_ops.<opname>`, keyword-only
+    as TensorFlow's raw functions are (for the ops in HAND_WRITTEN, whose
+    kernels take other arguments than TensorFlow's)."""
+    keys = list(keys) + ["name"]
+
+    def wrap(body):
+        def fn(*args, **kwargs):
+            check_keywords(snake, keys, required, args, kwargs)
+            kwargs.pop("name", None)
+            return body(**kwargs)
+        fn.__name__ = fn.__qualname__ = snake
+        fn.__doc__ = (f"The {opname} op (`tf.raw_ops.{opname}`), {what}: keyword arguments "
+                      f"only ({', '.join(keys)}).")
+        export("raw_ops." + opname)(fn)
+        return fn
+    return wrap
 
 
 def _attr_value(snake, kw, attr_type, value):
@@ -179,15 +213,7 @@ def make(opname):
         if len(outputs) > 1 else None
 
     def fn(*args, **kwargs):
-        if args:
-            raise TypeError(f"{snake} only takes keyword args (possible keys: {keys}). "
-                            "Please pass these args as kwargs instead.")
-        for k in kwargs:
-            if k not in keys:
-                raise TypeError(f"{snake}() got an unexpected keyword argument '{k}'")
-        missing = [k for k in required if k not in kwargs]
-        if missing:
-            raise _missing(snake, missing)
+        check_keywords(snake, keys, required, args, kwargs)
         flat, bound = _convert_inputs(opname, inputs, kwargs, type_attrs)
         _check_flat(opname, inputs, kwargs, flat, type_attrs)
         values = dict(bound)

@@ -15,50 +15,17 @@ import numpy as np
 
 from ...framework import dtypes as D
 from ...framework import errors
-from ...framework.api_export import export
 from ...framework.context import state
 from ...framework.convert import convert_to_tensor
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from . import list_ops as L
+from ..raw_ops import hand_written as _raw
 
 __all__ = []
 
 # TensorFlow's C++ dtype names in its messages (float, not float32).
-_CC = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def _cc(dtype):
-    return _CC.get(dtype.name, dtype.name)
-
-
-def _raw(opname, snake, keys, required):
-    """Exports the decorated body as `tf.raw_ops.<opname>`, keyword-only like
-    TensorFlow's raw functions, with their errors for positional, unknown
-    and missing arguments."""
-    from ..raw_ops import _missing
-    keys = list(keys) + ["name"]
-
-    def wrap(body):
-        def fn(*args, **kwargs):
-            if args:
-                raise TypeError(f"{snake} only takes keyword args (possible keys: {keys}). "
-                                "Please pass these args as kwargs instead.")
-            for k in kwargs:
-                if k not in keys:
-                    raise TypeError(f"{snake}() got an unexpected keyword argument '{k}'")
-            missing = [k for k in required if k not in kwargs]
-            if missing:
-                raise _missing(snake, missing)
-            kwargs.pop("name", None)
-            return body(**kwargs)
-        fn.__name__ = fn.__qualname__ = snake
-        fn.__doc__ = (f"The {opname} op (`tf.raw_ops.{opname}`), called as TensorFlow calls "
-                      f"it: keyword arguments only ({', '.join(keys)}).")
-        export("raw_ops." + opname)(fn)
-        return fn
-    return wrap
 
 
 def _error(opname, message):
@@ -99,8 +66,8 @@ def _check_dtype(opname, lst, dtype):
     ref = next((v for v in lst if v is not None), None)
     if ref is not None and np.asarray(ref).dtype != dtype._np and dtype is not D.string:
         have = D.as_dtype(np.asarray(ref).dtype)
-        raise _error(opname, f"Invalid data types; op elements {_cc(dtype)} but list elements "
-                     f"{_cc(have)}")
+        raise _error(opname, f"Invalid data types; op elements {U.tf_type_name(dtype)} but list elements "
+                     f"{U.tf_type_name(have)}")
 
 
 @_raw("EmptyTensorList", "empty_tensor_list",

@@ -12,7 +12,6 @@ left out: rillflow's binomial draws NumPy's numbers, not TensorFlow's.
 
 from ...framework import dtypes as D
 from ...framework import errors
-from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply, apply1
 from ...framework.tensor import EagerTensor
@@ -21,11 +20,17 @@ from ..core import op_util as U
 from ..state.resource_ops import ResourceHandle
 from . import generator as G
 from .random_util import _shape_arg
+from ..raw_ops import hand_written
+
+
+def _raw(opname, snake, keys, required):
+    """hand_written for the ops on a Generator's state."""
+    return hand_written(opname, snake, keys, required, "on a Generator's state")
+
 
 __all__ = []
 
 _PHILOX, _THREEFRY, _AUTO = 1, 2, 3
-_CC = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def _outer_handle(h):
@@ -69,35 +74,8 @@ def _storage(opname, resource, algorithm):
     if dtype != D.int64:
         raise errors.InvalidArgumentError(
             None, None, f"dtype of RNG state variable must be int64, not "
-                        f"{_CC.get(dtype.name, dtype.name)} [Op:{opname}]")
+                        f"{U.tf_type_name(dtype)} [Op:{opname}]")
     return storage
-
-
-def _raw(opname, snake, keys, required):
-    """Exports the body as `tf.raw_ops.<opname>`, keyword-only as
-    TensorFlow's raw functions are."""
-    from ..raw_ops import _missing
-    keys = list(keys) + ["name"]
-
-    def wrap(body):
-        def fn(*args, **kwargs):
-            if args:
-                raise TypeError(f"{snake} only takes keyword args (possible keys: {keys}). "
-                                "Please pass these args as kwargs instead.")
-            for k in kwargs:
-                if k not in keys:
-                    raise TypeError(f"{snake}() got an unexpected keyword argument '{k}'")
-            missing = [k for k in required if k not in kwargs]
-            if missing:
-                raise _missing(snake, missing)
-            kwargs.pop("name", None)
-            return body(**kwargs)
-        fn.__name__ = fn.__qualname__ = snake
-        fn.__doc__ = (f"The {opname} op (`tf.raw_ops.{opname}`) on a Generator's state: "
-                      f"keyword arguments only ({', '.join(keys)}).")
-        export("raw_ops." + opname)(fn)
-        return fn
-    return wrap
 
 
 def _float_op(opname, snake, opdef, default):
