@@ -19,7 +19,9 @@ def cases():
     return [("sum_2d", x, ids), ("mean_2d", x, ids), ("prod_2d", x[:40] * 0.9 + 1, ids[:40]),
             ("sum_1d", x[:, 0].copy(), ids1),
             ("sum_negative_zeros", np.array([-0.0, -0.0, -0.0], np.float32), np.array([0, 0, 1])),
-            ("sum_f64", x.astype(np.float64) * 1.1, ids)]
+            ("sum_f64", x.astype(np.float64) * 1.1, ids),
+            ("mean_complex64", (x[:, :2] + 1j * x[:, 1:]).astype(np.complex64), ids),
+            ("sum_f16", (x[:, 0] * 1e-3).astype(np.float16), ids)]
 
 
 def main():

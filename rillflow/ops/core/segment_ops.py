@@ -74,6 +74,19 @@ def _segment_kernel(ufunc, empty):
     return kernel
 
 
+def _divide_by_count(sums, counts):
+    """`sums / counts` as TensorFlow's kernels divide: a complex sum's real and
+    imaginary parts each by the count (NumPy's complex division by a complex
+    count rounds differently)."""
+    if sums.dtype.kind != "c":
+        return sums / counts.astype(sums.dtype)
+    c = counts.astype(sums.real.dtype)
+    out = np.empty_like(sums)
+    out.real = sums.real / c
+    out.imag = sums.imag / c
+    return out
+
+
 def _segment_mean_kernel(data, segment_ids):
     n, starts = _sorted_segments(data, segment_ids)
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
@@ -84,7 +97,7 @@ def _segment_mean_kernel(data, segment_ids):
         if data.dtype.kind in "iu":
             out[segment_ids[starts]] = _int_mean(sums, counts, data.dtype)
         else:
-            out[segment_ids[starts]] = sums / counts.astype(data.dtype)
+            out[segment_ids[starts]] = _divide_by_count(sums, counts)
     return out
 
 
