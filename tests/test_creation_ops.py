@@ -385,3 +385,23 @@ def test_sequence_mask_graph_shapes():
 def test_list_dtype_follows_its_first_numpy_float(value, dtype):
     assert tf.constant(value).dtype.name == dtype
     assert tf.convert_to_tensor(value).dtype.name == dtype
+
+
+# Bools after a number convert to it; numbers after a bool are an error (the
+# first element decides, as in TensorFlow 2.21: values recorded there).
+@pytest.mark.parametrize("value,expected", [
+    ([1, True], ("int32", [1, 1])), ([1.5, True], ("float32", [1.5, 1.0])),
+    ([np.float32(1), True], ("float32", [1.0, 1.0])), ([[1, 2], [True, False]],
+                                                       ("int32", [[1, 2], [1, 0]])),
+    ([np.array(1.0), True], ("float64", [1.0, 1.0])), ([True, False], ("bool", [True, False])),
+])
+def test_bools_after_a_number_convert_to_its_dtype(value, expected):
+    t = tf.constant(value)
+    assert (t.dtype.name, t.numpy().tolist()) == expected
+
+
+@pytest.mark.parametrize("value", [[True, 1], [True, 1.5], [True, np.float32(1)],
+                                   [True, np.array(2.0)]])
+def test_numbers_after_a_bool_are_mixed_types(value):
+    with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types"):
+        tf.constant(value)

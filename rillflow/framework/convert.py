@@ -197,10 +197,13 @@ def _is_ragged(value):
 
 
 def _mixes_bool(value):
+    """Whether a sequence of numbers starts with a bool: TensorFlow takes the
+    dtype from the first element and cannot convert numbers after a bool (bools
+    after a number convert to it)."""
     if not isinstance(value, (list, tuple)):
         return False
-    flat = list(_flatten(value))
-    return any(x.__class__ is bool for x in flat) and not all(x.__class__ is bool for x in flat)
+    first = next(_flatten(value), None)
+    return first.__class__ is bool or getattr(first, "dtype", None) == np.bool_
 
 
 def _has_python_float(value):
