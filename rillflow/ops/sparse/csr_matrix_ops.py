@@ -276,8 +276,8 @@ def _transpose_kernel(input, conjugate=False, type=None):  # noqa: A002
 _VARIANT = [(TensorShape([]), D.variant)]
 
 
-def _matrix_shape(rank_from):
-    return lambda i, a: _VARIANT
+def _variant_infer(inputs, attrs):
+    return _VARIANT
 
 
 def _to_sparse_infer(inputs, attrs):
@@ -298,16 +298,16 @@ def _mat_mul_infer(inputs, attrs):
     return [(TensorShape(None), inputs[1].dtype)]
 
 
-_FromSparse = register("SparseTensorToCSRSparseMatrix", _from_sparse_kernel, _matrix_shape(0))
+_FromSparse = register("SparseTensorToCSRSparseMatrix", _from_sparse_kernel, _variant_infer)
 _ToSparse = register("CSRSparseMatrixToSparseTensor", _to_sparse_kernel, _to_sparse_infer)
 _ToDense = register("CSRSparseMatrixToDense", _to_dense_kernel, _to_dense_infer)
 _Components = register("CSRSparseMatrixComponents", _components_kernel, _components_infer)
-_FromDense = register("DenseToCSRSparseMatrix", _from_dense_kernel, _matrix_shape(0))
+_FromDense = register("DenseToCSRSparseMatrix", _from_dense_kernel, _variant_infer)
 _Nnz = register("SparseMatrixNNZ", _nnz_kernel, lambda i, a: [(TensorShape(None), D.int32)])
-_Zeros = register("SparseMatrixZeros", _zeros_kernel, _matrix_shape(0))
-_SparseMatMul = register("SparseMatrixSparseMatMul", _sparse_mat_mul_kernel, _matrix_shape(0))
+_Zeros = register("SparseMatrixZeros", _zeros_kernel, _variant_infer)
+_SparseMatMul = register("SparseMatrixSparseMatMul", _sparse_mat_mul_kernel, _variant_infer)
 _MatMul = register("SparseMatrixMatMul", _mat_mul_kernel, _mat_mul_infer)
-_Transpose = register("SparseMatrixTranspose", _transpose_kernel, _matrix_shape(0))
+_Transpose = register("SparseMatrixTranspose", _transpose_kernel, _variant_infer)
 
 
 # --- the Python functions of sparse_csr_matrix_ops -----------------------------------------
