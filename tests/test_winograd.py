@@ -45,6 +45,23 @@ def _winograd_all(x, f, dy, geo):
 def test_winograd_matches_direct_convolution(case):
     rng = np.random.default_rng(5)
     x, f, dy, geo = _case(rng, *case)
+    _check_against_reference(x, f, dy, geo, case)
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 140000])
+def test_batch_cut_into_chunks_matches_direct_convolution(monkeypatch, chunk_bytes):
+    # One image per chunk, and chunks of 3, 3 and 1 images (the last one
+    # short): the outputs are written chunk by chunk, the filter gradient
+    # adds the chunks' products.
+    monkeypatch.setattr(winograd, "CHUNK_BYTES", chunk_bytes)
+    case = (7, 11, 12, 16, 20, "SAME", ())
+    assert [j - i for i, j in winograd._chunks(7, 36, 20, 4)] == \
+        ([1] * 7 if chunk_bytes == 1 else [3, 3, 1])
+    x, f, dy, geo = _case(np.random.default_rng(8), *case)
+    _check_against_reference(x, f, dy, geo, case)
+
+
+def _check_against_reference(x, f, dy, geo, case):
     assert winograd.backprop_input_usable(geo)
     for got, want in zip(_winograd_all(x, f, dy, geo), _reference(x, f, dy, *case[5:])):
         assert got.shape == want.shape and got.dtype == np.float32
@@ -52,13 +69,14 @@ def test_winograd_matches_direct_convolution(case):
         np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * np.abs(want).max())
 
 
-def test_compiled_transforms_give_the_numpy_transforms_bits():
+def test_compiled_transforms_give_the_numpy_transforms_bits(monkeypatch):
     pytest.importorskip("numba")
+    monkeypatch.setattr(winograd, "CHUNK_BYTES", 140000)     # several chunks per batch
     if jit_nn.wait() != "on":
         pytest.skip("jit extra turned off: " + jit_nn.status())
     loops = jit_nn.LOAD.value
     rng = np.random.default_rng(6)
-    for case in CASES:
+    for case in CASES + [(7, 11, 12, 16, 20, "SAME", ())]:
         x, f, dy, geo = _case(rng, *case)
         x.ravel()[rng.integers(0, x.size, 5)] = -0.0
         results = []

@@ -29,6 +29,15 @@ The gradients are Winograd too:
 Every transform is a fixed sequence of whole-array additions (written out
 below, the operands' order fixed), so the results do not depend on the
 CPU beyond what the GEMMs' blocking does.
+
+The transformed tiles are 4x the input (16 values per 2x2 output tile)
+and the products 4x the output: a whole batch's would cost a training step
+four times a layer's activations in temporaries (16 MB for a 2 MB ResNet
+activation, where TensorFlow's oneDNN needs none). So the batch runs a few
+images at a time (`_chunks`: about CHUNK_BYTES of tiles per GEMM, which is
+as fast: the GEMMs keep hundreds of rows); the filter gradient adds the
+chunks' products (its GEMMs' sums split by images, as BLAS splits them by
+its blocks).
 """
 import numpy as np
 
@@ -48,6 +57,9 @@ MIN_CHANNELS = 16
 MIN_CHANNEL_PRODUCT = 1024      # C * O, with the jit extra
 MIN_CHANNEL_PRODUCT_NUMPY = 4096
 MIN_TILES = 64
+# The transformed tiles (or products) of one chunk of images: small enough
+# to stay in the L2 cache between the transform and its GEMM.
+CHUNK_BYTES = 1 << 20
 
 
 def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
@@ -139,35 +151,47 @@ def _loops(x):
     return jit_nn.loops(x.size)
 
 
-def _tiles(x, before, outs):
-    """(B^T d B of every input tile (16, tiles, C), TH, TW); the compiled
+def _chunks(n, tiles_per_image, channels, itemsize):
+    """(first, end) image ranges of about CHUNK_BYTES of transformed tiles
+    (16 values per tile and channel) each; fixed by the shapes alone, so
+    the compiled and the NumPy transforms cut the batch alike."""
+    step = max(1, CHUNK_BYTES // max(1, 16 * tiles_per_image * channels * itemsize))
+    return [(i, min(i + step, n)) for i in range(0, n, step)]
+
+
+def _tiles(x, before, th, tw, ks):
+    """B^T d B of every input tile of `x`: (16, tiles, C); the compiled
     loop's array is tile-major, a view of it (the GEMMs' results do not
     depend on the row stride)."""
-    th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
-    ks = _loops(x)
     if ks is None:
-        xp, th, tw = _padded_tiles(x, before, outs)
-        return _input_transform(xp, th, tw), th, tw
+        xp, _, _ = _padded_tiles(x, before, (2 * th, 2 * tw))
+        return _input_transform(xp, th, tw)
     v = np.empty((x.shape[0] * th * tw, 16, x.shape[-1]), x.dtype)
     ks["wino_input"](x, before[0], before[1], th, tw, v)
-    return v.transpose(1, 0, 2), th, tw
+    return v.transpose(1, 0, 2)
 
 
-def _untile(m, n, th, tw, outs):
-    """A^T m A: the (N, OH, OW, O) output of the tiles' products."""
-    ks = _loops(m)
+def _untile(m, n, th, tw, outs, ks, out):
+    """A^T m A: the (N, OH, OW, O) output of the tiles' products, written
+    into `out`."""
     if ks is None:
-        return _output_transform(m, n, th, tw, outs)
-    y = np.empty((n,) + tuple(outs) + (m.shape[-1],), m.dtype)
-    ks["wino_output"](m, th, tw, y)
-    return y
+        out[...] = _output_transform(m, n, th, tw, outs)
+    else:
+        ks["wino_output"](m, th, tw, out)
 
 
 def _conv_transformed(x, u, before, outs):
     """The convolution of `x` with a transformed filter `u` (16, C, O), the
-    first output reading from `before` rows/columns ahead of x."""
-    v, th, tw = _tiles(x, before, outs)
-    return _untile(np.matmul(v, u), x.shape[0], th, tw, outs)
+    first output reading from `before` rows/columns ahead of x; a chunk of
+    images at a time."""
+    n, o = x.shape[0], u.shape[-1]
+    th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
+    ks = _loops(x)
+    y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
+    for i, j in _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize):
+        m = np.matmul(_tiles(x[i:j], before, th, tw, ks), u)
+        _untile(m, j - i, th, tw, outs, ks, y[i:j])
+    return y
 
 
 def conv(x, filter, geo):
@@ -217,18 +241,27 @@ def _grad_tiles(dy, th, tw):
 
 def backprop_filter(x, dy, geo):
     """Conv2DBackpropFilter: G^T [sum over tiles (A E A^T)(B^T D B)] G,
-    a (3, 3, C, O) array."""
+    a (3, 3, C, O) array; the sum over tiles a chunk of images at a time."""
     outs = (geo[0][0], geo[1][0])
-    v, th, tw = _tiles(x, (geo[0][1], geo[1][1]), outs)
+    before = (geo[0][1], geo[1][1])
+    th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     dy = dy.astype(x.dtype, copy=False)
-    ks = _loops(dy)
-    if ks is None:
-        e = _grad_tiles(dy, th, tw)
-    else:
-        e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
-        ks["wino_grad"](dy, th, tw, e)
-        e = e.transpose(1, 0, 2)
-    m = np.matmul(v.transpose(0, 2, 1), e).reshape(4, 4, x.shape[-1], dy.shape[-1])
+    ks, ks_dy = _loops(x), _loops(dy)
+    m = None
+    for i, j in _chunks(x.shape[0], th * tw, max(x.shape[-1], dy.shape[-1]), x.itemsize):
+        v = _tiles(x[i:j], before, th, tw, ks)
+        if ks_dy is None:
+            e = _grad_tiles(dy[i:j], th, tw)
+        else:
+            e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
+            ks_dy["wino_grad"](dy[i:j], th, tw, e)
+            e = e.transpose(1, 0, 2)
+        p = np.matmul(v.transpose(0, 2, 1), e)
+        if m is None:
+            m = p
+        else:
+            m += p
+    m = m.reshape(4, 4, x.shape[-1], dy.shape[-1])
 
     def one(t):       # G^T applied along axis 0 of t (4, ...) -> (3, ...)
         s = (t[1] + t[2]) * 0.5
