@@ -15,7 +15,7 @@ from ..framework.op_registry import get
 from ..ops.control_flow.list_ops import set_item_static
 from ..ops.core.broadcast_ops import select_values
 from ..ops.core.slicing import slice_result
-from ..ops.kernels import jit_kernels
+from ..ops.kernels import jit_kernels, xla_gemm
 
 _NUMERIC_KINDS = "biufc"
 
@@ -205,6 +205,12 @@ def _matmul(op):
         if any(d is None for d in dims) or dims[0] * dims[1] * dims[2] > 64 ** 3:
             return None
     # `.T` is a view: NumPy passes the transpose to BLAS, as the kernel does.
+    if a.dtype is D.float32:
+        # Large float32 products may go to XLA's dot, as the kernel's do.
+        def template(em, args, ta=ta, tb=tb):
+            return "%s(%s%s, %s%s)" % (em.global_for(xla_gemm.matmul, "xla_gemm"), args[0],
+                                       ".T" if ta else "", args[1], ".T" if tb else "")
+        return "expr", template, [a, b]
     return "expr", "{0}%s @ {1}%s" % (".T" if ta else "", ".T" if tb else ""), [a, b]
 
 

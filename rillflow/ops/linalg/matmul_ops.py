@@ -22,6 +22,7 @@ from .linalg_util import _state, _INTS_BIG, _F16, _scope, _invalid, _same_dtype,
 from ..core.dim_ops import expand_dims, squeeze
 from ..core.shape_ops import reshape
 from ..core.math_ops import _sum_to, conj
+from ..kernels import xla_gemm
 
 
 _UINTS = (D.uint8, D.uint16, D.uint32, D.uint64)
@@ -71,7 +72,7 @@ def _mm(a, b):
     if k == "f":
         if a.dtype == _F16:
             return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_F16)
-        return np.matmul(a, b)
+        return xla_gemm.matmul(a, b)
     if k == "c":
         return np.matmul(a, b)
     return _int_matmul(a, b)

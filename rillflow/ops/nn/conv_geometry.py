@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ...framework import errors
+from ..kernels import xla_gemm
 
 __all__ = ["out_and_pads", "geometry", "pad", "offset_view", "windows", "im2col",
            "backprop_input", "offsets", "scatter_windows", "check_backprop"]
@@ -142,7 +143,7 @@ def backprop_input(in_shape, filter, dy, strides, dilations, geo):
     flat = dy.reshape(-1, o)
     for off in offsets(filter.shape[:nd]):
         target = offset_view(out, off, strides, dilations, geo)
-        part = (flat @ filter[off].T).reshape(target.shape)
+        part = xla_gemm.matmul(flat, filter[off].T).reshape(target.shape)
         np.add(target, part, out=target, casting="unsafe")
     return out[crop]
 

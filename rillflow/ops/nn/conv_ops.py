@@ -25,6 +25,7 @@ from ..core.constant_ops import zeros_like
 from ..core.dim_ops import expand_dims, squeeze
 from ..core.shape_ops import shape
 from . import conv_geometry, pool_kernels, winograd
+from ..kernels import xla_gemm
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
 
@@ -57,7 +58,7 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     # Windows ordered (..., *K, C): the gathered rows copy runs of C
     # contiguous values, and the filter is already a (prod(K)*C, O) matrix.
     cols, lead = _im2col(input, filter.shape[:nd], strides, dilations, geo)
-    out = cols @ filter.reshape(-1, filter.shape[-1])
+    out = xla_gemm.matmul(cols, filter.reshape(-1, filter.shape[-1]))
     return out.reshape(lead + (filter.shape[-1],)).astype(input.dtype, copy=False)
 
 

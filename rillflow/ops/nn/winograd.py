@@ -42,6 +42,7 @@ its blocks).
 import numpy as np
 
 from . import jit_nn
+from ..kernels import xla_gemm
 
 __all__ = ["usable", "conv", "backprop_input", "backprop_filter"]
 
@@ -189,7 +190,7 @@ def _conv_transformed(x, u, before, outs):
     ks = _loops(x)
     y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
     for i, j in _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize):
-        m = np.matmul(_tiles(x[i:j], before, th, tw, ks), u)
+        m = xla_gemm.matmul(_tiles(x[i:j], before, th, tw, ks), u)
         _untile(m, j - i, th, tw, outs, ks, y[i:j])
     return y
 
