@@ -334,3 +334,42 @@ def test_background_load_first_request_waits_up_to_first_wait(monkeypatch):
     assert late.status() == "loading"
     release.set()
     assert late.wait(30) == "on" and late.get(1) == "late"
+
+
+@needs_jit
+def test_sums_over_leading_axes_keep_numpys_bits(monkeypatch):
+    assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
+    rng = np.random.default_rng(11)
+    for shape in [(2, 2), (3, 7), (5000, 32), (32, 28, 28, 32), (8, 9, 1024), (40, 3, 5)]:
+        x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(np.float32)
+        x.ravel()[rng.integers(0, x.size, 7)] = -0.0
+        axes = tuple(range(x.ndim - 1))
+        for keep in (False, True):
+            want = np.add.reduce(x, axis=axes, dtype=np.float32, keepdims=keep)
+            got = jit_kernels.sum_leading_axes(x, axes[::-1], keep)
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+        # The ops use it: reduce_sum and reduce_mean (a batch norm's mean).
+        np.testing.assert_array_equal(tf.reduce_sum(x, axis=list(axes)).numpy().view(np.int32),
+                                      np.add.reduce(x, axis=axes).view(np.int32))
+        np.testing.assert_array_equal(
+            tf.reduce_mean(x, axis=list(axes), keepdims=True).numpy().view(np.int32),
+            (np.add.reduce(x, axis=axes, keepdims=True) /
+             np.float32(x.size // x.shape[-1])).view(np.int32))
+    # -0.0, inf and NaN columns as NumPy adds them.
+    x = np.array([[-0.0, np.inf, np.nan, 1.0], [-0.0, -np.inf, 0.0, -1.0]] * 600, np.float32)
+    with np.errstate(invalid="ignore"):
+        want = np.add.reduce(x, axis=0)
+    np.testing.assert_array_equal(jit_kernels.sum_leading_axes(x, (0,), False).view(np.int32),
+                                  want.view(np.int32))
+    # Where it does not apply: one column (NumPy sums it pairwise), other
+    # axes, wide rows, other dtypes, non-contiguous arrays.
+    big = np.ones((64, 2048), np.float32)
+    for a, axes in [(np.ones((4096, 1), np.float32), (0,)), (np.ones((64, 64), np.float32), (1,)),
+                    (big, (0,)), (np.ones((64, 64)), (0,)), (big[:, ::2], (0,)),
+                    (np.ones((4, 64, 64), np.float32), (0,))]:
+        assert jit_kernels.sum_leading_axes(a, axes, False) is None
+    # An all -0.0 column: NumPy starts from +0.
+    z = np.full((300, 8), -0.0, np.float32)
+    np.testing.assert_array_equal(jit_kernels.sum_leading_axes(z, (0,), False).view(np.int32),
+                                  np.add.reduce(z, axis=0).view(np.int32))

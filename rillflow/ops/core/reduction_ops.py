@@ -22,6 +22,7 @@ from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .. import late
+from ..kernels import jit_kernels as _jk
 from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
 from ..kernels.softmax_kernel import column_sums
 from .reduction_util import (FLOATS, NUMERIC, REAL, _BOOL, _IDX, _cached_axes, _fast_eager,
@@ -175,8 +176,18 @@ _and_reduce = np.logical_and.reduce
 _or_reduce = np.logical_or.reduce
 
 
+def _float_sum(x, ax, keep_dims):
+    """The sum over axes `ax` in `x`'s dtype: NumPy's, or its bits from the
+    jit extra's loop for sums over the leading axes (bias gradients, batch
+    norm statistics: rows of a few dozen channels)."""
+    out = _jk.sum_leading_axes(x, ax, keep_dims)
+    if out is None:
+        return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
+    return out
+
+
 def _sum_kernel(x, axis, keep_dims=False):
-    return _add_reduce(x, axis=_axes(axis, x.ndim), dtype=x.dtype, keepdims=keep_dims)
+    return _float_sum(x, _axes(axis, x.ndim), keep_dims)
 
 
 def _count(x, ax):
@@ -207,7 +218,7 @@ def _mean_kernel(x, axis, keep_dims=False):
         if n == 0:
             return np.zeros(np.shape(s), dtype=x.dtype)[()]
         return _int_mean(s, n, x.dtype)
-    s = _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
+    s = _float_sum(x, ax, keep_dims)
     if n == 0:
         return np.full(np.shape(s), np.nan, dtype=x.dtype)[()]
     return s / x.dtype.type(n)

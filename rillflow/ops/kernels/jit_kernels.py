@@ -468,3 +468,42 @@ def compiled_first(name, kernel):
         return kernel(*args)
     run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
     return run
+
+
+# --- sums over the leading axes (jit_reduce) ----------------------------------------------
+# A family of its own (BackgroundLoad): reduction_ops asks `sum_leading_axes`,
+# which returns None (NumPy's reduction runs, with the same bits) until the
+# loop is loaded or where it does not apply.
+
+# Rows of 2 to this many values: NumPy sums a single column pairwise (other
+# bits), and from about ten thousand values per row its own loop is as fast.
+SUM_ROW_MAX = 1024
+
+
+def _load_reduce():
+    from . import jit_reduce
+    jit_reduce.sum_leading(np.zeros((2, 3), np.float32), np.empty(3, np.float32))
+    return {"sum_leading": jit_reduce.sum_leading}
+
+
+REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction loops")
+
+
+def sum_leading_axes(x, axes, keepdims):
+    """`np.add.reduce(x, axis=axes, dtype=float32, keepdims=keepdims)` with
+    NumPy's bits, compiled, for a C-contiguous float32 `x` summed over every
+    axis but its last (of 2 to SUM_ROW_MAX values); None where that does not
+    apply or the loop is not loaded."""
+    if x.dtype != _F32 or x.ndim < 2 or not 2 <= x.shape[-1] <= SUM_ROW_MAX or \
+            not x.flags.c_contiguous or len(axes) != x.ndim - 1 or x.size == 0:
+        return None
+    for i, a in enumerate(sorted(axes)):
+        if a != i:
+            return None
+    ks = REDUCE.get(x.size)
+    if ks is None:
+        return None
+    c = x.shape[-1]
+    out = np.empty(c, _F32)
+    ks["sum_leading"](x.reshape(-1, c), out)
+    return out.reshape((1,) * (x.ndim - 1) + (c,)) if keepdims else out
