@@ -22,6 +22,7 @@ import numpy as np
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework import lowering as L
+from ..framework import placement as _placement
 from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
@@ -275,6 +276,15 @@ class XlaCompiledGraph:
         return fn, tuple([_argument(a) for a in arrays]), handles, var_values
 
     def __call__(self, *vals):
+        device = _placement.call_device()
+        if device is not None:
+            # A tf.device scope names a device other than JAX's default: the
+            # arguments' device copies (uncommitted) move there.
+            with L.load().default_device(device):
+                return self._call(vals)
+        return self._call(vals)
+
+    def _call(self, vals):
         fn, arrays, handles, var_values = self._prepare(vals)
         try:
             if self._uses_key or not self._jitted_once:
@@ -290,6 +300,10 @@ class XlaCompiledGraph:
             if self._static or not _needs_constants(e):
                 raise
             return self._with_constant_arguments(vals, e)
+        if L.gpu_devices():
+            # Host copies of what a GPU computed: all started before the
+            # first is waited for, so the transfers overlap.
+            _copy_to_host_async(outs, written)
         if handles:
             for s, v in enumerate(written):
                 if v is not None:
@@ -329,12 +343,14 @@ class XlaCompiledGraph:
         jitted = self._jitted
         general = self.__call__
         immutable = _immutable
+        state = _placement._state
         returned = _returned
         argument = _argument
 
         def call(*vals):
             fn = jitted.get(())
-            if fn is None or self._uses_key or self._has_callbacks or self._static:
+            if fn is None or self._uses_key or self._has_callbacks or self._static \
+                    or state.device:
                 return general(*vals)
             args = []
             for a in vals:
@@ -387,6 +403,21 @@ def _store(handle, value):
     _device_arrays[handle] = (host, value)
 
 
+def register_variable_copy(handle, value):
+    """Records `value` (a device array) as the device copy of the variable
+    storage `handle`'s current host value (placement.place_variable)."""
+    _device_arrays[handle] = (handle.value, value)
+
+
+def variable_copy(handle):
+    """The device copy of the variable storage `handle`'s current value, or
+    None (never made, or stale after an eager assignment)."""
+    cached = _device_arrays.get(handle)
+    if cached is not None and cached[0] is handle.value:
+        return cached[1]
+    return None
+
+
 # Host values that never change -> their device arrays, so that passing one
 # to a compiled call again transfers nothing (a transfer costs about a
 # microsecond, a third of JAX's own call): NumPy scalars (immutable, held
@@ -424,6 +455,33 @@ def _returned(v):
             _immutable.clear()
         _immutable[id(host)] = (weakref.ref(host), v)
     return host
+
+
+def _copy_to_host_async(*groups):
+    for group in groups:
+        for v in group:
+            start = getattr(v, "copy_to_host_async", None)
+            if start is not None:
+                start()
+
+
+def register_device_copy(host, value):
+    """Records device array `value` as the copy of read-only host array
+    `host` (placement.place), which compiled calls then pass instead."""
+    if len(_immutable) >= _IMMUTABLE_LIMIT:
+        _immutable.clear()
+    _immutable[id(host)] = (weakref.ref(host), value)
+
+
+def device_copy(host):
+    """The device array cached for host value `host`, or None."""
+    e = _immutable.get(id(host))
+    if e is None:
+        return None
+    held = e[0]
+    if held is host or (held.__class__ is weakref.ref and held() is host):
+        return e[1]
+    return None
 
 
 def _host_value(v):
