@@ -189,3 +189,54 @@ def test_real_gpu():
                          text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "placement checks passed" in out.stdout
+
+
+LAZY = '''
+import numpy as np
+import rillflow as tf
+from rillflow.compiler import xla_compile
+from rillflow.ops.state.resource_ops import ResourceHandle
+
+with tf.device("/GPU:0"):
+    v = tf.Variable(np.ones(3, np.float32))
+    x = tf.constant(np.arange(3, dtype=np.float32))
+
+@tf.function(jit_compile=True)
+def step(a):
+    v.assign_add(a)
+    return tf.reduce_sum(v)
+
+with tf.device("/GPU:0"):
+    sums = [float(step(x)) for _ in range(3)]
+assert sums == [6.0, 9.0, 12.0], sums
+storage = v._storage
+# The newest value is only on the device until eager code reads it.
+assert storage.__class__ is xla_compile._PendingHost
+assert v.device.endswith("GPU:0")
+np.testing.assert_array_equal(v.numpy(), [1.0, 4.0, 7.0])
+assert storage.__class__ is ResourceHandle
+with tf.device("/GPU:0"):
+    step(x)
+assert storage.__class__ is xla_compile._PendingHost
+v.assign([0.0, 0.0, 1.0])          # an eager write replaces the pending value
+assert storage.__class__ is ResourceHandle
+np.testing.assert_array_equal(v.numpy(), [0.0, 0.0, 1.0])
+with tf.device("/GPU:0"):
+    assert float(step(x)) == 4.0
+ckpt = tf.train.Checkpoint(v=v)     # saving reads the host value
+import tempfile, os
+path = ckpt.write(os.path.join(tempfile.mkdtemp(), "c"))
+v.assign([9.0, 9.0, 9.0])
+ckpt.read(path)
+np.testing.assert_array_equal(v.numpy(), [0.0, 1.0, 3.0])
+print("lazy host values passed")
+'''
+
+
+def test_variables_written_on_a_gpu_copy_to_the_host_when_read():
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               XLA_FLAGS="--xla_force_host_platform_device_count=2", JAX_PLATFORMS="cpu")
+    out = subprocess.run([sys.executable, "-c", SIMULATED + LAZY], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "lazy host values passed" in out.stdout

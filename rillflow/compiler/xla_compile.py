@@ -27,6 +27,7 @@ from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
+from ..ops.state.resource_ops import ResourceHandle
 from .xla_lower import LoweringContext, StaticValueError, attr_handles, subgraphs, \
     unsupported_ops
 
@@ -301,9 +302,10 @@ class XlaCompiledGraph:
                 raise
             return self._with_constant_arguments(vals, e)
         if L.gpu_devices():
-            # Host copies of what a GPU computed: all started before the
-            # first is waited for, so the transfers overlap.
-            _copy_to_host_async(outs, written)
+            # Host copies of the results a GPU computed: all started before
+            # the first is waited for, so the transfers overlap.
+            _accelerated[0] = True
+            _copy_to_host_async(outs)
         if handles:
             for s, v in enumerate(written):
                 if v is not None:
@@ -388,6 +390,8 @@ _device_arrays = weakref.WeakKeyDictionary()
 
 
 def _device_value(handle):
+    if handle.__class__ is _PendingHost:
+        return _device_arrays[handle][1]
     v = handle.value
     if v is None:
         return None
@@ -398,9 +402,53 @@ def _device_value(handle):
 
 
 def _store(handle, value):
+    if _accelerated[0] and handle.__class__ is ResourceHandle and _on_gpu(value):
+        # Computed on a GPU: the host copy waits until eager code reads it,
+        # so a loop of compiled steps never waits for its weights' transfer.
+        _device_arrays[handle] = (None, value)
+        handle.__class__ = _PendingHost
+        return
     host = np.asarray(value)
     handle.value = host
     _device_arrays[handle] = (host, value)
+
+
+# Whether JAX has GPUs (set on the first compiled call that finds some).
+_accelerated = [False]
+
+
+def _on_gpu(value):
+    try:
+        return next(iter(value.devices())) in L.gpu_devices()
+    except AttributeError:  # a host value
+        return False
+
+
+_VALUE_SLOT = ResourceHandle.value
+
+
+class _PendingHost(ResourceHandle):
+    """A variable storage whose newest value is so far only on the device
+    that computed it; reading `value` makes the host copy (once) and turns
+    the storage back into a plain ResourceHandle. Same layout as its base,
+    so `__class__` can switch both ways."""
+
+    __slots__ = ()
+
+    @property
+    def value(self):
+        """The host value, copied from the device on first read."""
+        dev = _device_arrays[self][1]
+        host = np.asarray(dev)
+        _VALUE_SLOT.__set__(self, host)
+        self.__class__ = ResourceHandle
+        _device_arrays[self] = (host, dev)
+        return host
+
+    @value.setter
+    def value(self, v):
+        _VALUE_SLOT.__set__(self, v)
+        self.__class__ = ResourceHandle
 
 
 def register_variable_copy(handle, value):
@@ -412,6 +460,8 @@ def register_variable_copy(handle, value):
 def variable_copy(handle):
     """The device copy of the variable storage `handle`'s current value, or
     None (never made, or stale after an eager assignment)."""
+    if handle.__class__ is _PendingHost:
+        return _device_arrays[handle][1]
     cached = _device_arrays.get(handle)
     if cached is not None and cached[0] is handle.value:
         return cached[1]
