@@ -88,9 +88,10 @@ def _time(fn, steps, rounds, warmup=3):
     return float(np.median(per_step))
 
 
-def time_rillflow(name, size, steps, rounds):
+def time_rillflow(name, size, steps, rounds, profile=False):
     """ms per step of rillflow's jit_compile=True step on the GPU, with the
-    first call's time and loss."""
+    first call's time and loss (and with `profile`, a cProfile of `steps`
+    more steps, printed)."""
     import rillflow as tf
     import model_workloads as mw
     with tf.device("/GPU:0"):
@@ -101,6 +102,16 @@ def time_rillflow(name, size, steps, rounds):
         first = time.perf_counter() - t0
         model.reset()
         t = _time(lambda: float(fn()), steps, rounds)
+        if profile:
+            import cProfile
+            import pstats
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(steps):
+                float(fn())
+            prof.disable()
+            print("--- cProfile of %d %s steps" % (steps, name))
+            pstats.Stats(prof).sort_stats("tottime").print_stats(18)
     return {"ms": t * 1e3, "first_call_s": first, "first_loss": first_loss}
 
 
@@ -127,6 +138,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--check-steps", type=int, default=5)
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--profile", action="store_true", help="print a cProfile of rillflow's steps")
     ap.add_argument("--allow-cpu", action="store_true",
                     help="run without a GPU (a smoke test: '/GPU:0' falls back to the CPU)")
     args = ap.parse_args(argv)
@@ -146,7 +158,7 @@ def main(argv=None):
         r = results["workloads"][name] = {}
         r["check"] = check(name, args.size, args.check_steps)
         ok = ok and r["check"]["agree"]
-        r["rillflow"] = time_rillflow(name, args.size, args.steps, args.rounds)
+        r["rillflow"] = time_rillflow(name, args.size, args.steps, args.rounds, args.profile)
         print(name, "check:", json.dumps(r["check"]), "rillflow:", r["rillflow"], flush=True)
     # JAX last: jax_models turns JAX's 64-bit mode off for its own steps.
     for name in names:

@@ -126,6 +126,15 @@ def _on_gpu():
     return lowering.load().default_backend() == "gpu"
 
 
+@pytest.fixture(autouse=True)
+def _full_float32_products():
+    """Full float32 matrix products on a GPU (TensorFloat-32 off), as on
+    the CPU that eager execution and these tolerances stand for."""
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    yield
+    tf.config.experimental.enable_tensor_float_32_execution(True)
+
+
 @pytest.mark.parametrize("start", range(SEEDS.start, SEEDS.stop, 40))
 def test_random_dags_lowered_to_xla_match_eager(start):
     failures = []
