@@ -206,12 +206,15 @@ def step(a):
     v.assign_add(a)
     return tf.reduce_sum(v)
 
-with tf.device("/GPU:0"):
-    sums = [float(step(x)) for _ in range(3)]
-assert sums == [6.0, 9.0, 12.0], sums
 storage = v._storage
-# The newest value is only on the device until eager code reads it.
-assert storage.__class__ is xla_compile._PendingHost
+sums = []
+with tf.device("/GPU:0"):
+    for _ in range(3):
+        sums.append(float(step(x)))
+        # The newest value stays on the device until eager code reads it,
+        # step after step.
+        assert storage.__class__ is xla_compile._PendingHost
+assert sums == [6.0, 9.0, 12.0], sums
 assert v.device.endswith("GPU:0")
 np.testing.assert_array_equal(v.numpy(), [1.0, 4.0, 7.0])
 assert storage.__class__ is ResourceHandle

@@ -402,7 +402,8 @@ def _device_value(handle):
 
 
 def _store(handle, value):
-    if _accelerated[0] and handle.__class__ is ResourceHandle and _on_gpu(value):
+    cls = handle.__class__
+    if _accelerated[0] and (cls is ResourceHandle or cls is _PendingHost) and _on_gpu(value):
         # Computed on a GPU: the host copy waits until eager code reads it,
         # so a loop of compiled steps never waits for its weights' transfer.
         _device_arrays[handle] = (None, value)
