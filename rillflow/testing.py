@@ -4,7 +4,8 @@ Tests written against `tf.test.TestCase` use `self.evaluate(t)` to get
 NumPy values and `assertAllClose` / `assertAllEqual` to compare nested
 structures of tensors, arrays and Python values. Sessions do not exist
 eagerly, so `session()` and `cached_session()` give a small stand-in whose
-`run` evaluates. There is no GPU: `is_gpu_available()` is False.
+`run` evaluates. `is_gpu_available()` says whether JAX sees a GPU (compiled
+functions run there).
 
 This module sits beside the ops layer and uses only the framework, ops and
 eager layers.
@@ -449,14 +450,30 @@ def main(argv=None):
 
 @export("test.is_gpu_available")
 def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
-    """Always False: rillflow runs on the CPU."""
-    return False
+    """Whether JAX sees a GPU (where compiled functions can run; rillflow's
+    eager ops run on the CPU). `min_cuda_compute_capability` (major, minor)
+    also asks the first GPU for that capability."""
+    from .framework import lowering
+    gpus = lowering.gpu_devices()
+    if not gpus:
+        return False
+    version = str(getattr(getattr(gpus[0], "client", None), "platform_version", ""))
+    if cuda_only and "rocm" in version.lower():
+        return False
+    if min_cuda_compute_capability is not None:
+        have = getattr(gpus[0], "compute_capability", None)
+        if have is None:
+            return False
+        have = tuple(int(p) for p in str(have).split(".")[:2])
+        return have >= tuple(min_cuda_compute_capability)
+    return True
 
 
 @export("test.gpu_device_name")
 def gpu_device_name():
-    """'' (there is no GPU device)."""
-    return ""
+    """The first GPU's device name (`/device:GPU:0`), or '' with none."""
+    from .framework import lowering
+    return "/device:GPU:0" if lowering.gpu_devices() else ""
 
 
 @export("test.is_built_with_cuda")

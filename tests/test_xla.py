@@ -322,9 +322,11 @@ def test_an_op_without_a_lowering_is_tensorflows_unsupported_operations_error():
     msg = str(info.value)
     assert msg.startswith("Detected unsupported operations when trying to compile graph "
                           "__inference_f_")
-    assert ("on XLA_CPU_JIT: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for "
-            "XLA_CPU_JIT devices compatible with node {{node EagerPyFunc}}){{node "
-            "EagerPyFunc}}\nThe op is created at: \nFile ") in msg
+    # The device is the one the call compiles for (TensorFlow's XLA_GPU_JIT on a GPU).
+    dev = xla_compile._device_name()
+    assert ("on %s: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for "
+            "%s devices compatible with node {{node EagerPyFunc}}){{node "
+            "EagerPyFunc}}\nThe op is created at: \nFile " % (dev, dev)) in msg
     assert "tf2xla conversion failed while converting __inference_f_" in msg
 
     @tf.function(jit_compile=True)

@@ -114,11 +114,33 @@ def xla_difference(program):
     return None
 
 
+# On a GPU, XLA's float32 division is not correctly rounded (x / x can be
+# 1 - 2**-24): programs that compare or differentiate such quotients
+# (divide_no_nan(v, v) <= its reverse) differ from the CPU's exact answer.
+# Seen on an H100 with JAX 0.11.2; the CPU runs check them.
+GPU_APPROXIMATE_DIVISION = {87, 124}
+
+
+def _on_gpu():
+    from rillflow.framework import lowering
+    return lowering.load().default_backend() == "gpu"
+
+
+@pytest.fixture(autouse=True)
+def _full_float32_products():
+    """Full float32 matrix products on a GPU (TensorFloat-32 off), as on
+    the CPU that eager execution and these tolerances stand for."""
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    yield
+    tf.config.experimental.enable_tensor_float_32_execution(True)
+
+
 @pytest.mark.parametrize("start", range(SEEDS.start, SEEDS.stop, 40))
 def test_random_dags_lowered_to_xla_match_eager(start):
     failures = []
+    skip = NUMERICALLY_UNSTABLE.keys() | (GPU_APPROXIMATE_DIVISION if _on_gpu() else set())
     for seed in range(start, start + 40):
-        if seed in NUMERICALLY_UNSTABLE:
+        if seed in skip:
             continue
         found = xla_difference(dag.generate(seed))
         if found is not None:

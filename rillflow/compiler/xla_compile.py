@@ -22,10 +22,12 @@ import numpy as np
 from ..framework import dtypes as D
 from ..framework import errors
 from ..framework import lowering as L
+from ..framework import placement as _placement
 from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
+from ..ops.state.resource_ops import ResourceHandle
 from .xla_lower import LoweringContext, StaticValueError, attr_handles, subgraphs, \
     unsupported_ops
 
@@ -275,6 +277,15 @@ class XlaCompiledGraph:
         return fn, tuple([_argument(a) for a in arrays]), handles, var_values
 
     def __call__(self, *vals):
+        device = _placement.call_device()
+        if device is not None:
+            # A tf.device scope names a device other than JAX's default: the
+            # arguments' device copies (uncommitted) move there.
+            with L.load().default_device(device):
+                return self._call(vals)
+        return self._call(vals)
+
+    def _call(self, vals):
         fn, arrays, handles, var_values = self._prepare(vals)
         try:
             if self._uses_key or not self._jitted_once:
@@ -290,6 +301,11 @@ class XlaCompiledGraph:
             if self._static or not _needs_constants(e):
                 raise
             return self._with_constant_arguments(vals, e)
+        if L.gpu_devices():
+            # Host copies of the results a GPU computed: all started before
+            # the first is waited for, so the transfers overlap.
+            _accelerated[0] = True
+            _copy_to_host_async(outs)
         if handles:
             for s, v in enumerate(written):
                 if v is not None:
@@ -329,12 +345,14 @@ class XlaCompiledGraph:
         jitted = self._jitted
         general = self.__call__
         immutable = _immutable
+        state = _placement._state
         returned = _returned
         argument = _argument
 
         def call(*vals):
             fn = jitted.get(())
-            if fn is None or self._uses_key or self._has_callbacks or self._static:
+            if fn is None or self._uses_key or self._has_callbacks or self._static \
+                    or state.device:
                 return general(*vals)
             args = []
             for a in vals:
@@ -372,6 +390,8 @@ _device_arrays = weakref.WeakKeyDictionary()
 
 
 def _device_value(handle):
+    if handle.__class__ is _PendingHost:
+        return _device_arrays[handle][1]
     v = handle.value
     if v is None:
         return None
@@ -382,9 +402,71 @@ def _device_value(handle):
 
 
 def _store(handle, value):
+    cls = handle.__class__
+    if _accelerated[0] and (cls is ResourceHandle or cls is _PendingHost) and _on_gpu(value):
+        # Computed on a GPU: the host copy waits until eager code reads it,
+        # so a loop of compiled steps never waits for its weights' transfer.
+        _device_arrays[handle] = (None, value)
+        handle.__class__ = _PendingHost
+        return
     host = np.asarray(value)
     handle.value = host
     _device_arrays[handle] = (host, value)
+
+
+# Whether JAX has GPUs (set on the first compiled call that finds some).
+_accelerated = [False]
+
+
+def _on_gpu(value):
+    try:
+        return next(iter(value.devices())) in L.gpu_devices()
+    except AttributeError:  # a host value
+        return False
+
+
+_VALUE_SLOT = ResourceHandle.value
+
+
+class _PendingHost(ResourceHandle):
+    """A variable storage whose newest value is so far only on the device
+    that computed it; reading `value` makes the host copy (once) and turns
+    the storage back into a plain ResourceHandle. Same layout as its base,
+    so `__class__` can switch both ways."""
+
+    __slots__ = ()
+
+    @property
+    def value(self):
+        """The host value, copied from the device on first read."""
+        dev = _device_arrays[self][1]
+        host = np.asarray(dev)
+        _VALUE_SLOT.__set__(self, host)
+        self.__class__ = ResourceHandle
+        _device_arrays[self] = (host, dev)
+        return host
+
+    @value.setter
+    def value(self, v):
+        _VALUE_SLOT.__set__(self, v)
+        self.__class__ = ResourceHandle
+
+
+def register_variable_copy(handle, value):
+    """Records `value` (a device array) as the device copy of the variable
+    storage `handle`'s current host value (placement.place_variable)."""
+    _device_arrays[handle] = (handle.value, value)
+
+
+def variable_copy(handle):
+    """The device copy of the variable storage `handle`'s current value, or
+    None (never made, or stale after an eager assignment)."""
+    if handle.__class__ is _PendingHost:
+        return _device_arrays[handle][1]
+    cached = _device_arrays.get(handle)
+    if cached is not None and cached[0] is handle.value:
+        return cached[1]
+    return None
 
 
 # Host values that never change -> their device arrays, so that passing one
@@ -424,6 +506,33 @@ def _returned(v):
             _immutable.clear()
         _immutable[id(host)] = (weakref.ref(host), v)
     return host
+
+
+def _copy_to_host_async(*groups):
+    for group in groups:
+        for v in group:
+            start = getattr(v, "copy_to_host_async", None)
+            if start is not None:
+                start()
+
+
+def register_device_copy(host, value):
+    """Records device array `value` as the copy of read-only host array
+    `host` (placement.place), which compiled calls then pass instead."""
+    if len(_immutable) >= _IMMUTABLE_LIMIT:
+        _immutable.clear()
+    _immutable[id(host)] = (weakref.ref(host), value)
+
+
+def device_copy(host):
+    """The device array cached for host value `host`, or None."""
+    e = _immutable.get(id(host))
+    if e is None:
+        return None
+    held = e[0]
+    if held is host or (held.__class__ is weakref.ref and held() is host):
+        return e[1]
+    return None
 
 
 def _host_value(v):

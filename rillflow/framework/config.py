@@ -123,8 +123,12 @@ def tensor_float_32_execution_enabled():
 
 @export("config.experimental.enable_tensor_float_32_execution")
 def enable_tensor_float_32_execution(enabled):
-    """Records the TensorFloat-32 setting (CPU float32 math never uses it)."""
+    """Whether float32 matrix products and convolutions may use TensorFloat-32
+    on GPUs that have it (compiled functions on a GPU: JAX's default matmul
+    precision; CPU float32 math never uses it)."""
     _settings.tf32 = bool(enabled)
+    from . import lowering
+    lowering.apply_tf32_setting()
 
 
 _POLICIES = ("silent", "silent_for_int32", "warn", "explicit")

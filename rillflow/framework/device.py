@@ -1,9 +1,10 @@
 """Devices: `tf.device` scopes and the `tf.config` device queries.
 
-rillflow runs every op on the CPU, as TensorFlow does on a machine without
-accelerators: device scopes are accepted for any device (soft placement),
-recorded on the ops built inside them (`op.device`, as TensorFlow
-canonicalizes it), and the machine lists one CPU. The CPU can be split into
+rillflow runs its eager ops on the CPU: device scopes are accepted for any
+device (soft placement), recorded on the ops built inside them (`op.device`,
+as TensorFlow canonicalizes it). The machine lists one CPU, and the GPUs JAX
+sees where JAX has a GPU plugin: `jit_compile=True` functions run there, and
+tensors and variables can be placed there (placement.py). The CPU can be split into
 logical CPUs (`tf.config.set_logical_device_configuration`), which
 `list_logical_devices` then lists; all of them run on the one CPU.
 """
@@ -111,7 +112,9 @@ def list_logical_devices(device_type=None):
     or the logical CPUs it was split into."""
     _initialized[0] = True
     n = len(_logical_config.get(_CPU) or ()) or 1
-    return _matching([LogicalDevice("/device:CPU:%d" % i, "CPU") for i in range(n)],
+    gpus = [LogicalDevice("/device:GPU:%d" % i, "GPU")
+            for i in range(len(lowering.gpu_devices()))] if device_type in (None, "GPU") else []
+    return _matching([LogicalDevice("/device:CPU:%d" % i, "CPU") for i in range(n)] + gpus,
                      device_type)
 
 
@@ -162,38 +165,55 @@ export_value(LogicalDevice, "config.LogicalDevice")
 
 @export("config.get_visible_devices", "config.experimental.get_visible_devices")
 def get_visible_devices(device_type=None):
-    """The physical devices visible to the runtime: the CPU."""
-    return _matching([_CPU], device_type)
+    """The physical devices visible to the runtime: the CPU and the GPUs
+    JAX sees."""
+    return list_physical_devices(device_type)
 
 
 @export("config.set_visible_devices", "config.experimental.set_visible_devices")
 def set_visible_devices(devices, device_type=None):
-    """Accepts the CPU (the only device) as the visible set.
+    """Accepts this machine's devices as the visible set (every device
+    stays usable: JAX's devices are fixed once it has started).
 
     Raises:
       ValueError: for a device this machine does not have.
     """
     devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
+    known = list_physical_devices()
     for d in devices:
-        if d not in (_CPU,):
+        if d not in known:
             raise ValueError(f"Unrecognized device: {d!r}")
+
+
+# GPU -> the memory growth asked for (recorded: JAX's allocator is set by
+# XLA_PYTHON_CLIENT_PREALLOCATE before it starts, not per device).
+_memory_growth = {}
 
 
 @export("config.experimental.set_memory_growth")
 def set_memory_growth(device, enable):
-    """Memory growth applies to GPUs only, as in TensorFlow.
+    """Records whether GPU `device` may grow its memory (TensorFlow's call
+    before the GPUs are used). JAX's allocator takes its setting from the
+    environment when it starts: set `XLA_PYTHON_CLIENT_PREALLOCATE=false`
+    for memory on demand.
 
     Raises:
-      ValueError: always (this machine has only a CPU).
+      ValueError: a device that is not one of this machine's GPUs.
     """
-    raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    if device.device_type != "GPU":
+        raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    _check_physical(device)
+    _memory_growth[device] = bool(enable)
 
 
 @export("config.experimental.get_memory_growth")
 def get_memory_growth(device):
-    """Memory growth applies to GPUs only, as in TensorFlow.
+    """The memory growth recorded for GPU `device` (False by default).
 
     Raises:
-      ValueError: always (this machine has only a CPU).
+      ValueError: a device that is not one of this machine's GPUs.
     """
-    raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
+    if device.device_type != "GPU":
+        raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
+    _check_physical(device)
+    return _memory_growth.get(device, False)

@@ -110,8 +110,11 @@ class EagerTensor(Tensor):
 
     @property
     def device(self):
-        """The device the tensor lives on (always the CPU)."""
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        """The device the tensor lives on: that of its device copy (a GPU's
+        for results of compiled calls that ran there and tensors placed
+        with `tf.device`), else the CPU (framework/placement.py)."""
+        from . import placement
+        return placement.device_name(self._v)
 
     @property
     def backing_device(self):

@@ -3,6 +3,8 @@ zeros_like, ones_like.
 """
 import numpy as np
 
+from ...framework import context as _context
+from ...framework import placement as _placement
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
 from ...framework import lowering as XL
@@ -16,6 +18,8 @@ from . import op_util as U
 from .. import late
 from .array_util import _index_input, _is_tensor_like, _num_elements, _partial_values
 from .shape_ops import _same_infer, reshape, shape
+
+_state = _context.state
 
 # TensorFlow builds `zeros`/`ones` of fewer elements as a Const, larger ones as a Fill.
 _SMALL_CONSTANT = 1000
@@ -58,7 +62,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise TypeError(f"Expected tensor {t._v} with dtype {dtype!r}, but got dtype "
                             f"{t.dtype!r}.")
         if shape is None:
-            return constant_value_tensor(t._v, name)
+            return _placed(constant_value_tensor(t._v, name))
         value = arr = t._v
     else:
         arr = to_numpy(value, dtype)
@@ -77,7 +81,14 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise _shape_mismatch(arr, value, dims)
         elif arr.shape != tuple(dims):
             arr = np.reshape(arr, dims)
-    return constant_value_tensor(arr, name)
+    return _placed(constant_value_tensor(arr, name))
+
+
+def _placed(t):
+    """`t`, given a device copy when a `tf.device` scope names a GPU."""
+    if _state.device and isinstance(t, EagerTensor):
+        return _placement.place(t)
+    return t
 
 
 @export("compat.v1.constant")

@@ -16,7 +16,8 @@ from ...framework.convert import constant_value_tensor, convert_to_tensor
 from ...framework.execute import apply, apply1, apply2
 from ...framework.op_registry import register
 from ...framework.sparse_tensor import SparseTensor
-from ...framework.tensor import Tensor
+from ...framework import placement as _placement
+from ...framework.tensor import EagerTensor, Tensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .. import late
@@ -48,6 +49,12 @@ def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
         # TensorFlow's identity of an IndexedSlices: that of each component.
         return input._from_components([identity(c) for c in input._to_components()])
     x = convert_to_tensor(input)
+    if _state.graph is None and _state.device:
+        # Eager identity in a device scope: a copy there (TensorFlow's
+        # identity copies between devices).
+        out = apply1(_Identity, x, name=name or "Identity") if _state.tapes \
+            else EagerTensor(x._v)
+        return _placement.place(out)
     if _state.graph is None and not _state.tapes:
         return x
     return apply1(_Identity, x, name=name or "Identity")

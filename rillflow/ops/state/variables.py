@@ -16,6 +16,7 @@ from ...framework import context as _context
 from ...framework import dtypes as D
 from ...framework import errors
 from ...framework import lowering as XL
+from ...framework import placement as _placement
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import _record, apply, apply_op, kernel_error
@@ -155,6 +156,8 @@ class Variable(metaclass=VariableMetaclass):
                 if isinstance(init, EagerTensor):
                     self._storage.value = init._v
                     self._initial_value = init
+                    if _state.device:
+                        _placement.place_variable(self._storage)
                 else:  # building a v1 graph: initialize when the graph runs
                     self._initial_value = init
                     self._init_op = apply_op(_AssignVariableOp, [self._graph_handle(), init],
@@ -221,8 +224,10 @@ class Variable(metaclass=VariableMetaclass):
 
     @property
     def device(self):
-        """The device of the variable (the CPU)."""
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        """The device of the variable: that of its value's device copy (a
+        GPU's when created in a `tf.device("/GPU:i")` scope or written by a
+        compiled call that ran there), else the CPU."""
+        return _placement.variable_device_name(self._storage)
 
     @property
     def handle(self):

@@ -1,0 +1,177 @@
+"""Where tensors live when JAX has GPUs (the `xla` extra with JAX's CUDA or
+ROCm plugin).
+
+rillflow's eager ops compute with NumPy on the CPU, so every tensor keeps its
+value as a host array. What a GPU adds is a second home for that value:
+
+- `jit_compile=True` functions run on a JAX device: the one the enclosing
+  `tf.device` scope names (`/GPU:i`, or `/CPU:0` to keep a call on the host),
+  else JAX's default device, the first GPU where there is one (TensorFlow
+  also prefers a GPU). Their results keep their device arrays, so the next
+  compiled call takes them without a transfer; the host copy (`.numpy()`,
+  eager ops) is made from the device array.
+- `tf.constant`, `tf.identity` and `tf.Variable` inside a `tf.device("/GPU:i")`
+  scope put a copy of the value on that GPU at once (the tensor's array is
+  made read-only, so the copy can never go stale); a variable's copy is
+  replaced whenever a compiled call writes it; after an eager assignment
+  the next compiled call uploads the new value.
+- `.device` of a tensor or variable names the device its device copy is on,
+  else the CPU (eager results are computed on the CPU, also inside a GPU
+  scope: they say so).
+
+Device copies are "uncommitted" JAX arrays, so a compiled call on another
+device moves them there instead of failing, as TensorFlow copies between
+devices silently (its default device policy).
+
+Without JAX, or without GPUs, none of this costs anything: the scope is an
+empty string and `.device` is the CPU.
+"""
+import re
+import weakref
+
+import numpy as np
+
+from . import context as _context
+from . import lowering
+
+__all__ = ["call_device", "place", "place_variable", "device_name", "variable_device_name",
+           "CPU_NAME"]
+
+_state = _context.state
+
+CPU_NAME = "/job:localhost/replica:0/task:0/device:CPU:0"
+_GPU_NAME = "/job:localhost/replica:0/task:0/device:GPU:%d"
+_SPEC = re.compile(r"(?:^|/)device:(?P<type>[A-Z_]+)(?::(?P<index>\d+))?")
+
+# canonical scope name -> the JAX device a compiled call runs on (None: JAX's
+# default device, nothing to switch).
+_call_devices = {}
+
+
+def _jax_device(name):
+    """The JAX device of a canonical device name, or None for JAX's default
+    device (also for a name no device matches: soft placement)."""
+    gpus = lowering.gpu_devices()
+    if not gpus:
+        return None     # no GPU: everything runs on the default (host) device
+    m = _SPEC.search(name)
+    if m is None:
+        return None
+    index = int(m.group("index") or 0)
+    jax = lowering.load()
+    if m.group("type") == "GPU" and index < len(gpus):
+        dev = gpus[index]
+    elif m.group("type") == "CPU":
+        dev = jax.devices("cpu")[0]
+    else:
+        return None
+    return None if dev == jax.devices()[0] else dev
+
+
+def call_device():
+    """The JAX device the current `tf.device` scope sends a compiled call to,
+    or None for JAX's default device."""
+    name = _state.device
+    if not name:
+        return None
+    try:
+        return _call_devices[name]
+    except KeyError:
+        dev = _call_devices[name] = _jax_device(name)
+        return dev
+
+
+def _scope_gpu():
+    """The JAX GPU the current scope names, or None (no scope, a CPU scope,
+    no GPUs, or JAX not installed)."""
+    name = _state.device
+    if not name or "GPU" not in name or not lowering.available():
+        return None
+    gpus = lowering.gpu_devices()
+    m = _SPEC.search(name)
+    if not gpus or m is None or m.group("type") != "GPU":
+        return None
+    index = int(m.group("index") or 0)
+    return gpus[index] if index < len(gpus) else None
+
+
+def _copy_to(array, device):
+    """An uncommitted copy of `array` on JAX `device`."""
+    jax = lowering.load()
+    with jax.default_device(device):
+        return jax.numpy.asarray(array)
+
+
+def place(tensor):
+    """Gives eager `tensor` a copy on the GPU the current scope names (if
+    any); returns `tensor`. Its host array becomes read-only (a copy if it
+    was shared), so the device copy always equals it."""
+    gpu = _scope_gpu()
+    if gpu is None:
+        return tensor
+    from ..compiler import xla_compile
+    host = tensor._v
+    if isinstance(host, np.ndarray):
+        if host.flags.writeable:
+            host = np.array(host)
+            host.flags.writeable = False
+            tensor._v = host
+    else:   # a NumPy scalar: immutable already
+        host = np.asarray(host)
+        host.flags.writeable = False
+        tensor._v = host.reshape(())
+        host = tensor._v
+    xla_compile.register_device_copy(host, _copy_to(host, gpu))
+    return tensor
+
+
+def place_variable(storage):
+    """Gives a new variable's value a copy on the GPU the current scope
+    names (if any)."""
+    gpu = _scope_gpu()
+    if gpu is None or storage.value is None:
+        return
+    from ..compiler import xla_compile
+    xla_compile.register_variable_copy(storage, _copy_to(storage.value, gpu))
+    _variable_homes[storage] = _name_of_gpu(gpu)
+
+
+# variable storage -> the device name of the GPU it was created on (its
+# device copy is dropped by an eager assignment; the variable stays there).
+_variable_homes = weakref.WeakKeyDictionary()
+
+
+def _name_of_gpu(gpu):
+    return _GPU_NAME % lowering.gpu_devices().index(gpu)
+
+
+def _name_of(device_array):
+    """The TensorFlow device name of a JAX array's device."""
+    try:
+        dev = next(iter(device_array.devices()))
+    except Exception:  # noqa: BLE001 - not a JAX array: a host value
+        return CPU_NAME
+    gpus = lowering.gpu_devices()
+    if dev in gpus:
+        return _GPU_NAME % gpus.index(dev)
+    return CPU_NAME
+
+
+def device_name(host):
+    """The device name of an eager tensor whose host array is `host`."""
+    if not lowering._loaded:
+        return CPU_NAME     # JAX never imported: no device copies exist
+    from ..compiler import xla_compile
+    dev = xla_compile.device_copy(host)
+    return CPU_NAME if dev is None else _name_of(dev)
+
+
+def variable_device_name(storage):
+    """The device name of a variable with resource storage `storage`."""
+    if not lowering._loaded:
+        return CPU_NAME
+    from ..compiler import xla_compile
+    dev = xla_compile.variable_copy(storage)
+    if dev is None:
+        return _variable_homes.get(storage, CPU_NAME)
+    return _name_of(dev)
