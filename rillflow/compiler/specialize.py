@@ -205,8 +205,9 @@ def _matmul(op):
         if any(d is None for d in dims) or dims[0] * dims[1] * dims[2] > 64 ** 3:
             return None
     # `.T` is a view: NumPy passes the transpose to BLAS, as the kernel does.
-    if a.dtype is D.float32:
-        # Large float32 products may go to XLA's dot, as the kernel's do.
+    if a.dtype is D.float32 and xla_gemm.enabled():
+        # Large float32 products may go to XLA's dot (RILLFLOW_XLA_GEMM=1),
+        # as the kernel's do.
         def template(em, args, ta=ta, tb=tb):
             return "%s(%s%s, %s%s)" % (em.global_for(xla_gemm.matmul, "xla_gemm"), args[0],
                                        ".T" if ta else "", args[1], ".T" if tb else "")
