@@ -337,16 +337,20 @@ def test_background_load_first_request_waits_up_to_first_wait(monkeypatch):
 
 
 @needs_jit
-def test_sums_over_leading_axes_keep_numpys_bits(monkeypatch):
+def test_sums_over_a_run_of_axes_keep_numpys_bits():
     assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
     rng = np.random.default_rng(11)
-    for shape in [(2, 2), (3, 7), (5000, 32), (32, 28, 28, 32), (8, 9, 1024), (40, 3, 5)]:
+    # Leading axes (bias gradients, batch norm means), middle axes (global
+    # average pools), several kept trailing axes, a reduced axis of 1.
+    cases = [((2, 2), (0,)), ((3, 7), (0,)), ((5000, 32), (0,)), ((32, 28, 28, 32), (0, 1, 2)),
+             ((8, 9, 1024), (1, 0)), ((40, 3, 5), (0, 1)), ((32, 16, 16, 64), (1, 2)),
+             ((3, 4, 5, 6, 7), (2, 3)), ((7, 5, 9, 2), (2,)), ((6, 1, 8), (1,))]
+    for shape, axes in cases:
         x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(np.float32)
         x.ravel()[rng.integers(0, x.size, 7)] = -0.0
-        axes = tuple(range(x.ndim - 1))
         for keep in (False, True):
             want = np.add.reduce(x, axis=axes, dtype=np.float32, keepdims=keep)
-            got = jit_kernels.sum_leading_axes(x, axes[::-1], keep)
+            got = jit_kernels.sum_axis_run(x, axes, keep)
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
         # The ops use it: reduce_sum and reduce_mean (a batch norm's mean).
@@ -355,21 +359,23 @@ def test_sums_over_leading_axes_keep_numpys_bits(monkeypatch):
         np.testing.assert_array_equal(
             tf.reduce_mean(x, axis=list(axes), keepdims=True).numpy().view(np.int32),
             (np.add.reduce(x, axis=axes, keepdims=True) /
-             np.float32(x.size // x.shape[-1])).view(np.int32))
-    # -0.0, inf and NaN columns as NumPy adds them.
+             np.float32(np.prod([shape[a] for a in axes]))).view(np.int32))
+    # -0.0, inf and NaN columns as NumPy adds them; an all -0.0 column
+    # sums to +0 (NumPy starts from the identity).
     x = np.array([[-0.0, np.inf, np.nan, 1.0], [-0.0, -np.inf, 0.0, -1.0]] * 600, np.float32)
     with np.errstate(invalid="ignore"):
         want = np.add.reduce(x, axis=0)
-    np.testing.assert_array_equal(jit_kernels.sum_leading_axes(x, (0,), False).view(np.int32),
+    np.testing.assert_array_equal(jit_kernels.sum_axis_run(x, (0,), False).view(np.int32),
                                   want.view(np.int32))
-    # Where it does not apply: one column (NumPy sums it pairwise), other
-    # axes, wide rows, other dtypes, non-contiguous arrays.
+    z = np.full((300, 8), -0.0, np.float32)
+    np.testing.assert_array_equal(jit_kernels.sum_axis_run(z, (0,), False).view(np.int32),
+                                  np.add.reduce(z, axis=0).view(np.int32))
+    # Where it does not apply: one kept value (NumPy sums it pairwise), the
+    # last axis, axes not in a run, wide rows, other dtypes, non-contiguous
+    # arrays, all axes.
     big = np.ones((64, 2048), np.float32)
     for a, axes in [(np.ones((4096, 1), np.float32), (0,)), (np.ones((64, 64), np.float32), (1,)),
-                    (big, (0,)), (np.ones((64, 64)), (0,)), (big[:, ::2], (0,)),
-                    (np.ones((4, 64, 64), np.float32), (0,))]:
-        assert jit_kernels.sum_leading_axes(a, axes, False) is None
-    # An all -0.0 column: NumPy starts from +0.
-    z = np.full((300, 8), -0.0, np.float32)
-    np.testing.assert_array_equal(jit_kernels.sum_leading_axes(z, (0,), False).view(np.int32),
-                                  np.add.reduce(z, axis=0).view(np.int32))
+                    (np.ones((4, 64, 64), np.float32), (0, 2)), (big, (0,)),
+                    (np.ones((64, 64)), (0,)), (big[:, ::2], (0,)),
+                    (np.ones((64, 64), np.float32), (0, 1))]:
+        assert jit_kernels.sum_axis_run(a, axes, False) is None

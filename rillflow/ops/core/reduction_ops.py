@@ -178,9 +178,9 @@ _or_reduce = np.logical_or.reduce
 
 def _float_sum(x, ax, keep_dims):
     """The sum over axes `ax` in `x`'s dtype: NumPy's, or its bits from the
-    jit extra's loop for sums over the leading axes (bias gradients, batch
-    norm statistics: rows of a few dozen channels)."""
-    out = _jk.sum_leading_axes(x, ax, keep_dims)
+    jit extra's loop for sums over a run of axes before a few dozen kept
+    values (bias gradients, batch norm statistics, global average pools)."""
+    out = _jk.sum_axis_run(x, ax, keep_dims)
     if out is None:
         return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
     return out

@@ -9,6 +9,6 @@ over cache-sized blocks; threads: the worker threads GIL-free kernels share; cep
 spence; bessel: Eigen's Bessel functions), and the compiled versions the optional `jit` extra
 provides (jit_kernels: loading and dispatch; jit_tanh; jit_exp_log: exp, expm1, log,
 log1p, sigmoid, softplus; jit_softmax: the row sums; jit_erf: erf, erfc, rsqrt;
-jit_trig: sin, cos, tan, atan2; jit_pow: pow; jit_glibc: glibc_float's functions; jit_reduce: sums over the leading axes);
+jit_trig: sin, cos, tan, atan2; jit_pow: pow; jit_glibc: glibc_float's functions; jit_reduce: sums over a run of axes);
 xla_gemm: large float32 matrix products through XLA's dot (opt-in, the `xla` extra).
 Kernels are plain functions on NumPy arrays; the op families register them."""

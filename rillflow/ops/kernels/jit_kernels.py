@@ -470,40 +470,53 @@ def compiled_first(name, kernel):
     return run
 
 
-# --- sums over the leading axes (jit_reduce) ----------------------------------------------
-# A family of its own (BackgroundLoad): reduction_ops asks `sum_leading_axes`,
+# --- sums over a run of axes (jit_reduce) ---------------------------------------------------
+# A family of its own (BackgroundLoad): reduction_ops asks `sum_axis_run`,
 # which returns None (NumPy's reduction runs, with the same bits) until the
 # loop is loaded or where it does not apply.
 
-# Rows of 2 to this many values: NumPy sums a single column pairwise (other
-# bits), and from about ten thousand values per row its own loop is as fast.
+# Kept trailing values per row: 2 to this many (NumPy sums a single column
+# pairwise, other bits; from about ten thousand values per row its own loop
+# is as fast).
 SUM_ROW_MAX = 1024
 
 
 def _load_reduce():
     from . import jit_reduce
-    jit_reduce.sum_leading(np.zeros((2, 3), np.float32), np.empty(3, np.float32))
-    return {"sum_leading": jit_reduce.sum_leading}
+    jit_reduce.sum_rows(np.zeros((1, 2, 3), np.float32), np.empty((1, 3), np.float32))
+    return {"sum_rows": jit_reduce.sum_rows}
 
 
 REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction loops")
 
 
-def sum_leading_axes(x, axes, keepdims):
+def sum_axis_run(x, axes, keepdims):
     """`np.add.reduce(x, axis=axes, dtype=float32, keepdims=keepdims)` with
-    NumPy's bits, compiled, for a C-contiguous float32 `x` summed over every
-    axis but its last (of 2 to SUM_ROW_MAX values); None where that does not
+    NumPy's bits, compiled, for a C-contiguous float32 `x` summed over a run
+    of consecutive axes that trailing axes of 2 to SUM_ROW_MAX values in all
+    follow (the leading axes over the run, e.g. a bias gradient; the middle
+    axes of (N, H, W, C), a global average pool); None where that does not
     apply or the loop is not loaded."""
-    if x.dtype != _F32 or x.ndim < 2 or not 2 <= x.shape[-1] <= SUM_ROW_MAX or \
-            not x.flags.c_contiguous or len(axes) != x.ndim - 1 or x.size == 0:
+    if x.dtype != _F32 or not axes or not x.flags.c_contiguous or x.size == 0:
         return None
-    for i, a in enumerate(sorted(axes)):
-        if a != i:
-            return None
+    run = sorted(axes)
+    first, last = run[0], run[-1]
+    if last - first + 1 != len(run) or last >= x.ndim - 1:
+        return None
+    shape = x.shape
+    c = 1
+    for d in shape[last + 1:]:
+        c *= d
+    if not 2 <= c <= SUM_ROW_MAX:
+        return None
     ks = REDUCE.get(x.size)
     if ks is None:
         return None
-    c = x.shape[-1]
-    out = np.empty(c, _F32)
-    ks["sum_leading"](x.reshape(-1, c), out)
-    return out.reshape((1,) * (x.ndim - 1) + (c,)) if keepdims else out
+    p = 1
+    for d in shape[:first]:
+        p *= d
+    out = np.empty((p, c), _F32)
+    ks["sum_rows"](x.reshape(p, -1, c), out)
+    kept = tuple(1 if first <= a <= last else d for a, d in enumerate(shape)) if keepdims \
+        else shape[:first] + shape[last + 1:]
+    return out.reshape(kept)
