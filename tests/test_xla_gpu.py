@@ -24,13 +24,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS = textwrap.dedent('''
     import numpy as np
     import rillflow as tf
-    from rillflow.compiler import xla_compile
+    from rillflow.framework import placement
 
     GPU = "/job:localhost/replica:0/task:0/device:GPU:0"
     CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def where(t):
-        copy = xla_compile.device_copy(t._v)
+        copy = placement.device_copy(t._v)
         return None if copy is None else next(iter(copy.devices()))
 
     assert [d.name for d in tf.config.list_physical_devices("GPU")][:1] == \\

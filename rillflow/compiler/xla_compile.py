@@ -386,7 +386,7 @@ def _needs_constants(error):
 # A variable's value lives on the host as a NumPy array (what eager code
 # reads); the device array it came from is remembered so the next call
 # passes it without a copy.
-_device_arrays = weakref.WeakKeyDictionary()
+_device_arrays = _placement.variable_copies
 
 
 def _device_value(handle):
@@ -450,23 +450,7 @@ class _PendingHost(ResourceHandle):
     def value(self, v):
         _VALUE_SLOT.__set__(self, v)
         self.__class__ = ResourceHandle
-
-
-def register_variable_copy(handle, value):
-    """Records `value` (a device array) as the device copy of the variable
-    storage `handle`'s current host value (placement.place_variable)."""
-    _device_arrays[handle] = (handle.value, value)
-
-
-def variable_copy(handle):
-    """The device copy of the variable storage `handle`'s current value, or
-    None (never made, or stale after an eager assignment)."""
-    if handle.__class__ is _PendingHost:
-        return _device_arrays[handle][1]
-    cached = _device_arrays.get(handle)
-    if cached is not None and cached[0] is handle.value:
-        return cached[1]
-    return None
+        _device_arrays.pop(self, None)
 
 
 # Host values that never change -> their device arrays, so that passing one
@@ -475,8 +459,8 @@ def variable_copy(handle):
 # here, so their id is not reused while cached) and the read-only arrays
 # compiled calls return (views of device buffers, held weakly). Writable
 # arrays are never cached: their owner may change them in place.
-_immutable = {}
-_IMMUTABLE_LIMIT = 4096
+_immutable = _placement.device_copies
+_IMMUTABLE_LIMIT = _placement.DEVICE_COPY_LIMIT
 
 
 def _argument(a):
@@ -514,25 +498,6 @@ def _copy_to_host_async(*groups):
             start = getattr(v, "copy_to_host_async", None)
             if start is not None:
                 start()
-
-
-def register_device_copy(host, value):
-    """Records device array `value` as the copy of read-only host array
-    `host` (placement.place), which compiled calls then pass instead."""
-    if len(_immutable) >= _IMMUTABLE_LIMIT:
-        _immutable.clear()
-    _immutable[id(host)] = (weakref.ref(host), value)
-
-
-def device_copy(host):
-    """The device array cached for host value `host`, or None."""
-    e = _immutable.get(id(host))
-    if e is None:
-        return None
-    held = e[0]
-    if held is host or (held.__class__ is weakref.ref and held() is host):
-        return e[1]
-    return None
 
 
 def _host_value(v):

@@ -8,6 +8,7 @@ rillflow runs every op on the CPU in one deterministic way, so these are
 recorded and read back as TensorFlow reports them; none changes a result.
 """
 from . import context as _context
+from . import lowering
 from .api_export import export
 from .device import PhysicalDevice, list_logical_devices
 
@@ -127,8 +128,7 @@ def enable_tensor_float_32_execution(enabled):
     on GPUs that have it (compiled functions on a GPU: JAX's default matmul
     precision; CPU float32 math never uses it)."""
     _settings.tf32 = bool(enabled)
-    from . import lowering
-    lowering.apply_tf32_setting()
+    lowering.set_tf32(enabled)
 
 
 _POLICIES = ("silent", "silent_for_int32", "warn", "explicit")

@@ -68,21 +68,23 @@ def load():
         module.config.update("jax_enable_x64", True)
         lowering_values.register_pytrees(module)
         _loaded.append(module)
-        from .config import tensor_float_32_execution_enabled
-        if not tensor_float_32_execution_enabled():
-            apply_tf32_setting()    # else JAX's own default (or its environment) stays
+        if not _tf32[0]:
+            set_tf32(False)     # else JAX's own default (or its environment) stays
     return _loaded[0]
 
 
-def apply_tf32_setting():
-    """Gives JAX the TensorFloat-32 setting (`tf.config.experimental.
-    enable_tensor_float_32_execution`): off means full float32 products
-    ("highest" precision) on GPUs, as TensorFlow computes them then."""
-    if not _loaded:
-        return      # applied when JAX is loaded
-    from .config import tensor_float_32_execution_enabled
-    _loaded[0].config.update("jax_default_matmul_precision",
-                             None if tensor_float_32_execution_enabled() else "highest")
+# Whether TensorFloat-32 is allowed (config.py's
+# tf.config.experimental.enable_tensor_float_32_execution sets it).
+_tf32 = [True]
+
+
+def set_tf32(enabled):
+    """Gives JAX the TensorFloat-32 setting: off means full float32
+    products ("highest" precision) on GPUs, as TensorFlow computes them then."""
+    _tf32[0] = bool(enabled)
+    if _loaded:
+        _loaded[0].config.update("jax_default_matmul_precision",
+                                 None if enabled else "highest")
 
 
 class _LazyModule:

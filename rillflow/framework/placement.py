@@ -33,15 +33,65 @@ import numpy as np
 
 from . import context as _context
 from . import lowering
+from . import tensor as _tensor
 
 __all__ = ["call_device", "place", "place_variable", "device_name", "variable_device_name",
-           "CPU_NAME"]
+           "CPU_NAME", "device_copies", "variable_copies", "device_copy", "variable_copy",
+           "register_device_copy", "register_variable_copy"]
 
 _state = _context.state
 
 CPU_NAME = "/job:localhost/replica:0/task:0/device:CPU:0"
 _GPU_NAME = "/job:localhost/replica:0/task:0/device:GPU:%d"
 _SPEC = re.compile(r"(?:^|/)device:(?P<type>[A-Z_]+)(?::(?P<index>\d+))?")
+
+# The device copies of host values, which compiled calls
+# (compiler/xla_compile.py) pass instead of the host values:
+# - id(host array) -> (the array, or a weak reference to it; its device
+#   array), for values that never change: NumPy scalars, read-only arrays
+#   (results of compiled calls, tensors placed on a GPU);
+# - variable storage -> (its host value when the copy was made, or None while
+#   the newest value exists only on the device; the device array).
+device_copies = {}
+DEVICE_COPY_LIMIT = 4096
+variable_copies = weakref.WeakKeyDictionary()
+
+
+def register_device_copy(host, value):
+    """Records device array `value` as the copy of read-only host array
+    `host`, which compiled calls then pass instead."""
+    if len(device_copies) >= DEVICE_COPY_LIMIT:
+        device_copies.clear()
+    device_copies[id(host)] = (weakref.ref(host), value)
+
+
+def device_copy(host):
+    """The device array recorded for host value `host`, or None."""
+    e = device_copies.get(id(host))
+    if e is None:
+        return None
+    held = e[0]
+    if held is host or (held.__class__ is weakref.ref and held() is host):
+        return e[1]
+    return None
+
+
+def register_variable_copy(storage, value):
+    """Records `value` (a device array) as the device copy of variable
+    `storage`'s current host value."""
+    variable_copies[storage] = (storage.value, value)
+
+
+def variable_copy(storage):
+    """The device copy of variable `storage`'s current value, or None (never
+    made, or stale after an eager assignment)."""
+    e = variable_copies.get(storage)
+    if e is None:
+        return None
+    if e[0] is None or e[0] is storage.value:   # None: the value is only there
+        return e[1]
+    return None
+
 
 # canonical scope name -> the JAX device a compiled call runs on (None: JAX's
 # default device, nothing to switch).
@@ -109,7 +159,6 @@ def place(tensor):
     gpu = _scope_gpu()
     if gpu is None:
         return tensor
-    from ..compiler import xla_compile
     host = tensor._v
     if isinstance(host, np.ndarray):
         if host.flags.writeable:
@@ -121,7 +170,7 @@ def place(tensor):
         host.flags.writeable = False
         tensor._v = host.reshape(())
         host = tensor._v
-    xla_compile.register_device_copy(host, _copy_to(host, gpu))
+    register_device_copy(host, _copy_to(host, gpu))
     return tensor
 
 
@@ -131,8 +180,7 @@ def place_variable(storage):
     gpu = _scope_gpu()
     if gpu is None or storage.value is None:
         return
-    from ..compiler import xla_compile
-    xla_compile.register_variable_copy(storage, _copy_to(storage.value, gpu))
+    register_variable_copy(storage, _copy_to(storage.value, gpu))
     _variable_homes[storage] = _name_of_gpu(gpu)
 
 
@@ -161,17 +209,20 @@ def device_name(host):
     """The device name of an eager tensor whose host array is `host`."""
     if not lowering._loaded:
         return CPU_NAME     # JAX never imported: no device copies exist
-    from ..compiler import xla_compile
-    dev = xla_compile.device_copy(host)
+    dev = device_copy(host)
     return CPU_NAME if dev is None else _name_of(dev)
+
+
+# EagerTensor.device asks this module (tensor.py cannot import it: this
+# module imports tensor.py's dependents' dependencies).
+_tensor.device_name_hook[0] = device_name
 
 
 def variable_device_name(storage):
     """The device name of a variable with resource storage `storage`."""
     if not lowering._loaded:
         return CPU_NAME
-    from ..compiler import xla_compile
-    dev = xla_compile.variable_copy(storage)
+    dev = variable_copy(storage)
     if dev is None:
         return _variable_homes.get(storage, CPU_NAME)
     return _name_of(dev)

@@ -82,6 +82,11 @@ def _rebuild_eager(value):
     return EagerTensor(value)
 
 
+# framework/placement.py's device_name, installed when it is imported (device
+# copies exist only after that).
+device_name_hook = [None]
+
+
 class EagerTensor(Tensor):
     """A tensor with a concrete value (a NumPy array or NumPy scalar)."""
 
@@ -113,8 +118,9 @@ class EagerTensor(Tensor):
         """The device the tensor lives on: that of its device copy (a GPU's
         for results of compiled calls that ran there and tensors placed
         with `tf.device`), else the CPU (framework/placement.py)."""
-        from . import placement
-        return placement.device_name(self._v)
+        hook = device_name_hook[0]
+        return "/job:localhost/replica:0/task:0/device:CPU:0" if hook is None \
+            else hook(self._v)
 
     @property
     def backing_device(self):
