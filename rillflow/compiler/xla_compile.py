@@ -13,7 +13,9 @@ input shapes. A call passes the variables' current values as arguments,
 writes the new values of the variables the graph assigned back into their
 handles, and keeps the PRNG key of the stateful random ops between calls.
 """
+import functools
 import hashlib
+import sys
 import threading
 import weakref
 
@@ -23,6 +25,7 @@ from ..framework import dtypes as D
 from ..framework import errors
 from ..framework import lowering as L
 from ..framework import placement as _placement
+from ..framework.convert import ALIGNED_BYTES as aligned_copy_min_bytes, aligned_copy
 from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
 from .codegen import compile_graph
@@ -175,8 +178,14 @@ class XlaCompiledGraph:
         self._plain_outputs = all(t is not None and t.dtype not in (D.variant, D.resource)
                                   for t in self.outputs)
         self._lock = threading.Lock()
-        self.fn = self.__call__ if self._any_var or not self._plain_outputs \
-            else self._plain_call()
+        # A graph without variables whose outputs are arrays first tries one
+        # program of the arrays alone (`_flat_jit`): a call is then JAX's
+        # call and little else (`_plain_call`). None once the general call
+        # is needed (a PRNG key, host callbacks, compile-time constants).
+        plain = not self._any_var and self._plain_outputs
+        self._plain = plain
+        self._flat = self._flat_jit() if plain else None
+        self.fn = self._plain_call() if plain else self.__call__
 
     def _variables(self, vals):
         """(array arguments, handles by slot, slot of each resource input and
@@ -338,28 +347,98 @@ class XlaCompiledGraph:
             self._jitted.clear()
             raise error from None
 
+    def _flat_jit(self):
+        """The jitted `(*arrays) -> tuple of outputs` of a graph without
+        variables: no key, no variable values, no written values (JAX's
+        call handles the fewest arguments and results). Its trace raises
+        `_NotFlat` for a graph that uses the PRNG key or host callbacks."""
+        pure = self.computation((), [])
+        unused_key = np.zeros(2, np.uint32)
+
+        def fn(*arrays):
+            outs, _, _ = pure(arrays, {}, unused_key)
+            if self._uses_key or self._has_callbacks:
+                raise _NotFlat()
+            return outs[0] if single else tuple(outs)
+        single = len(self.outputs) == 1
+        return L.load().jit(fn)
+
+    def inline_call(self, value_exprs, n_out, raise_expr="error"):
+        """Python source (a block indented by 4, and its globals) that calls
+        `_flat` on the values of `value_exprs` when it can, for a caller to
+        generate its calls with (`_plain_call`, function/fast_call.py): it
+        returns `RET_H` (in which `h0`, `h1`... are the outputs' host
+        arrays) or `RET_R` (`r`: the tuple of host arrays of a call that
+        took the general path after `_flat` failed), or else falls through
+        (inside a `tf.device` scope or once `_flat` is None) to the code
+        after it. An error is raised as `raise_expr` (of `error`). None for
+        a graph with variables or outputs that are not arrays."""
+        if not self._plain:
+            return None
+        n_in = len(value_exprs)
+        # Without GPUs every `tf.device` scope runs a call on JAX's default
+        # device (placement.call_device): the scope needs no look.
+        gpus = bool(L.gpu_devices())
+        lines = ["    flat = xla_self._flat",
+                 "    if flat is not None%s:" % (" and not xla_state.device" if gpus else "")]
+        for i, expr in enumerate(value_exprs):
+            # The cache's entry holds a NumPy scalar itself (its id cannot be
+            # reused while held) or a weak reference to an array.
+            lines += ["        x%d = %s" % (i, expr),
+                      "        e = xla_get(id(x%d))" % i,
+                      "        d%d = e[1] if e is not None and (e[0] is x%d or e[0]() is x%d) "
+                      "else xla_argument(x%d)" % (i, i, i, i)]
+        xs = ", ".join("x%d" % i for i in range(n_in)) + ("," if n_in == 1 else "")
+        lines += ["        try:",
+                  "            o = flat(%s)" % ", ".join("d%d" % i for i in range(n_in)),
+                  "        except Exception as e:",
+                  "            try:",
+                  "                r = xla_self._flat_failed(e, (%s))" % xs,
+                  "            except Exception as error:",
+                  "                raise %s" % raise_expr,
+                  "            return RET_R"]
+        # Without GPUs a result's host array is a view of its device buffer
+        # (JAX's CPU arrays), found again through its base: nothing to
+        # remember.
+        for j in range(n_out):
+            o = "o" if n_out == 1 else "o[%d]" % j
+            lines.append("        h%d = xla_asarray(%s)" % (j, o))
+            if gpus:
+                lines.append("        xla_keep(h%d, %s)" % (j, o))
+        lines.append("        return RET_H")
+        ns = {"xla_self": self, "xla_state": _placement._state, "xla_get": _immutable.get,
+              "xla_argument": _argument, "xla_asarray": np.asarray, "xla_keep": _keep_result}
+        return "\n".join(lines) + "\n", ns
+
     def _plain_call(self):
         """`fn` of a graph without variable inputs whose outputs are arrays:
-        once a call has traced and found no PRNG key nor host callbacks in
-        use, a call is the jitted call alone (the general `__call__` else)."""
-        jitted = self._jitted
-        general = self.__call__
-        immutable = _immutable
-        state = _placement._state
-        returned = _returned
-        argument = _argument
+        the arguments' cached device arrays (or the host values) straight
+        into `_flat`, the results' host arrays out; the general `__call__`
+        inside a `tf.device` scope or once `_flat` is None. Generated for
+        the graph's arity: no argument tuples, no loops."""
+        n_out = len(self.outputs)
+        names = ", ".join("a%d" % i for i in range(len(self.inputs)))
+        block, ns = self.inline_call(["a%d" % i for i in range(len(self.inputs))], n_out)
+        block = block.replace("RET_R", "r").replace(
+            "RET_H", "(%s%s)" % (", ".join("h%d" % j for j in range(n_out)),
+                                 "," if n_out == 1 else ""))
+        src = "def call(%s):\n%s    return general(%s)\n" % (names, block, names)
+        ns["general"] = self.__call__
+        exec(compile(src, "<xla call %s>" % self.name, "exec"), ns)
+        return ns["call"]
 
-        def call(*vals):
-            fn = jitted.get(())
-            if fn is None or self._uses_key or self._has_callbacks or self._static \
-                    or state.device:
-                return general(*vals)
-            args = []
-            for a in vals:
-                e = immutable.get(id(a))
-                args.append(e[1] if e is not None and e[0] is a else argument(a))
-            return tuple([returned(o) for o in fn(tuple(args), (), self._key)[0]])
-        return call
+    def _flat_failed(self, error, vals):
+        """A `_flat` call that raised `error`: a graph that needs the
+        general call (a key, callbacks, compile-time constants) makes it
+        from now on; other errors are the call's."""
+        if isinstance(error, _NotFlat):
+            self._flat = None
+            return self(*vals)
+        if isinstance(error, errors.InvalidArgumentError) and _needs_constants(error):
+            self._flat = None
+            if not self._static:
+                return self._with_constant_arguments(vals, error)
+        raise error
 
     def lowered_text(self, *vals):
         """The StableHLO text of the program for these input values."""
@@ -375,6 +454,11 @@ _CONSTANT_ARGUMENT_LIMIT = 64
 def _small_integers(a):
     a = np.asarray(a)
     return a.dtype.kind in "iu" and a.size <= _CONSTANT_ARGUMENT_LIMIT
+
+
+class _NotFlat(Exception):
+    """Raised by the trace of `XlaCompiledGraph._flat` for a graph that
+    needs the PRNG key or host callbacks (the general call)."""
 
 
 def _needs_constants(error):
@@ -397,7 +481,27 @@ def _device_value(handle):
         return None
     cached = _device_arrays.get(handle)
     if cached is not None and cached[0] is v:
-        return cached[1]
+        if cached[1] is not None:
+            return cached[1]
+        # The second call since an eager assignment left this value: it
+        # gets a device copy (a variable read by compiled calls and never
+        # written by them, say).
+        if v.__class__ is not np.ndarray or v.dtype.hasobject or _aliased_per_call(v):
+            return v
+        dev = _device_copy(v)
+        if L.gpu_devices():
+            # The host value stays; read-only, so the copy stays equal to it
+            # (an in-place scatter copies it first).
+            v.flags.writeable = False
+        else:
+            # The host value becomes the view of the device buffer, as after
+            # a compiled call wrote it (one copy of the value, not two).
+            handle.value = v = np.asarray(dev)
+        _device_arrays[handle] = (v, dev)
+        return dev
+    # The first call since: remembered (a value an eager assignment made
+    # is often used once: no copy yet).
+    _device_arrays[handle] = (v, None)
     return v
 
 
@@ -455,21 +559,100 @@ class _PendingHost(ResourceHandle):
 
 # Host values that never change -> their device arrays, so that passing one
 # to a compiled call again transfers nothing (a transfer costs about a
-# microsecond, a third of JAX's own call): NumPy scalars (immutable, held
-# here, so their id is not reused while cached) and the read-only arrays
-# compiled calls return (views of device buffers, held weakly). Writable
-# arrays are never cached: their owner may change them in place.
+# microsecond, a third of JAX's own call, and a copy of every byte): the
+# registry framework/placement.py keeps (`device_copies`): NumPy scalars
+# (immutable, held there, so their id is not reused while cached), the
+# read-only arrays results of compiled calls on a GPU are copied to, the
+# tensors `tf.device` placed, and arrays passed to compiled calls a second
+# time that nothing else can write (`_owned`; made read-only then). Arrays
+# are held weakly, and an entry goes with its array (`_remember`); a cached
+# array can never change, so an entry is never stale. Without GPUs a
+# result's host array is a view of its device buffer and needs no entry
+# (`_result_array`).
 _immutable = _placement.device_copies
 _IMMUTABLE_LIMIT = _placement.DEVICE_COPY_LIMIT
+# Arrays passed once (id -> (weak reference, None)): the second time they
+# are cached. Most arrays are passed once (a batch of data), and a device
+# copy costs about 17 us of JAX's Python.
+_seen = {}
 
 
-def _argument(a):
-    """An argument of the jitted call: `a`'s cached device array, if any."""
+def _forget(table, key, ref):
+    e = table.get(key)
+    if e is not None and e[0] is ref:
+        # (another thread may have replaced the entry since: dropping an
+        # entry only costs a transfer)
+        table.pop(key, None)
+
+
+def _remember(table, host, value):
+    """Records `(weak reference to host, value)` under `id(host)` in `table`,
+    removed when `host` goes (its device copy freed, its id free for
+    reuse)."""
+    if len(table) >= _IMMUTABLE_LIMIT:
+        table.clear()
+    key = id(host)
+    table[key] = (weakref.ref(host, functools.partial(_forget, table, key)), value)
+
+
+def _cached(a):
+    """`a`'s device array in `_immutable`, or None."""
     e = _immutable.get(id(a))
     if e is not None:
         held = e[0]
         if held is a or (held.__class__ is weakref.ref and held() is a):
             return e[1]
+    return None
+
+
+def _result_array(a):
+    """The JAX array whose buffer host array `a` is (NumPy's view of a CPU
+    result: its base is the memoryview of the JAX array), or None."""
+    b = a.base
+    if b.__class__ is memoryview:
+        o = b.obj
+        if isinstance(o, L.load().Array) and o.shape == a.shape and o.dtype == a.dtype:
+            return o
+    return None
+
+
+def _owned(a):
+    """Whether nothing but `a` can write into its buffer: `a` owns it, or
+    its base (a buffer of its own, 64-byte aligned by convert.aligned_copy,
+    say) is referenced by `a` alone. Tensors hold their own arrays (a
+    writable NumPy array converted to a tensor is copied), and no kernel
+    writes into a tensor's array."""
+    b = a.base
+    if b is None:
+        return True
+    # The references counted: a's base, `b`, and getrefcount's argument.
+    return b.__class__ is np.ndarray and b.base is None and sys.getrefcount(b) <= 3
+
+
+def _argument(a):
+    """An argument of the jitted call: `a`'s cached device array, if any,
+    else `a` (JAX transfers it), cached if it is passed a second time."""
+    dev = _cached(a)
+    if dev is not None:
+        return dev
+    if a.__class__ is np.ndarray:
+        dev = _result_array(a)
+        if dev is not None:
+            return dev
+        if not _owned(a) or a.dtype.hasobject or _aliased_per_call(a):
+            return a
+        e = _seen.get(id(a))
+        if e is None or e[0]() is not a:
+            _remember(_seen, a, None)
+            return a
+        _seen.pop(id(a), None)
+        # Read-only from now on, so that the device copy always equals it.
+        a.flags.writeable = False
+        if a.base is not None:
+            a.base.flags.writeable = False
+        dev = _device_copy(a)
+        _remember(_immutable, a, dev)
+        return dev
     if isinstance(a, np.generic):
         if len(_immutable) >= _IMMUTABLE_LIMIT:
             _immutable.clear()
@@ -481,14 +664,37 @@ def _argument(a):
     return a
 
 
+def _aliased_per_call(a):
+    """Whether host array `a` is passed as it is each call: a large one,
+    64-byte aligned, on a machine without GPUs, whose buffer JAX takes
+    itself (a microsecond; a cached copy would only double its memory)."""
+    return a.nbytes >= aligned_copy_min_bytes and a.ctypes.data % 64 == 0 and \
+        not L.gpu_devices()
+
+
+def _device_copy(a):
+    """A device array equal to host array `a` that does not refer to `a`:
+    JAX's CPU `device_put` may take an aligned buffer itself, and a cached
+    device array holding its host array would keep it alive for good."""
+    if not L.gpu_devices():
+        a = aligned_copy(a)
+    return L.load().device_put(a)
+
+
+def _keep_result(host, v):
+    """Remembers device array `v` as the copy of `host`, a compiled call's
+    result copied to the host (from a GPU): the next call passes `v`."""
+    if host.__class__ is np.ndarray and not host.flags.writeable:
+        _remember(_immutable, host, v)
+
+
 def _returned(v):
     """The host array of a compiled call's output `v` (a device array),
     remembered as its device array's copy for the next call."""
     host = np.asarray(v)
-    if host.__class__ is np.ndarray and not host.flags.writeable:
-        if len(_immutable) >= _IMMUTABLE_LIMIT:
-            _immutable.clear()
-        _immutable[id(host)] = (weakref.ref(host), v)
+    if host.base.__class__ is not memoryview or L.gpu_devices():
+        # (with GPUs, `.device` of a result made on the CPU reads its entry)
+        _keep_result(host, v)
     return host
 
 
@@ -498,6 +704,16 @@ def _copy_to_host_async(*groups):
             start = getattr(v, "copy_to_host_async", None)
             if start is not None:
                 start()
+
+
+def device_array(host):
+    """The device array a compiled call passes for host value `host` without
+    a transfer (its registered copy, or the JAX array whose buffer it is),
+    or None."""
+    dev = _cached(host)
+    if dev is None and host.__class__ is np.ndarray:
+        dev = _result_array(host)
+    return dev
 
 
 def _host_value(v):

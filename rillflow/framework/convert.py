@@ -15,7 +15,8 @@ from .tensor_shape import TensorShape
 from .execute import apply, apply1, constant_op
 from .op_registry import get
 
-__all__ = ["convert_to_tensor", "to_numpy", "register_tensor_conversion_function"]
+__all__ = ["convert_to_tensor", "to_numpy", "register_tensor_conversion_function",
+           "aligned_copy"]
 
 _INT32_MIN, _INT32_MAX = -2 ** 31, 2 ** 31 - 1
 _OBJ = np.dtype(object)
@@ -214,6 +215,25 @@ def _has_python_float(value):
     return False
 
 
+# Copies of at least this many bytes start on a 64-byte boundary.
+ALIGNED_BYTES = 64 * 1024
+_ALIGNMENT = 64
+
+
+def aligned_copy(arr):
+    """A C-ordered copy of NumPy array `arr` that the copy alone refers to;
+    a large one starts on a 64-byte boundary. JAX (XLA on the CPU) takes
+    such an array as a device buffer without copying it again, where
+    NumPy's own allocations (16-byte aligned) are copied on every transfer."""
+    if arr.nbytes < ALIGNED_BYTES or arr.__class__ is not np.ndarray or arr.dtype.hasobject:
+        return arr.copy()
+    buf = np.empty(arr.nbytes + _ALIGNMENT, np.uint8)
+    start = -buf.ctypes.data % _ALIGNMENT
+    out = buf[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)
+    np.copyto(out, arr)
+    return out
+
+
 def to_numpy(value, dtype=None):
     """The NumPy value of a Python/NumPy `value`, as `dtype` (a DType) if given.
 
@@ -245,7 +265,7 @@ def to_numpy(value, dtype=None):
             # As TensorFlow: a tensor holds its own copy, so that writing into
             # the caller's array later does not change it (read-only arrays
             # are shared).
-            arr = arr.copy()
+            arr = aligned_copy(arr)
         return arr
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type "

@@ -17,7 +17,7 @@ from ..framework import blas_threads
 from ..framework import context as _context
 from ..framework import dtypes as D
 from ..framework import core_types, errors, nest
-from ..framework.convert import convert_to_tensor
+from ..framework.convert import aligned_copy, convert_to_tensor
 from ..framework.func_graph import CompositeOutput
 from ..framework.execute import apply
 from ..framework.op_registry import register, set_lowering
@@ -71,7 +71,7 @@ def _runtime_value(x):
     if isinstance(x, (np.ndarray, np.generic)):
         # A writable array is the caller's: the call works on a copy, as
         # TensorFlow converts it (an output must not alias it).
-        return x.copy() if isinstance(x, np.ndarray) and x.flags.writeable else x
+        return aligned_copy(x) if isinstance(x, np.ndarray) and x.flags.writeable else x
     return convert_to_tensor(x)._v
 
 

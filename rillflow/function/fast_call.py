@@ -25,7 +25,11 @@ def _output_shape(structured):
 def make_fast_call(cf, tensors, n_args):
     """A callable(args) running `cf` on a call's `n_args` arguments, of which
     those at positions `tensors` are eager tensors (the others are the Python
-    values the function was traced with); None when not applicable."""
+    values the function was traced with); None when not applicable.
+
+    A compiled graph with an `inline_call` method (XLA's: compiler/
+    xla_compile.py) supplies the code of its call, generated into this
+    function: one Python call less on the way to JAX's."""
     compiled = cf._ensure_compiled()
     kind = _output_shape(cf.graph.structured_outputs)
     if kind is None or cf._num_args != len(tensors):
@@ -34,27 +38,35 @@ def make_fast_call(cf, tensors, n_args):
     names = ["a%d" % i if i in tensors else "_" for i in range(n_args)]
     vals = ["a%d._v" % i for i in tensors] + ["c%d" % i for i in range(len(caps))]
     n_out = len(cf.graph.outputs)
-    if kind == "single":
-        ret = "T(r[0])"
-    else:
-        items = ", ".join("T(r[%d])" % i for i in range(n_out))
-        ret = ("(%s%s)" % (items, "," if n_out == 1 else "")) if kind == "tuple" \
+
+    def wrapped(item):
+        if kind == "single":
+            return "T(%s)" % item(0)
+        items = ", ".join("T(%s)" % item(i) for i in range(n_out))
+        return ("(%s%s)" % (items, "," if n_out == 1 else "")) if kind == "tuple" \
             else "[%s]" % items
     unpack = ("    %s = args\n" % (", ".join(names) + ("," if n_args == 1 else ""))
               if n_args else "")
+    ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state, "tensors": tensors,
+          "slow": cf._call_flat, "translate": runtime_errors.translate,
+          "blas_check": blas_threads.check}
+    inline = getattr(compiled, "inline_call", None)
+    block = inline and inline(vals, n_out, "translate(error).with_traceback(None) from None")
+    if block:
+        code, inline_ns = block
+        ns.update(inline_ns)
+        block = code.replace("RET_R", wrapped(lambda i: "r[%d]" % i)).replace(
+            "RET_H", wrapped(lambda i: "h%d" % i))
     src = ("def fast(args):\n"
            + ("    blas_check()\n" if blas_threads.ENABLED else "") +
            "    if state.tapes:\n"
            "        return slow([args[i] for i in tensors])\n"
-           + unpack +
+           + unpack + (block or "") +
            "    try:\n"
            "        r = fn(%s)\n"
            "    except Exception as e:\n"
            "        raise translate(e).with_traceback(None) from None\n"
-           "    return %s\n") % (", ".join(vals), ret)
-    ns = {"fn": compiled.fn, "T": EagerTensor, "state": _context.state, "tensors": tensors,
-          "slow": cf._call_flat, "translate": runtime_errors.translate,
-          "blas_check": blas_threads.check}
+           "    return %s\n") % (", ".join(vals), wrapped(lambda i: "r[%d]" % i))
     ns.update({"c%d" % i: v for i, v in enumerate(caps)})
     exec(compile(src, "<rillflow fast call %s>" % cf.name, "exec"), ns)
     return ns["fast"]

@@ -11,6 +11,7 @@ import inspect
 import threading
 import weakref
 
+import numpy as np
 
 from ..autograph import api as _autograph
 from ..compiler.codegen import compile_graph, needed_ops
@@ -272,7 +273,9 @@ class Function(core_types.PolymorphicFunction):
                 a = args[0]
                 if a.__class__ is EagerTensor:
                     v = a._v
-                    fast = self._fast.get((v.dtype, v.shape))
+                    # A NumPy scalar of a numeric type: its class says its
+                    # dtype and shape (see _call_slow).
+                    fast = self._fast.get(v.__class__) or self._fast.get((v.dtype, v.shape))
                     if fast is not None:
                         return fast(args)
             else:
@@ -316,6 +319,9 @@ class Function(core_types.PolymorphicFunction):
             key = tuple((a._v.dtype, a._v.shape) if a.__class__ is EagerTensor
                         else (a.__class__, a) for a in args)
             self._fast[key[0] if len(args) == 1 and tensors else key] = fast
+            if len(args) == 1 and tensors and isinstance(args[0]._v, np.generic) and \
+                    args[0]._v.dtype.kind in "biufc":
+                self._fast[args[0]._v.__class__] = fast
         return cf._call_flat(flat)
 
     def get_concrete_function(self, *args, **kwargs):
