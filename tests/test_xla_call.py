@@ -208,3 +208,17 @@ def test_random_printing_and_constant_argument_functions_take_the_general_call(c
     assert shaped(x6, tf.constant(2)).shape == (2, 3)
     assert shaped(x6, tf.constant(3)).shape == (3, 2)
     assert shaped(x6, tf.constant(2)).shape == (2, 3)
+
+
+def test_eager_tensor_init_only_sets_the_value_as_the_fast_call_assumes():
+    # function/fast_call.py makes the results of compiled calls with
+    # object.__new__ and `_v` alone: EagerTensor.__init__ must do no more.
+    from rillflow.framework.tensor import EagerTensor
+    code = EagerTensor.__init__.__code__
+    assert code.co_names == ("_v",) and code.co_varnames == ("self", "value")
+    f = tf.function(lambda x: (x + 1.0, x * 2.0), jit_compile=True)
+    for _ in range(3):
+        a, b = f(tf.constant([1.0, 2.0]))
+        assert type(a) is EagerTensor and a.__dict__ == {}
+        np.testing.assert_array_equal(a.numpy(), [2.0, 3.0])
+        np.testing.assert_array_equal(b.numpy(), [2.0, 4.0])
