@@ -97,6 +97,42 @@ def _tf_collatz_autograph(tfr):
     return c, (tfr.constant(27),)
 
 
+def _first_call_source():
+    """workloads.py's `_FIRST_CALL_SRC`, read without importing workloads.py
+    (which imports rillflow)."""
+    import ast
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.py")
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == \
+                "_FIRST_CALL_SRC":
+            return ast.literal_eval(node.value)
+    raise LookupError("_FIRST_CALL_SRC")
+
+
+def _tf_first_call(tfr):
+    """A new function's first call under jit_compile=True: AutoGraph,
+    tracing and XLA's compile each time."""
+    import linecache
+    src = _first_call_source()
+    counter = [0]
+    x, n = tfr.constant([1.0, 2.0]), tfr.constant(5)
+
+    def fresh_call():
+        counter[0] += 1
+        filename = "<first_call_xla_%d>" % counter[0]
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        ns = {"tf": tfr, "__name__": "benchmark_first_call"}
+        exec(compile(src, filename, "exec"), ns)
+        out = tfr.function(ns["fifteen_lines"], jit_compile=True)(x, n)
+        del linecache.cache[filename]
+        return out
+    fresh_call()
+    return fresh_call
+
+
 TF_BUILDERS = {
     "call_overhead": _tf_simple(lambda tfr: (lambda x: x + 1.0, (tfr.constant(1.0),))),
     "power_unrolled": _tf_simple(lambda tfr: _tf_power(tfr, False)),
@@ -109,6 +145,7 @@ TF_BUILDERS = {
         (tfr.constant(np.random.default_rng(1).standard_normal(1_000_000).astype(
             np.float32)),))),
     "rnn_tensorarray": _tf_simple(_tf_rnn),
+    "first_call_latency": _tf_first_call,
 }
 
 

@@ -179,6 +179,56 @@ def _rnn():
             "check": check}
 
 
+_FIRST_CALL_JAX_SRC = '''
+def fifteen_lines(x, n):
+    def body(carry):
+        i, total = carry
+        total = jax.lax.cond(i % 2 == 0, lambda t: t + jnp.sum(x) * 2.0,
+                             lambda t: t - 1.0, total)
+        return i + 1, total
+    _, total = jax.lax.while_loop(lambda c: c[0] < n, body, (0, jnp.float32(0.0)))
+    total = jax.lax.fori_loop(0, 3, lambda k, t: t + k.astype(jnp.float32), total)
+    scaled = total / 2.0
+    return jax.lax.cond(scaled > 100.0, lambda s: s - 100.0, lambda s: s, scaled)
+'''
+
+
+def _first_call():
+    """A new function's first call (AutoGraph conversion, trace, lowering and
+    XLA's compile) against a new `jax.jit` function's (trace and compile)."""
+    jax, jnp = _jax()
+    import linecache
+    counter = [0]
+    x, n = tf.constant([1.0, 2.0]), tf.constant(5)
+    xj, nj = jnp.asarray(np.array([1.0, 2.0], np.float32)), jnp.int32(5)
+
+    def fresh(src, namespace):
+        # A new code object each time, so that nothing is cached.
+        counter[0] += 1
+        filename = "<first_call_xla_%d>" % counter[0]
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        ns = dict(namespace, __name__="benchmark_first_call")
+        exec(compile(src, filename, "exec"), ns)
+        return filename, ns["fifteen_lines"]
+
+    def xla_call():
+        filename, fn = fresh(W._FIRST_CALL_SRC, {"tf": tf})
+        out = tf.function(fn, jit_compile=True)(x, n)
+        del linecache.cache[filename]
+        return out
+
+    def jax_call():
+        filename, fn = fresh(_FIRST_CALL_JAX_SRC, {"jax": jax, "jnp": jnp})
+        out = jax.jit(fn)(xj, nj).block_until_ready()
+        del linecache.cache[filename]
+        return out
+
+    def check():
+        assert abs(float(xla_call()) - 9.5) < 1e-6
+        assert abs(float(jax_call()) - 9.5) < 1e-6
+    return {"xla": xla_call, "jax": jax_call, "check": check}
+
+
 BUILDERS = {
     "call_overhead": _call_overhead,
     "power_unrolled": lambda: _power(False),
@@ -188,4 +238,5 @@ BUILDERS = {
     "mlp_train_step": _mlp,
     "elementwise_1m": _elementwise,
     "rnn_tensorarray": _rnn,
+    "first_call_latency": _first_call,
 }

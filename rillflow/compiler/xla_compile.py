@@ -13,7 +13,6 @@ input shapes. A call passes the variables' current values as arguments,
 writes the new values of the variables the graph assigned back into their
 handles, and keeps the PRNG key of the stateful random ops between calls.
 """
-import functools
 import hashlib
 import sys
 import threading
@@ -577,22 +576,7 @@ _IMMUTABLE_LIMIT = _placement.DEVICE_COPY_LIMIT
 _seen = {}
 
 
-def _forget(table, key, ref):
-    e = table.get(key)
-    if e is not None and e[0] is ref:
-        # (another thread may have replaced the entry since: dropping an
-        # entry only costs a transfer)
-        table.pop(key, None)
-
-
-def _remember(table, host, value):
-    """Records `(weak reference to host, value)` under `id(host)` in `table`,
-    removed when `host` goes (its device copy freed, its id free for
-    reuse)."""
-    if len(table) >= _IMMUTABLE_LIMIT:
-        table.clear()
-    key = id(host)
-    table[key] = (weakref.ref(host, functools.partial(_forget, table, key)), value)
+_remember = _placement.remember
 
 
 def _cached(a):

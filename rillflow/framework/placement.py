@@ -26,6 +26,7 @@ devices silently (its default device policy).
 Without JAX, or without GPUs, none of this costs anything: the scope is an
 empty string and `.device` is the CPU.
 """
+import functools
 import re
 import weakref
 
@@ -57,12 +58,28 @@ DEVICE_COPY_LIMIT = 4096
 variable_copies = weakref.WeakKeyDictionary()
 
 
+def _forget(table, key, ref):
+    e = table.get(key)
+    if e is not None and e[0] is ref:
+        # (another thread may have replaced the entry since: dropping an
+        # entry only costs a transfer)
+        table.pop(key, None)
+
+
+def remember(table, host, value):
+    """Records `(weak reference to host, value)` under `id(host)` in `table`
+    (`device_copies` or a table like it), removed when `host` goes (its
+    device copy freed, its id free for reuse)."""
+    if len(table) >= DEVICE_COPY_LIMIT:
+        table.clear()
+    key = id(host)
+    table[key] = (weakref.ref(host, functools.partial(_forget, table, key)), value)
+
+
 def register_device_copy(host, value):
     """Records device array `value` as the copy of read-only host array
     `host`, which compiled calls then pass instead."""
-    if len(device_copies) >= DEVICE_COPY_LIMIT:
-        device_copies.clear()
-    device_copies[id(host)] = (weakref.ref(host), value)
+    remember(device_copies, host, value)
 
 
 def device_copy(host):
