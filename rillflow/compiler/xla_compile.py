@@ -467,18 +467,18 @@ def _needs_constants(error):
 
 
 # A variable's value lives on the host as a NumPy array (what eager code
-# reads); the device array it came from is remembered so the next call
-# passes it without a copy.
-_device_arrays = _placement.variable_copies
+# reads); the device array it came from is remembered in its storage's
+# `device_entry` (host value, device array) so the next call passes it
+# without a copy.
 
 
 def _device_value(handle):
     if handle.__class__ is _PendingHost:
-        return _device_arrays[handle][1]
+        return handle.device_entry[1]
     v = handle.value
     if v is None:
         return None
-    cached = _device_arrays.get(handle)
+    cached = handle.device_entry
     if cached is not None and cached[0] is v:
         if cached[1] is not None:
             return cached[1]
@@ -496,11 +496,11 @@ def _device_value(handle):
             # The host value becomes the view of the device buffer, as after
             # a compiled call wrote it (one copy of the value, not two).
             handle.value = v = np.asarray(dev)
-        _device_arrays[handle] = (v, dev)
+        handle.device_entry = (v, dev)
         return dev
     # The first call since: remembered (a value an eager assignment made
     # is often used once: no copy yet).
-    _device_arrays[handle] = (v, None)
+    handle.device_entry = (v, None)
     return v
 
 
@@ -509,12 +509,12 @@ def _store(handle, value):
     if _accelerated[0] and (cls is ResourceHandle or cls is _PendingHost) and _on_gpu(value):
         # Computed on a GPU: the host copy waits until eager code reads it,
         # so a loop of compiled steps never waits for its weights' transfer.
-        _device_arrays[handle] = (None, value)
+        handle.device_entry = (None, value)
         handle.__class__ = _PendingHost
         return
     host = np.asarray(value)
     handle.value = host
-    _device_arrays[handle] = (host, value)
+    handle.device_entry = (host, value)
 
 
 # Whether JAX has GPUs (set on the first compiled call that finds some).
@@ -542,18 +542,18 @@ class _PendingHost(ResourceHandle):
     @property
     def value(self):
         """The host value, copied from the device on first read."""
-        dev = _device_arrays[self][1]
+        dev = self.device_entry[1]
         host = np.asarray(dev)
         _VALUE_SLOT.__set__(self, host)
         self.__class__ = ResourceHandle
-        _device_arrays[self] = (host, dev)
+        self.device_entry = (host, dev)
         return host
 
     @value.setter
     def value(self, v):
         _VALUE_SLOT.__set__(self, v)
         self.__class__ = ResourceHandle
-        _device_arrays.pop(self, None)
+        self.device_entry = None
 
 
 # Host values that never change -> their device arrays, so that passing one

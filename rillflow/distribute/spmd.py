@@ -42,7 +42,7 @@ from ..framework.op_registry import register
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
-from ..compiler.xla_compile import unsupported_error, _device_arrays, _initial_key
+from ..compiler.xla_compile import unsupported_error, _initial_key
 from ..compiler.xla_lower import LoweringContext, unsupported_ops
 from ..function.polymorphic_function import function as tf_function
 from ..ops.state import variables as _variables
@@ -239,8 +239,8 @@ def _device_value(handle):
     v = handle.value
     if v is None:
         return None
-    cached = _device_arrays.get(handle)
-    if cached is not None and cached[0] is v:
+    cached = handle.device_entry
+    if cached is not None and cached[0] is v and cached[1] is not None:
         return cached[1]
     return v
 
@@ -250,7 +250,7 @@ def _store(handle, value, runner):
     handle.value = host
     if runner.single_process:
         # The next call passes the (replicated) device array without a copy.
-        _device_arrays[handle] = (host, value)
+        handle.device_entry = (host, value)
 
 
 def _run_kernel(*vals, program, n_sharded, n_replicated):

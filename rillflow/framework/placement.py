@@ -37,7 +37,7 @@ from . import lowering
 from . import tensor as _tensor
 
 __all__ = ["call_device", "place", "place_variable", "device_name", "variable_device_name",
-           "CPU_NAME", "device_copies", "variable_copies", "device_copy", "variable_copy",
+           "CPU_NAME", "device_copies", "device_copy", "variable_copy",
            "register_device_copy", "register_variable_copy"]
 
 _state = _context.state
@@ -51,11 +51,11 @@ _SPEC = re.compile(r"(?:^|/)device:(?P<type>[A-Z_]+)(?::(?P<index>\d+))?")
 # - id(host array) -> (the array, or a weak reference to it; its device
 #   array), for values that never change: NumPy scalars, read-only arrays
 #   (results of compiled calls, tensors placed on a GPU);
-# - variable storage -> (its host value when the copy was made, or None while
-#   the newest value exists only on the device; the device array).
+# A variable storage's `device_entry` (ops/state/resource_ops.py) holds (its
+# host value when the copy was made, or None while the newest value exists
+# only on the device; the device array, or None).
 device_copies = {}
 DEVICE_COPY_LIMIT = 4096
-variable_copies = weakref.WeakKeyDictionary()
 
 
 def _forget(table, key, ref):
@@ -96,13 +96,13 @@ def device_copy(host):
 def register_variable_copy(storage, value):
     """Records `value` (a device array) as the device copy of variable
     `storage`'s current host value."""
-    variable_copies[storage] = (storage.value, value)
+    storage.device_entry = (storage.value, value)
 
 
 def variable_copy(storage):
     """The device copy of variable `storage`'s current value, or None (never
     made, or stale after an eager assignment)."""
-    e = variable_copies.get(storage)
+    e = getattr(storage, "device_entry", None)
     if e is None:
         return None
     if e[0] is None or e[0] is storage.value:   # None: the value is only there

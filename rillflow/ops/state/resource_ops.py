@@ -15,13 +15,16 @@ from ..core.op_util import tf_type_name
 class ResourceHandle:
     """The storage of one variable: its current value (None until initialized)."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "__weakref__")
+    # device_entry: compiled code's (host value, its device array) for this
+    # storage (compiler/xla_compile.py, framework/placement.py), or None.
+    __slots__ = ("value", "dtype", "shape", "name", "device_entry", "__weakref__")
 
     def __init__(self, dtype, shape, name, value=None):
         self.value = value
         self.dtype = dtype
         self.shape = shape
         self.name = name
+        self.device_entry = None
 
     def __repr__(self):
         return "<ResourceHandle %s>" % self.name
