@@ -103,3 +103,30 @@ def test_keras_fit_under_mirrored_strategy_matches_one_device():
     r = _run("keras_fit.py", 4)
     assert r.returncode == 0, r.stderr[-4000:]
     assert r.stdout.strip().splitlines()[-1] == "OK"
+
+
+_COMPILED_THEN_REPLICATED = '''
+import numpy as np, rillflow as tf
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+f = tf.function(lambda: v * 3.0, jit_compile=True)
+v.assign([2.0, 4.0])
+print(f().numpy().tolist())
+
+@tf.function
+def step():
+    return strategy.reduce("SUM", strategy.run(lambda: tf.reduce_sum(v.read_value())),
+                           axis=None)
+print(float(step()))
+'''
+
+
+def test_a_variable_read_by_a_compiled_call_then_by_replicas():
+    # A compiled call that reads an eagerly assigned value for the first
+    # time remembers it without a device copy; the replicated program must
+    # then be given the value itself (it was given None).
+    out = subprocess.run([sys.executable, "-c", _COMPILED_THEN_REPLICATED],
+                         capture_output=True, text=True, env=_env(2), cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split("\n")[:2] == ["[6.0, 12.0]", "12.0"], out.stdout
