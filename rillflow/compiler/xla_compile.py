@@ -579,14 +579,7 @@ _seen = {}
 _remember = _placement.remember
 
 
-def _cached(a):
-    """`a`'s device array in `_immutable`, or None."""
-    e = _immutable.get(id(a))
-    if e is not None:
-        held = e[0]
-        if held is a or (held.__class__ is weakref.ref and held() is a):
-            return e[1]
-    return None
+_cached = _placement.device_copy     # `a`'s device array in `_immutable`, or None
 
 
 def _result_array(a):
@@ -682,12 +675,11 @@ def _returned(v):
     return host
 
 
-def _copy_to_host_async(*groups):
-    for group in groups:
-        for v in group:
-            start = getattr(v, "copy_to_host_async", None)
-            if start is not None:
-                start()
+def _copy_to_host_async(values):
+    for v in values:
+        start = getattr(v, "copy_to_host_async", None)
+        if start is not None:
+            start()
 
 
 def device_array(host):

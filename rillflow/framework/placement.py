@@ -115,9 +115,9 @@ def variable_copy(storage):
 _call_devices = {}
 
 
-def _jax_device(name):
-    """The JAX device of a canonical device name, or None for JAX's default
-    device (also for a name no device matches: soft placement)."""
+def _named_device(name):
+    """The JAX device a canonical device name names (GPU i, or the host
+    CPU), or None (no GPUs, or a name no device matches: soft placement)."""
     gpus = lowering.gpu_devices()
     if not gpus:
         return None     # no GPU: everything runs on the default (host) device
@@ -125,14 +125,11 @@ def _jax_device(name):
     if m is None:
         return None
     index = int(m.group("index") or 0)
-    jax = lowering.load()
-    if m.group("type") == "GPU" and index < len(gpus):
-        dev = gpus[index]
-    elif m.group("type") == "CPU":
-        dev = jax.devices("cpu")[0]
-    else:
-        return None
-    return None if dev == jax.devices()[0] else dev
+    if m.group("type") == "GPU":
+        return gpus[index] if index < len(gpus) else None
+    if m.group("type") == "CPU":
+        return lowering.load().devices("cpu")[0]
+    return None
 
 
 def call_device():
@@ -144,7 +141,10 @@ def call_device():
     try:
         return _call_devices[name]
     except KeyError:
-        dev = _call_devices[name] = _jax_device(name)
+        dev = _named_device(name)
+        if dev is not None and dev == lowering.load().devices()[0]:
+            dev = None      # the default already: nothing to switch
+        _call_devices[name] = dev
         return dev
 
 
@@ -154,12 +154,8 @@ def _scope_gpu():
     name = _state.device
     if not name or "GPU" not in name or not lowering.available():
         return None
-    gpus = lowering.gpu_devices()
-    m = _SPEC.search(name)
-    if not gpus or m is None or m.group("type") != "GPU":
-        return None
-    index = int(m.group("index") or 0)
-    return gpus[index] if index < len(gpus) else None
+    dev = _named_device(name)
+    return dev if dev is not None and dev in lowering.gpu_devices() else None
 
 
 def _copy_to(array, device):
@@ -177,16 +173,11 @@ def place(tensor):
     if gpu is None:
         return tensor
     host = tensor._v
-    if isinstance(host, np.ndarray):
-        if host.flags.writeable:
-            host = np.array(host)
-            host.flags.writeable = False
-            tensor._v = host
-    else:   # a NumPy scalar: immutable already
-        host = np.asarray(host)
+    if not isinstance(host, np.ndarray) or host.flags.writeable:
+        # (a NumPy scalar becomes a 0-d array: the registry holds arrays weakly)
+        host = np.array(host)
         host.flags.writeable = False
-        tensor._v = host.reshape(())
-        host = tensor._v
+        tensor._v = host
     register_device_copy(host, _copy_to(host, gpu))
     return tensor
 
@@ -198,7 +189,7 @@ def place_variable(storage):
     if gpu is None or storage.value is None:
         return
     register_variable_copy(storage, _copy_to(storage.value, gpu))
-    _variable_homes[storage] = _name_of_gpu(gpu)
+    _variable_homes[storage] = _device_string(gpu)
 
 
 # variable storage -> the device name of the GPU it was created on (its
@@ -206,8 +197,10 @@ def place_variable(storage):
 _variable_homes = weakref.WeakKeyDictionary()
 
 
-def _name_of_gpu(gpu):
-    return _GPU_NAME % lowering.gpu_devices().index(gpu)
+def _device_string(dev):
+    """The TensorFlow device name of JAX device `dev`."""
+    gpus = lowering.gpu_devices()
+    return _GPU_NAME % gpus.index(dev) if dev in gpus else CPU_NAME
 
 
 def _name_of(device_array):
@@ -216,10 +209,7 @@ def _name_of(device_array):
         dev = next(iter(device_array.devices()))
     except Exception:  # noqa: BLE001 - not a JAX array: a host value
         return CPU_NAME
-    gpus = lowering.gpu_devices()
-    if dev in gpus:
-        return _GPU_NAME % gpus.index(dev)
-    return CPU_NAME
+    return _device_string(dev)
 
 
 def device_name(host):
