@@ -92,8 +92,10 @@ def _floordiv(op):
         return None
     if x.dtype.is_integer and not _nonzero_const(y):
         return None  # the kernel reports integer division by zero
-    if x.dtype.is_floating and op.type == "FloorDiv":
-        return None  # floor(x / y), which Python's // on floats is not
+    if x.dtype.is_floating:
+        # floor(x / y), which Python's // on floats is not; FloorMod's zeros
+        # keep x's sign, where Python's % gives them y's (the kernels' formulas)
+        return None
     return "expr", "{0} // {1}" if op.type == "FloorDiv" else "{0} % {1}", [x, y]
 
 

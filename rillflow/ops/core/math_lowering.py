@@ -9,7 +9,13 @@ from ...framework import lowering as XL
 from .math_ops import _broadcastable
 
 def _lower_div(ctx, op, x, y):
-    # TensorFlow's Div and TruncateDiv: integers truncate toward zero.
+    # TensorFlow's Div and TruncateDiv: integers truncate toward zero. Its
+    # FloorDiv of floats is floor(x / y), the kernel's own formula
+    # (jnp.floor_divide's divmod loses the sign of a zero quotient: -0.0 / 5
+    # gave +0.0, and 1 / that +inf instead of -inf).
+    if op.type == "FloorDiv":
+        return XL.jnp.floor_divide(x, y) if XL.is_int(x) else \
+            XL.jnp.floor(XL.jnp.true_divide(x, y))
     if XL.is_int(x):
         return XL.lax.div(*XL.broadcast(x, y))
     q = XL.jnp.true_divide(x, y)
@@ -62,7 +68,7 @@ def _lower_cast(ctx, op, x):
 XL.set_lowerings({
     "AddV2": "jnp.add", "Sub": "jnp.subtract", "Mul": "jnp.multiply",
     "RealDiv": "jnp.true_divide", "Div": _lower_div, "TruncateDiv": _lower_div,
-    "FloorDiv": "jnp.floor_divide", "FloorMod": "jnp.remainder", "TruncateMod": "jnp.fmod",
+    "FloorDiv": _lower_div, "FloorMod": "jnp.remainder", "TruncateMod": "jnp.fmod",
     "Pow": _lower_pow, "Maximum": "jnp.maximum", "Minimum": "jnp.minimum",
     "SquaredDifference": _lower_squared_difference, "MulNoNan": _lower_mul_no_nan,
     "DivNoNan": _lower_div_no_nan, "Less": "jnp.less", "LessEqual": "jnp.less_equal",

@@ -67,7 +67,14 @@ def float_floordiv(x, y):
 def _floormod_kernel(x, y):
     if x.dtype.kind in "iu":
         _check_int_divisor(y)
-    return np.mod(x, y)
+        return np.mod(x, y)
+    # TensorFlow's formula: fmod, moved by y where its sign is not y's. A
+    # zero keeps x's sign (np.mod gives it y's: 0 mod -3 was -0.0).
+    m = np.fmod(x, y)
+    adjust = (m != 0) & ((y < 0) != (m < 0))
+    if np.any(adjust):
+        m = np.where(adjust, m + y, m).astype(m.dtype, copy=False)
+    return m
 
 
 def _truncatediv_kernel(x, y):
