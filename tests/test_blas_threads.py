@@ -96,3 +96,51 @@ def test_policy_follows_simulated_load(fresh):
     assert bt.threads() == default and getter() == default
     run(cores, seconds=10.0)                            # a stale window only re-baselines
     assert bt.threads() == default
+
+
+def test_kernels_mode_gives_openblas_one_thread_and_the_same_results(tmp_path):
+    """RILLFLOW_BLAS_THREADS=kernels (decided at import, so in a new process):
+    NumPy's OpenBLAS runs one thread, a library loaded later is told so by
+    the environment, and a convolution step and large products agree with
+    the default mode's."""
+    import subprocess
+    import sys
+    if bt._find_openblas() is None or not sys.platform.startswith("linux"):
+        pytest.skip("NumPy's BLAS is not a loaded OpenBLAS with set/get_num_threads")
+    script = tmp_path / "step.py"
+    script.write_text(
+        "import os, sys, numpy as np\n"
+        "import rillflow as tf\n"
+        "from rillflow.framework import blas_threads as bt\n"
+        "from rillflow.ops.kernels import threads\n"
+        "rng = np.random.default_rng(3)\n"
+        "x = tf.constant(rng.standard_normal((8, 14, 14, 32)).astype(np.float32))\n"
+        "w = tf.Variable(rng.standard_normal((3, 3, 32, 64)).astype(np.float32) / 17)\n"
+        "a = tf.constant(rng.standard_normal((300, 400)).astype(np.float32))\n"
+        "b = tf.constant(rng.standard_normal((400, 500)).astype(np.float32))\n"
+        "@tf.function\n"
+        "def step():\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = tf.nn.conv2d(x, w, 1, 'SAME')\n"
+        "        loss = tf.reduce_sum(tf.square(y)) + tf.reduce_sum(tf.matmul(a, b))\n"
+        "    return loss, tape.gradient(loss, w), tf.matmul(a, b)\n"
+        "loss, g, p = step()\n"
+        "found = bt._find_openblas()\n"
+        "np.savez(sys.argv[1], loss=loss.numpy(), g=g.numpy(), p=p.numpy(),\n"
+        "         on=bt.kernel_threads(), spreading=threads.spreading(),\n"
+        "         blas=found[2](), env=os.environ.get('OPENBLAS_NUM_THREADS', ''))\n")
+    results = {}
+    for mode in ("fixed", "kernels"):
+        env = {k: v for k, v in __import__("os").environ.items()
+               if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+        env["RILLFLOW_BLAS_THREADS"] = mode
+        out = tmp_path / (mode + ".npz")
+        subprocess.run([sys.executable, str(script), str(out)], env=env, check=True,
+                       timeout=300)
+        results[mode] = dict(np.load(out))
+    fixed, kernels = results["fixed"], results["kernels"]
+    assert not fixed["on"] and fixed["env"] == ""
+    assert kernels["on"] and kernels["blas"] == 1 and kernels["env"] == "1"
+    assert kernels["spreading"] == ((__import__("os").cpu_count() or 1) > 1)
+    for name in ("loss", "g", "p"):
+        np.testing.assert_allclose(kernels[name], fixed[name], rtol=2e-5, atol=1e-3)

@@ -16,6 +16,7 @@ from ..ops.control_flow.list_ops import set_item_static
 from ..ops.core.broadcast_ops import select_values
 from ..ops.core.slicing import slice_result
 from ..ops.kernels import jit_kernels, xla_gemm
+from ..ops.kernels import threads as _kernel_threads
 
 _NUMERIC_KINDS = "biufc"
 
@@ -207,9 +208,12 @@ def _matmul(op):
         if any(d is None for d in dims) or dims[0] * dims[1] * dims[2] > 64 ** 3:
             return None
     # `.T` is a view: NumPy passes the transpose to BLAS, as the kernel does.
-    if a.dtype is D.float32 and xla_gemm.enabled():
+    if (a.dtype is D.float32 and xla_gemm.enabled()) or (
+            (a.dtype in (D.float32, D.float64) or a.dtype.is_complex) and
+            _kernel_threads.spreading()):
         # Large float32 products may go to XLA's dot (RILLFLOW_XLA_GEMM=1),
-        # as the kernel's do.
+        # or be cut over the kernel threads (RILLFLOW_BLAS_THREADS=kernels),
+        # as the kernel's are.
         def template(em, args, ta=ta, tb=tb):
             return "%s(%s%s, %s%s)" % (em.global_for(xla_gemm.matmul, "xla_gemm"), args[0],
                                        ".T" if ta else "", args[1], ".T" if tb else "")

@@ -23,6 +23,10 @@ float64 and complex64 were identical), so a count that follows the load
 would make results depend on what else runs on the machine. Set
 RILLFLOW_BLAS_THREADS=dynamic to trade that for speed under load.
 
+RILLFLOW_BLAS_THREADS=kernels is the third way (`kernel_threads()`):
+OpenBLAS runs one thread and rillflow's kernels split their products over
+their own threads.
+
 Nothing changes when RILLFLOW_BLAS_THREADS is unset or "fixed", when the
 user set OPENBLAS_NUM_THREADS or OMP_NUM_THREADS (their count is kept),
 off Linux, or when NumPy's BLAS is not a loaded OpenBLAS with a
@@ -175,6 +179,40 @@ def check():
             _next_check = float("inf")
             return
     _measure(now)
+
+
+def kernel_threads():
+    """Whether rillflow's kernel threads run the GEMMs and convolutions
+    (RILLFLOW_BLAS_THREADS=kernels, decided when rillflow is imported):
+    OpenBLAS runs one thread per call and the kernels cut their products by
+    rows, images or batch over the threads of ops/kernels/threads.py, which
+    take the next part when done with one, so a thread that other work
+    slows does less (OpenBLAS's own threads wait for their slowest)."""
+    return _KERNELS
+
+
+def _take_over():
+    """RILLFLOW_BLAS_THREADS=kernels: every OpenBLAS of the process to one
+    thread; True when NumPy's was found. The loaded one is set and its
+    threads stopped (idle, they spin on the cores: 98% of one, measured,
+    whatever count it is set to); one loaded later (SciPy's, which Numba
+    loads) reads OPENBLAS_NUM_THREADS=1 from the environment."""
+    if os.environ.get("RILLFLOW_BLAS_THREADS", "").strip().lower() != "kernels" or \
+            not sys.platform.startswith("linux"):
+        return False
+    found = _find_openblas()
+    if found is None:
+        return False
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    found[1](1)
+    stop = getattr(found[0], "blas_thread_shutdown_", None)
+    if stop is not None:
+        stop.restype = ctypes.c_int
+        stop()
+    return True
+
+
+_KERNELS = _take_over()
 
 
 def status():

@@ -35,6 +35,7 @@ import os
 import numpy as np
 
 from ...framework import lowering
+from . import threads as _threads
 
 __all__ = ["matmul", "enabled", "status"]
 
@@ -47,6 +48,11 @@ MIN_WORK = 1 << 22
 # Distinct shapes compiled at most (a jax.jit compilation takes ~20 ms):
 # a program whose products change shape every call keeps NumPy's GEMM.
 MAX_SHAPES = 256
+
+# With RILLFLOW_BLAS_THREADS=kernels, a NumPy product of at least this many
+# multiply-adds is cut over the kernel threads (a part's hand-over to a
+# thread, ~20 us, is small beside ~40 us of one-thread GEMM).
+SPREAD_WORK = 1 << 21
 
 _F32 = np.dtype(np.float32)
 _state = {"on": None, "why": "not decided", "shapes": set()}
@@ -118,28 +124,67 @@ def _dot(dims, a, b):
     return np.asarray(_Buffer(out))
 
 
-def matmul(a, b):
-    """`a @ b`, through XLA's dot where that is faster (see the module
-    docstring), else NumPy's."""
-    if a.dtype != _F32 or b.dtype != _F32 or not enabled():
-        return a @ b
+def _numpy(a, b):
+    """`a @ b` by NumPy's GEMM; with the kernel threads on
+    (threads.spreading: RILLFLOW_BLAS_THREADS=kernels) a large product's
+    batch, or rows, are cut over them, each part one OpenBLAS call."""
     nd = a.ndim
-    if nd != b.ndim or nd not in (2, 3) or (nd == 3 and a.shape[0] != b.shape[0]):
+    if nd < 2 or b.ndim != nd or a.dtype != b.dtype or a.dtype.kind not in "fc" \
+            or not _threads.spreading():
         return a @ b
     m, k = a.shape[-2:]
     n = b.shape[-1]
-    if m < MIN_M or n < MIN_N or k < MIN_K or b.shape[-2] != k or m * n * k < MIN_WORK:
+    batch = a.size // max(1, m * k)
+    if b.shape[-2] != k or a.shape[:-2] != b.shape[:-2] or batch * m * n * k < SPREAD_WORK:
         return a @ b
+    out = np.empty(a.shape[:-1] + (n,), a.dtype)
+    parts = _threads.cores()
+    if nd > 2 and a.shape[0] >= parts:
+        batch = a.shape[0]
+        cut = [batch * q // parts for q in range(parts + 1)]
+
+        def part(q):
+            lo, hi = cut[q], cut[q + 1]
+            np.matmul(a[lo:hi], b[lo:hi], out=out[lo:hi])
+    elif m >= n:
+        # Each thread packs the part of the larger operand it reads.
+        cut = [m * q // parts for q in range(parts + 1)]
+
+        def part(q):
+            lo, hi = cut[q], cut[q + 1]
+            np.matmul(a[..., lo:hi, :], b, out=out[..., lo:hi, :])
+    else:
+        cut = [n * q // parts for q in range(parts + 1)]
+
+        def part(q):
+            lo, hi = cut[q], cut[q + 1]
+            np.matmul(a, b[..., lo:hi], out=out[..., lo:hi])
+    _threads.run_chunks(part, parts)
+    return out
+
+
+def matmul(a, b):
+    """`a @ b`, through XLA's dot where that is faster (see the module
+    docstring), else NumPy's (`_numpy`)."""
+    if a.dtype != _F32 or b.dtype != _F32 or not enabled():
+        return _numpy(a, b)
+    nd = a.ndim
+    if nd != b.ndim or nd not in (2, 3) or (nd == 3 and a.shape[0] != b.shape[0]):
+        return _numpy(a, b)
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    if m < MIN_M or n < MIN_N or k < MIN_K or b.shape[-2] != k or m * n * k < MIN_WORK:
+        return _numpy(a, b)
     la, lb = _layout(a), _layout(b)
     if la is None or lb is None or la[1][-1] != nd - 1:
         # The left operand's sums must run along its base's rows.
-        return a @ b
+        return _numpy(a, b)
     (base_a, ax_a), (base_b, ax_b) = la, lb
     shapes = _state["shapes"]
     key = (base_a.shape, base_b.shape, ax_a, ax_b)
     if key not in shapes:
         if len(shapes) >= MAX_SHAPES:
-            return a @ b
+            return _numpy(a, b)
         shapes.add(key)
     # Axes of the bases: contracting, then batch (none for matrices).
     if nd == 2:

@@ -97,7 +97,7 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
             _finite(input, out_backprop):
         return winograd.backprop_filter(input, out_backprop, geo)
     cols, _ = _im2col(input, k[:nd], strides, dilations, geo)
-    df = cols.T @ out_backprop.reshape(-1, out_backprop.shape[-1])
+    df = xla_gemm.matmul(cols.T, out_backprop.reshape(-1, out_backprop.shape[-1]))
     return df.reshape(k[:nd] + [input.shape[-1], -1]).astype(input.dtype, copy=False)
 
 

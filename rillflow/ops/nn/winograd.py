@@ -37,11 +37,16 @@ activation, where TensorFlow's oneDNN needs none). So the batch runs a few
 images at a time (`_chunks`: about CHUNK_BYTES of tiles per GEMM, which is
 as fast: the GEMMs keep hundreds of rows); the filter gradient adds the
 chunks' products (its GEMMs' sums split by images, as BLAS splits them by
-its blocks).
+its blocks). With RILLFLOW_BLAS_THREADS=kernels the chunks run on the
+kernel threads (threads.run_chunks), each thread's GEMMs on one OpenBLAS
+thread: 1.7x faster on two cores where a chunk's GEMMs are too small for
+OpenBLAS's own threads to help (32 to 64 channels on 14x14 images:
+0.90 -> 0.53 ms; TensorFlow 0.60).
 """
 import numpy as np
 
 from . import jit_nn
+from ..kernels import threads as _threads
 from ..kernels import xla_gemm
 
 __all__ = ["usable", "conv", "backprop_input", "backprop_filter"]
@@ -189,9 +194,13 @@ def _conv_transformed(x, u, before, outs):
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     ks = _loops(x)
     y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
-    for i, j in _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize):
+    chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize)
+
+    def one(k):
+        i, j = chunks[k]
         m = xla_gemm.matmul(_tiles(x[i:j], before, th, tw, ks), u)
         _untile(m, j - i, th, tw, outs, ks, y[i:j])
+    _threads.run_chunks(one, len(chunks))
     return y
 
 
@@ -248,8 +257,10 @@ def backprop_filter(x, dy, geo):
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     dy = dy.astype(x.dtype, copy=False)
     ks, ks_dy = _loops(x), _loops(dy)
-    m = None
-    for i, j in _chunks(x.shape[0], th * tw, max(x.shape[-1], dy.shape[-1]), x.itemsize):
+    chunks = _chunks(x.shape[0], th * tw, max(x.shape[-1], dy.shape[-1]), x.itemsize)
+
+    def one(k):
+        i, j = chunks[k]
         v = _tiles(x[i:j], before, th, tw, ks)
         if ks_dy is None:
             e = _grad_tiles(dy[i:j], th, tw)
@@ -257,7 +268,15 @@ def backprop_filter(x, dy, geo):
             e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
             ks_dy["wino_grad"](dy[i:j], th, tw, e)
             e = e.transpose(1, 0, 2)
-        p = np.matmul(v.transpose(0, 2, 1), e)
+        return np.matmul(v.transpose(0, 2, 1), e)
+    # The chunks' sums are added in chunk order, however they were spread
+    # (one chunk's at a time when they are not: a chunk's sums are 16 C O).
+    if _threads.spreading():
+        parts = _threads.run_chunks(one, len(chunks))
+    else:
+        parts = (one(k) for k in range(len(chunks)))
+    m = None
+    for p in parts:
         if m is None:
             m = p
         else:
