@@ -8,6 +8,7 @@ import pytest
 import rillflow as tf
 from rillflow.compiler import fusion
 from helpers import optimizations
+from kernel_modes import default_products
 
 
 def run_both(fn, *args):
@@ -187,6 +188,7 @@ def test_equality_of_unbroadcastable_run_time_shapes_is_false_when_compiled():
     assert eq.numpy().tolist() == [True, False, True]
 
 
+@default_products
 def test_transposed_float_matmuls_are_expressions_with_the_same_bits():
     a = tf.constant(np.arange(12.0, dtype=np.float32).reshape(3, 4) / 7)
     b = tf.constant(np.arange(12.0, dtype=np.float32).reshape(3, 4) / 3)
@@ -222,6 +224,7 @@ def _in_place_cases():
     return big, w
 
 
+@default_products
 def test_dead_products_and_variable_updates_reuse_their_buffers():
     big, w = _in_place_cases()
     v = tf.Variable(big)
@@ -264,6 +267,7 @@ def _no_reuse_cases(x, w, flag):
     return y, passed, z, row, inp
 
 
+@default_products
 def test_buffers_that_are_not_free_are_not_reused():
     big, w = _in_place_cases()
     args = (tf.constant(big), tf.constant(w), tf.constant(True))

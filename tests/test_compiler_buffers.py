@@ -7,6 +7,7 @@ import numpy as np
 import rillflow as tf
 
 from helpers import optimizations
+from kernel_modes import default_products
 
 
 def run_both(fn, *args):
@@ -22,6 +23,7 @@ def _as_np(xs):
     return [np.asarray(x.numpy()) for x in xs]
 
 
+@default_products
 def test_sparse_xent_writes_its_backprop_over_dead_logits():
     rng = np.random.default_rng(3)
     x = tf.constant(rng.standard_normal((48, 64)).astype(np.float32))

@@ -8,6 +8,7 @@ import pytest
 import rillflow as tf
 from rillflow.compiler import loop_batch
 from test_compiler import as_np, run_both
+from kernel_modes import default_products
 
 
 RNG = np.random.default_rng(7)
@@ -61,6 +62,7 @@ def test_same_bits_as_per_iteration(fn, args):
     np.testing.assert_array_equal(as_np(plain), as_np(opt))
 
 
+@default_products
 def test_rnn_input_projection_runs_once_before_the_loop():
     src = _source(_rnn, *[tf.constant(a) for a in (XS, W, B)])
     head, loop = src.split("while True:")

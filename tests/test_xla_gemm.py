@@ -9,6 +9,7 @@ import pytest
 import rillflow as tf
 from rillflow.framework import lowering
 from rillflow.ops.kernels import xla_gemm
+from kernel_modes import default_products
 
 
 def _close(got, want):
@@ -34,6 +35,7 @@ def test_switch(monkeypatch, flag, on):
         assert xla_gemm.status().startswith("off")
 
 
+@default_products
 def test_off_is_numpys_product(monkeypatch):
     monkeypatch.setitem(xla_gemm._state, "on", False)
     rng = np.random.default_rng(0)
@@ -72,6 +74,7 @@ def test_batches_and_transposed_views(xla_on):
     assert len(xla_on) == 3
 
 
+@default_products
 def test_small_skinny_or_left_transposed_products_stay_with_numpy(xla_on):
     rng = np.random.default_rng(3)
     big = rng.standard_normal((512, 512), dtype=np.float32)
