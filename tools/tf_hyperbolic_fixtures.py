@@ -1,0 +1,70 @@
+"""Records TensorFlow's CPU sinh, cosh, asinh and acosh into
+tests/data/tf_hyperbolic.npz (tests/test_hyperbolic.py compares rillflow with
+them bit for bit).
+
+Run with TensorFlow's own interpreter, never rillflow's:
+
+    /work/tfref/bin/python tools/tf_hyperbolic_fixtures.py
+
+TensorFlow's kernels for these call the C library (glibc's sinhf, ... and
+sinh, ...; half precision through float32), so the fixture is glibc's results
+on the machine that records it: tests compare with it only where the
+machine's C library gives the recorded values for a sample (the test checks).
+Inputs are deterministic (seeded): uniform ranges, values near the functions'
+regime changes (2**-28, 2**-12, 1, 2, 22, 88.7 for sinh/cosh; 1, 2, 2**28 for
+acosh), subnormals, +-0, +-inf, NaN and 0-d tensors.
+"""
+import os
+import sys
+
+import numpy as np
+
+
+def _inputs(rng, dtype, acosh=False):
+    """The inputs of one dtype (float32 or float64)."""
+    parts = [rng.uniform(-1, 1, 1200), rng.uniform(-30, 30, 1200),
+             rng.uniform(-100, 100, 400), np.exp(rng.uniform(np.log(1e-30), np.log(1e4), 1200))
+             * rng.choice([-1, 1], 1200)]
+    edges = [2.0 ** -28, 2.0 ** -12, 2.0 ** -15, 0.5, 1.0, 2.0, 22.0, 88.7, 89.5, 710.0,
+             2.0 ** 28, 1e30]
+    for e in edges:
+        parts.append(e * (1 + rng.uniform(-1e-3, 1e-3, 64)) * rng.choice([-1, 1], 64))
+    x = np.concatenate(parts)
+    if acosh:
+        x = 1 + np.abs(x)
+        x = np.concatenate([x, 1 + rng.uniform(0, 1e-3, 512), [1.0, 1.0 + 2 ** -20]])
+    x = x.astype(dtype)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1e-310],
+                        np.float64).astype(dtype)
+    return np.concatenate([x, specials])
+
+
+def main():
+    import tensorflow as tf
+    if "rillflow" in sys.modules or "rillflow" in tf.__name__:
+        sys.exit("run with TensorFlow's interpreter")
+    rng = np.random.default_rng(20261127)
+    out = {}
+    for name in ("sinh", "cosh", "asinh", "acosh"):
+        fn = getattr(tf.math, name)
+        for dtype in ("float32", "float64"):
+            x = _inputs(rng, np.dtype(dtype), acosh=name == "acosh")
+            out["%s_%s_x" % (name, dtype)] = x
+            out["%s_%s_y" % (name, dtype)] = fn(tf.constant(x)).numpy()
+            scalars = x[:64]
+            out["%s_%s_scalar_y" % (name, dtype)] = np.array(
+                [fn(tf.constant(v)).numpy() for v in scalars], x.dtype)
+        x16 = _inputs(rng, np.dtype("float32"), acosh=name == "acosh")[:1500].astype(np.float16)
+        out["%s_float16_x" % name] = x16
+        out["%s_float16_y" % name] = fn(tf.constant(x16)).numpy()
+        xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+        out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
+        out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
+    np.savez_compressed(path, tf_version=tf.__version__, **out)
+    print("wrote", os.path.normpath(path), sum(v.size for v in out.values()), "values")
+
+
+if __name__ == "__main__":
+    main()
