@@ -1,5 +1,6 @@
-"""sinh, cosh, asinh and acosh give TensorFlow's bits (ops/kernels/libm_calls.py:
-the C library's functions, as TensorFlow's kernels call them), against
+"""sinh, cosh, asinh, acosh and atanh give TensorFlow's bits
+(ops/kernels/hyperbolic.py: the C library's functions, as TensorFlow's kernels
+call them; float32 atanh Eigen's packets with the C library's tail), against
 TensorFlow 2.21's results recorded by tools/tf_hyperbolic_fixtures.py."""
 import os
 
@@ -8,10 +9,10 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.ops.kernels import jit_kernels, libm_calls
+from rillflow.ops.kernels import jit_kernels, hyperbolic
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_hyperbolic.npz"))
-NAMES = ("sinh", "cosh", "asinh", "acosh")
+NAMES = ("sinh", "cosh", "asinh", "acosh")     # the C library's for every dtype
 
 
 def _same_bits(a, b):
@@ -26,12 +27,12 @@ def _same_bits(a, b):
 def _recorded_c_library():
     """The fixture is the recording machine's C library: compare only where
     this machine's gives the same values on a sample of every function."""
-    if libm_calls._LIBM is None:
+    if hyperbolic._LIBM is None:
         pytest.skip("no C library to load: NumPy's routines run")
     for name in NAMES:
         for dt in (np.float32, np.float64):
             x = DATA["%s_%s_x" % (name, np.dtype(dt).name)][::37]
-            f = libm_calls._LIBM[(name, np.dtype(dt))]
+            f = hyperbolic._LIBM[(name, np.dtype(dt))]
             got = np.array([f(v) for v in x.tolist()], dt)
             want = DATA["%s_%s_y" % (name, np.dtype(dt).name)][::37]
             if not ((got == want) | (np.isnan(got) & np.isnan(want))).all():
@@ -42,9 +43,9 @@ def _recorded_c_library():
 def path(request, monkeypatch):
     """Each kernel path: one C library call per element, or the jit extra's loops."""
     if request.param == "ctypes":
-        monkeypatch.setattr(libm_calls.LOAD, "get", lambda size: None)
+        monkeypatch.setattr(hyperbolic.LOAD, "get", lambda size: None)
     else:
-        if not jit_kernels.available() or libm_calls.LOAD.wait() != "on":
+        if not jit_kernels.available() or hyperbolic.LOAD.wait() != "on":
             pytest.skip("the jit extra is not installed or is off")
     return request.param
 
@@ -70,7 +71,27 @@ def test_half_precision_rounds_the_float32_result(path, name):
     np.testing.assert_array_equal(got.view(np.uint16), DATA[name + "_bfloat16_y_bits"])
 
 
-@pytest.mark.parametrize("name", NAMES)
+def test_atanh_is_eigens_packets_with_the_c_librarys_tail(path):
+    x = DATA["atanh_float32_x"]                 # 3518 elements: a tail of 6
+    _same_bits(tf.math.atanh(tf.constant(x)).numpy(), DATA["atanh_float32_y"])
+    tails = DATA["atanh_float32_tails_x"]       # tensors of 5: all tail
+    got = np.concatenate([tf.math.atanh(tf.constant(tails[i:i + 5])).numpy()
+                          for i in range(0, tails.size, 5)])
+    _same_bits(got, DATA["atanh_float32_tails_y"])
+    scalars = np.array([tf.math.atanh(tf.constant(v)).numpy() for v in x[-64:]])
+    _same_bits(scalars, DATA["atanh_float32_scalar_y"])
+    # float64: Eigen's double packets, not reproduced; within an ulp.
+    x64 = DATA["atanh_float64_x"]
+    np.testing.assert_allclose(tf.math.atanh(tf.constant(x64)).numpy(), DATA["atanh_float64_y"],
+                               rtol=4e-16, atol=0)
+    _same_bits(tf.math.atanh(tf.constant(DATA["atanh_float16_x"])).numpy(),
+               DATA["atanh_float16_y"])
+    xb = DATA["atanh_bfloat16_x_bits"].view(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(tf.math.atanh(tf.constant(xb)).numpy().view(np.uint16),
+                                  DATA["atanh_bfloat16_y_bits"])
+
+
+@pytest.mark.parametrize("name", NAMES + ("atanh",))
 def test_compiled_graphs_give_the_same_bits(name):
     fn = getattr(tf.math, name)
     x = DATA["%s_float32_x" % name]
@@ -82,7 +103,7 @@ def test_compiled_graphs_give_the_same_bits(name):
 def test_complex_inputs_keep_numpys_values():
     z = np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j], np.complex64)
     for name, ref in (("sinh", np.sinh), ("cosh", np.cosh), ("asinh", np.arcsinh),
-                      ("acosh", np.arccosh)):
+                      ("acosh", np.arccosh), ("atanh", np.arctanh)):
         got = getattr(tf.math, name)(tf.constant(z)).numpy()
         np.testing.assert_allclose(got, ref(z), rtol=1e-6)
         assert got.dtype == np.complex64
@@ -90,10 +111,14 @@ def test_complex_inputs_keep_numpys_values():
 
 def test_gradients_follow():
     x = tf.constant([1.25, 1.5, 3.0])
+    h = tf.constant([-0.75, 0.25, 0.5])
     with tf.GradientTape(persistent=True) as tape:
-        tape.watch(x)
+        tape.watch([x, h])
         ys = [tf.math.sinh(x), tf.math.cosh(x), tf.math.asinh(x), tf.math.acosh(x)]
+        yh = tf.math.atanh(h)
     xn = x.numpy().astype(np.float64)
     want = [np.cosh(xn), np.sinh(xn), 1 / np.sqrt(xn ** 2 + 1), 1 / np.sqrt(xn ** 2 - 1)]
     for y, w in zip(ys, want):
         np.testing.assert_allclose(tape.gradient(y, x).numpy(), w, rtol=1e-6)
+    hn = h.numpy().astype(np.float64)
+    np.testing.assert_allclose(tape.gradient(yh, h).numpy(), 1 / (1 - hn ** 2), rtol=1e-6)

@@ -1,4 +1,4 @@
-"""Records TensorFlow's CPU sinh, cosh, asinh and acosh into
+"""Records TensorFlow's CPU sinh, cosh, asinh, acosh and atanh into
 tests/data/tf_hyperbolic.npz (tests/test_hyperbolic.py compares rillflow with
 them bit for bit).
 
@@ -6,10 +6,12 @@ Run with TensorFlow's own interpreter, never rillflow's:
 
     /work/tfref/bin/python tools/tf_hyperbolic_fixtures.py
 
-TensorFlow's kernels for these call the C library (glibc's sinhf, ... and
-sinh, ...; half precision through float32), so the fixture is glibc's results
-on the machine that records it: tests compare with it only where the
+TensorFlow's kernels for the first four call the C library (glibc's sinhf,
+... and sinh, ...; half precision through float32), so the fixture is glibc's
+results on the machine that records it: tests compare with it only where the
 machine's C library gives the recorded values for a sample (the test checks).
+float32 atanh is Eigen's packet code on whole packets of 8 and the C
+library's atanhf on the last size % 8 elements: its arrays have tails.
 Inputs are deterministic (seeded): uniform ranges, values near the functions'
 regime changes (2**-28, 2**-12, 1, 2, 22, 88.7 for sinh/cosh; 1, 2, 2**28 for
 acosh), subnormals, +-0, +-inf, NaN and 0-d tensors.
@@ -60,6 +62,34 @@ def main():
         xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
         out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
         out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+    # atanh: whole packets, tails (sizes 8k + 1..7), 0-d tensors; subnormals,
+    # +-1, beyond +-1, +-0, +-inf, NaN.
+    x = np.concatenate([rng.uniform(-1, 1, 2000), rng.uniform(-1e-3, 1e-3, 600),
+                        rng.uniform(0.9, 1, 300) * rng.choice([-1, 1], 300),
+                        np.exp(rng.uniform(np.log(1e-30), np.log(0.5), 600))
+                        * rng.choice([-1, 1], 600)])
+    specials = [0.0, -0.0, 1.0, -1.0, 1.5, -2.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40,
+                0.5, -0.5, 2.0 ** -28, 2.0 ** -29]
+    x32 = np.concatenate([x, specials, rng.uniform(-1, 1, 3)]).astype(np.float32)  # 3518: tail 6
+    out["atanh_float32_x"] = x32
+    out["atanh_float32_y"] = tf.math.atanh(tf.constant(x32)).numpy()
+    tails = np.concatenate([np.array(specials, np.float32), x32[:40]])
+    out["atanh_float32_tails_x"] = tails
+    out["atanh_float32_tails_y"] = np.concatenate(
+        [tf.math.atanh(tf.constant(tails[i:i + 5])).numpy() for i in range(0, tails.size, 5)])
+    out["atanh_float32_scalar_y"] = np.array(
+        [tf.math.atanh(tf.constant(v)).numpy() for v in x32[-64:]], np.float32)
+    x64 = np.concatenate([x, specials]).astype(np.float64)
+    out["atanh_float64_x"] = x64
+    out["atanh_float64_y"] = tf.math.atanh(tf.constant(x64)).numpy()
+    out["atanh_float64_scalar_y"] = np.array(
+        [tf.math.atanh(tf.constant(v)).numpy() for v in x64[:64]], np.float64)
+    x16 = x32[:1501].astype(np.float16)
+    out["atanh_float16_x"] = x16
+    out["atanh_float16_y"] = tf.math.atanh(tf.constant(x16)).numpy()
+    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+    out["atanh_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
+    out["atanh_bfloat16_y_bits"] = tf.bitcast(tf.math.atanh(xb), tf.uint16).numpy()
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
     np.savez_compressed(path, tf_version=tf.__version__, **out)

@@ -1,6 +1,6 @@
-"""The Numba loops of libm_calls.py (the jit extra): Numba compiles
+"""The Numba loops of hyperbolic.py (the jit extra): Numba compiles
 `math.sinh` of a float32 to a call of the C library's `sinhf` (and of a
-float64 to `sinh`), so these loops give libm_calls.py's ctypes calls' bits
+float64 to `sinh`), so these loops give hyperbolic.py's ctypes calls' bits
 without a Python call per element. Imported only by its loader thread."""
 import math
 
@@ -33,3 +33,10 @@ def acosh(x, out):
     """out[i] = the C library's acosh(f) of x[i] (NaN below 1)."""
     for i in range(x.size):
         out[i] = math.acosh(x[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def atanh(x, out):
+    """out[i] = the C library's atanh(f) of x[i] (NaN beyond +-1)."""
+    for i in range(x.size):
+        out[i] = math.atanh(x[i])

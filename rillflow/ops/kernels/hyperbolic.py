@@ -1,0 +1,161 @@
+"""TensorFlow's sinh, cosh, asinh, acosh and atanh, bit for bit.
+
+TensorFlow's CPU kernels for sinh, cosh, asinh and acosh (Eigen's scalar
+functors) call the C library: `sinhf`, `coshf`, `asinhf`, `acoshf` for
+float32, `sinh`, ... for float64, and the float32 function for float16 and
+bfloat16, rounded once (tools/tf_hyperbolic_fixtures.py: every recorded
+value is glibc's). float32 atanh is Eigen's packet code (`atanh_packets`
+below) on the whole packets of 8 and `atanhf` on the last size % 8
+elements, as exp_log.py's kernels split a tensor; float64 atanh, Eigen's
+double packet code, is not reproduced (NumPy's, within an ulp).
+
+NumPy's routines are its own and depend on its SIMD path (its AVX-512
+versions differ from glibc's in 15-23% of float32 inputs by 1-2 ulp), so
+rillflow calls the platform's C library as TensorFlow does: through the jit
+extra's compiled loops (jit_libm.py: Numba's `math.sinh` of a float32 is a
+call of `sinhf`) once loaded, else one ctypes call per element (the same
+bits, about 0.2 us an element). Where no C library loads (Windows), NumPy's
+routines. Complex inputs stay with NumPy's (TensorFlow's complex functions
+are other formulas, not reproduced).
+"""
+import ctypes
+import ctypes.util
+
+import numpy as np
+
+from . import exp_log as _el
+from . import jit_kernels as _jk
+
+__all__ = ["kernel", "atanh_packets"]
+
+_NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh")
+_NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
+          "atanh": np.arctanh}
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+
+def _load_libm():
+    """{(name, dtype): ctypes function} of the C library, or None."""
+    path = ctypes.util.find_library("m") or ctypes.util.find_library("c")
+    if path is None:
+        return None
+    try:
+        lib = ctypes.CDLL(path)
+        funcs = {}
+        for name in _NAMES:
+            for suffix, ctype, dtype in (("f", ctypes.c_float, _F32), ("", ctypes.c_double, _F64)):
+                f = getattr(lib, name + suffix)
+                f.restype, f.argtypes = ctype, [ctype]
+                funcs[(name, dtype)] = f
+        return funcs
+    except (OSError, AttributeError):
+        return None
+
+
+_LIBM = _load_libm()
+
+
+def _load_loops():
+    from . import jit_libm as J
+    loops = {}
+    for name in _NAMES:
+        fn = getattr(J, name)
+        for dtype in (_F32, _F64):
+            x = np.ones(2, dtype) * 0.75
+            fn(x, np.empty_like(x))        # compiles, or loads from the disk cache
+        loops[name] = fn
+    return loops
+
+
+LOAD = _jk.BackgroundLoad("rillflow-jit-load-libm", _load_loops, "the C library loops")
+
+
+def _call(name, a):
+    """The C library's `name` of every element of the float32/float64 array
+    `a` (C order), as a new array of its shape."""
+    flat = a.reshape(-1)
+    loops = LOAD.get(flat.size)
+    if loops is not None:
+        out = np.empty(flat.shape, a.dtype)
+        loops[name](flat, out)
+        return out.reshape(a.shape)
+    f = _LIBM[(name, a.dtype)]
+    return np.array([f(v) for v in flat.tolist()], a.dtype).reshape(a.shape)
+
+
+# patanh_float: for |x| < 1/2, x + x^3 P(x^2) (P of degree 4 by Horner's
+# rule; the wheel has no fused multiply-add); else 1/2 log((1 + x) / (1 - x))
+# with Eigen's packet log.
+_c = _el._c
+_ATANH_P = [_c(0.1819281280040740966796875), _c(8.2311116158962249755859375e-2),
+            _c(0.14672131836414337158203125), _c(0.1997792422771453857421875),
+            _c(0.3333373963832855224609375)]
+
+
+def atanh_packets(x):
+    """Eigen's float32 atanh of a 1-D float32 array, elementwise, with
+    TensorFlow's denormals-are-zero and flush-to-zero; `x` is not modified."""
+    # Denormals-are-zero: a subnormal operand counts as (signed) zero.
+    x = _el._flush(np.array(x, _F32))
+    x2 = x * x
+    p = _horner(x2)
+    x3 = x * x2
+    p *= x3
+    p += x
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (_el._ONE + x) / (_el._ONE - x)
+    r = _el.log_packets(r)
+    r *= _el._HALF
+    out = np.where(np.less(np.abs(x), _el._HALF), p, r)
+    return _el._flush(out)
+
+
+def _horner(x2):
+    """((((c0 x2 + c1) x2 + c2) x2 + c3) x2 + c4), each step rounded."""
+    p = x2 * _ATANH_P[0]
+    for c in _ATANH_P[1:-1]:
+        p += c
+        p *= x2
+    p += _ATANH_P[-1]
+    return p
+
+
+def _atanh_tail(x):
+    """Eigen's scalar atanh of the last size % 8 elements: the C library's."""
+    if _LIBM is None:
+        with np.errstate(all="ignore"):
+            return np.arctanh(x.astype(np.float64)).astype(np.float32)
+    return _call("atanh", x)
+
+
+def kernel(name):
+    """The op kernel `f(x)` of `name` ("sinh", "cosh", "asinh", "acosh",
+    "atanh"): TensorFlow's bits for real floats (see the module docstring),
+    NumPy's function for complex numbers or without a C library."""
+    numpy_fn = _NUMPY[name]
+
+    def k(x):
+        if _LIBM is None and name != "atanh":
+            return numpy_fn(x)
+        a = np.asarray(x)
+        dt = a.dtype
+        if name == "atanh" and (dt == _F32 or dt.kind == "f" and dt.itemsize < 4
+                                or dt.name == "bfloat16"):
+            with np.errstate(all="ignore"):
+                out = _el.split_apply(np.asarray(a, _F32), atanh_packets, _atanh_tail)
+            out = out if dt == _F32 else out.astype(dt)
+        elif _LIBM is None or name == "atanh":
+            # float64 atanh: TensorFlow's is Eigen's double packet code (with
+            # its packet log), not reproduced; NumPy's is within an ulp.
+            return numpy_fn(x)
+        elif dt == _F32 or dt == _F64:
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            out = _call(name, np.asarray(a, order="C"))
+        elif dt.kind == "f" or dt.name == "bfloat16":
+            out = _call(name, np.asarray(a, _F32, order="C")).astype(dt)
+        else:
+            return numpy_fn(x)
+        return out if out.ndim or isinstance(x, np.ndarray) else out[()]
+    k.__name__ = name + "_kernel"
+    return k
