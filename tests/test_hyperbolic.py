@@ -1,6 +1,6 @@
-"""sinh, cosh, asinh, acosh and atanh give TensorFlow's bits
+"""sinh, cosh, asinh, acosh, atanh and atan give TensorFlow's bits
 (ops/kernels/hyperbolic.py: the C library's functions, as TensorFlow's kernels
-call them; float32 atanh Eigen's packets with the C library's tail), against
+call them; float32 atanh and atan Eigen's packets with the C library's tail), against
 TensorFlow 2.21's results recorded by tools/tf_hyperbolic_fixtures.py."""
 import os
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rillflow as tf
-from rillflow.ops.kernels import jit_kernels, hyperbolic
+from rillflow.ops.kernels import hyperbolic, jit_kernels, libm
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_hyperbolic.npz"))
 NAMES = ("sinh", "cosh", "asinh", "acosh")     # the C library's for every dtype
@@ -27,13 +27,12 @@ def _same_bits(a, b):
 def _recorded_c_library():
     """The fixture is the recording machine's C library: compare only where
     this machine's gives the same values on a sample of every function."""
-    if hyperbolic._LIBM is None:
+    if not libm.available():
         pytest.skip("no C library to load: NumPy's routines run")
     for name in NAMES:
         for dt in (np.float32, np.float64):
             x = DATA["%s_%s_x" % (name, np.dtype(dt).name)][::37]
-            f = hyperbolic._LIBM[(name, np.dtype(dt))]
-            got = np.array([f(v) for v in x.tolist()], dt)
+            got = libm.call(name, x)
             want = DATA["%s_%s_y" % (name, np.dtype(dt).name)][::37]
             if not ((got == want) | (np.isnan(got) & np.isnan(want))).all():
                 pytest.skip("this machine's C library differs from the recording machine's")
@@ -122,3 +121,20 @@ def test_gradients_follow():
         np.testing.assert_allclose(tape.gradient(y, x).numpy(), w, rtol=1e-6)
     hn = h.numpy().astype(np.float64)
     np.testing.assert_allclose(tape.gradient(yh, h).numpy(), 1 / (1 - hn ** 2), rtol=1e-6)
+
+
+def test_atan_is_eigens_packets_with_the_c_librarys_tail():
+    x = DATA["atan_float32_x"]                  # a tail of 5
+    _same_bits(tf.math.atan(tf.constant(x)).numpy(), DATA["atan_float32_y"])
+    tails = DATA["atan_float32_tails_x"]
+    got = np.concatenate([tf.math.atan(tf.constant(tails[i:i + 5])).numpy()
+                          for i in range(0, tails.size, 5)])
+    _same_bits(got, DATA["atan_float32_tails_y"])
+    scalars = np.array([tf.math.atan(tf.constant(v)).numpy() for v in x[-64:]])
+    _same_bits(scalars, DATA["atan_float32_scalar_y"])
+    _same_bits(tf.math.atan(tf.constant(DATA["atan_float16_x"])).numpy(), DATA["atan_float16_y"])
+    xb = DATA["atan_bfloat16_x_bits"].view(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(tf.math.atan(tf.constant(xb)).numpy().view(np.uint16),
+                                  DATA["atan_bfloat16_y_bits"])
+    graph = tf.function(lambda t: tf.math.atan(t * 1.0) + 0.0)
+    _same_bits(graph(tf.constant(x)).numpy(), DATA["atan_float32_y"] + np.float32(0.0))

@@ -1,4 +1,4 @@
-"""Records TensorFlow's CPU sinh, cosh, asinh, acosh and atanh into
+"""Records TensorFlow's CPU sinh, cosh, asinh, acosh, atanh and atan into
 tests/data/tf_hyperbolic.npz (tests/test_hyperbolic.py compares rillflow with
 them bit for bit).
 
@@ -10,8 +10,9 @@ TensorFlow's kernels for the first four call the C library (glibc's sinhf,
 ... and sinh, ...; half precision through float32), so the fixture is glibc's
 results on the machine that records it: tests compare with it only where the
 machine's C library gives the recorded values for a sample (the test checks).
-float32 atanh is Eigen's packet code on whole packets of 8 and the C
-library's atanhf on the last size % 8 elements: its arrays have tails.
+float32 atanh and atan are Eigen's packet code on whole packets of 8 and the
+C library's atanhf/atanf on the last size % 8 elements: their arrays have
+tails.
 Inputs are deterministic (seeded): uniform ranges, values near the functions'
 regime changes (2**-28, 2**-12, 1, 2, 22, 88.7 for sinh/cosh; 1, 2, 2**28 for
 acosh), subnormals, +-0, +-inf, NaN and 0-d tensors.
@@ -90,6 +91,23 @@ def main():
     xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
     out["atanh_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
     out["atanh_bfloat16_y_bits"] = tf.bitcast(tf.math.atanh(xb), tf.uint16).numpy()
+    # atan (float32: Eigen's packets, glibc's atanf on the tail): the same
+    # layout as atanh's, wider inputs.
+    xa = np.concatenate([x32[:2000] * 30, x32[2000:], [1e30, -1e30, 3e38]]).astype(np.float32)
+    out["atan_float32_x"] = xa
+    out["atan_float32_y"] = tf.math.atan(tf.constant(xa)).numpy()
+    ta = np.concatenate([tails, tails * 40]).astype(np.float32)
+    out["atan_float32_tails_x"] = ta
+    out["atan_float32_tails_y"] = np.concatenate(
+        [tf.math.atan(tf.constant(ta[i:i + 5])).numpy() for i in range(0, ta.size, 5)])
+    out["atan_float32_scalar_y"] = np.array(
+        [tf.math.atan(tf.constant(v)).numpy() for v in xa[-64:]], np.float32)
+    x16 = xa[:1501].astype(np.float16)
+    out["atan_float16_x"] = x16
+    out["atan_float16_y"] = tf.math.atan(tf.constant(x16)).numpy()
+    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+    out["atan_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
+    out["atan_bfloat16_y_bits"] = tf.bitcast(tf.math.atan(xb), tf.uint16).numpy()
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
     np.savez_compressed(path, tf_version=tf.__version__, **out)

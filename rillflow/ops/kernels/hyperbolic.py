@@ -4,7 +4,8 @@ TensorFlow's CPU kernels for sinh, cosh, asinh and acosh (Eigen's scalar
 functors) call the C library: `sinhf`, `coshf`, `asinhf`, `acoshf` for
 float32, `sinh`, ... for float64, and the float32 function for float16 and
 bfloat16, rounded once (tools/tf_hyperbolic_fixtures.py: every recorded
-value is glibc's). float32 atanh is Eigen's packet code (`atanh_packets`
+value is glibc's; libm.py makes the calls).
+float32 atanh is Eigen's packet code (`atanh_packets`
 below) on the whole packets of 8 and `atanhf` on the last size % 8
 elements, as exp_log.py's kernels split a tensor; float64 atanh, Eigen's
 double packet code, is not reproduced (NumPy's, within an ulp).
@@ -18,13 +19,11 @@ bits, about 0.2 us an element). Where no C library loads (Windows), NumPy's
 routines. Complex inputs stay with NumPy's (TensorFlow's complex functions
 are other formulas, not reproduced).
 """
-import ctypes
-import ctypes.util
-
 import numpy as np
 
 from . import exp_log as _el
 from . import jit_kernels as _jk
+from . import libm as _libm
 
 __all__ = ["kernel", "atanh_packets"]
 
@@ -33,27 +32,6 @@ _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arc
           "atanh": np.arctanh}
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
-
-
-def _load_libm():
-    """{(name, dtype): ctypes function} of the C library, or None."""
-    path = ctypes.util.find_library("m") or ctypes.util.find_library("c")
-    if path is None:
-        return None
-    try:
-        lib = ctypes.CDLL(path)
-        funcs = {}
-        for name in _NAMES:
-            for suffix, ctype, dtype in (("f", ctypes.c_float, _F32), ("", ctypes.c_double, _F64)):
-                f = getattr(lib, name + suffix)
-                f.restype, f.argtypes = ctype, [ctype]
-                funcs[(name, dtype)] = f
-        return funcs
-    except (OSError, AttributeError):
-        return None
-
-
-_LIBM = _load_libm()
 
 
 def _load_loops():
@@ -83,8 +61,7 @@ def _call(name, a):
         out = np.empty(flat.shape, a.dtype)
         loops[name](flat, out)
         return out.reshape(a.shape)
-    f = _LIBM[(name, a.dtype)]
-    return np.array([f(v) for v in flat.tolist()], a.dtype).reshape(a.shape)
+    return _libm.call(name, a)
 
 
 # patanh_float: for |x| < 1/2, x + x^3 P(x^2) (P of degree 4 by Horner's
@@ -126,7 +103,7 @@ def _horner(x2):
 
 def _atanh_tail(x):
     """Eigen's scalar atanh of the last size % 8 elements: the C library's."""
-    if _LIBM is None:
+    if not _libm.available():
         with np.errstate(all="ignore"):
             return np.arctanh(x.astype(np.float64)).astype(np.float32)
     return _call("atanh", x)
@@ -139,7 +116,7 @@ def kernel(name):
     numpy_fn = _NUMPY[name]
 
     def k(x):
-        if _LIBM is None and name != "atanh":
+        if not _libm.available() and name != "atanh":
             return numpy_fn(x)
         a = np.asarray(x)
         dt = a.dtype
@@ -148,7 +125,7 @@ def kernel(name):
             with np.errstate(all="ignore"):
                 out = _el.split_apply(np.asarray(a, _F32), atanh_packets, _atanh_tail)
             out = out if dt == _F32 else out.astype(dt)
-        elif _LIBM is None or name == "atanh":
+        elif not _libm.available() or name == "atanh":
             # float64 atanh: TensorFlow's is Eigen's double packet code (with
             # its packet log), not reproduced; NumPy's is within an ulp.
             return numpy_fn(x)

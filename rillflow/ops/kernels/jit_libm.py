@@ -40,3 +40,4 @@ def atanh(x, out):
     """out[i] = the C library's atanh(f) of x[i] (NaN beyond +-1)."""
     for i in range(x.size):
         out[i] = math.atanh(x[i])
+

@@ -1,4 +1,4 @@
-"""TensorFlow's CPU sin, cos, tan and atan2, bit for bit.
+"""TensorFlow's CPU sin, cos, tan, atan and atan2, bit for bit.
 
 TensorFlow's CPU kernels are Eigen expressions. Eigen evaluates an elementwise
 op on packets of 8 float32 (AVX) with its own vectorized approximations, and
@@ -14,6 +14,8 @@ library's scalar function. So in TensorFlow `tf.sin(x)[-1]` can differ from
 - atan2: y / x (with exact +-1 where |x| == |y|, signed zeros where both are
   zero), Eigen's atan on that (a rational approximation on [-1, 1], 1/|t|
   through the `rcpps` estimate and a Newton step above), plus +-pi for x < 0.
+- atan: Eigen's atan above on the packets, the C library's atanf on the
+  tail (libm.py).
 - tan: Eigen has no vectorized tan, so TensorFlow calls glibc's tanf on every
   element (`glibc_float.tanf`).
 
@@ -28,7 +30,7 @@ atan2 reads subnormal operands as zeros and flushes tiny results.
 """
 import numpy as np
 
-from . import ftz, glibc_float, glibc_scalar, x86_estimates
+from . import ftz, glibc_float, glibc_scalar, libm, x86_estimates
 from .chunked import chunked
 from .x86_estimates import PACKET, packet_then_scalar
 
@@ -197,6 +199,20 @@ def _atan2_block(y, x):
 _atan2_scalar = glibc_scalar.atan2f
 
 
+def _atan_packet(x):
+    """Eigen's float32 atan on whole packets: subnormal inputs read as +-0
+    (denormals-are-zero: the result is a signed zero)."""
+    with np.errstate(all="ignore"):
+        if ftz.any_below(np.abs(x)):
+            x = ftz.daz(x)
+        return _atan_f32(x)
+
+
+def _atan_scalar(x):
+    """The C library's atanf, as Eigen's scalar path calls it (the tail)."""
+    return libm.call("atan", np.asarray(x, _F32))
+
+
 # --- public kernels --------------------------------------------------------------------------
 
 def _unary(packet, scalar, fallback):
@@ -218,6 +234,9 @@ cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 
 tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
 tan_kernel.__doc__ = ("Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, "
                       "bfloat16.")
+atan_kernel = _unary(_atan_packet, _atan_scalar, np.arctan)
+atan_kernel.__doc__ = ("Elementwise atan with TensorFlow's CPU bits for float32/16 and bfloat16 "
+                       "(Eigen's packets, the C library's atanf for the tail).")
 
 
 def atan2_kernel(y, x):
