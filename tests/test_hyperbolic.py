@@ -1,6 +1,7 @@
-"""sinh, cosh, asinh, acosh, atanh and atan give TensorFlow's bits
+"""sinh, cosh, asinh, acosh, atanh, atan, asin and acos give TensorFlow's bits
 (ops/kernels/hyperbolic.py: the C library's functions, as TensorFlow's kernels
-call them; float32 atanh and atan Eigen's packets with the C library's tail), against
+call them; float32 atanh, atan, asin and acos Eigen's packets with the C
+library's tail), against
 TensorFlow 2.21's results recorded by tools/tf_hyperbolic_fixtures.py."""
 import os
 
@@ -123,18 +124,20 @@ def test_gradients_follow():
     np.testing.assert_allclose(tape.gradient(yh, h).numpy(), 1 / (1 - hn ** 2), rtol=1e-6)
 
 
-def test_atan_is_eigens_packets_with_the_c_librarys_tail():
-    x = DATA["atan_float32_x"]                  # a tail of 5
-    _same_bits(tf.math.atan(tf.constant(x)).numpy(), DATA["atan_float32_y"])
-    tails = DATA["atan_float32_tails_x"]
-    got = np.concatenate([tf.math.atan(tf.constant(tails[i:i + 5])).numpy()
+@pytest.mark.parametrize("name", ["atan", "asin", "acos"])
+def test_inverse_trig_is_eigens_packets_with_the_c_librarys_tail(name):
+    fn = getattr(tf.math, name)
+    x = DATA["%s_float32_x" % name]             # with a tail
+    _same_bits(fn(tf.constant(x)).numpy(), DATA["%s_float32_y" % name])
+    tails = DATA["%s_float32_tails_x" % name]
+    got = np.concatenate([fn(tf.constant(tails[i:i + 5])).numpy()
                           for i in range(0, tails.size, 5)])
-    _same_bits(got, DATA["atan_float32_tails_y"])
-    scalars = np.array([tf.math.atan(tf.constant(v)).numpy() for v in x[-64:]])
-    _same_bits(scalars, DATA["atan_float32_scalar_y"])
-    _same_bits(tf.math.atan(tf.constant(DATA["atan_float16_x"])).numpy(), DATA["atan_float16_y"])
-    xb = DATA["atan_bfloat16_x_bits"].view(ml_dtypes.bfloat16)
-    np.testing.assert_array_equal(tf.math.atan(tf.constant(xb)).numpy().view(np.uint16),
-                                  DATA["atan_bfloat16_y_bits"])
-    graph = tf.function(lambda t: tf.math.atan(t * 1.0) + 0.0)
-    _same_bits(graph(tf.constant(x)).numpy(), DATA["atan_float32_y"] + np.float32(0.0))
+    _same_bits(got, DATA["%s_float32_tails_y" % name])
+    scalars = np.array([fn(tf.constant(v)).numpy() for v in x[-64:]])
+    _same_bits(scalars, DATA["%s_float32_scalar_y" % name])
+    _same_bits(fn(tf.constant(DATA[name + "_float16_x"])).numpy(), DATA[name + "_float16_y"])
+    xb = DATA[name + "_bfloat16_x_bits"].view(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(fn(tf.constant(xb)).numpy().view(np.uint16),
+                                  DATA[name + "_bfloat16_y_bits"])
+    graph = tf.function(lambda t: fn(t * 1.0) + 0.0)
+    _same_bits(graph(tf.constant(x)).numpy(), DATA["%s_float32_y" % name] + np.float32(0.0))

@@ -1,4 +1,4 @@
-"""Records TensorFlow's CPU sinh, cosh, asinh, acosh, atanh and atan into
+"""Records TensorFlow's CPU sinh, cosh, asinh, acosh, atanh, atan, asin and acos into
 tests/data/tf_hyperbolic.npz (tests/test_hyperbolic.py compares rillflow with
 them bit for bit).
 
@@ -10,8 +10,8 @@ TensorFlow's kernels for the first four call the C library (glibc's sinhf,
 ... and sinh, ...; half precision through float32), so the fixture is glibc's
 results on the machine that records it: tests compare with it only where the
 machine's C library gives the recorded values for a sample (the test checks).
-float32 atanh and atan are Eigen's packet code on whole packets of 8 and the
-C library's atanhf/atanf on the last size % 8 elements: their arrays have
+float32 atanh, atan, asin and acos are Eigen's packet code on whole packets of 8 and the
+C library's float function on the last size % 8 elements: their arrays have
 tails.
 Inputs are deterministic (seeded): uniform ranges, values near the functions'
 regime changes (2**-28, 2**-12, 1, 2, 22, 88.7 for sinh/cosh; 1, 2, 2**28 for
@@ -108,6 +108,25 @@ def main():
     xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
     out["atan_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
     out["atan_bfloat16_y_bits"] = tf.bitcast(tf.math.atan(xb), tf.uint16).numpy()
+    # asin and acos: as atan, on [-1, 1] and a little beyond.
+    xs = np.concatenate([x32[:2000], x32[2000:] * 0.99, [1.0, -1.0, 1.0000001, -1.5],
+                         np.float32(1) - rng.uniform(0, 1e-4, 7)]).astype(np.float32)
+    ts = np.concatenate([tails, tails * 0.5]).astype(np.float32)
+    for name in ("asin", "acos"):
+        fn = getattr(tf.math, name)
+        out["%s_float32_x" % name] = xs
+        out["%s_float32_y" % name] = fn(tf.constant(xs)).numpy()
+        out["%s_float32_tails_x" % name] = ts
+        out["%s_float32_tails_y" % name] = np.concatenate(
+            [fn(tf.constant(ts[i:i + 5])).numpy() for i in range(0, ts.size, 5)])
+        out["%s_float32_scalar_y" % name] = np.array(
+            [fn(tf.constant(v)).numpy() for v in xs[-64:]], np.float32)
+        x16 = xs[:1501].astype(np.float16)
+        out["%s_float16_x" % name] = x16
+        out["%s_float16_y" % name] = fn(tf.constant(x16)).numpy()
+        xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+        out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
+        out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
     np.savez_compressed(path, tf_version=tf.__version__, **out)

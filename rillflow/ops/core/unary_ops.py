@@ -36,7 +36,8 @@ from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_k
                                   rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels import hyperbolic as _hyperbolic
-from ..kernels.trig import atan_kernel, cos_kernel, sin_kernel, tan_kernel
+from ..kernels.trig import (acos_kernel, asin_kernel, atan_kernel, cos_kernel, sin_kernel,
+                            tan_kernel)
 from ..kernels.jit_kernels import accelerated, compiled_first
 from .. import late
 
@@ -281,8 +282,8 @@ _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 _Sin = _simple("Sin", compiled_first("sin", sin_kernel), _sin_grad, _FC)
 _Cos = _simple("Cos", compiled_first("cos", cos_kernel), _cos_grad, _FC)
 _Tan = _simple("Tan", compiled_first("tan", tan_kernel), _tan_grad, _FC)
-_Asin = _simple("Asin", np.arcsin, _asin_grad, _FC)
-_Acos = _simple("Acos", np.arccos, _acos_grad, _FC)
+_Asin = _simple("Asin", asin_kernel, _asin_grad, _FC)
+_Acos = _simple("Acos", acos_kernel, _acos_grad, _FC)
 _Atan = _simple("Atan", atan_kernel, _atan_grad, _FC)
 _Sinh = _simple("Sinh", _hyperbolic.kernel("sinh"), _sinh_grad, _FC)
 _Cosh = _simple("Cosh", _hyperbolic.kernel("cosh"), _cosh_grad, _FC)

@@ -1,4 +1,4 @@
-"""TensorFlow's CPU sin, cos, tan, atan and atan2, bit for bit.
+"""TensorFlow's CPU sin, cos, tan, asin, acos, atan and atan2, bit for bit.
 
 TensorFlow's CPU kernels are Eigen expressions. Eigen evaluates an elementwise
 op on packets of 8 float32 (AVX) with its own vectorized approximations, and
@@ -15,7 +15,9 @@ library's scalar function. So in TensorFlow `tf.sin(x)[-1]` can differ from
   zero), Eigen's atan on that (a rational approximation on [-1, 1], 1/|t|
   through the `rcpps` estimate and a Newton step above), plus +-pi for x < 0.
 - atan: Eigen's atan above on the packets, the C library's atanf on the
-  tail (libm.py).
+  tail (libm.py); asin, acos: Eigen's polynomials (times sqrt(1 - |x|) for
+  acos, with a half-angle reduction above 1/2 for asin) on the packets, the
+  C library's asinf/acosf on the tail.
 - tan: Eigen has no vectorized tan, so TensorFlow calls glibc's tanf on every
   element (`glibc_float.tanf`).
 
@@ -213,6 +215,80 @@ def _atan_scalar(x):
     return libm.call("atan", np.asarray(x, _F32))
 
 
+# --- asin and acos ---------------------------------------------------------------------------
+
+# pacos_float: acos(x) / sqrt(1 - x) by a degree 6 polynomial in |x| (even and
+# odd terms in x**2 by Horner's rule, then joined), times sqrt(1 - |x|);
+# pi minus that for negative x. Coefficients p6 ... p0.
+_ACOS_P = _f(2.36423197202384471893310546875e-3, -1.1368644423782825469970703125e-2,
+             2.717843465507030487060546875e-2, -4.8969544470310211181640625e-2,
+             8.8804088532924652099609375e-2, -0.214591205120086669921875,
+             1.57079637050628662109375)
+# pasin_float: asin(x) / x by a degree 8 even polynomial on [0, 1/2]; above,
+# asin(x) = pi/2 - 2 asin(sqrt((1 - x) / 2)). Coefficients p9 ... p1.
+_ASIN_P = _f(5.08838854730129241943359375e-2, 3.95139865577220916748046875e-2,
+             7.550220191478729248046875e-2, 0.16664917767047882080078125,
+             1.00000011920928955078125)
+_HALF, _TWO = _f(0.5, 2.0)
+
+
+def _daz(x):
+    """x with subnormals read as +-0, as the packets' arithmetic reads them."""
+    return ftz.daz(x) if ftz.any_below(np.abs(x)) else x
+
+
+def _acos_packet(x):
+    """Eigen's float32 acos on whole packets (NaN beyond +-1)."""
+    with np.errstate(all="ignore"):
+        x = _daz(np.asarray(x, _F32))
+        p6, p5, p4, p3, p2, p1, p0 = _ACOS_P
+        ax = np.abs(x)
+        x2 = x * x
+        even = p6 * x2
+        even += p4
+        odd = p5 * x2
+        odd += p3
+        even *= x2
+        even += p2
+        odd *= x2
+        odd += p1
+        even *= x2
+        even += p0
+        p = odd * ax
+        p += even
+        r = np.sqrt(_ONE - ax)
+        r *= p
+        return np.where(np.signbit(x), _PI - r, r)
+
+
+def _asin_packet(x):
+    """Eigen's float32 asin on whole packets (NaN beyond +-1)."""
+    with np.errstate(all="ignore"):
+        x = _daz(np.asarray(x, _F32))
+        p9, p7, p5, p3, p1 = _ASIN_P
+        ax = np.abs(x)
+        large = ax > _HALF
+        u = np.where(large, np.sqrt(_HALF - _HALF * ax), ax)
+        u2 = u * u
+        p = p9 * u2
+        for c in (p7, p5, p3):
+            p += c
+            p *= u2
+        p += p1
+        p *= u
+        p = np.where(large, _HALF_PI - _TWO * p, p)
+        p = (p.view(_U32) ^ (x.view(_U32) & _SIGN)).view(np.float32)
+        return np.where(ax > _ONE, np.float32(np.nan), p)
+
+
+def _asin_scalar(x):
+    return libm.call("asin", np.asarray(x, _F32))
+
+
+def _acos_scalar(x):
+    return libm.call("acos", np.asarray(x, _F32))
+
+
 # --- public kernels --------------------------------------------------------------------------
 
 def _unary(packet, scalar, fallback):
@@ -234,6 +310,12 @@ cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 
 tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
 tan_kernel.__doc__ = ("Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, "
                       "bfloat16.")
+asin_kernel = _unary(_asin_packet, _asin_scalar, np.arcsin)
+asin_kernel.__doc__ = ("Elementwise asin with TensorFlow's CPU bits for float32/16 and bfloat16 "
+                       "(Eigen's packets, the C library's asinf for the tail).")
+acos_kernel = _unary(_acos_packet, _acos_scalar, np.arccos)
+acos_kernel.__doc__ = ("Elementwise acos with TensorFlow's CPU bits for float32/16 and bfloat16 "
+                       "(Eigen's packets, the C library's acosf for the tail).")
 atan_kernel = _unary(_atan_packet, _atan_scalar, np.arctan)
 atan_kernel.__doc__ = ("Elementwise atan with TensorFlow's CPU bits for float32/16 and bfloat16 "
                        "(Eigen's packets, the C library's atanf for the tail).")
