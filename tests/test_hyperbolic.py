@@ -1,7 +1,8 @@
-"""sinh, cosh, asinh, acosh, atanh, atan, asin and acos give TensorFlow's bits
+"""sinh, cosh, asinh, acosh, atanh, atan, asin, acos and reciprocal give
+TensorFlow's bits
 (ops/kernels/hyperbolic.py: the C library's functions, as TensorFlow's kernels
 call them; float32 atanh, atan, asin and acos Eigen's packets with the C
-library's tail), against
+library's tail; reciprocal Eigen's estimate and Newton step), against
 TensorFlow 2.21's results recorded by tools/tf_hyperbolic_fixtures.py."""
 import os
 
@@ -124,7 +125,7 @@ def test_gradients_follow():
     np.testing.assert_allclose(tape.gradient(yh, h).numpy(), 1 / (1 - hn ** 2), rtol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["atan", "asin", "acos"])
+@pytest.mark.parametrize("name", ["atan", "asin", "acos", "reciprocal"])
 def test_inverse_trig_is_eigens_packets_with_the_c_librarys_tail(name):
     fn = getattr(tf.math, name)
     x = DATA["%s_float32_x" % name]             # with a tail
@@ -141,3 +142,11 @@ def test_inverse_trig_is_eigens_packets_with_the_c_librarys_tail(name):
                                   DATA[name + "_bfloat16_y_bits"])
     graph = tf.function(lambda t: fn(t * 1.0) + 0.0)
     _same_bits(graph(tf.constant(x)).numpy(), DATA["%s_float32_y" % name] + np.float32(0.0))
+
+
+def test_power_of_minus_one_in_graphs_is_tensorflows_reciprocal():
+    # TensorFlow's graph optimizer rewrites x ** -1 into Reciprocal; so do
+    # rillflow's graphs (compiler/specialize.py: graph_rewrite).
+    x = DATA["reciprocal_float32_x"]
+    graph = tf.function(lambda t: t ** -1.0)
+    _same_bits(graph(tf.constant(x)).numpy(), DATA["reciprocal_float32_y"])

@@ -1,4 +1,5 @@
-"""Records TensorFlow's CPU sinh, cosh, asinh, acosh, atanh, atan, asin and acos into
+"""Records TensorFlow's CPU sinh, cosh, asinh, acosh, atanh, atan, asin, acos and
+reciprocal into
 tests/data/tf_hyperbolic.npz (tests/test_hyperbolic.py compares rillflow with
 them bit for bit).
 
@@ -127,6 +128,24 @@ def main():
         xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
         out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
         out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+    # reciprocal (float32: the rcpps estimate and a Newton step on packets, a
+    # division on the tail): wide magnitudes, zeros, subnormals, huge values.
+    xr = np.concatenate([xa, xa[:500] * 1e-35, xa[:500] * 1e35, [3e38, -3e38, 1e-38]]).astype(
+        np.float32)
+    tr = np.concatenate([tails, tails * 1e36, [3e38, -3e38, 0.0, 1e-39]]).astype(np.float32)
+    out["reciprocal_float32_x"] = xr
+    out["reciprocal_float32_y"] = tf.math.reciprocal(tf.constant(xr)).numpy()
+    out["reciprocal_float32_tails_x"] = tr
+    out["reciprocal_float32_tails_y"] = np.concatenate(
+        [tf.math.reciprocal(tf.constant(tr[i:i + 5])).numpy() for i in range(0, tr.size, 5)])
+    out["reciprocal_float32_scalar_y"] = np.array(
+        [tf.math.reciprocal(tf.constant(v)).numpy() for v in xr[-64:]], np.float32)
+    x16 = xa[:1501].astype(np.float16)
+    out["reciprocal_float16_x"] = x16
+    out["reciprocal_float16_y"] = tf.math.reciprocal(tf.constant(x16)).numpy()
+    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+    out["reciprocal_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
+    out["reciprocal_bfloat16_y_bits"] = tf.bitcast(tf.math.reciprocal(xb), tf.uint16).numpy()
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
     np.savez_compressed(path, tf_version=tf.__version__, **out)

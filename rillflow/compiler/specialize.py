@@ -127,8 +127,8 @@ def graph_rewrite(op):
     2, 3, 0.5 or -0.5 (every element the same, not broadcasting the base) into
     Square, x * Square(x), Sqrt and Rsqrt, which round differently from the eager
     Pow (TensorFlow's eager and graph results differ on about a quarter of float32
-    inputs). For -1 it gives Reciprocal, whose bits rillflow does not reproduce,
-    so that one keeps the Pow kernel."""
+    inputs), and a Pow by -1 into Reciprocal (the rcpps estimate and a Newton step
+    on float32 packets)."""
     if op.type != "Pow":
         return None
     x, y = op.inputs
@@ -149,12 +149,12 @@ def graph_rewrite(op):
         return "expr", "{0} * {0}", [x]
     if e == 3.0:
         return "expr", "{0} * ({0} * {0})", [x]
-    if e in (0.5, -0.5):
-        kernel = np.sqrt if e == 0.5 else get("Rsqrt").kernel
+    if e in (0.5, -0.5, -1.0):
+        kernel, name = {0.5: (np.sqrt, "sqrt"), -0.5: (get("Rsqrt").kernel, "rsqrt"),
+                        -1.0: (get("Reciprocal").kernel, "reciprocal")}[e]
 
         def template(em, args):
-            return "%s(%s)" % (em.global_for(kernel, "sqrt" if e == 0.5 else "rsqrt"),
-                               args[0])
+            return "%s(%s)" % (em.global_for(kernel, name), args[0])
         return "expr", template, [x]
     return None
 

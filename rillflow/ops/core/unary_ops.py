@@ -36,6 +36,7 @@ from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_k
                                   rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
 from ..kernels import hyperbolic as _hyperbolic
+from ..kernels.x86_estimates import reciprocal_kernel
 from ..kernels.trig import (acos_kernel, asin_kernel, atan_kernel, cos_kernel, sin_kernel,
                             tan_kernel)
 from ..kernels.jit_kernels import accelerated, compiled_first
@@ -123,7 +124,9 @@ def _sign_kernel(x):
 def _reciprocal_kernel(x):
     if x.dtype.kind in "iu":
         raise _not_found("Reciprocal", x)
-    return np.reciprocal(x)
+    if x.dtype.kind == "c":
+        return np.reciprocal(x)
+    return reciprocal_kernel(x)     # Eigen's estimate and Newton step on float32 packets
 
 
 def _round_kernel(x):

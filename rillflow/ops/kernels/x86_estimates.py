@@ -124,6 +124,10 @@ def reciprocal(a):
         t = a * x
         np.subtract(_ONE, t, out=t)
         y = x * t
+        # Flush-to-zero: for results below ~2**-112 the correction is
+        # subnormal and TensorFlow's threads drop it (the estimate stays).
+        if ftz.any_below(np.abs(y)):
+            ftz.flush(y)
         y += x
         if np.isnan(t).any():   # zero or infinite a: keep the estimate
             y = np.where(t == t, y, x)
@@ -186,3 +190,30 @@ def rsqrt_kernel(x):
         return packet_then_scalar(_rsqrt_packet, _rsqrt_scalar, x.astype(np.float32)).astype(dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.reciprocal(np.sqrt(x))
+
+
+def _reciprocal_scalar(x):
+    # Eigen's scalar inverse is a division: divss reads a subnormal as +-0
+    # (+-inf) and writes +-0 for a subnormal quotient (flush-to-zero).
+    with np.errstate(all="ignore"):
+        out = np.asarray(_ONE / ftz.daz(x), np.float32)
+    return ftz.flush(out) if ftz.any_below(np.abs(out)) else out
+
+
+def _reciprocal_packet(x):
+    # Denormals-are-zero: a subnormal reads as +-0, whose estimate +-inf stays.
+    return chunked(reciprocal, ftz.daz(x))
+
+
+def reciprocal_kernel(x):
+    """Elementwise 1/x with TensorFlow's CPU bits for float32/16 and bfloat16:
+    the rcpps estimate and a Newton step on whole packets, a division on the
+    tail; other dtypes NumPy's division."""
+    dt = x.dtype
+    if dt == np.float32:
+        return packet_then_scalar(_reciprocal_packet, _reciprocal_scalar, x)
+    if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
+        return packet_then_scalar(_reciprocal_packet, _reciprocal_scalar,
+                                  x.astype(np.float32)).astype(dt)
+    with np.errstate(divide="ignore"):
+        return np.reciprocal(x)
