@@ -54,6 +54,14 @@ SEEDS = range(0, 160)
 # Programs whose float results amplify rounding differences beyond any fixed
 # tolerance (XLA's and TensorFlow's libm differ in the last bits), each
 # checked by hand to be that and not a lowering error.
+# Where TensorFlow's own eager kernel and XLA differ (checked on TensorFlow
+# 2.21 eagerly and with jit_compile=True): rillflow's eager results are
+# TensorFlow's eager ones, its compiled ones XLA's.
+EAGER_IS_NOT_XLA = {
+    69: "reciprocal: the eager kernel is the rcpps estimate and a Newton step "
+        "(1 / 1 = 0.99999994), XLA's a division (1.0); t*t >= t compares them",
+}
+
 NUMERICALLY_UNSTABLE = {
     105: "a sum of ~1e8 terms that cancel (v / v2 for tiny v2) moves by 1e-3 relatively",
     130: "log(tan(x)) and its gradient at |x| ~ 1e3, where float32 tan's range "
@@ -138,7 +146,8 @@ def _full_float32_products():
 @pytest.mark.parametrize("start", range(SEEDS.start, SEEDS.stop, 40))
 def test_random_dags_lowered_to_xla_match_eager(start):
     failures = []
-    skip = NUMERICALLY_UNSTABLE.keys() | (GPU_APPROXIMATE_DIVISION if _on_gpu() else set())
+    skip = NUMERICALLY_UNSTABLE.keys() | EAGER_IS_NOT_XLA.keys() | (
+        GPU_APPROXIMATE_DIVISION if _on_gpu() else set())
     for seed in range(start, start + 40):
         if seed in skip:
             continue
