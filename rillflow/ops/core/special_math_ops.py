@@ -28,10 +28,11 @@ from ...framework.tensor_shape import dims_text
 from . import op_util as U
 from .math_ops import _sum_to, cast, negative, not_equal
 from .op_util import COMPLEX, FLOATS, binary, unary
-from .unary_ops import (_OPS, _register, _scope, _simple, _to_real_infer, _to_real_kernel,
-                        _where, _zeros, abs, exp, reciprocal, sigmoid, square)
+from .unary_ops import (_OPS, _not_found, _register, _scope, _simple, _to_real_infer,
+                        _to_real_kernel, _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
 from ..kernels.jit_kernels import erf_kernel, erfc_kernel, softplus_kernel
+from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.trig import atan2_kernel
 from ..kernels.jit_kernels import compiled_first
 
@@ -75,20 +76,6 @@ def _erf64(x):
 
 def _erfc64(x):
     return _erfc_obj(x).astype(np.float64) if x.ndim else math.erfc(x)
-
-
-def _lgamma_scalar(v):
-    try:
-        return math.lgamma(v)
-    except (ValueError, OverflowError):  # poles at 0, -1, -2, ... and huge x
-        return math.inf
-
-
-_lgamma_obj = np.frompyfunc(_lgamma_scalar, 1, 1)
-
-
-def _lgamma64(x):
-    return _lgamma_obj(x).astype(np.float64) if x.ndim else _lgamma_scalar(float(x))
 
 
 # B_2k for k = 1..12, the coefficients of the digamma and zeta expansions.
@@ -333,8 +320,21 @@ def _xdivy_grad(op, g):
 # correctly rounded library functions.
 _Erf = _simple("Erf", erf_kernel(_via_float64(_erf64)), _erf_grad, FLOATS)
 _Erfc = _simple("Erfc", erfc_kernel(_via_float64(_erfc64)), _erfc_grad, FLOATS)
-_Lgamma = _simple("Lgamma", _via_float64(_lgamma64), _lgamma_grad, FLOATS)
-_Digamma = _simple("Digamma", _digamma_kernel, _digamma_grad, FLOATS)
+def _no_bfloat16(op_name, kernel):
+    """`kernel`, refusing bfloat16 as TensorFlow does: the op allows it, but
+    only XLA has a kernel for it (NotFoundError on the CPU)."""
+    def k(x):
+        if x.dtype.name == "bfloat16":
+            raise _not_found(op_name, x)
+        return kernel(x)
+    return k
+
+
+# lgamma: the C library's lgammaf/lgamma, as TensorFlow's kernel calls it
+# (ops/kernels/libm_kernels.py).
+_Lgamma = _simple("Lgamma", _no_bfloat16("Lgamma", _libm_kernels.kernel("lgamma")),
+                  _lgamma_grad, FLOATS)
+_Digamma = _simple("Digamma", _no_bfloat16("Digamma", _digamma_kernel), _digamma_grad, FLOATS)
 _Softplus = _simple("Softplus", _softplus_kernel, _softplus_grad, _SOFT, arg="features")
 _Softsign = _simple("Softsign", _softsign_kernel, _softsign_grad, _SOFT, arg="features")
 _Real = _register("Real", _to_real_kernel(np.real), _to_real_infer("Real", "input"),

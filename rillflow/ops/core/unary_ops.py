@@ -35,7 +35,7 @@ from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
 from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_kernel,
                                   rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
-from ..kernels import hyperbolic as _hyperbolic
+from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.x86_estimates import reciprocal_kernel
 from ..kernels.trig import (acos_kernel, asin_kernel, atan_kernel, cos_kernel, sin_kernel,
                             tan_kernel)
@@ -288,17 +288,17 @@ _Tan = _simple("Tan", compiled_first("tan", tan_kernel), _tan_grad, _FC)
 _Asin = _simple("Asin", asin_kernel, _asin_grad, _FC)
 _Acos = _simple("Acos", acos_kernel, _acos_grad, _FC)
 _Atan = _simple("Atan", atan_kernel, _atan_grad, _FC)
-_Sinh = _simple("Sinh", _hyperbolic.kernel("sinh"), _sinh_grad, _FC)
-_Cosh = _simple("Cosh", _hyperbolic.kernel("cosh"), _cosh_grad, _FC)
+_Sinh = _simple("Sinh", _libm_kernels.kernel("sinh"), _sinh_grad, _FC)
+_Cosh = _simple("Cosh", _libm_kernels.kernel("cosh"), _cosh_grad, _FC)
 # NumPy's tanh: within a few ulps of TensorFlow's float32 kernel, which uses a
 # clamped rational approximation (returning exactly +-1 from |x| >= 7.9073896,
 # 1 ulp above NumPy there) that is not reproduced bit for bit; matching its
 # edges alone cost a fifth of the time of small-tensor RNN steps.
 # Eagerly too, the compiled tanh (same bits) once the jit extra is loaded.
 _Tanh = _simple("Tanh", accelerated("tanh", tanh_kernel), _tanh_grad, _FC)
-_Asinh = _simple("Asinh", _hyperbolic.kernel("asinh"), _asinh_grad, _FC)
-_Acosh = _simple("Acosh", _hyperbolic.kernel("acosh"), _acosh_grad, _FC)
-_Atanh = _simple("Atanh", _hyperbolic.kernel("atanh"), _atanh_grad, _FC)
+_Asinh = _simple("Asinh", _libm_kernels.kernel("asinh"), _asinh_grad, _FC)
+_Acosh = _simple("Acosh", _libm_kernels.kernel("acosh"), _acosh_grad, _FC)
+_Atanh = _simple("Atanh", _libm_kernels.kernel("atanh"), _atanh_grad, _FC)
 _Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.

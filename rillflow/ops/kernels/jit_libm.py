@@ -1,6 +1,6 @@
-"""The Numba loops of hyperbolic.py (the jit extra): Numba compiles
+"""The Numba loops of libm_kernels.py (the jit extra): Numba compiles
 `math.sinh` of a float32 to a call of the C library's `sinhf` (and of a
-float64 to `sinh`), so these loops give hyperbolic.py's ctypes calls' bits
+float64 to `sinh`), so these loops give libm_kernels.py's ctypes calls' bits
 without a Python call per element. Imported only by its loader thread."""
 import math
 
@@ -41,3 +41,10 @@ def atanh(x, out):
     for i in range(x.size):
         out[i] = math.atanh(x[i])
 
+
+
+@numba.njit(cache=True, nogil=True)
+def lgamma(x, out):
+    """out[i] = the C library's lgamma(f) of x[i] (log |Gamma|)."""
+    for i in range(x.size):
+        out[i] = math.lgamma(x[i])

@@ -1,17 +1,38 @@
 """The platform C library's float functions, one call per element, for the
-kernels whose TensorFlow counterpart calls them (hyperbolic.py: sinh, cosh,
-asinh, acosh, atanh's tail; trig.py: the tails of atan, asin and acos). A call costs about
-0.2 us; hyperbolic.py's compiled loops take large arrays."""
+kernels whose TensorFlow counterpart calls them (libm_kernels.py: sinh, cosh,
+asinh, acosh, lgamma, atanh's tail; trig.py: the tails of atan, asin and acos). A call costs about
+0.2 us; libm_kernels.py's compiled loops take large arrays."""
 import ctypes
 import ctypes.util
+import math
 
 import numpy as np
 
 __all__ = ["NAMES", "available", "call"]
 
-NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos")
+NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "lgamma")
+
+
+def _lgamma_scalar(v):
+    try:
+        return math.lgamma(v)
+    except (ValueError, OverflowError):  # poles at 0, -1, -2, ... and huge x
+        return math.inf
+
+
+_lgamma_obj = np.frompyfunc(_lgamma_scalar, 1, 1)
+
+
+def lgamma_python(x):
+    """Python's math.lgamma of each element (in float64), in x's dtype: the
+    stand-in where no C library loads."""
+    a = np.asarray(x)
+    return np.asarray(_lgamma_obj(a.astype(np.float64)), np.float64).astype(a.dtype)
+
+
 _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
-          "atanh": np.arctanh, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos}
+          "atanh": np.arctanh, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos,
+          "lgamma": lgamma_python}
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 

@@ -291,13 +291,18 @@ def _acos_scalar(x):
 
 # --- public kernels --------------------------------------------------------------------------
 
-def _unary(packet, scalar, fallback):
+def _unary(packet, scalar, fallback, half_scalar=False):
+    """The kernel: float32 by packets and a scalar tail; float16 and bfloat16
+    through float32, by the packets too, or with `half_scalar` by the scalar
+    function on every element (Eigen has no half-precision packet code for
+    asin, acos and atan: TensorFlow calls the C library for each)."""
     def kernel(x):
         dt = x.dtype
         if dt == _F32:
             return packet_then_scalar(packet, scalar, x)
         if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
-            # float16 and bfloat16 go through the float32 functions.
+            if half_scalar:
+                return np.asarray(scalar(x.astype(np.float32)), np.float32).astype(dt)
             return packet_then_scalar(packet, scalar, x.astype(np.float32)).astype(dt)
         return fallback(x)
     return kernel
@@ -310,13 +315,13 @@ cos_kernel.__doc__ = "Elementwise cos with TensorFlow's CPU bits for float32/16 
 tan_kernel = _unary(_tan_packet, _tan_scalar, np.tan)
 tan_kernel.__doc__ = ("Elementwise tan with TensorFlow's CPU bits (glibc's tanf) for float32/16, "
                       "bfloat16.")
-asin_kernel = _unary(_asin_packet, _asin_scalar, np.arcsin)
+asin_kernel = _unary(_asin_packet, _asin_scalar, np.arcsin, half_scalar=True)
 asin_kernel.__doc__ = ("Elementwise asin with TensorFlow's CPU bits for float32/16 and bfloat16 "
                        "(Eigen's packets, the C library's asinf for the tail).")
-acos_kernel = _unary(_acos_packet, _acos_scalar, np.arccos)
+acos_kernel = _unary(_acos_packet, _acos_scalar, np.arccos, half_scalar=True)
 acos_kernel.__doc__ = ("Elementwise acos with TensorFlow's CPU bits for float32/16 and bfloat16 "
                        "(Eigen's packets, the C library's acosf for the tail).")
-atan_kernel = _unary(_atan_packet, _atan_scalar, np.arctan)
+atan_kernel = _unary(_atan_packet, _atan_scalar, np.arctan, half_scalar=True)
 atan_kernel.__doc__ = ("Elementwise atan with TensorFlow's CPU bits for float32/16 and bfloat16 "
                        "(Eigen's packets, the C library's atanf for the tail).")
 

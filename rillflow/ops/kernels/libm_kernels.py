@@ -1,13 +1,14 @@
-"""TensorFlow's sinh, cosh, asinh, acosh and atanh, bit for bit.
+"""TensorFlow's sinh, cosh, asinh, acosh, lgamma and atanh, bit for bit.
 
-TensorFlow's CPU kernels for sinh, cosh, asinh and acosh (Eigen's scalar
-functors) call the C library: `sinhf`, `coshf`, `asinhf`, `acoshf` for
-float32, `sinh`, ... for float64, and the float32 function for float16 and
+TensorFlow's CPU kernels for sinh, cosh, asinh, acosh and lgamma (Eigen's
+scalar functors) call the C library: `sinhf`, `coshf`, `asinhf`, `acoshf`,
+`lgammaf` for float32, `sinh`, ... for float64, and the float32 function for float16 and
 bfloat16, rounded once (tools/tf_hyperbolic_fixtures.py: every recorded
 value is glibc's; libm.py makes the calls).
 float32 atanh is Eigen's packet code (`atanh_packets`
 below) on the whole packets of 8 and `atanhf` on the last size % 8
-elements, as exp_log.py's kernels split a tensor; float64 atanh, Eigen's
+elements, as exp_log.py's kernels split a tensor (half precision: `atanhf`
+on every element, as for asin/acos/atan: no half packet code); float64 atanh, Eigen's
 double packet code, is not reproduced (NumPy's, within an ulp).
 
 NumPy's routines are its own and depend on its SIMD path (its AVX-512
@@ -27,9 +28,9 @@ from . import libm as _libm
 
 __all__ = ["kernel", "atanh_packets"]
 
-_NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh")
+_NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "lgamma")
 _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
-          "atanh": np.arctanh}
+          "atanh": np.arctanh, "lgamma": _libm.lgamma_python}
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
@@ -109,9 +110,25 @@ def _atanh_tail(x):
     return _call("atanh", x)
 
 
+# TensorFlow's threads read a subnormal as zero (denormals-are-zero) inside
+# glibc's lgamma, whose log of a tiny |x| then sees 2**-150 (float32) or
+# 2**-1075 (float64): every subnormal x gives these (TF 2.21, both signs).
+_LGAMMA_SUBNORMAL = {_F32: np.float32(150 * np.log(2.0)), _F64: 1075 * np.log(2.0)}
+_TINY = {_F32: np.finfo(np.float32).tiny, _F64: np.finfo(np.float64).tiny}
+
+
+def _lgamma_daz(x, out):
+    """`out` with the subnormal inputs' lgamma as TensorFlow's (in place)."""
+    ax = np.abs(x)
+    sub = (ax < _TINY[x.dtype]) & (ax > 0)
+    if sub.any():
+        out[sub] = _LGAMMA_SUBNORMAL[x.dtype]
+    return out
+
+
 def kernel(name):
     """The op kernel `f(x)` of `name` ("sinh", "cosh", "asinh", "acosh",
-    "atanh"): TensorFlow's bits for real floats (see the module docstring),
+    "atanh", "lgamma"): TensorFlow's bits for real floats (see the module docstring),
     NumPy's function for complex numbers or without a C library."""
     numpy_fn = _NUMPY[name]
 
@@ -120,20 +137,25 @@ def kernel(name):
             return numpy_fn(x)
         a = np.asarray(x)
         dt = a.dtype
-        if name == "atanh" and (dt == _F32 or dt.kind == "f" and dt.itemsize < 4
-                                or dt.name == "bfloat16"):
+        if name == "atanh" and dt == _F32:
             with np.errstate(all="ignore"):
-                out = _el.split_apply(np.asarray(a, _F32), atanh_packets, _atanh_tail)
-            out = out if dt == _F32 else out.astype(dt)
-        elif not _libm.available() or name == "atanh":
+                out = _el.split_apply(a, atanh_packets, _atanh_tail)
+        elif not _libm.available() or name == "atanh" and dt == _F64:
             # float64 atanh: TensorFlow's is Eigen's double packet code (with
             # its packet log), not reproduced; NumPy's is within an ulp.
             return numpy_fn(x)
         elif dt == _F32 or dt == _F64:
             # (np.ascontiguousarray would make a 0-d array 1-d.)
-            out = _call(name, np.asarray(a, order="C"))
+            a = np.asarray(a, order="C")
+            out = _call(name, a)
+            if name == "lgamma":
+                out = _lgamma_daz(a, out)
         elif dt.kind == "f" or dt.name == "bfloat16":
-            out = _call(name, np.asarray(a, _F32, order="C")).astype(dt)
+            a32 = np.asarray(a, _F32, order="C")
+            out = _call(name, a32)
+            if name == "lgamma":
+                out = _lgamma_daz(a32, out)
+            out = out.astype(dt)
         else:
             return numpy_fn(x)
         return out if out.ndim or isinstance(x, np.ndarray) else out[()]
