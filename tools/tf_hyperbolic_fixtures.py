@@ -148,6 +148,16 @@ def main():
     xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
     out["reciprocal_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
     out["reciprocal_bfloat16_y_bits"] = tf.bitcast(tf.math.reciprocal(xb), tf.uint16).numpy()
+    # The elementwise gradient ops (tests/test_elementwise_grad_ops.py).
+    gy = rng.uniform(-3, 3, 2000).astype(np.float32)
+    gd = rng.uniform(-3, 3, 2000).astype(np.float32)
+    out["grad_y"], out["grad_dy"] = gy, gd
+    for name in ("TanhGrad", "SigmoidGrad", "ReciprocalGrad", "InvGrad", "RsqrtGrad"):
+        out["grad_" + name] = getattr(tf.raw_ops, name)(y=gy, dy=gd).numpy()
+    out["grad_SqrtGrad"] = tf.raw_ops.SqrtGrad(y=np.abs(gy) + np.float32(0.01), dy=gd).numpy()
+    for name in ("SoftplusGrad", "SoftsignGrad"):
+        out["grad_" + name] = getattr(tf.raw_ops, name)(gradients=gd, features=gy).numpy()
+    out["grad_Inv"] = tf.raw_ops.Inv(x=gy).numpy()
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "tf_hyperbolic.npz")
     np.savez_compressed(path, tf_version=tf.__version__, **out)

@@ -22,6 +22,7 @@ from .core import slicing, gather_ops, sort_ops  # noqa: F401
 from .strings import string_util, string_ops, unicode_ops, hash_ops  # noqa: F401
 from .strings import segment_join_ops, ngram_ops, bytes_ops  # noqa: F401
 from .core import unary_ops, special_math_ops, special_functions, clip_ops  # noqa: F401
+from .core import elementwise_grad_ops  # noqa: F401
 from .core import special_composites, incomplete_special  # noqa: F401
 from .state import variables  # noqa: F401
 from .debugging import check_ops, numerics_callback, dump_debug_info  # noqa: F401

@@ -305,6 +305,15 @@ _Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
 _Rsqrt = _simple("Rsqrt", rsqrt_kernel, _rsqrt_grad, _FC)
 _Square = _simple("Square", np.square, _square_grad, _SQUARE)
 _Reciprocal = _simple("Reciprocal", _reciprocal_kernel, _reciprocal_grad, _SIGN)
+
+
+def _inv_kernel(x):
+    if x.dtype.kind in "iu":
+        raise _not_found("Inv", x)
+    return _reciprocal_kernel(x)
+
+
+_Inv = _simple("Inv", _inv_kernel, _reciprocal_grad, _SIGN)     # Reciprocal's old name
 _Round = _simple("Round", _round_kernel, _no_grad, _SIGN)
 _Floor = _simple("Floor", np.floor, _no_grad, FLOATS)
 _Ceil = _simple("Ceil", np.ceil, _no_grad, FLOATS)
