@@ -46,7 +46,7 @@ def test_row_kernels_split_over_threads_give_the_same_bits(monkeypatch, rows, n)
 
 def test_run_chunks_returns_results_in_order_and_reraises_the_first_failure(monkeypatch):
     import threading
-    monkeypatch.setattr(threads, "spreading", lambda: True)
+    monkeypatch.setattr(threads, "SPREADING", True)
     where = set()
 
     def square(k):
@@ -68,7 +68,7 @@ def test_run_chunks_returns_results_in_order_and_reraises_the_first_failure(monk
 
 
 def test_run_chunks_runs_in_order_when_not_spreading(monkeypatch):
-    monkeypatch.setattr(threads, "spreading", lambda: False)
+    monkeypatch.setattr(threads, "SPREADING", False)
     seen = []
     assert threads.run_chunks(lambda k: seen.append(k) or -k, 5) == [0, -1, -2, -3, -4]
     assert seen == [0, 1, 2, 3, 4]
@@ -86,9 +86,9 @@ def test_winograd_chunks_spread_over_threads_give_the_same_bits(monkeypatch):
     def run():
         return (winograd.conv(x, f, geo), winograd.backprop_input(x.shape, f, dy, geo),
                 winograd.backprop_filter(x, dy, geo))
-    monkeypatch.setattr(threads, "spreading", lambda: False)
+    monkeypatch.setattr(threads, "SPREADING", False)
     alone = run()
-    monkeypatch.setattr(threads, "spreading", lambda: True)
+    monkeypatch.setattr(threads, "SPREADING", True)
     for a, b in zip(alone, run()):
         np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
 
@@ -108,7 +108,7 @@ def test_large_products_cut_over_threads_match_one_product(monkeypatch, a_shape,
     b = rng.standard_normal(b_shape).astype(dtype)
     if np.dtype(dtype).kind == "c":
         a = a + 1j * rng.standard_normal(a_shape).astype(dtype)
-    monkeypatch.setattr(threads, "spreading", lambda: True)
+    monkeypatch.setattr(threads, "SPREADING", True)
     monkeypatch.setattr(xla_gemm, "SPREAD_WORK", 1)
     calls = []
     real = threads.run_chunks

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import ftz, glibc_scalar, x86_estimates
 from .chunked import chunked
+from .tanh_kernel import horner
 from .x86_estimates import packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -30,14 +31,6 @@ _F32 = np.dtype(np.float32)
 
 def _f(*values):
     return [np.float32(v) for v in values]
-
-
-def _horner(t, coefficients):
-    # Eigen's ppolevl without FMA: each step is a rounded multiply, then a rounded add.
-    acc = t * coefficients[0] + coefficients[1]
-    for c in coefficients[2:]:
-        acc = acc * t + c
-    return acc
 
 
 # --- erf -----------------------------------------------------------------------------------
@@ -61,8 +54,8 @@ def _erf_f32(x):
             x = ftz.daz(x)
             x2 = x * x
         x2 = np.minimum(_SIXTEEN, x2)
-        p = x * _horner(x2, _ERF_P)
-        q = _horner(x2, _ERF_Q)
+        p = x * horner(x2, _ERF_P)
+        q = horner(x2, _ERF_Q)
         return np.maximum(np.minimum(p / q, _ONE), _MINUS_ONE)
 
 
@@ -132,7 +125,7 @@ def _erfc_f32(x_in, exp, reciprocal):
     with np.errstate(all="ignore"):
         x = np.minimum(np.maximum(x_in, -_ERFC_CLAMP), _ERFC_CLAMP)
         x2 = x * x
-        small = x * _horner(x2, _ERFC_SMALL) + _ONE
+        small = x * horner(x2, _ERFC_SMALL) + _ONE
         large_mask = _ONE < x2
         if not large_mask.any():
             return small
@@ -143,7 +136,7 @@ def _erfc_f32(x_in, exp, reciprocal):
         t = np.where(np.abs(t) < _FLT_MIN, _ZERO, t)
         z = e - t
         q2 = reciprocal(x2)
-        r = _horner(q2, _ERFC_NUM) / (x * _horner(q2, _ERFC_DEN))
+        r = horner(q2, _ERFC_NUM) / (x * horner(q2, _ERFC_DEN))
         large = z * r + np.where(x < _ZERO, _TWO, _ZERO)
         out = np.where(large_mask, large, small)
         # FTZ: erfc is subnormal from x ~ 9.19 (x**2 ~ 84.5) on, and 0 in

@@ -28,10 +28,11 @@ as Eigen's half and bfloat16 packets do (except sigmoid, which rounds each
 step; see `sigmoid`). float64 uses NumPy's routines (not reproduced).
 """
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
+
+from . import libm
 
 PACKET = 8                      # float32 lanes per AVX packet
 _F32 = np.dtype(np.float32)
@@ -251,19 +252,12 @@ def sigmoid_packets(x):
 # --- the scalar tail: the C library, as Eigen's scalar path calls it ------------
 
 def _load_libm():
-    name = ctypes.util.find_library("m") or ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        lib = ctypes.CDLL(name)
-        funcs = {}
-        for fn in ("expf", "logf", "expm1f", "log1pf"):
-            f = getattr(lib, fn)
-            f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
-            funcs[fn] = f
-        return funcs
-    except (OSError, AttributeError):
-        return None
+    funcs = {}
+    for fn in ("expf", "logf", "expm1f", "log1pf"):
+        funcs[fn] = libm.c_function(fn, ctypes.c_float)
+        if funcs[fn] is None:
+            return None
+    return funcs
 
 
 _LIBM = _load_libm()

@@ -64,7 +64,7 @@ def tanh_f64(x, out):
         x2 = v * v
         p = x2 * _P64[0]
         q = x2 * _Q64[0]
-        for k in range(1, n_p - 1):   # Horner's rule as tanh_kernel._horner
+        for k in range(1, n_p - 1):   # Horner's rule as tanh_kernel.horner
             p = (p + _P64[k]) * x2
         for k in range(1, n_q - 1):
             q = (q + _Q64[k]) * x2

@@ -1,14 +1,15 @@
 """The platform C library's float functions, one call per element, for the
-kernels whose TensorFlow counterpart calls them (libm_kernels.py: sinh, cosh,
-asinh, acosh, lgamma, atanh's tail; trig.py: the tails of atan, asin and acos). A call costs about
-0.2 us; libm_kernels.py's compiled loops take large arrays."""
+kernels whose TensorFlow counterpart calls them (libm_kernels.py: sinh,
+cosh, asinh, acosh, lgamma, atanh's tail; trig.py: the tails of atan, asin
+and acos; exp_log.py: its scalar tails). A call costs about 0.2 us;
+libm_kernels.py's compiled loops take large arrays."""
 import ctypes
 import ctypes.util
 import math
 
 import numpy as np
 
-__all__ = ["NAMES", "available", "call"]
+__all__ = ["NAMES", "available", "call", "c_function", "lgamma_python"]
 
 NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "lgamma")
 
@@ -37,22 +38,39 @@ _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
 
-def _load():
-    """{(name, dtype): ctypes function} of the C library, or None."""
+def _open():
     path = ctypes.util.find_library("m") or ctypes.util.find_library("c")
     if path is None:
         return None
     try:
-        lib = ctypes.CDLL(path)
-        funcs = {}
-        for name in NAMES:
-            for suffix, ctype, dtype in (("f", ctypes.c_float, _F32), ("", ctypes.c_double, _F64)):
-                f = getattr(lib, name + suffix)
-                f.restype, f.argtypes = ctype, [ctype]
-                funcs[(name, dtype)] = f
-        return funcs
-    except (OSError, AttributeError):
+        return ctypes.CDLL(path)
+    except OSError:
         return None
+
+
+_LIB = _open()
+
+
+def c_function(cname, ctype):
+    """The C library's function `cname` of one `ctype` argument returning
+    `ctype` (ctypes.c_float or c_double), or None (no C library, no such
+    function); exp_log.py's scalar tails take theirs here too."""
+    f = getattr(_LIB, cname, None) if _LIB is not None else None
+    if f is not None:
+        f.restype, f.argtypes = ctype, [ctype]
+    return f
+
+
+def _load():
+    """{(name, dtype): ctypes function} of NAMES, or None."""
+    funcs = {}
+    for name in NAMES:
+        for suffix, ctype, dtype in (("f", ctypes.c_float, _F32), ("", ctypes.c_double, _F64)):
+            f = c_function(name + suffix, ctype)
+            if f is None:
+                return None
+            funcs[(name, dtype)] = f
+    return funcs
 
 
 _LIBM = _load()

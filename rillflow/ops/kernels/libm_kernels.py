@@ -23,8 +23,10 @@ are other formulas, not reproduced).
 import numpy as np
 
 from . import exp_log as _el
+from . import ftz
 from . import jit_kernels as _jk
 from . import libm as _libm
+from .tanh_kernel import horner
 
 __all__ = ["kernel", "atanh_packets"]
 
@@ -68,45 +70,29 @@ def _call(name, a):
 # patanh_float: for |x| < 1/2, x + x^3 P(x^2) (P of degree 4 by Horner's
 # rule; the wheel has no fused multiply-add); else 1/2 log((1 + x) / (1 - x))
 # with Eigen's packet log.
-_c = _el._c
-_ATANH_P = [_c(0.1819281280040740966796875), _c(8.2311116158962249755859375e-2),
-            _c(0.14672131836414337158203125), _c(0.1997792422771453857421875),
-            _c(0.3333373963832855224609375)]
+_ATANH_P = [np.float32(c) for c in (
+    0.1819281280040740966796875, 8.2311116158962249755859375e-2, 0.14672131836414337158203125,
+    0.1997792422771453857421875, 0.3333373963832855224609375)]
+_ONE, _HALF = np.float32(1.0), np.float32(0.5)
 
 
 def atanh_packets(x):
     """Eigen's float32 atanh of a 1-D float32 array, elementwise, with
     TensorFlow's denormals-are-zero and flush-to-zero; `x` is not modified."""
-    # Denormals-are-zero: a subnormal operand counts as (signed) zero.
-    x = _el._flush(np.array(x, _F32))
+    x = ftz.daz(x)
     x2 = x * x
-    p = _horner(x2)
-    x3 = x * x2
-    p *= x3
+    p = horner(x2, _ATANH_P)
+    p *= x * x2
     p += x
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (_el._ONE + x) / (_el._ONE - x)
+        r = (_ONE + x) / (_ONE - x)
     r = _el.log_packets(r)
-    r *= _el._HALF
-    out = np.where(np.less(np.abs(x), _el._HALF), p, r)
-    return _el._flush(out)
-
-
-def _horner(x2):
-    """((((c0 x2 + c1) x2 + c2) x2 + c3) x2 + c4), each step rounded."""
-    p = x2 * _ATANH_P[0]
-    for c in _ATANH_P[1:-1]:
-        p += c
-        p *= x2
-    p += _ATANH_P[-1]
-    return p
+    r *= _HALF
+    return ftz.flush(np.where(np.less(np.abs(x), _HALF), p, r))
 
 
 def _atanh_tail(x):
     """Eigen's scalar atanh of the last size % 8 elements: the C library's."""
-    if not _libm.available():
-        with np.errstate(all="ignore"):
-            return np.arctanh(x.astype(np.float64)).astype(np.float32)
     return _call("atanh", x)
 
 
@@ -133,31 +119,25 @@ def kernel(name):
     numpy_fn = _NUMPY[name]
 
     def k(x):
-        if not _libm.available() and name != "atanh":
-            return numpy_fn(x)
         a = np.asarray(x)
         dt = a.dtype
         if name == "atanh" and dt == _F32:
             with np.errstate(all="ignore"):
                 out = _el.split_apply(a, atanh_packets, _atanh_tail)
-        elif not _libm.available() or name == "atanh" and dt == _F64:
-            # float64 atanh: TensorFlow's is Eigen's double packet code (with
-            # its packet log), not reproduced; NumPy's is within an ulp.
+        elif not _libm.available() or not (dt.kind == "f" or dt.name == "bfloat16") or \
+                name == "atanh" and dt == _F64:
+            # Complex numbers, no C library; float64 atanh: TensorFlow's is
+            # Eigen's double packet code (and its packet log), not reproduced
+            # (NumPy's is within an ulp).
             return numpy_fn(x)
-        elif dt == _F32 or dt == _F64:
+        else:
+            # float32/float64 themselves, half precision through float32.
             # (np.ascontiguousarray would make a 0-d array 1-d.)
-            a = np.asarray(a, order="C")
+            a = np.asarray(a, dt if dt in (_F32, _F64) else _F32, order="C")
             out = _call(name, a)
             if name == "lgamma":
                 out = _lgamma_daz(a, out)
-        elif dt.kind == "f" or dt.name == "bfloat16":
-            a32 = np.asarray(a, _F32, order="C")
-            out = _call(name, a32)
-            if name == "lgamma":
-                out = _lgamma_daz(a32, out)
-            out = out.astype(dt)
-        else:
-            return numpy_fn(x)
+            out = out.astype(dt, copy=False)
         return out if out.ndim or isinstance(x, np.ndarray) else out[()]
     k.__name__ = name + "_kernel"
     return k

@@ -79,7 +79,10 @@ _F64_Q = _constants(
     8.295161192716231542e-04, 3.437448108450402717e-02, 4.851805297361760360e-01, 1.0)
 
 
-def _horner(x2, coefficients):
+def horner(x2, coefficients):
+    """Eigen's ppolevl without fused multiply-add: ((c0 x2 + c1) x2 + ...) +
+    c_last, each multiply and each add rounded (erf.py, libm_kernels.py
+    evaluate theirs here too)."""
     acc = x2 * coefficients[0]
     for c in coefficients[1:-1]:
         acc += c
@@ -91,8 +94,8 @@ def _horner(x2, coefficients):
 def _tanh_f64(x):
     x = _clip(x, _F64_LO, _F64_HI)
     x2 = x * x
-    p = _horner(x2, _F64_P)
-    q = _horner(x2, _F64_Q)
+    p = horner(x2, _F64_P)
+    q = horner(x2, _F64_Q)
     x2 *= x
     p *= x2
     p += x

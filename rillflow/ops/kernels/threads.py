@@ -22,7 +22,7 @@ import threading
 
 from ...framework import blas_threads
 
-__all__ = ["cores", "executor", "run_parts", "run_chunks", "spreading"]
+__all__ = ["cores", "executor", "run_parts", "run_chunks", "spreading", "SPREADING"]
 
 _pool = [None]
 _lock = threading.Lock()
@@ -62,10 +62,15 @@ def run_parts(fn, bounds):
         f.result()
 
 
+# Whether run_chunks spreads chunks over threads: RILLFLOW_BLAS_THREADS=kernels
+# (read when rillflow is imported) on a machine of two or more cores. A
+# constant, so that the products' hot path (xla_gemm.matmul) reads one name.
+SPREADING = blas_threads.kernel_threads() and cores() > 1
+
+
 def spreading():
-    """Whether run_chunks spreads chunks over threads (kernel_threads() on
-    a machine of two or more cores)."""
-    return blas_threads.kernel_threads() and cores() > 1
+    """`SPREADING`: whether run_chunks spreads chunks over threads."""
+    return SPREADING
 
 
 def run_chunks(fn, n):
@@ -81,8 +86,8 @@ def run_chunks(fn, n):
     try:
         results = [None] * n
         errors = {}
-        taken = iter(range(n))            # next() of a range iterator is atomic
-        take = threading.Lock()
+        taken = iter(range(n))
+        take = threading.Lock()           # hands each chunk to one thread
 
         def work():
             while True:

@@ -129,19 +129,18 @@ def _numpy(a, b):
     (threads.spreading: RILLFLOW_BLAS_THREADS=kernels) a large product's
     batch, or rows, are cut over them, each part one OpenBLAS call."""
     nd = a.ndim
-    if nd < 2 or b.ndim != nd or a.dtype != b.dtype or a.dtype.kind not in "fc" \
-            or not _threads.spreading():
+    if not _threads.SPREADING or nd < 2 or b.ndim != nd or a.dtype != b.dtype or \
+            a.dtype.kind not in "fc":
         return a @ b
     m, k = a.shape[-2:]
     n = b.shape[-1]
-    batch = a.size // max(1, m * k)
-    if b.shape[-2] != k or a.shape[:-2] != b.shape[:-2] or batch * m * n * k < SPREAD_WORK:
+    if b.shape[-2] != k or a.shape[:-2] != b.shape[:-2] or \
+            a.size // max(1, m * k) * m * n * k < SPREAD_WORK:
         return a @ b
     out = np.empty(a.shape[:-1] + (n,), a.dtype)
     parts = _threads.cores()
     if nd > 2 and a.shape[0] >= parts:
-        batch = a.shape[0]
-        cut = [batch * q // parts for q in range(parts + 1)]
+        cut = [a.shape[0] * q // parts for q in range(parts + 1)]
 
         def part(q):
             lo, hi = cut[q], cut[q + 1]
@@ -167,7 +166,7 @@ def matmul(a, b):
     """`a @ b`, through XLA's dot where that is faster (see the module
     docstring), else NumPy's (`_numpy`)."""
     if a.dtype != _F32 or b.dtype != _F32 or not enabled():
-        return _numpy(a, b)
+        return _numpy(a, b) if _threads.SPREADING else a @ b
     nd = a.ndim
     if nd != b.ndim or nd not in (2, 3) or (nd == 3 and a.shape[0] != b.shape[0]):
         return _numpy(a, b)
