@@ -19,24 +19,9 @@ import numpy as np
 
 from ...framework.op_registry import register
 from ..kernels.jit_kernels import exp_kernel
-from .op_util import FLOAT_COMPLEX, FLOATS
+from .op_util import FLOAT_COMPLEX, FLOATS, same_shape_infer
 
 __all__ = []
-
-
-def _infer(op_name, first, second):
-    """Shape function of a gradient op of two same-shape inputs."""
-    def infer(inputs, attrs):
-        a, b = inputs
-        if a.dtype is not b.dtype:
-            raise TypeError(f"Input '{second}' of '{op_name}' Op has type {b.dtype.name} that "
-                            f"does not match type {a.dtype.name} of argument '{first}'.")
-        try:
-            shape = a.shape.merge_with(b.shape)
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-        return [(shape, a.dtype)]
-    return infer
 
 
 def _one(x):
@@ -77,6 +62,6 @@ def _softsign_grad(gradients, features):
 for _name, _kernel in (("TanhGrad", _tanh_grad), ("SigmoidGrad", _sigmoid_grad),
                        ("ReciprocalGrad", _reciprocal_grad), ("InvGrad", _reciprocal_grad),
                        ("SqrtGrad", _sqrt_grad), ("RsqrtGrad", _rsqrt_grad)):
-    register(_name, _kernel, _infer(_name, "y", "dy"), None, allowed=FLOAT_COMPLEX)
+    register(_name, _kernel, same_shape_infer(_name, "y", "dy"), None, allowed=FLOAT_COMPLEX)
 for _name, _kernel in (("SoftplusGrad", _softplus_grad), ("SoftsignGrad", _softsign_grad)):
-    register(_name, _kernel, _infer(_name, "gradients", "features"), None, allowed=FLOATS)
+    register(_name, _kernel, same_shape_infer(_name), None, allowed=FLOATS)

@@ -139,6 +139,23 @@ def binary_infer(opdef_name, out_dtype=None):
     return infer
 
 
+def same_shape_infer(op_name, first="gradients", second="features"):
+    """Shape function of an elementwise op of two inputs of one dtype and one
+    shape (TensorFlow's gradient kernels: ReluGrad's `gradients` and
+    `features`, TanhGrad's `y` and `dy`), naming them in its errors."""
+    def infer(inputs, attrs):
+        a, b = inputs
+        if a.dtype is not b.dtype:
+            raise TypeError(f"Input '{second}' of '{op_name}' Op has type {b.dtype.name} that "
+                            f"does not match type {a.dtype.name} of argument '{first}'.")
+        try:
+            shape = a.shape.merge_with(b.shape)
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        return [(shape, a.dtype)]
+    return infer
+
+
 def _plain_value(v):
     """Whether `v` is a Python or NumPy value (not a tensor, variable or a
     list holding tensors), which TensorFlow converts to its operand's dtype."""

@@ -50,19 +50,8 @@ def _is_zero(t):
     return False
 
 
-def _same_shape_infer(op_name):
-    """Shape function of an elementwise op of two same-shape inputs (gradient kernels)."""
-    def infer(inputs, attrs):
-        a, b = inputs
-        if a.dtype is not b.dtype:
-            raise TypeError(f"Input 'features' of '{op_name}' Op has type {b.dtype.name} that "
-                            f"does not match type {a.dtype.name} of argument 'gradients'.")
-        try:
-            shape = a.shape.merge_with(b.shape)
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-        return [(shape, a.dtype)]
-    return infer
+# Shape function of an elementwise op of two same-shape inputs (gradient kernels).
+_same_shape_infer = U.same_shape_infer
 
 
 def _zero(x):
