@@ -80,24 +80,10 @@ def test_half_precision_rounds_the_float32_result(path, name):
     np.testing.assert_array_equal(got.view(np.uint16), DATA[name + "_bfloat16_y_bits"])
 
 
-def test_atanh_is_eigens_packets_with_the_c_librarys_tail(path):
-    x = DATA["atanh_float32_x"]                 # 3518 elements: a tail of 6
-    _same_bits(tf.math.atanh(tf.constant(x)).numpy(), DATA["atanh_float32_y"])
-    tails = DATA["atanh_float32_tails_x"]       # tensors of 5: all tail
-    got = np.concatenate([tf.math.atanh(tf.constant(tails[i:i + 5])).numpy()
-                          for i in range(0, tails.size, 5)])
-    _same_bits(got, DATA["atanh_float32_tails_y"])
-    scalars = np.array([tf.math.atanh(tf.constant(v)).numpy() for v in x[-64:]])
-    _same_bits(scalars, DATA["atanh_float32_scalar_y"])
-    # float64: Eigen's double packets, not reproduced; within an ulp.
-    x64 = DATA["atanh_float64_x"]
-    np.testing.assert_allclose(tf.math.atanh(tf.constant(x64)).numpy(), DATA["atanh_float64_y"],
-                               rtol=4e-16, atol=0)
-    _same_bits(tf.math.atanh(tf.constant(DATA["atanh_float16_x"])).numpy(),
-               DATA["atanh_float16_y"])
-    xb = DATA["atanh_bfloat16_x_bits"].view(ml_dtypes.bfloat16)
-    np.testing.assert_array_equal(tf.math.atanh(tf.constant(xb)).numpy().view(np.uint16),
-                                  DATA["atanh_bfloat16_y_bits"])
+def test_float64_atanh_is_within_an_ulp():
+    # Eigen's double packets, not reproduced.
+    np.testing.assert_allclose(tf.math.atanh(tf.constant(DATA["atanh_float64_x"])).numpy(),
+                               DATA["atanh_float64_y"], rtol=4e-16, atol=0)
 
 
 @pytest.mark.parametrize("name", NAMES + ("atanh",))
@@ -133,8 +119,8 @@ def test_gradients_follow():
     np.testing.assert_allclose(tape.gradient(yh, h).numpy(), 1 / (1 - hn ** 2), rtol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["atan", "asin", "acos", "reciprocal"])
-def test_inverse_trig_is_eigens_packets_with_the_c_librarys_tail(name):
+@pytest.mark.parametrize("name", ["atanh", "atan", "asin", "acos", "reciprocal"])
+def test_packets_with_the_c_librarys_tail_are_tensorflows(path, name):
     fn = getattr(tf.math, name)
     x = DATA["%s_float32_x" % name]             # with a tail
     _same_bits(fn(tf.constant(x)).numpy(), DATA["%s_float32_y" % name])

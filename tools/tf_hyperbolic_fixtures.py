@@ -43,6 +43,30 @@ def _inputs(rng, dtype, acosh=False):
     return np.concatenate([x, specials])
 
 
+def _halves(tf, out, name, fn, x16, bfloat16=True):
+    """Records `fn` on float16 `x16` and on the same values as bfloat16."""
+    out["%s_float16_x" % name] = x16
+    out["%s_float16_y" % name] = fn(tf.constant(x16)).numpy()
+    if bfloat16:
+        xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
+        out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
+        out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+
+
+def _packets_and_tails(tf, out, name, fn, x, tails):
+    """Records a float32 packet-path op: on `x` (whole packets and a tail), on
+    `tails` five at a time (all tail), on 0-d tensors of x's last 64 values,
+    and in half precision on x's first 1501."""
+    out["%s_float32_x" % name] = x
+    out["%s_float32_y" % name] = fn(tf.constant(x)).numpy()
+    out["%s_float32_tails_x" % name] = tails
+    out["%s_float32_tails_y" % name] = np.concatenate(
+        [fn(tf.constant(tails[i:i + 5])).numpy() for i in range(0, tails.size, 5)])
+    out["%s_float32_scalar_y" % name] = np.array(
+        [fn(tf.constant(v)).numpy() for v in x[-64:]], np.float32)
+    _halves(tf, out, name, fn, x[:1501].astype(np.float16))
+
+
 def main():
     import tensorflow as tf
     if "rillflow" in sys.modules or "rillflow" in tf.__name__:
@@ -59,13 +83,8 @@ def main():
             out["%s_%s_scalar_y" % (name, dtype)] = np.array(
                 [fn(tf.constant(v)).numpy() for v in scalars], x.dtype)
         x16 = _inputs(rng, np.dtype("float32"), acosh=name == "acosh")[:1500].astype(np.float16)
-        out["%s_float16_x" % name] = x16
-        out["%s_float16_y" % name] = fn(tf.constant(x16)).numpy()
-        if name == "lgamma":
-            continue        # no bfloat16 CPU kernel: NotFoundError
-        xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
-        out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
-        out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+        # (No bfloat16 lgamma on the CPU: NotFoundError.)
+        _halves(tf, out, name, fn, x16, bfloat16=name != "lgamma")
     # atanh: whole packets, tails (sizes 8k + 1..7), 0-d tensors; subnormals,
     # +-1, beyond +-1, +-0, +-inf, NaN.
     x = np.concatenate([rng.uniform(-1, 1, 2000), rng.uniform(-1e-3, 1e-3, 600),
@@ -75,79 +94,30 @@ def main():
     specials = [0.0, -0.0, 1.0, -1.0, 1.5, -2.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40,
                 0.5, -0.5, 2.0 ** -28, 2.0 ** -29]
     x32 = np.concatenate([x, specials, rng.uniform(-1, 1, 3)]).astype(np.float32)  # 3518: tail 6
-    out["atanh_float32_x"] = x32
-    out["atanh_float32_y"] = tf.math.atanh(tf.constant(x32)).numpy()
     tails = np.concatenate([np.array(specials, np.float32), x32[:40]])
-    out["atanh_float32_tails_x"] = tails
-    out["atanh_float32_tails_y"] = np.concatenate(
-        [tf.math.atanh(tf.constant(tails[i:i + 5])).numpy() for i in range(0, tails.size, 5)])
-    out["atanh_float32_scalar_y"] = np.array(
-        [tf.math.atanh(tf.constant(v)).numpy() for v in x32[-64:]], np.float32)
+    _packets_and_tails(tf, out, "atanh", tf.math.atanh, x32, tails)
     x64 = np.concatenate([x, specials]).astype(np.float64)
     out["atanh_float64_x"] = x64
     out["atanh_float64_y"] = tf.math.atanh(tf.constant(x64)).numpy()
     out["atanh_float64_scalar_y"] = np.array(
         [tf.math.atanh(tf.constant(v)).numpy() for v in x64[:64]], np.float64)
-    x16 = x32[:1501].astype(np.float16)
-    out["atanh_float16_x"] = x16
-    out["atanh_float16_y"] = tf.math.atanh(tf.constant(x16)).numpy()
-    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
-    out["atanh_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
-    out["atanh_bfloat16_y_bits"] = tf.bitcast(tf.math.atanh(xb), tf.uint16).numpy()
     # atan (float32: Eigen's packets, glibc's atanf on the tail): the same
     # layout as atanh's, wider inputs.
     xa = np.concatenate([x32[:2000] * 30, x32[2000:], [1e30, -1e30, 3e38]]).astype(np.float32)
-    out["atan_float32_x"] = xa
-    out["atan_float32_y"] = tf.math.atan(tf.constant(xa)).numpy()
-    ta = np.concatenate([tails, tails * 40]).astype(np.float32)
-    out["atan_float32_tails_x"] = ta
-    out["atan_float32_tails_y"] = np.concatenate(
-        [tf.math.atan(tf.constant(ta[i:i + 5])).numpy() for i in range(0, ta.size, 5)])
-    out["atan_float32_scalar_y"] = np.array(
-        [tf.math.atan(tf.constant(v)).numpy() for v in xa[-64:]], np.float32)
-    x16 = xa[:1501].astype(np.float16)
-    out["atan_float16_x"] = x16
-    out["atan_float16_y"] = tf.math.atan(tf.constant(x16)).numpy()
-    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
-    out["atan_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
-    out["atan_bfloat16_y_bits"] = tf.bitcast(tf.math.atan(xb), tf.uint16).numpy()
+    _packets_and_tails(tf, out, "atan", tf.math.atan, xa,
+                       np.concatenate([tails, tails * 40]).astype(np.float32))
     # asin and acos: as atan, on [-1, 1] and a little beyond.
     xs = np.concatenate([x32[:2000], x32[2000:] * 0.99, [1.0, -1.0, 1.0000001, -1.5],
                          np.float32(1) - rng.uniform(0, 1e-4, 7)]).astype(np.float32)
     ts = np.concatenate([tails, tails * 0.5]).astype(np.float32)
     for name in ("asin", "acos"):
-        fn = getattr(tf.math, name)
-        out["%s_float32_x" % name] = xs
-        out["%s_float32_y" % name] = fn(tf.constant(xs)).numpy()
-        out["%s_float32_tails_x" % name] = ts
-        out["%s_float32_tails_y" % name] = np.concatenate(
-            [fn(tf.constant(ts[i:i + 5])).numpy() for i in range(0, ts.size, 5)])
-        out["%s_float32_scalar_y" % name] = np.array(
-            [fn(tf.constant(v)).numpy() for v in xs[-64:]], np.float32)
-        x16 = xs[:1501].astype(np.float16)
-        out["%s_float16_x" % name] = x16
-        out["%s_float16_y" % name] = fn(tf.constant(x16)).numpy()
-        xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
-        out["%s_bfloat16_x_bits" % name] = tf.bitcast(xb, tf.uint16).numpy()
-        out["%s_bfloat16_y_bits" % name] = tf.bitcast(fn(xb), tf.uint16).numpy()
+        _packets_and_tails(tf, out, name, getattr(tf.math, name), xs, ts)
     # reciprocal (float32: the rcpps estimate and a Newton step on packets, a
     # division on the tail): wide magnitudes, zeros, subnormals, huge values.
     xr = np.concatenate([xa, xa[:500] * 1e-35, xa[:500] * 1e35, [3e38, -3e38, 1e-38]]).astype(
         np.float32)
     tr = np.concatenate([tails, tails * 1e36, [3e38, -3e38, 0.0, 1e-39]]).astype(np.float32)
-    out["reciprocal_float32_x"] = xr
-    out["reciprocal_float32_y"] = tf.math.reciprocal(tf.constant(xr)).numpy()
-    out["reciprocal_float32_tails_x"] = tr
-    out["reciprocal_float32_tails_y"] = np.concatenate(
-        [tf.math.reciprocal(tf.constant(tr[i:i + 5])).numpy() for i in range(0, tr.size, 5)])
-    out["reciprocal_float32_scalar_y"] = np.array(
-        [tf.math.reciprocal(tf.constant(v)).numpy() for v in xr[-64:]], np.float32)
-    x16 = xa[:1501].astype(np.float16)
-    out["reciprocal_float16_x"] = x16
-    out["reciprocal_float16_y"] = tf.math.reciprocal(tf.constant(x16)).numpy()
-    xb = tf.cast(tf.constant(x16.astype(np.float32)), tf.bfloat16)
-    out["reciprocal_bfloat16_x_bits"] = tf.bitcast(xb, tf.uint16).numpy()
-    out["reciprocal_bfloat16_y_bits"] = tf.bitcast(tf.math.reciprocal(xb), tf.uint16).numpy()
+    _packets_and_tails(tf, out, "reciprocal", tf.math.reciprocal, xr, tr)
     # The elementwise gradient ops (tests/test_elementwise_grad_ops.py).
     gy = rng.uniform(-3, 3, 2000).astype(np.float32)
     gd = rng.uniform(-3, 3, 2000).astype(np.float32)

@@ -34,6 +34,7 @@ import numpy as np
 
 from . import ftz, glibc_float, glibc_scalar, libm, x86_estimates
 from .chunked import chunked
+from .tanh_kernel import horner
 from .x86_estimates import PACKET, packet_then_scalar
 
 _F32 = np.dtype(np.float32)
@@ -205,9 +206,7 @@ def _atan_packet(x):
     """Eigen's float32 atan on whole packets: subnormal inputs read as +-0
     (denormals-are-zero: the result is a signed zero)."""
     with np.errstate(all="ignore"):
-        if ftz.any_below(np.abs(x)):
-            x = ftz.daz(x)
-        return _atan_f32(x)
+        return _atan_f32(ftz.daz(x))
 
 
 def _atan_scalar(x):
@@ -232,30 +231,16 @@ _ASIN_P = _f(5.08838854730129241943359375e-2, 3.95139865577220916748046875e-2,
 _HALF, _TWO = _f(0.5, 2.0)
 
 
-def _daz(x):
-    """x with subnormals read as +-0, as the packets' arithmetic reads them."""
-    return ftz.daz(x) if ftz.any_below(np.abs(x)) else x
-
-
 def _acos_packet(x):
     """Eigen's float32 acos on whole packets (NaN beyond +-1)."""
     with np.errstate(all="ignore"):
-        x = _daz(np.asarray(x, _F32))
+        x = ftz.daz(x)        # the packets read subnormals as +-0
         p6, p5, p4, p3, p2, p1, p0 = _ACOS_P
         ax = np.abs(x)
         x2 = x * x
-        even = p6 * x2
-        even += p4
-        odd = p5 * x2
-        odd += p3
-        even *= x2
-        even += p2
-        odd *= x2
-        odd += p1
-        even *= x2
-        even += p0
-        p = odd * ax
-        p += even
+        p = horner(x2, (p5, p3, p1))        # the odd terms, times |x|
+        p *= ax
+        p += horner(x2, (p6, p4, p2, p0))
         r = np.sqrt(_ONE - ax)
         r *= p
         return np.where(np.signbit(x), _PI - r, r)
@@ -264,17 +249,11 @@ def _acos_packet(x):
 def _asin_packet(x):
     """Eigen's float32 asin on whole packets (NaN beyond +-1)."""
     with np.errstate(all="ignore"):
-        x = _daz(np.asarray(x, _F32))
-        p9, p7, p5, p3, p1 = _ASIN_P
+        x = ftz.daz(x)        # the packets read subnormals as +-0
         ax = np.abs(x)
         large = ax > _HALF
         u = np.where(large, np.sqrt(_HALF - _HALF * ax), ax)
-        u2 = u * u
-        p = p9 * u2
-        for c in (p7, p5, p3):
-            p += c
-            p *= u2
-        p += p1
+        p = horner(u * u, _ASIN_P)
         p *= u
         p = np.where(large, _HALF_PI - _TWO * p, p)
         p = (p.view(_U32) ^ (x.view(_U32) & _SIGN)).view(np.float32)
