@@ -87,6 +87,42 @@ def test_tensor_break_in_a_python_loop_appending_to_a_list():
         tf.function(f)(tf.constant(3))
 
 
+def test_list_whose_tensor_items_would_make_a_python_loop_condition_a_tensor():
+    # Seed 99011: as a tensor list, z[1] is a tensor, and the Python while's
+    # break flag with it. rillflow then stages the dataset loop as
+    # TensorFlow does (the list appended to while the body is traced):
+    # TensorFlow's value, and Python's where the list is not read after it.
+    def body(z):
+        k1 = 0
+        while k1 < 2:
+            k1 += 1
+            z.append(k1)
+            if z[1] >= 5:
+                break
+
+    def f(x):
+        z = [3]
+        for _ in tf.data.Dataset.range(0):
+            body(z)
+
+    def g(x):
+        z = [3]
+        for _ in tf.data.Dataset.range(0):
+            body(z)
+        return len(z)
+
+    def h(n):
+        z = [3]
+        for _ in tf.range(n):
+            body(z)
+        return len(z)
+    assert tf.function(f)(tf.constant(1)) is None
+    # TensorFlow 2.21 gives 3 for both (one traced body's two appends), where
+    # Python gives 1 and 7: TensorFlow's answer, as its AutoGraph stages it.
+    assert int(tf.function(g)(tf.constant(1))) == 3
+    assert int(tf.function(h)(tf.constant(3))) == 3
+
+
 def test_augmented_assignment_of_an_undefined_name():
     # Python raises UnboundLocalError; TensorFlow's AutoGraph checks only the
     # target of an augmented assignment, and the undefined operand is a

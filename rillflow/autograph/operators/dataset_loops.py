@@ -11,15 +11,21 @@ from ...framework.convert import convert_to_tensor
 from . import data_structures as DS
 from . import loop_vars as LV
 from .exceptions import staging
-from .graph_loop import shape_invariants, tensor_lists, tf_loop
+from .graph_loop import shape_invariants, tensor_lists, tf_loop, with_list_fallback
 from ...ops.control_flow.cond import cond
 
 
 def dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
-    """Stages `for x in ds: body(x)` as a dataset reduction."""
-    init = tuple(get_state())
-    LV.verify_loop_init_vars(init, names)
-    init = tuple(tensor_lists(init, names, opts))
+    """Stages `for x in ds: body(x)` as a dataset reduction (lists as in
+    graph loops: `with_list_fallback`)."""
+    LV.verify_loop_init_vars(tuple(get_state()), names)
+    with_list_fallback(
+        lambda get, put, ns, o: _dataset_for(ds, extra_test, body, get, put, ns, o),
+        get_state, set_state, names, opts)
+
+
+def _dataset_for(ds, extra_test, body, get_state, set_state, names, opts):
+    init = tuple(tensor_lists(get_state(), names, opts))
     set_state(init)
     set_state(_reduce(ds, extra_test, body, get_state, set_state, names, init))
 

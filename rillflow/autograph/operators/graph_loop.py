@@ -21,7 +21,8 @@ from ...ops.core.math_ops import not_equal
 from ...ops.core.shape_ops import identity, reshape
 from ...ops.debugging.logging_ops import Assert
 
-__all__ = ["LoopOptions", "verify_condition", "tf_loop", "tensor_lists", "shape_invariants"]
+__all__ = ["LoopOptions", "verify_condition", "tf_loop", "tensor_lists", "shape_invariants",
+           "with_list_fallback"]
 
 
 class LoopOptions:
@@ -65,8 +66,50 @@ def tf_loop(test, body, get_state, set_state, names, opts, check_shapes=True):
 
     A variable undefined (or None) before the loop gets a stand-in from a
     traced trial iteration, and the loop must then run at least once. A
-    Python list the body appends to becomes a tensor list.
+    Python list the body appends to becomes a tensor list (where that
+    cannot be staged, the list stays a Python list: `with_list_fallback`).
     """
+    with_list_fallback(
+        lambda get, put, ns, o: _tf_loop(test, body, get, put, ns, o, check_shapes),
+        get_state, set_state, names, opts)
+
+
+def with_list_fallback(stage, get_state, set_state, names, opts):
+    """`stage(get_state, set_state, names, opts)`, staging a graph loop
+    whose body appends to Python lists as tensor lists (rillflow's
+    extension: Python's answer, where TensorFlow's AutoGraph appends once,
+    while tracing). When that staging fails (the lists' items are then
+    tensors, which can make a Python `while` or `if` inside the body see a
+    tensor condition: seed 99011 of the AutoGraph property test), the loop
+    is staged again as TensorFlow stages it: the lists are no loop
+    variables, the body appends to them while it is traced, and the
+    program does what it does on TensorFlow, value or exception."""
+    appended = set(opts.get("list_vars", ()))
+    before = tuple(get_state())
+    lists = [type(v) is list and n in appended for v, n in zip(before, names)]
+    if not any(lists):
+        return stage(get_state, set_state, names, opts)
+    try:
+        return stage(get_state, set_state, names, opts)
+    except Exception:   # noqa: BLE001 - any failure: stage it as TensorFlow does
+        set_state(before)
+    keep = [i for i, is_list in enumerate(lists) if not is_list]
+
+    def get_kept():
+        state = tuple(get_state())
+        return tuple(state[i] for i in keep)
+
+    def set_kept(values):
+        state = list(get_state())
+        for i, v in zip(keep, values):
+            state[i] = v
+        set_state(tuple(state))
+
+    return stage(get_kept, set_kept, tuple(names[i] for i in keep),
+                 {k: v for k, v in opts.items() if k != "list_vars"})
+
+
+def _tf_loop(test, body, get_state, set_state, names, opts, check_shapes):
     init_vars = tuple(tensor_lists(get_state(), names, opts))
     set_state(init_vars)
     orig_init = init_vars
