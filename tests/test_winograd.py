@@ -130,6 +130,43 @@ def test_small_or_strided_layers_keep_im2col(monkeypatch):
     assert not winograd.usable((8, 14, 14, 32), (5, 5), S1, S1, np.float32, 32, (14, 14))
 
 
+def test_each_op_takes_winograd_only_where_it_was_faster(monkeypatch):
+    from rillflow.ops.kernels import threads
+    monkeypatch.setattr(threads, "SPREADING", False)
+    # 32 -> 64 channels on 14x14: forward and input gradient as Winograd,
+    # the filter gradient's thin products as one im2col GEMM.
+    assert winograd.pays_for("forward", (32, 14, 14, 32), (14, 14), 4)
+    assert winograd.pays_for("input", (32, 14, 14, 32), (14, 14), 4)
+    assert not winograd.pays_for("filter", (32, 14, 14, 32), (14, 14), 4)
+    # An im2col matrix past the cache (32 * 28 * 28 * 288 floats): Winograd.
+    assert winograd.pays_for("filter", (32, 28, 28, 32), (28, 28), 4)
+    assert winograd.pays_for("filter", (32, 16, 16, 64), (16, 16), 4)
+    # 7x7 outputs compute 8x8 tiles: im2col for all three.
+    for op in ("forward", "input", "filter"):
+        assert not winograd.pays_for(op, (32, 7, 7, 128), (7, 7), 4)
+    # An input gradient's tiles cover the input: 16x16 under a VALID 14x14.
+    assert winograd.pays_for("input", (32, 16, 16, 64), (14, 14), 4)
+    # With the kernel threads the chunks spread, and Winograd always won.
+    monkeypatch.setattr(threads, "SPREADING", True)
+    assert winograd.pays_for("filter", (32, 14, 14, 32), (14, 14), 4)
+    assert winograd.pays_for("forward", (32, 7, 7, 128), (7, 7), 4)
+
+
+def test_the_filter_gradient_of_a_thin_layer_is_im2col_and_right(monkeypatch):
+    from rillflow.ops.kernels import threads
+    monkeypatch.setattr(threads, "SPREADING", False)
+    rng = np.random.default_rng(11)
+    x, f, dy, geo = _case(rng, 8, 14, 14, 32, 64, "SAME", ())
+    calls = []
+    real = winograd.backprop_filter
+    monkeypatch.setattr(winograd, "backprop_filter",
+                        lambda *a: calls.append(1) or real(*a))
+    got = conv_ops._backprop_filter_kernel(x, np.array(f.shape), dy, S1, "SAME", S1)
+    assert calls == []
+    want = _reference(x, f, dy, "SAME", ())[2]
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * np.abs(want).max())
+
+
 def test_infinite_inputs_take_the_direct_path():
     # TensorFlow's direct summation gives +-inf next to an inf input; the
     # Winograd transforms would give NaN (inf - inf), so such layers don't
@@ -138,7 +175,7 @@ def test_infinite_inputs_take_the_direct_path():
     x = rng.rand(2, 12, 12, 64).astype(np.float32)
     f = rng.rand(3, 3, 64, 64).astype(np.float32)   # positive: sums of inf stay inf
     geo = conv_geometry.geometry(x.shape, (3, 3), S1, S1, "SAME", ())
-    assert conv_ops._winograd(x.shape, f.shape, S1, S1, x.dtype, geo)
+    assert conv_ops._winograd(x.shape, f.shape, S1, S1, x.dtype, geo, "forward")
     x[0, 5, 5, 3] = np.inf
     y = conv_ops._conv_kernel(x, f, S1, "SAME", S1)
     assert np.isposinf(y[0, 4:7, 4:7]).all() and not np.isnan(y).any()

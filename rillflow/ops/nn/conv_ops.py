@@ -52,8 +52,8 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     _check_groups(input.shape[-1], filter.shape[-2], filter.shape[-1])
     geo = _geometry(input.shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
-    if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo) and \
-            _finite(input, filter):
+    if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo,
+                 "forward") and _finite(input, filter):
         return winograd.conv(input, filter, geo)
     # Windows ordered (..., *K, C): the gathered rows copy runs of C
     # contiguous values, and the filter is already a (prod(K)*C, O) matrix.
@@ -75,8 +75,9 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
     if nd == 2:
         conv_geometry.check_backprop("Conv2DCustomBackpropInput", in_shape, filter.shape,
                                      out_backprop.shape, geo, strides, dilations)
-    if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo) and \
-            winograd.backprop_input_usable(geo) and _finite(filter, out_backprop):
+    if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo,
+                 "input") and winograd.backprop_input_usable(geo) and \
+            _finite(filter, out_backprop):
         return winograd.backprop_input(in_shape, filter, out_backprop, geo)
     return conv_geometry.backprop_input(in_shape, filter, out_backprop, strides, dilations, geo)
 
@@ -93,7 +94,7 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     if nd == 2:
         conv_geometry.check_backprop("Conv2DCustomBackpropFilter", input.shape, k,
                                      out_backprop.shape, geo, strides, dilations)
-    if _winograd(input.shape, k, strides, dilations, input.dtype, geo) and \
+    if _winograd(input.shape, k, strides, dilations, input.dtype, geo, "filter") and \
             _finite(input, out_backprop):
         return winograd.backprop_filter(input, out_backprop, geo)
     cols, _ = _im2col(input, k[:nd], strides, dilations, geo)
@@ -101,12 +102,14 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     return df.reshape(k[:nd] + [input.shape[-1], -1]).astype(input.dtype, copy=False)
 
 
-def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo):
-    """Whether a 2-D convolution (or gradient) of these shapes runs as
-    Winograd F(2x2, 3x3) (winograd.py: 3x3, stride 1, large enough)."""
+def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo, op):
+    """Whether a 2-D convolution (or gradient: `op` is "forward", "input"
+    or "filter") of these shapes runs as Winograd F(2x2, 3x3) (winograd.py:
+    3x3, stride 1, large enough, and faster than im2col for that op)."""
+    outs = (geo[0][0], geo[1][0])
     return len(filter_shape) == 4 and in_shape[-1] == filter_shape[2] and winograd.usable(
-        in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3],
-        (geo[0][0], geo[1][0]))
+        in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3], outs) and \
+        winograd.pays_for(op, in_shape, outs, np.dtype(dtype).itemsize)
 
 
 def _finite(*arrays):
