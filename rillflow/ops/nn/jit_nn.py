@@ -30,9 +30,9 @@ def _load():
     z = np.zeros(9, np.float32)
     L.relu(z, z.copy())
     L.relu_grad(z, z, z.copy())
-    v = np.empty((1, 16, 2), np.float32)
+    v = np.empty((16, 1, 2), np.float32)     # (16 positions, tiles, channels)
     W.input_tiles(x, 1, 1, 1, 1, v)
-    W.output_tiles(v.transpose(1, 0, 2).copy(), 1, 1, y)
+    W.output_tiles(v.copy(), 1, 1, y)
     W.grad_tiles(y, 1, 1, v)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
             "max_pool_grad_disjoint": L.max_pool_grad_disjoint,

@@ -198,15 +198,13 @@ def _chunks(n, tiles_per_image, channels, itemsize):
 
 
 def _tiles(x, before, th, tw, ks):
-    """B^T d B of every input tile of `x`: (16, tiles, C); the compiled
-    loop's array is tile-major, a view of it (the GEMMs' results do not
-    depend on the row stride)."""
+    """B^T d B of every input tile of `x`: (16, tiles, C), C-contiguous."""
     if ks is None:
         xp, _, _ = _padded_tiles(x, before, (2 * th, 2 * tw))
         return _input_transform(xp, th, tw)
-    v = np.empty((x.shape[0] * th * tw, 16, x.shape[-1]), x.dtype)
+    v = np.empty((16, x.shape[0] * th * tw, x.shape[-1]), x.dtype)
     ks["wino_input"](x, before[0], before[1], th, tw, v)
-    return v.transpose(1, 0, 2)
+    return v
 
 
 def _untile(m, n, th, tw, outs, ks, out):
@@ -297,9 +295,8 @@ def backprop_filter(x, dy, geo):
         if ks_dy is None:
             e = _grad_tiles(dy[i:j], th, tw)
         else:
-            e = np.empty((v.shape[1], 16, dy.shape[-1]), dy.dtype)
+            e = np.empty((16, v.shape[1], dy.shape[-1]), dy.dtype)
             ks_dy["wino_grad"](dy[i:j], th, tw, e)
-            e = e.transpose(1, 0, 2)
         return np.matmul(v.transpose(0, 2, 1), e)
     # The chunks' sums are added in chunk order, however they were spread
     # (one chunk's at a time when they are not: a chunk's sums are 16 C O).
