@@ -130,41 +130,39 @@ def test_small_or_strided_layers_keep_im2col(monkeypatch):
     assert not winograd.usable((8, 14, 14, 32), (5, 5), S1, S1, np.float32, 32, (14, 14))
 
 
-def test_each_op_takes_winograd_only_where_it_was_faster(monkeypatch):
+def test_odd_outputs_take_im2col(monkeypatch):
     from rillflow.ops.kernels import threads
     monkeypatch.setattr(threads, "SPREADING", False)
-    # 32 -> 64 channels on 14x14: forward and input gradient as Winograd,
-    # the filter gradient's thin products as one im2col GEMM.
-    assert winograd.pays_for("forward", (32, 14, 14, 32), (14, 14), 4)
-    assert winograd.pays_for("input", (32, 14, 14, 32), (14, 14), 4)
-    assert not winograd.pays_for("filter", (32, 14, 14, 32), (14, 14), 4)
-    # An im2col matrix past the cache (32 * 28 * 28 * 288 floats): Winograd.
-    assert winograd.pays_for("filter", (32, 28, 28, 32), (28, 28), 4)
-    assert winograd.pays_for("filter", (32, 16, 16, 64), (16, 16), 4)
-    # 7x7 outputs compute 8x8 tiles: im2col for all three.
     for op in ("forward", "input", "filter"):
-        assert not winograd.pays_for(op, (32, 7, 7, 128), (7, 7), 4)
+        assert winograd.pays_for(op, (32, 14, 14, 32), (14, 14))
+        # 7x7 outputs compute 8x8 tiles: im2col for all three.
+        assert not winograd.pays_for(op, (32, 7, 7, 128), (7, 7))
+    # 15x15 computes 16x16 (1.14x): still Winograd.
+    assert winograd.pays_for("forward", (32, 15, 15, 64), (15, 15))
     # An input gradient's tiles cover the input: 16x16 under a VALID 14x14.
-    assert winograd.pays_for("input", (32, 16, 16, 64), (14, 14), 4)
+    assert winograd.pays_for("input", (32, 16, 16, 64), (14, 14))
+    assert not winograd.pays_for("input", (32, 7, 7, 64), (5, 5))
     # With the kernel threads the chunks spread, and Winograd always won.
     monkeypatch.setattr(threads, "SPREADING", True)
-    assert winograd.pays_for("filter", (32, 14, 14, 32), (14, 14), 4)
-    assert winograd.pays_for("forward", (32, 7, 7, 128), (7, 7), 4)
+    assert winograd.pays_for("forward", (32, 7, 7, 128), (7, 7))
 
 
-def test_the_filter_gradient_of_a_thin_layer_is_im2col_and_right(monkeypatch):
+def test_an_odd_layer_runs_im2col_and_right(monkeypatch):
     from rillflow.ops.kernels import threads
     monkeypatch.setattr(threads, "SPREADING", False)
     rng = np.random.default_rng(11)
-    x, f, dy, geo = _case(rng, 8, 14, 14, 32, 64, "SAME", ())
+    x, f, dy, geo = _case(rng, 8, 7, 7, 64, 64, "SAME", ())
     calls = []
-    real = winograd.backprop_filter
-    monkeypatch.setattr(winograd, "backprop_filter",
-                        lambda *a: calls.append(1) or real(*a))
-    got = conv_ops._backprop_filter_kernel(x, np.array(f.shape), dy, S1, "SAME", S1)
+    for name in ("conv", "backprop_input", "backprop_filter"):
+        real = getattr(winograd, name)
+        monkeypatch.setattr(winograd, name,
+                            lambda *a, _r=real, _n=name: calls.append(_n) or _r(*a))
+    got = (conv_ops._conv_kernel(x, f, S1, "SAME", S1),
+           conv_ops._backprop_input_kernel(np.array(x.shape), f, dy, S1, "SAME", S1),
+           conv_ops._backprop_filter_kernel(x, np.array(f.shape), dy, S1, "SAME", S1))
     assert calls == []
-    want = _reference(x, f, dy, "SAME", ())[2]
-    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * np.abs(want).max())
+    for g, want in zip(got, _reference(x, f, dy, "SAME", ())):
+        np.testing.assert_allclose(g, want, rtol=0, atol=2e-6 * np.abs(want).max())
 
 
 def test_infinite_inputs_take_the_direct_path():

@@ -109,7 +109,7 @@ def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo, op):
     outs = (geo[0][0], geo[1][0])
     return len(filter_shape) == 4 and in_shape[-1] == filter_shape[2] and winograd.usable(
         in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3], outs) and \
-        winograd.pays_for(op, in_shape, outs, np.dtype(dtype).itemsize)
+        winograd.pays_for(op, in_shape, outs)
 
 
 def _finite(*arrays):

@@ -85,34 +85,26 @@ def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
 
 # Odd output sizes waste the tiles' last row or column: 7x7 outputs compute
 # 8x8 (1.31x the work), and im2col was faster for all three ops (32 images
-# of 7x7 with 64 or 128 channels: 1.2-1.9x). Above this ratio, im2col.
+# of 7x7 with 128 channels: 1.7-1.9x). Above this ratio, im2col.
+# (A rule that gave layers of at most 32 input channels an im2col filter
+# gradient was faster measured alone, but made the CNN benchmark's step
+# 0.8 ms slower once the transforms wrote position-major tiles: im2col's
+# large matrix evicts what the step's next ops read.)
 MAX_TILE_WASTE = 1.15
-# The filter gradient's 16 products have C x O outputs each, summed over
-# every tile: with C <= 32 they are too thin for OpenBLAS's threads, and
-# one im2col GEMM (9C x N*OH*OW times N*OH*OW x O) was faster (32 images
-# of 14x14 or 16x16, 32 -> 32 or 64 channels: 1.15-1.35x) while its
-# im2col matrix stays in the cache (up to ~10 MB; at 14 MB Winograd won).
-MAX_DIRECT_FILTER_CHANNELS = 32
-MAX_DIRECT_FILTER_COLUMNS_BYTES = 10 << 20
 
 
-def pays_for(op, x_shape, outs, itemsize):
+def pays_for(op, x_shape, outs):
     """Whether Winograd beats im2col for `op` ("forward", "input" or
     "filter") of a layer that `usable` accepts, with OpenBLAS's own threads
-    (measured on two cores; with RILLFLOW_BLAS_THREADS=kernels the chunks
-    spread over the kernel threads and Winograd always won). Decided by the
-    shapes alone, so a layer's bits do not change from call to call."""
+    (with RILLFLOW_BLAS_THREADS=kernels the chunks spread over the kernel
+    threads, and Winograd always won). Decided by the shapes alone, so a
+    layer's bits do not change from call to call."""
     if _threads.spreading():
         return True
     if op == "input":
         outs = tuple(x_shape[1:3])      # the input gradient is what the tiles cover
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
-    if 4 * th * tw > MAX_TILE_WASTE * outs[0] * outs[1]:
-        return False
-    if op == "filter" and x_shape[-1] <= MAX_DIRECT_FILTER_CHANNELS:
-        cols = x_shape[0] * outs[0] * outs[1] * 9 * x_shape[-1] * itemsize
-        return cols > MAX_DIRECT_FILTER_COLUMNS_BYTES
-    return True
+    return 4 * th * tw <= MAX_TILE_WASTE * outs[0] * outs[1]
 
 
 def _padded_tiles(x, before, outs):
