@@ -138,6 +138,31 @@ def test_run_chunks_covers_every_index_once():
     assert hits.min() == 1 and hits.max() == 1
 
 
+def test_fused_chains_stay_on_the_calling_thread_in_functions_that_call_blas():
+    # OpenBLAS's idle threads spin after a GEMM: chunks handed to a kernel
+    # thread would compete with them. Same results either way.
+    x = np.linspace(-3, 3, 1 << 17, dtype=np.float32)
+    w = np.full((1 << 9, 4), 0.5, np.float32)
+
+    def chain(t):
+        return tf.tanh(t) * 2.0 + tf.sin(t) ** 2 - t / 3.0
+    plain = tf.function(chain)
+    with_gemm = tf.function(lambda t, m: (chain(t), tf.matmul(tf.reshape(t, [-1, 512]), m)))
+
+    def looped(t, m):
+        return chain(t), tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a @ a),
+                                       (0, m))[1]
+    in_loop = tf.function(looped)
+    xt, wt, sq = tf.constant(x), tf.constant(w), tf.constant(np.eye(4, dtype=np.float32))
+    globals_of = lambda f, *a: f.get_concrete_function(*a)._ensure_compiled().fn.__globals__
+    assert globals_of(plain, xt)["run_chunks"] is fusion.run_chunks
+    assert globals_of(with_gemm, xt, wt)["run_chunks"] is fusion.run_chunks_serial
+    assert globals_of(in_loop, xt, sq)["run_chunks"] is fusion.run_chunks_serial
+    want = plain(xt).numpy()
+    np.testing.assert_array_equal(with_gemm(xt, wt)[0].numpy(), want)
+    np.testing.assert_array_equal(in_loop(xt, sq)[0].numpy(), want)
+
+
 def test_errors_in_fused_kernels_and_expressions_keep_tensorflow_classes():
     @tf.function
     def f(x, i):

@@ -263,6 +263,8 @@ class Emitter:
         self.owned = set()
         self.safe_readers = set()
         self.protected = set()
+        # fusion.py: fused chains on this thread only (the graph calls BLAS).
+        self.serial_chunks = False
 
     def sharing(self, name):
         """A new Emitter for a function of its own (a fused kernel, fusion.py)
@@ -273,6 +275,7 @@ class Emitter:
         inner._used = self._used
         inner._global_ids = self._global_ids
         inner.subst = self.subst
+        inner.serial_chunks = self.serial_chunks
         return inner
 
     def new_name(self, base):
@@ -593,6 +596,7 @@ def _compile(graph, inputs, outputs, name, ops, extra_ops, keep_stateful):
     if options.on("scalar_loop_inputs"):
         _scalar_loop_inputs(em, inputs, plans)
     if options.on("fusion"):
+        em.serial_chunks = fusion.uses_blas(p.op for p in plans)
         plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]

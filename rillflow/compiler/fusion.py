@@ -27,13 +27,48 @@ ELEMENTWISE = frozenset((
     "Asin", "Acos", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Elu", "Selu", "Softsign",
 ))
 
+# Ops that call OpenBLAS. After a multithreaded GEMM, OpenBLAS's idle
+# threads spin (sched_yield) for ~2**28 cycles, so a chunk handed to a
+# kernel thread competes with them for the other core: a function whose
+# graph has such an op runs its fused chains on the calling thread
+# (`run_chunks_serial`), which made the model steps faster (attention
+# 7.1-7.3 -> 6.8-7.1 ms; CNN, ResNet block, LSTM language model 1-3%).
+BLAS_OPS = frozenset((
+    "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Einsum", "Conv2D",
+    "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D", "Conv3DBackpropInputV2",
+    "Conv3DBackpropFilterV2", "_FusedMatMul",
+))
+
+
+def uses_blas(ops, seen=None):
+    """Whether any of `ops`, or of the ops of the function graphs they
+    carry (loop bodies, branches, called functions), is in BLAS_OPS."""
+    seen = set() if seen is None else seen
+    for op in ops:
+        if op.type in BLAS_OPS:
+            return True
+        for v in op.attrs.values():
+            get_ops = getattr(v, "get_operations", None)
+            if get_ops is not None and id(v) not in seen:
+                seen.add(id(v))
+                if uses_blas(get_ops(), seen):
+                    return True
+    return False
+
+
+def run_chunks_serial(work, n):
+    """Calls `work(lo, hi)` over [0, n) in cache-sized chunks, on this thread."""
+    for lo in range(0, n, CHUNK):
+        work(lo, min(n, lo + CHUNK))
+
+
 def run_chunks(work, n):
     """Calls `work(lo, hi)` over [0, n) in cache-sized chunks on all cores
-    (the kernels' shared threads, ops/kernels/threads.py)."""
+    (the kernels' shared threads, ops/kernels/threads.py); the same results
+    as `run_chunks_serial` (each element is computed by the same ops)."""
     cores = threads.cores()
     if cores == 1 or n < 2 * CHUNK:
-        for lo in range(0, n, CHUNK):
-            work(lo, min(n, lo + CHUNK))
+        run_chunks_serial(work, n)
         return
     per = -(-n // cores)
     # Spans start at multiples of 8: kernels that follow Eigen's packets
@@ -198,7 +233,7 @@ def emit_fused(em, plan):
         ["    run_chunks(work, %d)" % _size(plan),
          "    return %s" % (", ".join(outs) + ("," if len(outs) == 1 else ""))]
     source = "\n".join(src) + "\n"
-    em.globals["run_chunks"] = run_chunks
+    em.globals["run_chunks"] = run_chunks_serial if em.serial_chunks else run_chunks
     ns = em.globals
     exec(compile(source, "<rillflow %s>" % fname, "exec"), ns)
     em.fused_sources.append(source)
