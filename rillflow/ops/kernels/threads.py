@@ -31,9 +31,14 @@ _lock = threading.Lock()
 _spreading = threading.Lock()
 
 
+# Read once: os.cpu_count() reads /sys on every call (~5 us, more than a
+# small softmax's whole kernel).
+_CORES = os.cpu_count() or 1
+
+
 def cores():
     """How many parts a kernel splits its work into."""
-    return os.cpu_count() or 1
+    return _CORES
 
 
 def executor():
@@ -51,7 +56,9 @@ def run_parts(fn, bounds):
     integers), the first on this thread and the others on the pool, and
     returns when all are done (re-raising the first failure)."""
     spans = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    if not spans:
+    if len(spans) < 2:
+        if spans:
+            fn(*spans[0])
         return
     futures = [executor().submit(fn, lo, hi) for lo, hi in spans[1:]]
     try:
