@@ -9,6 +9,7 @@ import rillflow as tf
 from rillflow.compiler import fusion
 from helpers import optimizations
 from kernel_modes import default_products
+from rillflow.ops.kernels import threads
 
 
 def run_both(fn, *args):
@@ -140,7 +141,8 @@ def test_run_chunks_covers_every_index_once():
 
 def test_fused_chains_stay_on_the_calling_thread_in_functions_that_call_blas():
     # OpenBLAS's idle threads spin after a GEMM: chunks handed to a kernel
-    # thread would compete with them. Same results either way.
+    # thread would compete with them. Same results either way. (With
+    # RILLFLOW_BLAS_THREADS=kernels OpenBLAS has no idle threads: they spread.)
     x = np.linspace(-3, 3, 1 << 17, dtype=np.float32)
     w = np.full((1 << 9, 4), 0.5, np.float32)
 
@@ -155,9 +157,10 @@ def test_fused_chains_stay_on_the_calling_thread_in_functions_that_call_blas():
     in_loop = tf.function(looped)
     xt, wt, sq = tf.constant(x), tf.constant(w), tf.constant(np.eye(4, dtype=np.float32))
     globals_of = lambda f, *a: f.get_concrete_function(*a)._ensure_compiled().fn.__globals__
+    serial = fusion.run_chunks if threads.spreading() else fusion.run_chunks_serial
     assert globals_of(plain, xt)["run_chunks"] is fusion.run_chunks
-    assert globals_of(with_gemm, xt, wt)["run_chunks"] is fusion.run_chunks_serial
-    assert globals_of(in_loop, xt, sq)["run_chunks"] is fusion.run_chunks_serial
+    assert globals_of(with_gemm, xt, wt)["run_chunks"] is serial
+    assert globals_of(in_loop, xt, sq)["run_chunks"] is serial
     want = plain(xt).numpy()
     np.testing.assert_array_equal(with_gemm(xt, wt)[0].numpy(), want)
     np.testing.assert_array_equal(in_loop(xt, sq)[0].numpy(), want)
