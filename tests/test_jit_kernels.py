@@ -291,7 +291,7 @@ def test_first_large_call_starts_the_load_and_waits_a_bounded_time(monkeypatch):
     # The call that starts the load waits for it at most FIRST_WAIT seconds;
     # a load that is not done by then leaves the NumPy kernel to run.
     monkeypatch.setattr(jit_kernels, "_start", lambda first_wait=0.0: started.append(first_wait))
-    monkeypatch.setattr(jit_kernels, "_others_loading", lambda: False)
+    monkeypatch.setattr(jit_kernels, "_numba_started", [])
     x = np.linspace(-3, 3, 7, dtype=np.float32)
     np.testing.assert_array_equal(tf.exp(x).numpy(), exp_log.exp_kernel(x))
     assert not started                       # a short tensor never loads Numba
@@ -302,21 +302,19 @@ def test_first_large_call_starts_the_load_and_waits_a_bounded_time(monkeypatch):
     # Once another family loads Numba (a model's layer loops), short tensors
     # start this family's load too, without waiting for it.
     del started[:]
-    monkeypatch.setattr(jit_kernels, "_others_loading", lambda: True)
+    monkeypatch.setattr(jit_kernels, "_numba_started", ["rillflow-jit-load-nn"])
     np.testing.assert_array_equal(tf.exp(x).numpy(), exp_log.exp_kernel(x))
     assert jit_kernels.softmax_ops(10) is softmax_kernel.NUMPY_OPS
     assert started == [0.0, 0.0]
 
 
 def test_a_family_that_loads_counts_as_loading_numba(monkeypatch):
-    monkeypatch.setattr(jit_kernels, "_FAMILIES", [])
-    monkeypatch.setattr(jit_kernels, "_elementwise_loader", [])
-    assert not jit_kernels._others_loading()
+    monkeypatch.setattr(jit_kernels, "_numba_started", [])
     fam = jit_kernels.BackgroundLoad("rillflow-test-family", lambda: "loaded", "a test")
-    assert jit_kernels._FAMILIES == [fam] and not jit_kernels._others_loading()
+    assert not jit_kernels._others_loading()
     monkeypatch.setattr(jit_kernels, "available", lambda: True)
     fam.start(first_wait=5)
-    assert fam.started() and jit_kernels._others_loading() and fam.value == "loaded"
+    assert jit_kernels._others_loading() and fam.value == "loaded"
 
 
 def test_eager_ops_and_graphs_use_the_compiled_kernels(jit_on, monkeypatch):

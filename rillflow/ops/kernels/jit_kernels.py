@@ -59,7 +59,7 @@ _softmax = None      # jit_softmax.ops(), once loaded
 _loader = []         # the loading thread, once started
 _why_off = []
 _found = []          # whether numba is installed, once looked up
-_FAMILIES = []       # the BackgroundLoad families (jit_nn's layer loops, ...)
+_numba_started = []  # non-empty once a BackgroundLoad family or the trig loops started
 
 
 def available():
@@ -111,11 +111,6 @@ class BackgroundLoad:
         self._thread = None
         self._why_off = None
         self._lock = threading.Lock()
-        _FAMILIES.append(self)
-
-    def started(self):
-        """Whether the load was started (it may be done)."""
-        return self._thread is not None
 
     def start(self, first_wait=0.0):
         """Starts the load unless it started already or the extra is off; the
@@ -127,6 +122,7 @@ class BackgroundLoad:
                 return
             t = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
             self._thread = t
+            _numba_started.append(self._thread_name)
             t.start()
             # A short script may end while Numba is still loading: let
             # the load finish before the interpreter (and LLVM) shut down.
@@ -213,7 +209,7 @@ def accelerated(name, numpy_kernel):
                     k = None if _kernels is None else _kernels.get(key)
                     if k is not None:
                         return _run(k, x)
-                elif _others_loading():
+                elif _numba_started:       # _others_loading(), inlined: eager scalars
                     _start()
         return numpy_kernel(x)
     kernel.__name__ = numpy_kernel.__name__ if hasattr(numpy_kernel, "__name__") else name
@@ -262,7 +258,7 @@ def _others_loading():
     small tensor starts this family's load too, without waiting for it (a
     CNN's (32, 10) logits: the NumPy sparse cross entropy took 0.17 ms of a
     5 ms step, the compiled one 0.01 ms)."""
-    return bool(_elementwise_loader) or any(f.started() for f in _FAMILIES)
+    return bool(_numba_started)
 
 
 def _start(first_wait=0.0):
@@ -334,6 +330,7 @@ def elementwise_packet(name):
                 t = threading.Thread(target=_load_elementwise, daemon=True,
                                      name="rillflow-jit-load-elementwise")
                 _elementwise_loader.append(t)
+                _numba_started.append("elementwise")
                 t.start()
                 atexit.register(t.join)
     return kernel
