@@ -155,12 +155,17 @@ def test_fused_chains_stay_on_the_calling_thread_in_functions_that_call_blas():
         return chain(t), tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a @ a),
                                        (0, m))[1]
     in_loop = tf.function(looped)
+
+    def switched(t, m, k):
+        return chain(t), tf.switch_case(k, [lambda: m @ m, lambda: m + m])
+    in_case = tf.function(switched)
     xt, wt, sq = tf.constant(x), tf.constant(w), tf.constant(np.eye(4, dtype=np.float32))
     globals_of = lambda f, *a: f.get_concrete_function(*a)._ensure_compiled().fn.__globals__
     serial = fusion.run_chunks if threads.spreading() else fusion.run_chunks_serial
     assert globals_of(plain, xt)["run_chunks"] is fusion.run_chunks
     assert globals_of(with_gemm, xt, wt)["run_chunks"] is serial
     assert globals_of(in_loop, xt, sq)["run_chunks"] is serial
+    assert globals_of(in_case, xt, sq, tf.constant(1))["run_chunks"] is serial
     want = plain(xt).numpy()
     np.testing.assert_array_equal(with_gemm(xt, wt)[0].numpy(), want)
     np.testing.assert_array_equal(in_loop(xt, sq)[0].numpy(), want)

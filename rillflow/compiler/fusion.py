@@ -31,8 +31,8 @@ ELEMENTWISE = frozenset((
 # threads spin (sched_yield) for ~2**28 cycles, so a chunk handed to a
 # kernel thread competes with them for the other core: a function whose
 # graph has such an op runs its fused chains on the calling thread
-# (`run_chunks_serial`), which made the model steps faster (attention
-# 7.1-7.3 -> 6.8-7.1 ms; CNN, ResNet block, LSTM language model 1-3%).
+# (`run_chunks_serial`), which made the model steps faster (in-process
+# A/B: attention 6.87-6.98 -> 6.75-6.77 ms, ResNet block 12.57 -> 12.15 ms).
 BLAS_OPS = frozenset((
     "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Einsum", "Conv2D",
     "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D", "Conv3DBackpropInputV2",
@@ -48,11 +48,13 @@ def uses_blas(ops, seen=None):
         if op.type in BLAS_OPS:
             return True
         for v in op.attrs.values():
-            get_ops = getattr(v, "get_operations", None)
-            if get_ops is not None and id(v) not in seen:
-                seen.add(id(v))
-                if uses_blas(get_ops(), seen):
-                    return True
+            # A function attribute, or a list of them (Case's branches).
+            for g in (v if isinstance(v, (list, tuple)) else (v,)):
+                get_ops = getattr(g, "get_operations", None)
+                if get_ops is not None and id(g) not in seen:
+                    seen.add(id(g))
+                    if uses_blas(get_ops(), seen):
+                        return True
     return False
 
 

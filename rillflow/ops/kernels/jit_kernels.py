@@ -257,7 +257,7 @@ def _others_loading():
     loops, ...) started loading: the process already pays for Numba, so a
     small tensor starts this family's load too, without waiting for it (a
     CNN's (32, 10) logits: the NumPy sparse cross entropy took 0.17 ms of a
-    5 ms step, the compiled one 0.01 ms)."""
+    5 ms step, the compiled one 0.03 ms)."""
     return bool(_numba_started)
 
 
