@@ -152,10 +152,10 @@ class _ControlFlow(Transformer):
 
     @staticmethod
     def _list_vars(node, scope_vars):
-        """The state variables the loop body appends to or pops from
-        (`l = ag__.list_append(l, x)`) and whose value from the previous
-        iteration it reads: in a graph loop they become tensor lists. A list
-        the body makes anew each iteration stays a list of tensors."""
+        """Loop options naming the state variables the loop body appends to
+        or pops from (`l = ag__.list_append(l, x)`) and whose value from the
+        previous iteration it reads: in a graph loop they become tensor lists.
+        A list the body makes anew each iteration stays a list of tensors."""
         body = node.body
         out = set()
         for stmt in body:
@@ -170,8 +170,16 @@ class _ControlFlow(Transformer):
         names = sorted(out & set(scope_vars) & node._body_live_in)
         if not names:
             return []
-        return [("list_vars", ast.Tuple(elts=[ast.Constant(n) for n in names],
+        opts = [("list_vars", ast.Tuple(elts=[ast.Constant(n) for n in names],
                                         ctx=ast.Load()))]
+        # Those read after the loop: were the loop staged as TensorFlow stages
+        # it (graph_loop.with_list_fallback), they would hold what one traced
+        # iteration appended, not Python's items.
+        read_after = [n for n in names if n in node._live_out]
+        if read_after:
+            opts.append(("list_live_out", ast.Tuple(
+                elts=[ast.Constant(n) for n in read_after], ctx=ast.Load())))
+        return opts
 
     def _opts(self, node, extra=()):
         opts = getattr(node, "_loop_options", None)

@@ -83,15 +83,22 @@ def with_list_fallback(stage, get_state, set_state, names, opts):
     tensor condition: seed 99011 of the AutoGraph property test), the loop
     is staged again as TensorFlow stages it: the lists are no loop
     variables, the body appends to them while it is traced, and the
-    program does what it does on TensorFlow, value or exception."""
+    program does what it does on TensorFlow, value or exception. Only when
+    no such list is read after the loop (`opts["list_live_out"]`, from the
+    converter): there it would hold what one traced iteration appended,
+    where Python has every iteration's items (TensorFlow's `len(z)` is 3
+    where Python's is 7), and a refusal beats a wrong value."""
     appended = set(opts.get("list_vars", ()))
     before = tuple(get_state())
     lists = [type(v) is list and n in appended for v, n in zip(before, names)]
     if not any(lists):
         return stage(get_state, set_state, names, opts)
+    read_after = set(opts.get("list_live_out", ()))
     try:
         return stage(get_state, set_state, names, opts)
     except Exception:   # noqa: BLE001 - any failure: stage it as TensorFlow does
+        if any(is_list and n in read_after for is_list, n in zip(lists, names)):
+            raise
         set_state(before)
     keep = [i for i, is_list in enumerate(lists) if not is_list]
 
@@ -106,7 +113,7 @@ def with_list_fallback(stage, get_state, set_state, names, opts):
         set_state(tuple(state))
 
     return stage(get_kept, set_kept, tuple(names[i] for i in keep),
-                 {k: v for k, v in opts.items() if k != "list_vars"})
+                 {k: v for k, v in opts.items() if k not in ("list_vars", "list_live_out")})
 
 
 def _tf_loop(test, body, get_state, set_state, names, opts, check_shapes):
