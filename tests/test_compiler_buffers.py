@@ -111,3 +111,34 @@ def test_sums_keep_their_order_and_repeated_terms():
     x, y, z = an * np.float32(2), an + bn, bn * np.float32(3)
     np.testing.assert_array_equal(opt[0].numpy(), (z + x) + y)
     assert src.count("k_AddN(") == 1
+
+
+def test_a_sum_of_a_result_written_into_a_transposed_operand_is_the_plain_sum():
+    # DAG fuzz seed 921802 (minimized): `uf_multiply(mul_1, sub, out=mul_1)`
+    # kept mul_1's transposed layout where the plain path's product is
+    # row-major, and NumPy adds a strided array in memory order: the
+    # gradient of the broadcast scalar differed in the last bit. Sums now
+    # run over row-major values.
+    rng = np.random.default_rng(921802)
+    a = tf.constant(rng.standard_normal((4, 5, 52)).astype(np.float32) * 3)
+    s = tf.constant(np.float32(0.5))
+
+    def f(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            t = tf.sin(tf.transpose(tf.math.squared_difference(y, x), [2, 0, 1]))
+            loss = tf.reduce_sum(t)
+        return tape.gradient(loss, [x, y])
+    plain, opt, src = run_both(f, a, s)
+    assert "out=" in src                   # the product written into its operand
+    eager = f(a, s)
+    for p, o, e in zip(_as_np(plain), _as_np(opt), _as_np(eager)):
+        np.testing.assert_array_equal(o.view(np.int32), p.view(np.int32))
+        np.testing.assert_array_equal(e.view(np.int32), p.view(np.int32))
+    # The same values summed from a transposed view or a new array: same bits.
+    v = rng.standard_normal((64, 3, 50)).astype(np.float32)
+    view = np.transpose(v, [2, 0, 1])
+    np.testing.assert_array_equal(
+        tf.reduce_sum(tf.constant(np.ascontiguousarray(view))).numpy().view(np.int32),
+        tf.raw_ops.Sum(input=tf.transpose(tf.constant(v), [2, 0, 1]), axis=[0, 1, 2]
+                       ).numpy().view(np.int32))

@@ -179,7 +179,17 @@ _or_reduce = np.logical_or.reduce
 def _float_sum(x, ax, keep_dims):
     """The sum over axes `ax` in `x`'s dtype: NumPy's, or its bits from the
     jit extra's loop for sums over a run of axes before a few dozen kept
-    values (bias gradients, batch norm statistics, global average pools)."""
+    values (bias gradients, batch norm statistics, global average pools).
+
+    Always over the values in row-major order: NumPy adds a strided array
+    in its memory order, so a transposed view summed to other last bits
+    than the same values in a new array, and an elementwise result's layout
+    depends on how it was computed (into an operand's buffer, in a fused
+    chain, or by a ufunc following its inputs' layout): compiled code
+    differed from eager execution (DAG fuzz seed 921802). TensorFlow's
+    tensors are always row-major."""
+    if not x.flags.c_contiguous and x.ndim > 1:
+        x = np.ascontiguousarray(x)
     out = _jk.sum_axis_run(x, ax, keep_dims)
     if out is None:
         return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
