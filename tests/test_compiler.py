@@ -130,6 +130,19 @@ def test_fusion_applies_to_large_elementwise_chains_only():
     assert "fused_" not in small.get_concrete_function(tf.constant([1.0])).generated_source
 
 
+@pytest.mark.parametrize("e", [2.0, 3.0, 0.5, -0.5, -1.0, 1.5])
+def test_fused_chains_keep_the_constant_powers_graph_rewrites(e):
+    # A fused chain took every one-input Pow template for x * x: x ** -1,
+    # x ** 0.5, x ** 3 (TensorFlow's Reciprocal, Sqrt, x * Square(x)) came
+    # out as x ** 2 (DAG fuzz seed 932384: the gradient of pow(x, 0)).
+    x = tf.constant(np.linspace(0.5, 3.0, 1 << 17, dtype=np.float32))
+    plain, opt, f = run_both(lambda t: tf.sin(t) * t ** e + 1.0, x)
+    assert "def fused_" in f.get_concrete_function(x).generated_source
+    np.testing.assert_array_equal(opt.numpy().view(np.int32), plain.numpy().view(np.int32))
+    want = np.sin(x.numpy().astype(np.float64)) * x.numpy().astype(np.float64) ** e + 1.0
+    np.testing.assert_allclose(opt.numpy(), want, rtol=1e-5, atol=1e-6)
+
+
 def test_run_chunks_covers_every_index_once():
     hits = np.zeros(fusion.CHUNK * 9 + 17, np.int64)
 

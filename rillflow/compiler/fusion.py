@@ -255,9 +255,17 @@ _UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": n
            "Greater": np.greater, "GreaterEqual": np.greater_equal}
 
 
+# specialize.py's template of a Pow by 2 (x * x). Its other one-input Pow
+# templates (x * (x * x), sqrt, rsqrt, reciprocal: TensorFlow's graph
+# rewrites of the exponents 3, 0.5, -0.5, -1) are emitted as they are.
+_SQUARE_TEMPLATE = "{0} * {0}"
+
+
 def _ufunc_of(p):
     op = p.op
     if op.type == "Pow" and p.kind == "expr" and len(p.inputs) == 1:
+        if p.template != _SQUARE_TEMPLATE:
+            return None, None
         return np.multiply, [p.inputs[0], p.inputs[0]]
     f = _UFUNCS.get(op.type)
     if f is None and isinstance(op.opdef.kernel, np.ufunc) and \

@@ -176,6 +176,15 @@ _and_reduce = np.logical_and.reduce
 _or_reduce = np.logical_or.reduce
 
 
+def _row_major(x):
+    """x, or a row-major copy of a strided float or complex x: NumPy reduces a
+    strided array in its memory order, so its sums and products would
+    depend on how it was laid out (see _float_sum)."""
+    if x.ndim > 1 and not x.flags.c_contiguous and x.dtype.kind in "fc":
+        return np.ascontiguousarray(x)
+    return x
+
+
 def _float_sum(x, ax, keep_dims):
     """The sum over axes `ax` in `x`'s dtype: NumPy's, or its bits from the
     jit extra's loop for sums over a run of axes before a few dozen kept
@@ -188,8 +197,7 @@ def _float_sum(x, ax, keep_dims):
     chain, or by a ufunc following its inputs' layout): compiled code
     differed from eager execution (DAG fuzz seed 921802). TensorFlow's
     tensors are always row-major."""
-    if not x.flags.c_contiguous and x.ndim > 1:
-        x = np.ascontiguousarray(x)
+    x = _row_major(x)
     out = _jk.sum_axis_run(x, ax, keep_dims)
     if out is None:
         return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
@@ -257,7 +265,8 @@ def _min_kernel(x, axis, keep_dims=False):
 
 
 def _prod_kernel(x, axis, keep_dims=False):
-    return _mul_reduce(x, axis=_axes(axis, x.ndim), dtype=x.dtype, keepdims=keep_dims)
+    return _mul_reduce(_row_major(x), axis=_axes(axis, x.ndim), dtype=x.dtype,
+                       keepdims=keep_dims)
 
 
 def _all_kernel(x, axis, keep_dims=False):
@@ -270,6 +279,7 @@ def _any_kernel(x, axis, keep_dims=False):
 
 def _euclidean_norm_kernel(x, axis, keep_dims=False):
     ax = _axes(axis, x.ndim)
+    x = _row_major(x)
     k = x.dtype.kind
     if k == "c":
         s = np.sum((x * np.conj(x)).real, axis=ax, keepdims=keep_dims)
