@@ -311,10 +311,10 @@ def test_first_large_call_starts_the_load_and_waits_a_bounded_time(monkeypatch):
 def test_a_family_that_loads_counts_as_loading_numba(monkeypatch):
     monkeypatch.setattr(jit_kernels, "_numba_started", [])
     fam = jit_kernels.BackgroundLoad("rillflow-test-family", lambda: "loaded", "a test")
-    assert not jit_kernels._others_loading()
+    assert not jit_kernels._numba_started
     monkeypatch.setattr(jit_kernels, "available", lambda: True)
     fam.start(first_wait=5)
-    assert jit_kernels._others_loading() and fam.value == "loaded"
+    assert jit_kernels._numba_started and fam.value == "loaded"
 
 
 def test_eager_ops_and_graphs_use_the_compiled_kernels(jit_on, monkeypatch):

@@ -18,7 +18,7 @@ loading the kernels takes a second or two even from Numba's disk cache
 (much longer for the first compile after install), so it happens on a
 background thread, started by the first tensor of at least MIN_ELEMENTS
 elements (or by any, once another family of compiled kernels is loading:
-`_others_loading`); until it is done the NumPy kernels run, with the same bits. The
+`_numba_started`); until it is done the NumPy kernels run, with the same bits. The
 call that starts a load waits for it up to FIRST_WAIT seconds (from Numba's
 disk cache a load takes about half a second): otherwise the calls that follow
 share the interpreter with the loading thread and run many times slower
@@ -59,7 +59,13 @@ _softmax = None      # jit_softmax.ops(), once loaded
 _loader = []         # the loading thread, once started
 _why_off = []
 _found = []          # whether numba is installed, once looked up
-_numba_started = []  # non-empty once a BackgroundLoad family or the trig loops started
+# Non-empty once another family of compiled kernels (a BackgroundLoad: the
+# layer loops, ...; the trig loops) started loading: the process already pays
+# for Numba (so available() held), and a small tensor then starts this
+# family's load too, without waiting for it (a CNN's (32, 10) logits: the
+# NumPy sparse cross entropy took 0.17 ms of a 5 ms step, the compiled one
+# 0.03 ms). A small tensor alone never loads Numba.
+_numba_started = []
 
 
 def available():
@@ -203,14 +209,14 @@ def accelerated(name, numpy_kernel):
                 k = ks.get(key)
                 if k is not None:
                     return _run(k, x)
-            elif not _loader and available():
-                if x.size >= MIN_ELEMENTS:
+            elif x.size >= MIN_ELEMENTS:
+                if not _loader and available():
                     _start(FIRST_WAIT)
                     k = None if _kernels is None else _kernels.get(key)
                     if k is not None:
                         return _run(k, x)
-                elif _numba_started:       # _others_loading(), inlined: eager scalars
-                    _start()
+            elif _numba_started and not _loader:
+                _start()        # another family loads Numba (_numba_started)
         return numpy_kernel(x)
     kernel.__name__ = numpy_kernel.__name__ if hasattr(numpy_kernel, "__name__") else name
     kernel.__doc__ = "%s, compiled when the jit extra is loaded." % name
@@ -242,23 +248,14 @@ def softmax_ops(size):
     softmax_kernel.NUMPY_OPS (same bits); a large tensor starts the load."""
     if _softmax is not None:
         return _softmax
-    if not _loader and available():
-        if size >= MIN_ELEMENTS:
+    if size >= MIN_ELEMENTS:
+        if not _loader and available():
             _start(FIRST_WAIT)
             if _softmax is not None:
                 return _softmax
-        elif _others_loading():
-            _start()
+    elif _numba_started and not _loader:
+        _start()
     return _sk.NUMPY_OPS
-
-
-def _others_loading():
-    """Whether another family of compiled kernels (the layer loops, the trig
-    loops, ...) started loading: the process already pays for Numba, so a
-    small tensor starts this family's load too, without waiting for it (a
-    CNN's (32, 10) logits: the NumPy sparse cross entropy took 0.17 ms of a
-    5 ms step, the compiled one 0.03 ms)."""
-    return bool(_numba_started)
 
 
 def _start(first_wait=0.0):
