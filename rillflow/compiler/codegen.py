@@ -24,7 +24,6 @@ import numpy as np
 from . import (accumulate, fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists,
                specialize)
 from .plan import Plan
-from ..ops.kernels import threads
 from ..framework import dtypes as D
 from ..framework import errors
 from . import runtime_errors
@@ -597,9 +596,7 @@ def _compile(graph, inputs, outputs, name, ops, extra_ops, keep_stateful):
     if options.on("scalar_loop_inputs"):
         _scalar_loop_inputs(em, inputs, plans)
     if options.on("fusion"):
-        # (With RILLFLOW_BLAS_THREADS=kernels OpenBLAS runs one thread and
-        # has none spinning: the chunks spread.)
-        em.serial_chunks = not threads.SPREADING and fusion.uses_blas(p.op for p in plans)
+        em.serial_chunks = fusion.chunks_serially(p.op for p in plans)
         plans = fusion.fuse(plans, protected)
     em.emit_plans(plans, protected)
     rets = ["None" if t is None else em.value(t) for t in outputs]

@@ -10,6 +10,7 @@ are identical: every op still runs its own kernel, elementwise.
 import numpy as np
 
 from .plan import Plan
+from . import specialize
 from ..ops.kernels import threads
 
 # Chains whose outputs have fewer elements than this are not worth it.
@@ -38,6 +39,14 @@ BLAS_OPS = frozenset((
     "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D", "Conv3DBackpropInputV2",
     "Conv3DBackpropFilterV2", "_FusedMatMul",
 ))
+
+
+def chunks_serially(ops):
+    """Whether a function of these ops runs its fused chains on the calling
+    thread: it calls BLAS, whose idle threads spin (with
+    RILLFLOW_BLAS_THREADS=kernels OpenBLAS runs one thread and has none
+    spinning: the chunks spread)."""
+    return not threads.SPREADING and uses_blas(ops)
 
 
 def uses_blas(ops, seen=None):
@@ -255,16 +264,13 @@ _UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": n
            "Greater": np.greater, "GreaterEqual": np.greater_equal}
 
 
-# specialize.py's template of a Pow by 2 (x * x). Its other one-input Pow
-# templates (x * (x * x), sqrt, rsqrt, reciprocal: TensorFlow's graph
-# rewrites of the exponents 3, 0.5, -0.5, -1) are emitted as they are.
-_SQUARE_TEMPLATE = "{0} * {0}"
-
-
 def _ufunc_of(p):
     op = p.op
     if op.type == "Pow" and p.kind == "expr" and len(p.inputs) == 1:
-        if p.template != _SQUARE_TEMPLATE:
+        # Only a Pow by 2 is x * x; the other one-input Pow templates
+        # (x * (x * x), sqrt, rsqrt, reciprocal: TensorFlow's rewrites of the
+        # exponents 3, 0.5, -0.5, -1) are emitted as they are.
+        if p.template != specialize.SQUARE:
             return None, None
         return np.multiply, [p.inputs[0], p.inputs[0]]
     f = _UFUNCS.get(op.type)

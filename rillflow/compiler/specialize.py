@@ -29,7 +29,9 @@ _BINARY = {
 _COMPARE = {"Equal": "{0} == {1}", "NotEqual": "{0} != {1}"}
 # Unary ops whose kernels are exactly these expressions (transcendental
 # functions keep their kernels, which may round as TensorFlow does).
-_UNARY = {"Neg": "-{0}", "LogicalNot": "np.logical_not({0})", "Square": "{0} * {0}"}
+# x * x: Square, and a Pow by 2 (fusion.py runs this template as np.multiply).
+SQUARE = "{0} * {0}"
+_UNARY = {"Neg": "-{0}", "LogicalNot": "np.logical_not({0})", "Square": SQUARE}
 _FLOAT_ONLY_UNARY = set()
 
 
@@ -111,7 +113,7 @@ def _pow(op):
         return None
     c = _const(y)
     if c is not None and np.ndim(c) == 0 and c == 2 and y.shape.rank == 0:
-        return "expr", "{0} * {0}", [x]   # exact, and much faster than power
+        return "expr", SQUARE, [x]   # exact, and much faster than power
     if x.dtype.is_integer:
         if c is None or np.any(np.asarray(c) < 0):
             return None
@@ -146,7 +148,7 @@ def graph_rewrite(op):
         return None
     e = float(c.flat[0])
     if e == 2.0:
-        return "expr", "{0} * {0}", [x]
+        return "expr", SQUARE, [x]
     if e == 3.0:
         return "expr", "{0} * ({0} * {0})", [x]
     if e in (0.5, -0.5, -1.0):
