@@ -90,14 +90,21 @@ def test_compiled_transforms_give_the_numpy_transforms_bits(monkeypatch):
             np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
 
 
-def test_conv2d_and_its_gradients_use_winograd_on_large_layers(monkeypatch):
-    rng = np.random.default_rng(7)
-    x, f, dy, geo = _case(rng, 8, 14, 14, 64, 64, "SAME", ())
+def _record_winograd_calls(monkeypatch):
+    """The names of winograd's conv, backprop_input and backprop_filter, in
+    call order, as the tests' code calls them."""
     calls = []
     for name in ("conv", "backprop_input", "backprop_filter"):
         real = getattr(winograd, name)
         monkeypatch.setattr(winograd, name,
                             lambda *a, _r=real, _n=name: calls.append(_n) or _r(*a))
+    return calls
+
+
+def test_conv2d_and_its_gradients_use_winograd_on_large_layers(monkeypatch):
+    rng = np.random.default_rng(7)
+    x, f, dy, geo = _case(rng, 8, 14, 14, 64, 64, "SAME", ())
+    calls = _record_winograd_calls(monkeypatch)
     xt, ft = tf.constant(x), tf.Variable(f)
 
     @tf.function
@@ -152,11 +159,7 @@ def test_an_odd_layer_runs_im2col_and_right(monkeypatch):
     monkeypatch.setattr(threads, "SPREADING", False)
     rng = np.random.default_rng(11)
     x, f, dy, geo = _case(rng, 8, 7, 7, 64, 64, "SAME", ())
-    calls = []
-    for name in ("conv", "backprop_input", "backprop_filter"):
-        real = getattr(winograd, name)
-        monkeypatch.setattr(winograd, name,
-                            lambda *a, _r=real, _n=name: calls.append(_n) or _r(*a))
+    calls = _record_winograd_calls(monkeypatch)
     got = (conv_ops._conv_kernel(x, f, S1, "SAME", S1),
            conv_ops._backprop_input_kernel(np.array(x.shape), f, dy, S1, "SAME", S1),
            conv_ops._backprop_filter_kernel(x, np.array(f.shape), dy, S1, "SAME", S1))

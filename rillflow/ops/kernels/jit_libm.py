@@ -42,7 +42,6 @@ def atanh(x, out):
         out[i] = math.atanh(x[i])
 
 
-
 @numba.njit(cache=True, nogil=True)
 def lgamma(x, out):
     """out[i] = the C library's lgamma(f) of x[i] (log |Gamma|)."""
