@@ -181,3 +181,64 @@ def test_infinite_inputs_take_the_direct_path():
     y = conv_ops._conv_kernel(x, f, S1, "SAME", S1)
     assert np.isposinf(y[0, 4:7, 4:7]).all() and not np.isnan(y).any()
     assert np.isfinite(y[1]).all()
+
+
+def _transforms(use_compiled):
+    """The transform loops to run with: the compiled ones (skips without the
+    jit extra) or the NumPy ones (None); for `jit_nn.LOAD.value`."""
+    if not use_compiled:
+        return None
+    pytest.importorskip("numba")
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    return jit_nn.LOAD.value
+
+
+@pytest.mark.parametrize("use_compiled", [False, True], ids=["numpy", "compiled"])
+def test_transforms_that_overflow_take_the_direct_path(monkeypatch, use_compiled):
+    # 3e38 and -3e38 two rows apart are finite, and so is every direct sum
+    # (TensorFlow gives finite values), but B^T d B's d0 - d2 is inf: the
+    # Winograd result is thrown away and the layer runs the direct path.
+    # (An earlier rule looked at the inputs' sums, which cancel here: the
+    # layer returned 192 infs and NaNs.)
+    monkeypatch.setattr(jit_nn.LOAD, "value", _transforms(use_compiled))
+    rng = np.random.default_rng(3)
+    x, f, dy, geo = _case(rng, 2, 12, 12, 64, 64, "SAME", ())
+    f *= 1e-3
+    assert conv_ops._winograd(x.shape, f.shape, S1, S1, x.dtype, geo, "forward")
+    big_x, big_dy = x.copy(), dy.copy()
+    big_x[0, 4, 5, 3], big_x[0, 6, 5, 3] = 3e38, -3e38
+    big_dy[1, 2, 3, 7], big_dy[1, 2, 5, 7] = 3e38, -3e38
+    calls = _record_winograd_calls(monkeypatch)
+    with np.errstate(all="raise"):          # and no NumPy warning on the way
+        got = (conv_ops._conv_kernel(big_x, f, S1, "SAME", S1),
+               conv_ops._backprop_input_kernel(np.array(x.shape), f, big_dy, S1, "SAME", S1),
+               conv_ops._backprop_filter_kernel(big_x, np.array(f.shape), dy * 1e-3, S1,
+                                                "SAME", S1))
+    assert calls == ["conv", "backprop_input", "backprop_filter"]     # tried first
+    want = (_reference(big_x, f, dy, "SAME", ())[0], _reference(x, f, big_dy, "SAME", ())[1],
+            _reference(big_x, f, dy * 1e-3, "SAME", ())[2])
+    for g, w in zip(got, want):
+        assert np.isfinite(g).all()
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6 * np.abs(w).max())
+
+
+@pytest.mark.parametrize("use_compiled", [False, True], ids=["numpy", "compiled"])
+def test_an_inf_in_a_cropped_tile_sends_the_layer_to_the_direct_path(monkeypatch,
+                                                                    use_compiled):
+    # VALID on 13 rows gives 11 output rows: the last tile computes rows 10
+    # and 11 and drops 11. An inf in the input's last row reaches output row
+    # 10 through that tile (the transforms connect an input to the outputs
+    # whose windows hold it, as the direct sum does), so the check on the
+    # result sees it, and the direct path gives TensorFlow's +inf there.
+    monkeypatch.setattr(jit_nn.LOAD, "value", _transforms(use_compiled))
+    rng = np.random.default_rng(4)
+    x, f, dy, geo = _case(rng, 2, 13, 12, 16, 24, "VALID", ())
+    f = np.abs(f)
+    y = winograd.conv(x, f, geo)
+    np.testing.assert_allclose(y, _reference(x, f, dy, "VALID", ())[0], rtol=0, atol=1e-5)
+    x[1, 12, 4, 0] = np.inf
+    assert winograd.conv(x, f, geo) is None             # an output sees it
+    y = conv_ops._conv_kernel(x, f, S1, "VALID", S1)
+    assert np.isposinf(y[1, 10, 2:5]).all() and np.isfinite(y[0]).all()
+    assert np.isfinite(np.delete(y[1], 10, axis=0)).all()

@@ -53,8 +53,10 @@ def _conv_kernel(input, filter, strides, padding, dilations, explicit_paddings=(
     geo = _geometry(input.shape, filter.shape[:nd], strides, dilations, padding,
                     explicit_paddings)
     if _winograd(input.shape, filter.shape, strides, dilations, input.dtype, geo,
-                 "forward") and _finite(input, filter):
-        return winograd.conv(input, filter, geo)
+                 "forward"):
+        out = winograd.conv(input, filter, geo)
+        if out is not None:             # None: an inf or NaN in it (winograd.py)
+            return out
     # Windows ordered (..., *K, C): the gathered rows copy runs of C
     # contiguous values, and the filter is already a (prod(K)*C, O) matrix.
     cols, lead = _im2col(input, filter.shape[:nd], strides, dilations, geo)
@@ -76,9 +78,10 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding, 
         conv_geometry.check_backprop("Conv2DCustomBackpropInput", in_shape, filter.shape,
                                      out_backprop.shape, geo, strides, dilations)
     if _winograd(in_shape, filter.shape, strides, dilations, out_backprop.dtype, geo,
-                 "input") and winograd.backprop_input_usable(geo) and \
-            _finite(filter, out_backprop):
-        return winograd.backprop_input(in_shape, filter, out_backprop, geo)
+                 "input") and winograd.backprop_input_usable(geo):
+        dx = winograd.backprop_input(in_shape, filter, out_backprop, geo)
+        if dx is not None:
+            return dx
     return conv_geometry.backprop_input(in_shape, filter, out_backprop, strides, dilations, geo)
 
 
@@ -94,9 +97,10 @@ def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
     if nd == 2:
         conv_geometry.check_backprop("Conv2DCustomBackpropFilter", input.shape, k,
                                      out_backprop.shape, geo, strides, dilations)
-    if _winograd(input.shape, k, strides, dilations, input.dtype, geo, "filter") and \
-            _finite(input, out_backprop):
-        return winograd.backprop_filter(input, out_backprop, geo)
+    if _winograd(input.shape, k, strides, dilations, input.dtype, geo, "filter"):
+        df = winograd.backprop_filter(input, out_backprop, geo)
+        if df is not None:
+            return df
     cols, _ = _im2col(input, k[:nd], strides, dilations, geo)
     df = xla_gemm.matmul(cols.T, out_backprop.reshape(-1, out_backprop.shape[-1]))
     return df.reshape(k[:nd] + [input.shape[-1], -1]).astype(input.dtype, copy=False)
@@ -110,15 +114,6 @@ def _winograd(in_shape, filter_shape, strides, dilations, dtype, geo, op):
     return len(filter_shape) == 4 and in_shape[-1] == filter_shape[2] and winograd.usable(
         in_shape, filter_shape[:2], strides, dilations, dtype, filter_shape[3], outs) and \
         winograd.pays_for(op, in_shape, outs)
-
-
-def _finite(*arrays):
-    """Whether the arrays hold no inf or NaN (their sums are finite; a finite
-    sum that overflows only sends the layer to the direct path). Winograd's
-    transforms subtract inputs from each other, so an inf would give NaN
-    where TensorFlow's direct summation gives +-inf."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return all(np.isfinite(np.add.reduce(a, axis=None)) for a in arrays)
 
 
 def _check_groups(in_depth, filter_depth, out_depth):

@@ -69,9 +69,13 @@ def input_tiles(x, ph, pw, th, tw, v):
 @numba.njit(cache=True, nogil=True)
 def output_tiles(m, th, tw, y):
     """y (N, OH, OW, O) = A^T m A of every tile's m[0:16, tile, :], the
-    2x2 outputs past OH/OW left out."""
+    2x2 outputs past OH/OW left out. Returns whether every output written
+    is finite (winograd.py then keeps the result; otherwise the layer takes
+    the direct path): each channel sums `v - v` of its outputs, 0 unless one
+    is inf or NaN, which vectorizes where a flag's branch would not."""
     n_, oh, ow, o_ = y.shape
     r = np.empty((2, 4, o_), m.dtype)
+    bad = np.zeros(o_, m.dtype)
     for n in range(n_):
         for ty in range(th):
             for tx in range(tw):
@@ -88,10 +92,18 @@ def output_tiles(m, th, tw, y):
                         continue
                     q = 2 * tx
                     for c in range(o_):
-                        y[n, row, q, c] = (r[i, 0, c] + r[i, 1, c]) + r[i, 2, c]
+                        v = (r[i, 0, c] + r[i, 1, c]) + r[i, 2, c]
+                        y[n, row, q, c] = v
+                        bad[c] += v - v
                     if q + 1 < ow:
                         for c in range(o_):
-                            y[n, row, q + 1, c] = (r[i, 1, c] - r[i, 2, c]) - r[i, 3, c]
+                            v = (r[i, 1, c] - r[i, 2, c]) - r[i, 3, c]
+                            y[n, row, q + 1, c] = v
+                            bad[c] += v - v
+    for c in range(o_):
+        if bad[c] != 0:
+            return False
+    return True
 
 
 @numba.njit(cache=True, nogil=True)

@@ -30,6 +30,16 @@ Every transform is a fixed sequence of whole-array additions (written out
 below, the operands' order fixed), so the results do not depend on the
 CPU beyond what the GEMMs' blocking does.
 
+The transforms subtract inputs from each other, so an inf input gives NaN
+where TensorFlow's direct summation gives +-inf, and two large finite
+inputs (3e38 and -3e38) overflow to inf where the direct sums stay finite.
+So conv, backprop_input and backprop_filter return None when a result is
+not all finite, and the caller runs the direct path: an output is
+finite exactly when no inf or NaN reaches it (F(2x2, 3x3)'s transforms
+connect each input to the outputs whose windows hold it, as the direct sum
+does), so the check costs one look at the result (the compiled output
+transform's, or the filter gradient's few values), not a pass over inputs.
+
 The transformed tiles are 4x the input (16 values per 2x2 output tile)
 and the products 4x the output: a whole batch's would cost a training step
 four times a layer's activations in temporaries (16 MB for a 2 MB ResNet
@@ -50,6 +60,17 @@ from ..kernels import threads as _threads
 from ..kernels import xla_gemm
 
 __all__ = ["usable", "pays_for", "conv", "backprop_input", "backprop_filter"]
+
+
+class _NotFinite(Exception):
+    """A chunk's output holds an inf or NaN: the layer takes the direct path."""
+
+
+# The NumPy transforms meet inf and NaN silently: a result that holds one is
+# thrown away (the direct path gives the layer's answer), so NumPy's
+# overflow and invalid-value warnings would only be noise. A decorator, so
+# that it holds on the kernel threads too.
+_quiet = np.errstate(over="ignore", invalid="ignore")
 
 # Below these sizes im2col and one GEMM are as fast (the 16 products are
 # too small for BLAS to reach its speed, and the transforms cost more than
@@ -124,6 +145,7 @@ def _padded_tiles(x, before, outs):
     return xp, th, tw
 
 
+@_quiet
 def _input_transform(xp, th, tw):
     """B^T d B of every 4x4 input tile: (16, N * TH * TW, C), the 16 ordered
     (row, column) of the transform."""
@@ -144,6 +166,7 @@ def _input_transform(xp, th, tw):
     return v.reshape(16, n * th * tw, c)
 
 
+@_quiet
 def _filter_transform(g):
     """G g G^T of a (3, 3, C, O) filter: (16, C, O)."""
     def one(t):       # G applied along axis 0 of t (3, ...) -> (4, ...)
@@ -154,6 +177,7 @@ def _filter_transform(g):
     return np.ascontiguousarray(u.transpose(1, 0, 2, 3)).reshape(16, *g.shape[2:])
 
 
+@_quiet
 def _output_transform(m, n, th, tw, outs):
     """A^T m A of every tile's (16, O) products: (N, OH, OW, O)."""
     o = m.shape[-1]
@@ -201,17 +225,20 @@ def _tiles(x, before, th, tw, ks):
 
 def _untile(m, n, th, tw, outs, ks, out):
     """A^T m A: the (N, OH, OW, O) output of the tiles' products, written
-    into `out`."""
+    into `out`; raises _NotFinite if one of them is inf or NaN."""
     if ks is None:
         out[...] = _output_transform(m, n, th, tw, outs)
+        finite = np.isfinite(out).all()
     else:
-        ks["wino_output"](m, th, tw, out)
+        finite = ks["wino_output"](m, th, tw, out)
+    if not finite:
+        raise _NotFinite
 
 
 def _conv_transformed(x, u, before, outs):
     """The convolution of `x` with a transformed filter `u` (16, C, O), the
     first output reading from `before` rows/columns ahead of x; a chunk of
-    images at a time."""
+    images at a time. None if an output is not finite."""
     n, o = x.shape[0], u.shape[-1]
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     ks = _loops(x)
@@ -222,13 +249,19 @@ def _conv_transformed(x, u, before, outs):
         i, j = chunks[k]
         m = xla_gemm.matmul(_tiles(x[i:j], before, th, tw, ks), u)
         _untile(m, j - i, th, tw, outs, ks, y[i:j])
-    _threads.run_chunks(one, len(chunks))
+    if not np.isfinite(u).all():      # the filter's transform overflowed
+        return None
+    try:
+        _threads.run_chunks(one, len(chunks))
+    except _NotFinite:
+        return None
     return y
 
 
 def conv(x, filter, geo):
     """Conv2D of x (N, H, W, C) with a (3, 3, C, O) filter; `geo` is
-    conv_geometry.geometry's [(out, pad before, pad after)] per axis."""
+    conv_geometry.geometry's [(out, pad before, pad after)] per axis.
+    None where an output is not finite (the caller runs the direct path)."""
     u = _filter_transform(filter.astype(x.dtype, copy=False))
     return _conv_transformed(x, u, (geo[0][1], geo[1][1]), (geo[0][0], geo[1][0]))
 
@@ -241,12 +274,13 @@ def backprop_input_usable(geo):
 
 def backprop_input(in_shape, filter, dy, geo):
     """Conv2DBackpropInput: dy convolved with the filter turned by 180
-    degrees, in and out channels swapped."""
+    degrees, in and out channels swapped; None as conv."""
     flipped = np.ascontiguousarray(filter[::-1, ::-1].transpose(0, 1, 3, 2))
     u = _filter_transform(flipped.astype(dy.dtype, copy=False))
     return _conv_transformed(dy, u, (2 - geo[0][1], 2 - geo[1][1]), tuple(in_shape[1:3]))
 
 
+@_quiet
 def _grad_tiles(dy, th, tw):
     """A e A^T of every 2x2 output-gradient tile (zeros past the edge):
     (16, N * TH * TW, O), with A = [[1, 0], [1, 1], [1, -1], [0, -1]]."""
@@ -271,9 +305,11 @@ def _grad_tiles(dy, th, tw):
     return v.reshape(16, n * th * tw, o)
 
 
+@_quiet
 def backprop_filter(x, dy, geo):
     """Conv2DBackpropFilter: G^T [sum over tiles (A E A^T)(B^T D B)] G,
-    a (3, 3, C, O) array; the sum over tiles a chunk of images at a time."""
+    a (3, 3, C, O) array; the sum over tiles a chunk of images at a time.
+    None if a value is not finite (as conv)."""
     outs = (geo[0][0], geo[1][0])
     before = (geo[0][1], geo[1][1])
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
@@ -309,4 +345,6 @@ def backprop_filter(x, dy, geo):
         return np.stack([t[0] + s, (t[1] - t[2]) * 0.5, s + t[3]])
     w = one(m)                                   # (3, 4, C, O)
     w = one(w.transpose(1, 0, 2, 3))             # (3 cols, 3 rows, C, O)
+    if not np.isfinite(w).all():
+        return None
     return np.ascontiguousarray(w.transpose(1, 0, 2, 3))
