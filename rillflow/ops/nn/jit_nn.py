@@ -34,12 +34,17 @@ def _load():
     W.input_tiles(x, 1, 1, 1, 1, v)
     W.output_tiles(v.copy(), 1, 1, y)
     W.grad_tiles(y, 1, 1, v)
+    g = np.zeros((3, 3, 2, 2), np.float32)
+    u = np.empty((16, 2, 2), np.float32)
+    W.filter_tiles(g, u)
+    W.filter_untile(u, g)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
             "max_pool_grad_disjoint": L.max_pool_grad_disjoint,
             "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
             "relu": L.relu, "relu_grad": L.relu_grad,
             "wino_input": W.input_tiles, "wino_output": W.output_tiles,
-            "wino_grad": W.grad_tiles}
+            "wino_grad": W.grad_tiles, "wino_filter": W.filter_tiles,
+            "wino_filter_grad": W.filter_untile}
 
 
 LOAD = _jk.BackgroundLoad("rillflow-jit-load-nn", _load, "the layer loops")

@@ -142,3 +142,62 @@ def grad_tiles(dy, th, tw, v):
                         v[4 * i + 1, k, c] = e0 + e1
                         v[4 * i + 2, k, c] = e0 - e1
                         v[4 * i + 3, k, c] = -e1
+
+
+@numba.njit(cache=True, nogil=True)
+def filter_tiles(g, u):
+    """u[4 a + b] = (G g G^T)[a, b] of a (3, 3, C, O) filter, as
+    winograd._filter_transform: the rows' transform first, then the
+    columns'; halving is exact, so the float32 constant gives NumPy's bits."""
+    _, _, c_, o_ = g.shape
+    half = np.float32(0.5)
+    r = np.empty((4, 3, o_), g.dtype)
+    for c in range(c_):
+        for j in range(3):
+            for o in range(o_):
+                t0, t1, t2 = g[0, j, c, o], g[1, j, c, o], g[2, j, c, o]
+                s = t0 + t2
+                r[0, j, o] = t0
+                r[1, j, o] = (s + t1) * half
+                r[2, j, o] = (s - t1) * half
+                r[3, j, o] = t2
+        for a in range(4):
+            for o in range(o_):
+                e0, e1, e2 = r[a, 0, o], r[a, 1, o], r[a, 2, o]
+                s = e0 + e2
+                u[4 * a, c, o] = e0
+                u[4 * a + 1, c, o] = (s + e1) * half
+                u[4 * a + 2, c, o] = (s - e1) * half
+                u[4 * a + 3, c, o] = e2
+
+
+@numba.njit(cache=True, nogil=True)
+def filter_untile(m, w):
+    """w (3, 3, C, O) = G^T m G of the filter gradient's summed products
+    m (16, C, O), as winograd.backprop_filter's NumPy steps (rows, then
+    columns); returns whether every value is finite (as output_tiles)."""
+    _, c_, o_ = m.shape
+    half = np.float32(0.5)
+    r = np.empty((3, 4, o_), m.dtype)
+    bad = np.zeros(o_, m.dtype)
+    for c in range(c_):
+        for b in range(4):
+            for o in range(o_):
+                t0, t1, t2, t3 = m[b, c, o], m[4 + b, c, o], m[8 + b, c, o], m[12 + b, c, o]
+                s = (t1 + t2) * half
+                r[0, b, o] = t0 + s
+                r[1, b, o] = (t1 - t2) * half
+                r[2, b, o] = s + t3
+        for i in range(3):
+            for o in range(o_):
+                e0, e1, e2, e3 = r[i, 0, o], r[i, 1, o], r[i, 2, o], r[i, 3, o]
+                s = (e1 + e2) * half
+                v0, v1, v2 = e0 + s, (e1 - e2) * half, s + e3
+                w[i, 0, c, o] = v0
+                w[i, 1, c, o] = v1
+                w[i, 2, c, o] = v2
+                bad[o] += (v0 - v0) + (v1 - v1) + (v2 - v2)
+    for o in range(o_):
+        if bad[o] != 0:
+            return False
+    return True

@@ -223,6 +223,16 @@ def _tiles(x, before, th, tw, ks):
     return v
 
 
+def _transformed_filter(g, dtype, ks):
+    """G g G^T of a (3, 3, C, O) filter in `dtype`: (16, C, O)."""
+    g = g.astype(dtype, copy=False)
+    if ks is None:
+        return _filter_transform(g)
+    u = np.empty((16,) + g.shape[2:], dtype)
+    ks["wino_filter"](np.ascontiguousarray(g), u)
+    return u
+
+
 def _untile(m, n, th, tw, outs, ks, out):
     """A^T m A: the (N, OH, OW, O) output of the tiles' products, written
     into `out`; raises _NotFinite if one of them is inf or NaN."""
@@ -235,13 +245,14 @@ def _untile(m, n, th, tw, outs, ks, out):
         raise _NotFinite
 
 
-def _conv_transformed(x, u, before, outs):
-    """The convolution of `x` with a transformed filter `u` (16, C, O), the
-    first output reading from `before` rows/columns ahead of x; a chunk of
-    images at a time. None if an output is not finite."""
+def _conv_transformed(x, g, before, outs):
+    """The convolution of `x` with a (3, 3, C, O) filter `g`, the first
+    output reading from `before` rows/columns ahead of x; a chunk of images
+    at a time. None if an output is not finite."""
+    ks = _loops(x)
+    u = _transformed_filter(g, x.dtype, ks)
     n, o = x.shape[0], u.shape[-1]
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
-    ks = _loops(x)
     y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
     chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize)
 
@@ -249,8 +260,6 @@ def _conv_transformed(x, u, before, outs):
         i, j = chunks[k]
         m = xla_gemm.matmul(_tiles(x[i:j], before, th, tw, ks), u)
         _untile(m, j - i, th, tw, outs, ks, y[i:j])
-    if not np.isfinite(u).all():      # the filter's transform overflowed
-        return None
     try:
         _threads.run_chunks(one, len(chunks))
     except _NotFinite:
@@ -262,8 +271,7 @@ def conv(x, filter, geo):
     """Conv2D of x (N, H, W, C) with a (3, 3, C, O) filter; `geo` is
     conv_geometry.geometry's [(out, pad before, pad after)] per axis.
     None where an output is not finite (the caller runs the direct path)."""
-    u = _filter_transform(filter.astype(x.dtype, copy=False))
-    return _conv_transformed(x, u, (geo[0][1], geo[1][1]), (geo[0][0], geo[1][0]))
+    return _conv_transformed(x, filter, (geo[0][1], geo[1][1]), (geo[0][0], geo[1][0]))
 
 
 def backprop_input_usable(geo):
@@ -276,8 +284,7 @@ def backprop_input(in_shape, filter, dy, geo):
     """Conv2DBackpropInput: dy convolved with the filter turned by 180
     degrees, in and out channels swapped; None as conv."""
     flipped = np.ascontiguousarray(filter[::-1, ::-1].transpose(0, 1, 3, 2))
-    u = _filter_transform(flipped.astype(dy.dtype, copy=False))
-    return _conv_transformed(dy, u, (2 - geo[0][1], 2 - geo[1][1]), tuple(in_shape[1:3]))
+    return _conv_transformed(dy, flipped, (2 - geo[0][1], 2 - geo[1][1]), tuple(in_shape[1:3]))
 
 
 @_quiet
@@ -338,6 +345,9 @@ def backprop_filter(x, dy, geo):
             m = p
         else:
             m += p
+    if ks is not None:
+        w = np.empty((3, 3) + m.shape[1:], m.dtype)
+        return w if ks["wino_filter_grad"](m, w) else None
     m = m.reshape(4, 4, x.shape[-1], dy.shape[-1])
 
     def one(t):       # G^T applied along axis 0 of t (4, ...) -> (3, ...)
