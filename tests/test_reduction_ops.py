@@ -766,6 +766,45 @@ def test_product_gradients_with_zeros():
     np.testing.assert_array_equal(g, [1, 0, 0])
 
 
+def _others_products(x, axis):
+    """TensorFlow's product gradient in float32 NumPy: the reduced axes (in
+    the order given) first, flattened, and the exclusive running products
+    from both ends, one multiplication at a time."""
+    r = x.ndim
+    reduced = [a % r for a in axis]
+    perm = reduced + [i for i in range(r) if i not in reduced]
+    flat = x.transpose(perm).reshape(int(np.prod([x.shape[i] for i in reduced])), -1)
+    left, right = np.ones_like(flat), np.ones_like(flat)
+    for i in range(1, len(flat)):
+        left[i] = left[i - 1] * flat[i - 1]
+        right[-1 - i] = right[-i] * flat[-i]
+    return (left * right).reshape([x.shape[i] for i in perm]).transpose(np.argsort(perm))
+
+
+def test_product_gradient_multiplies_the_others_products_as_tensorflow():
+    # Dividing the product by each element (an earlier rule) gave inf for
+    # every element once the product overflowed, NaN for every element next
+    # to a NaN, and other last bits than TensorFlow's running products.
+    g, = grads(lambda v: tf.reduce_prod(v), [1e30, 1e30, 1e-30])
+    np.testing.assert_array_equal(g, [1, 1, np.inf])
+    g, = grads(lambda v: tf.reduce_prod(v), [2., np.nan, 3.])
+    np.testing.assert_array_equal(g, [np.nan, 6, np.nan])
+    x = np.random.default_rng(3).uniform(0.5, 1.5, (3, 4, 5)).astype(np.float32)
+    for axis in ([1], [2, 0], [-1, 1, 0]):
+        want = _others_products(x, axis)
+        g, = grads(lambda v: tf.reduce_prod(v, axis), x)
+        np.testing.assert_array_equal(g, want)
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32),
+                                      tf.TensorSpec(None, tf.int32)])
+        def dynamic(v, a):
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = tf.reduce_prod(v, a, keepdims=True)
+            return tape.gradient(y, v)
+        np.testing.assert_array_equal(dynamic(tf.constant(x), tf.constant(axis)).numpy(), want)
+
+
 def test_gradients_at_special_points_match_tensorflow():
     g, = grads(lambda v: tf.math.reduce_euclidean_norm(v), [0., 0.])
     assert np.isnan(g).all()

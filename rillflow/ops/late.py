@@ -25,7 +25,7 @@ WHERE = {
     "core.clip_ops": ("clip_by_value",),
     "core.constant_ops": ("fill", "ones", "ones_like", "zeros", "zeros_like",),
     "core.creation_ops": ("invert_permutation", "range",),
-    "core.dim_ops": ("expand_dims", "squeeze",),
+    "core.dim_ops": ("expand_dims", "squeeze", "transpose",),
     "core.gather_ops": ("boolean_mask", "gather", "gather_nd"),
     "core.join_ops": ("_axis_sizes", "concat", "stack",),
     "core.math_ops": ("_sum_to", "add", "cast", "conj", "div_no_nan", "equal", "floordiv",
@@ -33,13 +33,14 @@ WHERE = {
         "logical_not", "maximum", "minimum", "multiply", "negative", "not_equal",
         "subtract", "truediv"),
     "core.reduction_ops": ("reduce_max", "reduce_prod", "reduce_sum"),
-    "core.scan_ops": ("cumsum",),
+    "core.scan_ops": ("cumprod", "cumsum",),
     "core.shape_ops": ("identity", "rank", "reshape", "shape", "size", "stop_gradient",),
     "core.slicing": ("slice",),
     "core.special_math_ops": ("complex", "real"),
     "core.split_pad_ops": ("split",),
     "core.unary_ops": ("exp", "is_finite", "log", "sqrt", "square"),
     "gradients.sparse_gradients": ("aggregate", "call_gradient", "sparse_gather_gradient"),
+    "sparse.sparse_mask_ops": ("_list_diff",),
 }
 
 _MODULE_OF = {name: "rillflow.ops." + module for module, names in WHERE.items()

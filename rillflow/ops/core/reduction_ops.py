@@ -357,19 +357,47 @@ def _min_or_max_grad(op, g):
 
 
 def _prod_grad(op, g):
-    """d prod / dx_i is the product of the other elements; zeros are handled
-    by counting them instead of dividing by them."""
+    """d prod / dx_i is the product of the other elements, as TensorFlow
+    forms it: the reduced axes (in the order the op names them) moved first
+    and flattened, then the exclusive cumulative products from the front and
+    from the back multiplied. No division: a product that overflows, or a
+    NaN, leaves the other elements' gradients finite (x = [1e30, 1e30,
+    1e-30] gives [1, 1, inf], not inf everywhere), and the bits are
+    TensorFlow's."""
     x, axis = op.inputs
     g, _ = _keepdims_grad(op, g)
-    zero = late.zeros_like(x)
-    is_zero = late.equal(x, zero)
-    num_zeros = reduce_sum(late.cast(is_zero, D.int32), axis, keepdims=True)
-    safe = late.where(is_zero, late.ones_like(x), x)
-    prod_nonzero = reduce_prod(safe, axis, keepdims=True)
-    others = late.where(late.equal(num_zeros, 0), late.truediv(prod_nonzero, safe),
-                   late.where(late.logical_and(late.equal(num_zeros, 1), is_zero),
-                         late.broadcast_to(prod_nonzero, late.shape(x)), zero))
-    return [late.multiply(g, late.conj(others)), None]
+    xs = late.shape(x)
+    g = late.broadcast_to(g, xs)
+    a = U.constant_value(axis)
+    r = x.shape.rank
+    if a is not None and r is not None:
+        reduced = [int(v) % r for v in np.reshape(a, -1).tolist()] if r else []
+        other = [i for i in range(r) if i not in reduced]
+        perm = reduced + other
+        inverse = [perm.index(i) for i in range(r)]
+        dims = x.shape.as_list()
+        if all(dims[i] is not None for i in perm):
+            reduced_num = int(np.prod([dims[i] for i in reduced], dtype=np.int64))
+            other_num = int(np.prod([dims[i] for i in other], dtype=np.int64))
+            flat = [reduced_num, other_num]
+        else:
+            flat = late.stack([reduce_prod(late.gather(xs, np.array(reduced, np.int32))),
+                               reduce_prod(late.gather(xs, np.array(other, np.int32)))])
+    else:
+        rank = late.rank(x)
+        reduced = late.floormod(late.reshape(late.cast(axis, D.int32), [-1]) + rank, rank)
+        other = late._list_diff(late.range(0, rank), reduced, D.int32)[0]
+        perm = late.concat([reduced, other], 0)
+        inverse = late.invert_permutation(perm)
+        flat = late.stack([reduce_prod(late.gather(xs, reduced)),
+                           reduce_prod(late.gather(xs, other))])
+    permuted = late.transpose(x, perm)
+    reshaped = late.reshape(permuted, flat)
+    left = late.cumprod(reshaped, axis=0, exclusive=True)
+    right = late.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = late.reshape(late.multiply(late.conj(left), late.conj(right)), late.shape(permuted))
+    out = late.multiply(g, late.transpose(y, inverse))
+    return [late.reshape(out, xs), None]
 
 
 def _euclidean_norm_grad(op, g):
