@@ -44,8 +44,9 @@ The transformed tiles are 4x the input (16 values per 2x2 output tile)
 and the products 4x the output: a whole batch's would cost a training step
 four times a layer's activations in temporaries (16 MB for a 2 MB ResNet
 activation, where TensorFlow's oneDNN needs none). So the batch runs a few
-images at a time (`_chunks`: about CHUNK_BYTES of tiles per GEMM, which is
-as fast: the GEMMs keep hundreds of rows); the filter gradient adds the
+images at a time (`_chunks`: about CHUNK_BYTES of tiles per GEMM, twice
+that for the convolution and its input gradient; as fast as a whole
+batch: the GEMMs keep hundreds of rows); the filter gradient adds the
 chunks' products (its GEMMs' sums split by images, as BLAS splits them by
 its blocks). With RILLFLOW_BLAS_THREADS=kernels the chunks run on the
 kernel threads (threads.run_chunks), each thread's GEMMs on one OpenBLAS
@@ -87,6 +88,13 @@ MIN_TILES = 64
 # The transformed tiles (or products) of one chunk of images: small enough
 # to stay in the L2 cache between the transform and its GEMM.
 CHUNK_BYTES = 1 << 20
+# The convolution and its input gradient take chunks this many times larger:
+# their GEMMs ((tiles, C) x (C, O)) gain more from longer products than
+# they lose to the cache (two-core steps, settings alternated in one
+# process: ResNet block 11.8 -> 11.6 ms, CNN 4.6 -> 4.4 ms at 2x; 4x
+# was no better on the ResNet block), where the filter gradient's sums
+# over tiles were slower on the CNN's 14x14 layers with larger chunks.
+FORWARD_CHUNKS = 2
 
 
 def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
@@ -205,11 +213,12 @@ def _loops(x):
     return jit_nn.loops(x.size)
 
 
-def _chunks(n, tiles_per_image, channels, itemsize):
-    """(first, end) image ranges of about CHUNK_BYTES of transformed tiles
-    (16 values per tile and channel) each; fixed by the shapes alone, so
-    the compiled and the NumPy transforms cut the batch alike."""
-    step = max(1, CHUNK_BYTES // max(1, 16 * tiles_per_image * channels * itemsize))
+def _chunks(n, tiles_per_image, channels, itemsize, scale=1):
+    """(first, end) image ranges of about `scale` x CHUNK_BYTES of
+    transformed tiles (16 values per tile and channel) each; fixed by the
+    shapes alone, so the compiled and the NumPy transforms cut the batch
+    alike."""
+    step = max(1, scale * CHUNK_BYTES // max(1, 16 * tiles_per_image * channels * itemsize))
     return [(i, min(i + step, n)) for i in range(0, n, step)]
 
 
@@ -254,7 +263,7 @@ def _conv_transformed(x, g, before, outs):
     n, o = x.shape[0], u.shape[-1]
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
-    chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize)
+    chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize, FORWARD_CHUNKS)
 
     def one(k):
         i, j = chunks[k]
