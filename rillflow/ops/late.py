@@ -40,7 +40,6 @@ WHERE = {
     "core.split_pad_ops": ("split",),
     "core.unary_ops": ("exp", "is_finite", "log", "sqrt", "square"),
     "gradients.sparse_gradients": ("aggregate", "call_gradient", "sparse_gather_gradient"),
-    "sparse.sparse_mask_ops": ("_list_diff",),
 }
 
 _MODULE_OF = {name: "rillflow.ops." + module for module, names in WHERE.items()

@@ -386,7 +386,11 @@ def _prod_grad(op, g):
     else:
         rank = late.rank(x)
         reduced = late.floormod(late.reshape(late.cast(axis, D.int32), [-1]) + rank, rank)
-        other = late._list_diff(late.range(0, rank), reduced, D.int32)[0]
+        idx = late.range(0, rank)
+        # the axes not reduced, in order (TensorFlow's ListDiff)
+        kept = reduce_all(late.not_equal(late.expand_dims(idx, 1), late.expand_dims(reduced, 0)),
+                          axis=1)
+        other = late.boolean_mask(idx, kept)
         perm = late.concat([reduced, other], 0)
         inverse = late.invert_permutation(perm)
         flat = late.stack([reduce_prod(late.gather(xs, reduced)),
