@@ -353,40 +353,88 @@ def test_background_load_first_request_waits_up_to_first_wait(monkeypatch):
     assert late.wait(30) == "on" and late.get(1) == "late"
 
 
+def _blocked_sum(x, axes, keep):
+    """The sum of C-contiguous `x` over a run of `axes` before kept trailing
+    values, in reduction_ops' order, one float32 addition at a time: blocks
+    of ROW_BLOCK rows added in row order from 0, then the block sums added
+    pairwise, level by level (an odd last one carried up)."""
+    first, last = min(axes), max(axes)
+    lead, rows = x.shape[:first], x.shape[first:last + 1]
+    x3 = x.reshape(int(np.prod(lead)), int(np.prod(rows)), -1)
+    block = jit_kernels.ROW_BLOCK
+    out = []
+    for plane in x3:
+        sums = []
+        for b in range(0, max(len(plane), 1), block):
+            acc = np.zeros(plane.shape[1], x.dtype)
+            for row in plane[b:b + block]:
+                acc = acc + row
+            sums.append(acc)
+        while len(sums) > 1:
+            sums = [sums[i] + sums[i + 1] for i in range(0, len(sums) - 1, 2)] + \
+                (sums[-1:] if len(sums) % 2 else [])
+        out.append(sums[0])
+    kept = tuple(1 if a in axes else d for a, d in enumerate(x.shape)) if keep else \
+        tuple(d for a, d in enumerate(x.shape) if a not in axes)
+    return np.array(out, x.dtype).reshape(kept)
+
+
 @needs_jit
-def test_sums_over_a_run_of_axes_keep_numpys_bits():
+def test_sums_over_a_run_of_axes_add_in_blocked_order():
+    # NumPy adds the rows of such a sum one after another; rillflow adds
+    # blocks of ROW_BLOCK rows so, then the blocks' sums pairwise (a batch
+    # norm's 32,768-row means: 88 ulp -> a few). The compiled loop and the
+    # NumPy steps (float_sums._blocked_row_sum) give the same bits.
     assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
     rng = np.random.default_rng(11)
     # Leading axes (bias gradients, batch norm means), middle axes (global
     # average pools), several kept trailing axes, a reduced axis of 1.
     cases = [((2, 2), (0,)), ((3, 7), (0,)), ((5000, 32), (0,)), ((32, 28, 28, 32), (0, 1, 2)),
              ((8, 9, 1024), (1, 0)), ((40, 3, 5), (0, 1)), ((32, 16, 16, 64), (1, 2)),
-             ((3, 4, 5, 6, 7), (2, 3)), ((7, 5, 9, 2), (2,)), ((6, 1, 8), (1,))]
+             ((3, 4, 5, 6, 7), (2, 3)), ((7, 5, 9, 2), (2,)), ((6, 1, 8), (1,)),
+             ((3, 385, 4), (1,)), ((2, 640, 3), (1,))]       # odd counts of blocks
+    with_jit, without = jit_kernels.REDUCE.value, None
     for shape, axes in cases:
         x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(np.float32)
         x.ravel()[rng.integers(0, x.size, 7)] = -0.0
         for keep in (False, True):
-            want = np.add.reduce(x, axis=axes, dtype=np.float32, keepdims=keep)
+            want = _blocked_sum(x, axes, keep)
             got = jit_kernels.sum_axis_run(x, axes, keep)
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+            try:
+                jit_kernels.REDUCE.value = without         # NumPy's steps
+                plain = tf.reduce_sum(x, axis=list(axes), keepdims=keep).numpy()
+            finally:
+                jit_kernels.REDUCE.value = with_jit
+            np.testing.assert_array_equal(plain.view(np.int32), want.view(np.int32))
         # The ops use it: reduce_sum and reduce_mean (a batch norm's mean).
         np.testing.assert_array_equal(tf.reduce_sum(x, axis=list(axes)).numpy().view(np.int32),
-                                      np.add.reduce(x, axis=axes).view(np.int32))
+                                      _blocked_sum(x, axes, False).view(np.int32))
         np.testing.assert_array_equal(
             tf.reduce_mean(x, axis=list(axes), keepdims=True).numpy().view(np.int32),
-            (np.add.reduce(x, axis=axes, keepdims=True) /
+            (_blocked_sum(x, axes, True) /
              np.float32(np.prod([shape[a] for a in axes]))).view(np.int32))
-    # -0.0, inf and NaN columns as NumPy adds them; an all -0.0 column
-    # sums to +0 (NumPy starts from the identity).
+    # float64 and rows wider than the compiled loop takes: NumPy's steps.
+    for x in (rng.standard_normal((5, 300, 3)), rng.standard_normal((300, 1500)).astype(np.float32)):
+        axes = (1,) if x.ndim == 3 else (0,)
+        np.testing.assert_array_equal(tf.reduce_sum(x, axis=list(axes)).numpy(),
+                                      _blocked_sum(x, axes, False))
+    # -0.0, inf and NaN columns; an all -0.0 column sums to +0 (each block
+    # starts from 0, as NumPy's reduction starts from the identity).
     x = np.array([[-0.0, np.inf, np.nan, 1.0], [-0.0, -np.inf, 0.0, -1.0]] * 600, np.float32)
     with np.errstate(invalid="ignore"):
-        want = np.add.reduce(x, axis=0)
+        want = _blocked_sum(x, (0,), False)
     np.testing.assert_array_equal(jit_kernels.sum_axis_run(x, (0,), False).view(np.int32),
                                   want.view(np.int32))
     z = np.full((300, 8), -0.0, np.float32)
     np.testing.assert_array_equal(jit_kernels.sum_axis_run(z, (0,), False).view(np.int32),
-                                  np.add.reduce(z, axis=0).view(np.int32))
+                                  np.zeros(8, np.float32).view(np.int32))
+    # Long columns are more accurate than NumPy's row-by-row sum.
+    x = (rng.standard_normal((32768, 32)) * 0.1 + 3).astype(np.float32)
+    exact = np.add.reduce(x.astype(np.float64), axis=0)
+    err = np.abs(jit_kernels.sum_axis_run(x, (0,), False) - exact) / exact
+    assert err.max() < 8 * 2.0 ** -24 < np.max(np.abs(np.add.reduce(x, axis=0) - exact) / exact)
     # Where it does not apply: one kept value (NumPy sums it pairwise), the
     # last axis, axes not in a run, wide rows, other dtypes, non-contiguous
     # arrays, all axes.

@@ -21,8 +21,8 @@ from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
+from .float_sums import float_sum, row_major
 from .. import late
-from ..kernels import jit_kernels as _jk
 from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
 from ..kernels.softmax_kernel import column_sums
 from .reduction_util import (FLOATS, NUMERIC, REAL, _BOOL, _IDX, _cached_axes, _fast_eager,
@@ -176,36 +176,8 @@ _and_reduce = np.logical_and.reduce
 _or_reduce = np.logical_or.reduce
 
 
-def _row_major(x):
-    """x, or a row-major copy of a strided float or complex x: NumPy reduces a
-    strided array in its memory order, so its sums and products would
-    depend on how it was laid out (see _float_sum)."""
-    if x.ndim > 1 and not x.flags.c_contiguous and x.dtype.kind in "fc":
-        return np.ascontiguousarray(x)
-    return x
-
-
-def _float_sum(x, ax, keep_dims):
-    """The sum over axes `ax` in `x`'s dtype: NumPy's, or its bits from the
-    jit extra's loop for sums over a run of axes before a few dozen kept
-    values (bias gradients, batch norm statistics, global average pools).
-
-    Always over the values in row-major order: NumPy adds a strided array
-    in its memory order, so a transposed view summed to other last bits
-    than the same values in a new array, and an elementwise result's layout
-    depends on how it was computed (into an operand's buffer, in a fused
-    chain, or by a ufunc following its inputs' layout): compiled code
-    differed from eager execution (DAG fuzz seed 921802). TensorFlow's
-    tensors are always row-major."""
-    x = _row_major(x)
-    out = _jk.sum_axis_run(x, ax, keep_dims)
-    if out is None:
-        return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
-    return out
-
-
 def _sum_kernel(x, axis, keep_dims=False):
-    return _float_sum(x, _axes(axis, x.ndim), keep_dims)
+    return float_sum(x, _axes(axis, x.ndim), keep_dims)
 
 
 def _count(x, ax):
@@ -236,7 +208,7 @@ def _mean_kernel(x, axis, keep_dims=False):
         if n == 0:
             return np.zeros(np.shape(s), dtype=x.dtype)[()]
         return _int_mean(s, n, x.dtype)
-    s = _float_sum(x, ax, keep_dims)
+    s = float_sum(x, ax, keep_dims)
     if n == 0:
         return np.full(np.shape(s), np.nan, dtype=x.dtype)[()]
     return s / x.dtype.type(n)
@@ -265,7 +237,7 @@ def _min_kernel(x, axis, keep_dims=False):
 
 
 def _prod_kernel(x, axis, keep_dims=False):
-    return _mul_reduce(_row_major(x), axis=_axes(axis, x.ndim), dtype=x.dtype,
+    return _mul_reduce(row_major(x), axis=_axes(axis, x.ndim), dtype=x.dtype,
                        keepdims=keep_dims)
 
 
@@ -279,7 +251,7 @@ def _any_kernel(x, axis, keep_dims=False):
 
 def _euclidean_norm_kernel(x, axis, keep_dims=False):
     ax = _axes(axis, x.ndim)
-    x = _row_major(x)
+    x = row_major(x)
     k = x.dtype.kind
     if k == "c":
         s = np.sum((x * np.conj(x)).real, axis=ax, keepdims=keep_dims)

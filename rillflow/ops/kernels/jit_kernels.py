@@ -488,18 +488,21 @@ def compiled_first(name, kernel):
 
 # --- sums over a run of axes (jit_reduce) ---------------------------------------------------
 # A family of its own (BackgroundLoad): reduction_ops asks `sum_axis_run`,
-# which returns None (NumPy's reduction runs, with the same bits) until the
-# loop is loaded or where it does not apply.
+# which returns None (reduction_ops' NumPy steps run, with the same bits)
+# until the loop is loaded or where it does not apply.
 
-# Kept trailing values per row: 2 to this many (NumPy sums a single column
-# pairwise, other bits; from about ten thousand values per row its own loop
-# is as fast).
+# Kept trailing values per row: 2 to this many (a single column is summed
+# pairwise by NumPy; from about ten thousand values per row NumPy's steps
+# are as fast).
 SUM_ROW_MAX = 1024
+# Rows added one after another before the block sums are added pairwise
+# (float_sums._blocked_row_sum, the order of both paths).
+ROW_BLOCK = 128
 
 
 def _load_reduce():
     from . import jit_reduce
-    jit_reduce.sum_rows(np.zeros((1, 2, 3), np.float32), np.empty((1, 3), np.float32))
+    jit_reduce.sum_rows(np.zeros((1, 2, 3), np.float32), np.empty((1, 3), np.float32), ROW_BLOCK)
     return {"sum_rows": jit_reduce.sum_rows}
 
 
@@ -507,8 +510,8 @@ REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction
 
 
 def sum_axis_run(x, axes, keepdims):
-    """`np.add.reduce(x, axis=axes, dtype=float32, keepdims=keepdims)` with
-    NumPy's bits, compiled, for a C-contiguous float32 `x` summed over a run
+    """The sum of `x` over `axes` in reduction_ops' blocked row order (NumPy's
+    own for up to ROW_BLOCK rows), compiled, for a C-contiguous float32 `x` summed over a run
     of consecutive axes that trailing axes of 2 to SUM_ROW_MAX values in all
     follow (the leading axes over the run, e.g. a bias gradient; the middle
     axes of (N, H, W, C), a global average pool); None where that does not
@@ -532,7 +535,7 @@ def sum_axis_run(x, axes, keepdims):
     for d in shape[:first]:
         p *= d
     out = np.empty((p, c), _F32)
-    ks["sum_rows"](x.reshape(p, -1, c), out)
+    ks["sum_rows"](x.reshape(p, -1, c), out, ROW_BLOCK)
     kept = tuple(1 if first <= a <= last else d for a, d in enumerate(shape)) if keepdims \
         else shape[:first] + shape[last + 1:]
     return out.reshape(kept)

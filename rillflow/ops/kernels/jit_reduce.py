@@ -1,24 +1,44 @@
 """The Numba loop of a float sum over a run of axes followed by kept
 trailing axes of a few values (the jit extra): a bias gradient, a batch
-norm's per-channel mean, a global average pool. NumPy adds such rows one
-at a time into the result, with one inner-loop call per row of a few dozen
-values; this loop adds them in the same order (no reassociation: the same
-bits) at 3-4x the speed for rows of up to a thousand values. Imported only
-by jit_kernels' loading thread."""
+norm's per-channel mean, a global average pool. NumPy's steps for the same
+order (ops/core/float_sums._blocked_row_sum) make one inner-loop call per row of
+a few dozen values; this loop adds in the same order (no reassociation:
+the same bits) at 3-4x the speed for rows of up to a thousand values.
+Imported only by jit_kernels' loading thread."""
 import numba
+import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def sum_rows(x, out):
-    """out[p, c] = ((0 + x[p, 0, c]) + x[p, 1, c]) + ... in row order
-    (NumPy's reduction of a C-contiguous array over its middle axis, which
-    starts from the identity: an all -0.0 column sums to +0.0)."""
+def sum_rows(x, out, block):
+    """out[p, c] = the sum over r of x[p, r, c] in reduction_ops'
+    blocked order: each block of `block` rows added in row order from 0
+    (an all -0.0 column sums to +0.0, as NumPy's reduction does), then the
+    block sums added pairwise, level by level (an odd last one carried up
+    as it is). No reassociation: the same bits as the NumPy steps."""
     p_, r_, c_ = x.shape
+    nb = (r_ + block - 1) // block
+    part = np.empty((max(nb, 1), c_), x.dtype)
     for p in range(p_):
+        part[0, :] = 0              # the sum of no rows
+        for b in range(nb):
+            acc = part[b]
+            for c in range(c_):
+                acc[c] = 0
+            for r in range(b * block, min(r_, (b + 1) * block)):
+                xr = x[p, r]
+                for c in range(c_):
+                    acc[c] += xr[c]
+        k = nb
+        while k > 1:
+            half = k // 2
+            for i in range(half):
+                for c in range(c_):
+                    part[i, c] = part[2 * i, c] + part[2 * i + 1, c]
+            if k % 2:
+                for c in range(c_):
+                    part[half, c] = part[k - 1, c]
+            k = half + k % 2
         o = out[p]
         for c in range(c_):
-            o[c] = 0
-        for r in range(r_):
-            xr = x[p, r]
-            for c in range(c_):
-                o[c] += xr[c]
+            o[c] = part[0, c]
