@@ -173,3 +173,34 @@ def test_compat_v1_names_are_the_v2_objects():
     assert v1.random.experimental.index_shuffle is tf.random.experimental.index_shuffle
     assert v1.image.decode_webp is tf.io.decode_webp
     assert v1.image.generate_bounding_box_proposals is tf.image.generate_bounding_box_proposals
+
+
+def test_lrn_windows_next_to_a_large_channel_are_summed_directly():
+    # Window sums taken as differences of running sums cancelled next to a
+    # large channel: [3e4, 10, 10, ...] gave 0.395 where the windows give
+    # 10 / sqrt(500.001) = 0.447 (TensorFlow 0.44721311).
+    x = np.full((2, 3, 1, 12), 10.0, np.float32)
+    x[..., 0] = 3e4
+    x[1, 2, 0, 5] = -2e3
+    for r, bias, alpha, beta in ((2, 1e-3, 1.0, 0.5), (4, 2.0, 0.1, 0.75), (20, 1.0, 1e-3, 1.0)):
+        x64 = x.astype(np.float64)
+        d = np.arange(12)
+        sums = np.stack([np.sum(x64[..., max(0, j - r):j + r + 1] ** 2, axis=-1) for j in d], -1)
+        want = x64 / (bias + alpha * sums) ** beta
+        got = tf.nn.local_response_normalization(tf.constant(x), r, bias, alpha, beta).numpy()
+        np.testing.assert_allclose(got, want, rtol=2e-6)
+    # Its gradient reads the same sums.
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.reduce_sum(tf.nn.lrn(xt, 2, 1.0, 1e-3, 0.75) * tf.range(12, dtype=tf.float32))
+    g = tape.gradient(y, xt).numpy()
+
+    def total(v):
+        sums = np.stack([np.sum(v[..., max(0, j - 2):j + 3] ** 2, axis=-1) for j in range(12)], -1)
+        return np.sum(v / (1.0 + 1e-3 * sums) ** 0.75 * np.arange(12))
+    for j in (4, 6, 9):
+        xp, xm = x.astype(np.float64), x.astype(np.float64)
+        xp[0, 0, 0, j] += 1e-3
+        xm[0, 0, 0, j] -= 1e-3
+        np.testing.assert_allclose(g[0, 0, 0, j], (total(xp) - total(xm)) / 2e-3, rtol=1e-4)
