@@ -791,3 +791,29 @@ def test_einsum_bfloat16_accumulates_in_float32():
     assert r.dtype == tf.bfloat16 and r.shape == (2, 3, 5)
     assert np.asarray(tf.cast(r, tf.float32)).ravel()[:8].tolist() == [
         0.7421875, 1.1015625, 1.234375, 1.59375, 1.296875, 0.93359375, 1.03125, 1.21875]
+
+
+def test_svd_and_lstsq_of_matrices_holding_inf_or_nan_do_not_hang():
+    # LAPACK's SVD asked for U and V, and its least squares, loop forever on
+    # an inf (np.linalg.svd and lstsq never returned). TensorFlow 2.21 gives
+    # NaN in every SVD output of such a matrix, and the others' values; its
+    # least squares (fast=False) gives zeros for a matrix holding inf or NaN.
+    x = np.ones((3, 3, 4), np.float32)
+    x[0, 1, 2], x[1, 0, 0] = np.nan, np.inf
+    for full in (False, True):
+        s, u, v = tf.linalg.svd(x, full_matrices=full)
+        assert np.isnan(s.numpy()[:2]).all() and np.isnan(u.numpy()[:2]).all() and \
+            np.isnan(v.numpy()[:2]).all()
+        want = np.linalg.svd(x[2].astype(np.float64), compute_uv=False)
+        np.testing.assert_allclose(s.numpy()[2], want, atol=1e-5)
+        np.testing.assert_allclose((u.numpy()[2][:, :3] * s.numpy()[2]) @ v.numpy()[2][:, :3].T,
+                                   x[2], atol=1e-5)
+    s = tf.linalg.svd(x, compute_uv=False).numpy()
+    assert np.isnan(s[:2]).all() and np.isfinite(s[2]).all()
+    assert np.isnan(tf.norm(x, ord=2, axis=[-2, -1]).numpy()[:2]).all()
+    a = np.ones((2, 4, 3))
+    a[0, 0, 0] = np.inf
+    b = np.ones((2, 4, 1))
+    b[1, 2, 0] = np.nan
+    np.testing.assert_array_equal(tf.linalg.lstsq(a, b, fast=False).numpy().ravel(),
+                                  [0, 0, 0, np.nan, np.nan, np.nan])

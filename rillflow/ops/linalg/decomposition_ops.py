@@ -170,13 +170,31 @@ def _svd_kernel(x, compute_uv=True, full_matrices=False):
         raise _invalid(f"Input tensor 0 must have rank >= 2, got {x.ndim}")
     a = _compute_dtype(x)
     real = np.dtype(x.dtype.char.lower()) if x.dtype.kind == "c" else x.dtype
+    # A matrix holding inf or NaN: TensorFlow's (Eigen's) SVD gives NaN in
+    # every output of it, where LAPACK's, asked for U and V, loops forever on
+    # an inf (np.linalg.svd never returned) and fails on a NaN. Such matrices
+    # are decomposed as zeros, their outputs then set to NaN.
+    bad = ~np.isfinite(a).all(axis=(-2, -1)) if a.size else np.zeros(a.shape[:-2], bool)
+    if bad.any():
+        a = np.where(bad[..., None, None], np.zeros((), a.dtype), a)
     if not compute_uv:
         s = np.linalg.svd(a, compute_uv=False)
         empty = np.zeros((0,), dtype=x.dtype)
-        return [s.astype(real, copy=False), empty, empty]
+        return [_nan_where(s.astype(real, copy=False), bad), empty, empty]
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return [s.astype(real, copy=False), u.astype(x.dtype, copy=False),
-            _adjoint_last2(vh).astype(x.dtype, copy=False)]
+    return [_nan_where(s.astype(real, copy=False), bad),
+            _nan_where(u.astype(x.dtype, copy=False), bad),
+            _nan_where(_adjoint_last2(vh).astype(x.dtype, copy=False), bad)]
+
+
+def _nan_where(out, bad):
+    """`out` with the values of the matrices marked in `bad` (its leading
+    shape) set to NaN."""
+    if not bad.any():
+        return out
+    out = np.array(out)
+    out[bad] = np.nan
+    return out
 
 
 def _real_dtype(d):

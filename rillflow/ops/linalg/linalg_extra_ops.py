@@ -164,7 +164,12 @@ def _lstsq_kernel(matrix, rhs, l2, fast=True):
     flat_o = out.reshape((-1, n, b.shape[-1]))
     for i, (ai, bi) in enumerate(zip(flat_a, flat_b)):
         ah = np.conj(ai.T)
-        if not fast:
+        if not fast and not np.isfinite(ai).all():
+            # LAPACK's least squares loops forever on an inf (np.linalg.lstsq
+            # never returned); TensorFlow's complete orthogonal decomposition
+            # finds such a matrix of rank 0: zeros.
+            flat_o[i] = 0
+        elif not fast:
             flat_o[i] = np.linalg.lstsq(ai, bi, rcond=None)[0]
         elif m >= n:
             flat_o[i] = _chol_solve_np(ah @ ai + l2 * np.eye(n, dtype=ai.dtype), ah @ bi)
