@@ -817,3 +817,17 @@ def test_svd_and_lstsq_of_matrices_holding_inf_or_nan_do_not_hang():
     b[1, 2, 0] = np.nan
     np.testing.assert_array_equal(tf.linalg.lstsq(a, b, fast=False).numpy().ravel(),
                                   [0, 0, 0, np.nan, np.nan, np.nan])
+
+
+def test_expm_of_a_matrix_holding_inf_or_nan_is_nan_and_returns():
+    # Its squaring count is inf for an inf norm: the loop never ended. As
+    # TensorFlow's expm, a batch with a non-finite norm gives NaN everywhere.
+    x = np.eye(3, dtype=np.float32) * 2 + 1
+    x[0, 1] = np.inf
+    assert np.isnan(tf.linalg.expm(x).numpy()).all()
+    assert np.isnan(tf.linalg.expm(np.stack([np.eye(3, dtype=np.float32), x])).numpy()).all()
+    x[0, 1] = np.nan
+    assert np.isnan(tf.function(tf.linalg.expm)(x).numpy()).all()
+    rot = np.array([[0.0, 1.0], [-1.0, 0.0]], np.float32)
+    np.testing.assert_allclose(tf.linalg.expm(rot).numpy(),
+                               [[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]], rtol=1e-6)

@@ -17,10 +17,11 @@ from ...framework.op_registry import register
 
 from ..core.broadcast_ops import where
 from ..core.creation_ops import eye
-from ..core.math_ops import cast, less, maximum, pow as _pow
+from ..core.constant_ops import fill
+from ..core.math_ops import cast, less, logical_and, maximum, pow as _pow
 from ..core.reduction_ops import reduce_max, reduce_sum
 from ..core.shape_ops import reshape, shape
-from ..core.unary_ops import abs as _abs, floor, log
+from ..core.unary_ops import abs as _abs, floor, is_finite, log
 from ..core.join_ops import concat
 from ..control_flow.while_loop import while_loop
 from .einsum_ops import einsum
@@ -129,13 +130,18 @@ def expm(input, name=None):  # noqa: A002
         pairs = [_pade(m, a, ident) for m in orders] + [_pade(top, scaled, ident)]
         u = _nest_where(norm, bounds, [p[0] for p in pairs])
         v = _nest_where(norm, bounds, [p[1] for p in pairs])
-        result = solve(-u + v, u + v)
+        # As TensorFlow: a batch one of whose norms is inf or NaN gives NaN
+        # everywhere, and its squarings never run (an inf count of them would
+        # loop forever).
+        finite = is_finite(reduce_max(norm))
+        result = solve(where(finite, -u + v, ident), where(finite, u + v, ident))
+        result = where(finite, result, fill(shape(a), convert_to_tensor(np.nan, a.dtype)))
         max_squarings = reduce_max(squarings)
 
         def body(i, r):
             return [i + 1.0, where(less(i, squarings), matmul(r, r), r)]
 
-        _, result = while_loop(lambda i, r: less(i, max_squarings), body,
+        _, result = while_loop(lambda i, r: logical_and(finite, less(i, max_squarings)), body,
                                [convert_to_tensor(0.0, dtype=rdt), result])
         if s.is_fully_defined():
             result = reshape(result, s)
