@@ -655,3 +655,29 @@ def test_dropout_inside_tf_function_draws_a_new_mask_each_call():
     a, b = f(x).numpy(), f(x).numpy()
     assert set(np.unique(a).tolist()) <= {0.0, 2.0}
     assert a.tolist() != b.tolist()
+
+
+def test_log_poisson_full_loss_follows_tensorflows_formula():
+    # Stirling's term is added wherever the target is not in [0, 1] (so a
+    # negative target gives NaN), and the target's gradient there is NaN: TF
+    # 2.21's values (an earlier rule added it only for z > 1).
+    z = tf.constant([-1.0, 0.0, 0.5, 1.0, 2.0], tf.float32)
+    c = tf.constant([0.0, 0.3, 0.3, 0.3, 0.3], tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        loss = tf.nn.log_poisson_loss(z, c, compute_full_loss=True)
+    np.testing.assert_allclose(loss.numpy(), [np.nan, 1.3498589, 1.1998589, 1.0498588,
+                                              1.4016653], rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient(loss, z).numpy(),
+                               [np.nan, np.nan, -0.3, -0.3, 0.64314723], rtol=1e-6)
+
+
+def test_truncatediv_of_the_most_negative_integer():
+    imin = np.iinfo(np.int32).min
+    x = tf.constant([imin, imin, imin, -1, -128, 7, -7], tf.int32)
+    y = tf.constant([2, -2, -7, imin, 3, -2, 2], tf.int32)
+    want = [-1073741824, 1073741824, 306783378, 0, -42, -3, -3]
+    assert tf.truncatediv(x, y).numpy().tolist() == want
+    assert tf.function(tf.truncatediv)(x, y).numpy().tolist() == want
+    assert tf.truncatediv(tf.constant([-128, -128], tf.int8),
+                          tf.constant([-127, 2], tf.int8)).numpy().tolist() == [1, -64]

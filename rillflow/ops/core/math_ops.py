@@ -80,8 +80,11 @@ def _floormod_kernel(x, y):
 def _truncatediv_kernel(x, y):
     if x.dtype.kind in "iu":
         _check_int_divisor(y)
-        q = np.abs(x) // np.abs(y)
-        return (np.sign(x) * np.sign(y) * q).astype(x.dtype)
+        # C's truncating division: the remainder has x's sign, so x - r is
+        # a multiple of y, between 0 and x (|x| of the most negative value
+        # wrapped: -2**31 // 2 gave +2**30).
+        with np.errstate(over="ignore"):
+            return ((x - np.fmod(x, y)) // y).astype(x.dtype, copy=False)
     return np.trunc(x / y).astype(x.dtype)
 
 

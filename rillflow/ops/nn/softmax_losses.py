@@ -28,8 +28,8 @@ from ...framework.op_registry import get
 from ..core.broadcast_ops import where
 from ..core.constant_ops import ones_like, zeros_like
 from ..core.dim_ops import expand_dims, transpose
-from ..core.math_ops import (_sum_to, add, cast, greater, greater_equal, multiply, negative,
-                             subtract)
+from ..core.math_ops import (_sum_to, add, cast, greater, greater_equal, less_equal,
+                             logical_and, multiply, negative, subtract)
 from ..core.reduction_ops import reduce_sum
 from ..core.shape_ops import reshape
 from ..core.unary_ops import abs as abs_, exp, log, log1p
@@ -442,7 +442,8 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
 @export("nn.log_poisson_loss")
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """Poisson negative log likelihood given log(rate): exp(c) - z * c, plus
-    Stirling's approximation of log(z!) (for z > 1) when `compute_full_loss`.
+    Stirling's approximation of log(z!) (where z is not in [0, 1]) when
+    `compute_full_loss`.
 
     Raises:
       ValueError: if the shapes of `log_input` and `targets` differ.
@@ -453,12 +454,15 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
         if compute_full_loss:
             half = convert_to_tensor(0.5, dtype=z.dtype)
             two_pi = convert_to_tensor(2 * math.pi, dtype=z.dtype)
-            # Only z > 1 contributes, so log never sees the zeros of z.
-            big = greater(z, ones_like(z))
-            safe_z = where(big, z, ones_like(z))
-            stirling = add(subtract(multiply(safe_z, log(safe_z)), safe_z),
-                           multiply(half, log(multiply(two_pi, safe_z))))
-            result = add(result, where(big, stirling, zeros_like(z)))
+            # TensorFlow's formula: Stirling's term wherever z is not in
+            # [0, 1], so a negative (or NaN) target gives NaN, and the
+            # target's gradient at 0 <= z <= 1 is NaN (0 * inf through the
+            # branch not taken), as TensorFlow's.
+            stirling = add(subtract(multiply(z, log(z)), z),
+                           multiply(half, log(multiply(two_pi, z))))
+            zeros = zeros_like(z)
+            inside = logical_and(greater_equal(z, zeros), less_equal(z, ones_like(z)))
+            result = add(result, where(inside, zeros, stirling))
         return result
 
 
