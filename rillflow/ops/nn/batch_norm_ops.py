@@ -22,6 +22,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, dims_text
+from ..core.float_sums import float_sum
 from ..core import op_util as U
 
 __all__ = ["fused_batch_norm"]
@@ -74,9 +75,9 @@ def _fused_bn_kernel(x, scale, offset, mean, variance, epsilon=1e-4,
     xf = x.astype(f32, copy=False)
     if is_training:
         n = x.size // max(depth, 1)
-        batch_mean = (xf.sum(axis=axes, dtype=f32) / f32(max(n, 1))).astype(f32)
+        batch_mean = (float_sum(xf, axes, False) / f32(max(n, 1))).astype(f32)
         centered = xf - _per_channel(batch_mean, xf, axis)
-        batch_var = (np.square(centered).sum(axis=axes, dtype=f32) / f32(max(n, 1))).astype(f32)
+        batch_var = (float_sum(np.square(centered), axes, False) / f32(max(n, 1))).astype(f32)
         factor = f32(1) / np.sqrt(batch_var + f32(epsilon))
         y = centered
         y *= _per_channel(factor * scale.astype(f32), xf, axis)
@@ -116,8 +117,8 @@ def _fused_bn_grad_kernel(y_backprop, x, scale, reserve_space_1, reserve_space_2
     mean, var = reserve_space_1.astype(f32), reserve_space_2.astype(f32)
     inv = f32(1) / np.sqrt(var + f32(epsilon))
     centered = xf - _per_channel(mean, xf, axis)
-    dy_sum = dy.sum(axis=axes, dtype=f32)
-    dy_centered_sum = (dy * centered).sum(axis=axes, dtype=f32)
+    dy_sum = float_sum(dy.astype(f32, copy=False), axes, False)
+    dy_centered_sum = float_sum((dy * centered).astype(f32, copy=False), axes, False)
     scale_backprop = dy_centered_sum * inv
     if is_training:
         n = f32(max(x.size // max(depth, 1), 1))

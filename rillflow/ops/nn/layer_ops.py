@@ -10,6 +10,7 @@ from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply1, apply2
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, dims_text
+from ..core.float_sums import float_sum
 from ..core import op_util as U
 from ..core.op_util import FLOATS, NUMERIC, unary
 from .nn_util import _check_eager_dtype, _compute_dtype
@@ -75,7 +76,7 @@ def _bias_add_grad_kernel(out_backprop, data_format="NHWC"):
             None, None, f"Input tensor must be at least 2D: {dims_text(out_backprop.shape)}")
     axis = _channel_axis(data_format, out_backprop.ndim) % out_backprop.ndim
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
-    return np.sum(out_backprop, axis=axes, dtype=out_backprop.dtype)
+    return float_sum(out_backprop, axes, False)     # float_sums' order, as reduce_sum
 
 
 def _bias_add_grad_infer(inputs, attrs):
