@@ -881,3 +881,17 @@ def test_reduce_logsumexp_over_a_middle_axis_uses_tensorflows_exp_and_log():
         "c53e0dc0431a0340a4f8e53e0e22773f465bd4bf2edd9040fc746d4015e4fa3f4c8622402c2f1240"),
         np.float32)
     np.testing.assert_array_equal(got.reshape(-1).view(np.uint32), want.view(np.uint32))
+
+
+def test_atan2_gradient_divides_the_upstream_gradient_first():
+    # TensorFlow's g / (x^2 + y^2), then times x and -y: with g * x first, a
+    # large upstream gradient overflowed to NaN (1e20 at x = y = 1e19).
+    y = tf.constant([0.0, 1e19, 3e38], tf.float32)
+    x = tf.constant([1.8e19, 1e19, 1.0], tf.float32)
+    g = tf.constant([1e20, 1e20, 2.0], tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch([y, x])
+        z = tf.math.atan2(y, x)
+    dy, dx = tape.gradient(z, [y, x], output_gradients=g)
+    np.testing.assert_allclose(dy.numpy(), [5.555556, 5.0, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(dx.numpy(), [0.0, -5.0, 0.0], rtol=1e-6)

@@ -296,9 +296,11 @@ def _complex_grad(op, g):
 
 
 def _atan2_grad(op, g):
+    """TensorFlow's: g / (x^2 + y^2) first, then times x and -y (g * x first
+    overflowed to NaN for a large upstream gradient: 1e20 at x = y = 1e19)."""
     y, x = op.inputs
-    inv = reciprocal(square(x) + square(y))
-    return [_sum_to(g * x * inv, y), _sum_to(-g * y * inv, x)]
+    grad_inv = g / (square(x) + square(y))
+    return [_sum_to(x * grad_inv, y), _sum_to(-y * grad_inv, x)]
 
 
 def _xlogy_grad(op, g):
