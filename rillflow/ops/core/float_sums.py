@@ -41,14 +41,13 @@ def float_sum(x, ax, keep_dims):
     differed from eager execution (DAG fuzz seed 921802). TensorFlow's
     tensors are always row-major."""
     x = row_major(x)
-    out = _jk.sum_axis_run(x, ax, keep_dims)
-    if out is not None:
-        return out
-    rows = _row_run(x, ax)
-    if rows is not None:
-        s = _blocked_row_sum(x.reshape(rows))
-        return s.reshape(tuple(1 if a in ax else d for a, d in enumerate(x.shape)) if keep_dims
-                         else tuple(d for a, d in enumerate(x.shape) if a not in ax))
+    rows = _jk.axis_run(x.shape, ax)
+    if rows is not None and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        out = _jk.sum_rows(x, rows)
+        if out is None and rows[1] > ROW_BLOCK and rows[2] >= 2 and x.flags.c_contiguous:
+            out = _blocked_row_sum(x.reshape(rows))
+        if out is not None:
+            return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
     return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
 
 
@@ -57,23 +56,6 @@ def float_sum(x, ax, keep_dims):
 # near 3 was off by up to 88 ulp (27 on average), TensorFlow's by 22 (8).
 # Blocks of this many rows are added in order, then the block sums pairwise.
 ROW_BLOCK = _jk.ROW_BLOCK       # (the jit extra's loop is given it)
-
-
-def _row_run(x, ax):
-    """(P, R, C) for a float32/float64 C-contiguous `x` summed over a run of
-    axes (R values a row) that kept trailing axes of C >= 2 values follow;
-    None otherwise, or when the run holds no more than one block."""
-    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not ax or not x.flags.c_contiguous:
-        return None
-    first, last = min(ax), max(ax)
-    if last - first + 1 != len(ax) or last >= x.ndim - 1:
-        return None
-    p, r, c = (int(np.prod(x.shape[:first], dtype=np.int64)),
-               int(np.prod(x.shape[first:last + 1], dtype=np.int64)),
-               int(np.prod(x.shape[last + 1:], dtype=np.int64)))
-    if r <= ROW_BLOCK or c < 2:
-        return None
-    return p, r, c
 
 
 def _blocked_row_sum(x3):

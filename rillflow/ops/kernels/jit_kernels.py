@@ -509,33 +509,46 @@ def _load_reduce():
 REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction loops")
 
 
-def sum_axis_run(x, axes, keepdims):
-    """The sum of `x` over `axes` in reduction_ops' blocked row order (NumPy's
-    own for up to ROW_BLOCK rows), compiled, for a C-contiguous float32 `x` summed over a run
-    of consecutive axes that trailing axes of 2 to SUM_ROW_MAX values in all
-    follow (the leading axes over the run, e.g. a bias gradient; the middle
-    axes of (N, H, W, C), a global average pool); None where that does not
-    apply or the loop is not loaded."""
-    if x.dtype != _F32 or not axes or not x.flags.c_contiguous or x.size == 0:
+def axis_run(shape, axes):
+    """(P, R, C) when a reduction over `axes` of an array of `shape` sums a
+    run of consecutive axes (R values) that kept trailing axes (C values)
+    follow, P times (the leading axes over the run: a bias gradient; the
+    middle axes of (N, H, W, C): a global average pool); else None."""
+    if not axes:
         return None
-    run = sorted(axes)
-    first, last = run[0], run[-1]
-    if last - first + 1 != len(run) or last >= x.ndim - 1:
+    first, last = min(axes), max(axes)
+    if last - first + 1 != len(axes) or last >= len(shape) - 1:
         return None
-    shape = x.shape
-    c = 1
-    for d in shape[last + 1:]:
-        c *= d
-    if not 2 <= c <= SUM_ROW_MAX:
+    return (math.prod(shape[:first]), math.prod(shape[first:last + 1]),
+            math.prod(shape[last + 1:]))
+
+
+def kept_shape(shape, axes, keepdims):
+    """The shape of a reduction of `shape` over `axes`."""
+    if keepdims:
+        return tuple(1 if a in axes else d for a, d in enumerate(shape))
+    return tuple(d for a, d in enumerate(shape) if a not in axes)
+
+
+def sum_rows(x, rows):
+    """The (P, C) sums over R of C-contiguous float32 `x` seen as `rows`
+    (P, R, C) from `axis_run`, in float_sums' blocked order, compiled; None
+    where C is not 2 to SUM_ROW_MAX values or the loop is not loaded."""
+    p, _, c = rows
+    if x.dtype != _F32 or not x.flags.c_contiguous or x.size == 0 or not 2 <= c <= SUM_ROW_MAX:
         return None
     ks = REDUCE.get(x.size)
     if ks is None:
         return None
-    p = 1
-    for d in shape[:first]:
-        p *= d
     out = np.empty((p, c), _F32)
-    ks["sum_rows"](x.reshape(p, -1, c), out, ROW_BLOCK)
-    kept = tuple(1 if first <= a <= last else d for a, d in enumerate(shape)) if keepdims \
-        else shape[:first] + shape[last + 1:]
-    return out.reshape(kept)
+    ks["sum_rows"](x.reshape(rows), out, ROW_BLOCK)
+    return out
+
+
+def sum_axis_run(x, axes, keepdims):
+    """The sum of `x` over `axes` by `sum_rows` (float_sums' blocked row
+    order, NumPy's own for up to ROW_BLOCK rows), for a sum over a run of
+    axes (`axis_run`); None where that does not apply."""
+    rows = axis_run(x.shape, axes)
+    out = None if rows is None else sum_rows(x, rows)
+    return None if out is None else out.reshape(kept_shape(x.shape, axes, keepdims))

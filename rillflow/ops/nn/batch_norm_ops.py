@@ -117,8 +117,8 @@ def _fused_bn_grad_kernel(y_backprop, x, scale, reserve_space_1, reserve_space_2
     mean, var = reserve_space_1.astype(f32), reserve_space_2.astype(f32)
     inv = f32(1) / np.sqrt(var + f32(epsilon))
     centered = xf - _per_channel(mean, xf, axis)
-    dy_sum = float_sum(dy.astype(f32, copy=False), axes, False)
-    dy_centered_sum = float_sum((dy * centered).astype(f32, copy=False), axes, False)
+    dy_sum = float_sum(dy, axes, False)
+    dy_centered_sum = float_sum(dy * centered, axes, False)
     scale_backprop = dy_centered_sum * inv
     if is_training:
         n = f32(max(x.size // max(depth, 1), 1))
