@@ -487,8 +487,8 @@ def compiled_first(name, kernel):
 
 
 # --- sums over a run of axes (jit_reduce) ---------------------------------------------------
-# A family of its own (BackgroundLoad): reduction_ops asks `sum_axis_run`,
-# which returns None (reduction_ops' NumPy steps run, with the same bits)
+# A family of its own (BackgroundLoad): float_sums asks `axis_run` and `sum_rows`,
+# which returns None (float_sums' NumPy steps run, with the same bits)
 # until the loop is loaded or where it does not apply.
 
 # Kept trailing values per row: 2 to this many (a single column is summed
