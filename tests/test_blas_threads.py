@@ -144,3 +144,18 @@ def test_kernels_mode_gives_openblas_one_thread_and_the_same_results(tmp_path):
     assert kernels["spreading"] == ((__import__("os").cpu_count() or 1) > 1)
     for name in ("loss", "g", "p"):
         np.testing.assert_allclose(kernels[name], fixed[name], rtol=2e-5, atol=1e-3)
+
+
+def test_numpys_openblas_is_found_beside_scipys():
+    """SciPy bundles a second OpenBLAS, often mapped first: the count must
+    be set on NumPy's (setting SciPy's changed nothing of NumPy's GEMMs)."""
+    pytest.importorskip("scipy.linalg")
+    import os
+    if _found() is None:
+        pytest.skip("NumPy's BLAS is not an OpenBLAS with set/get")
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "openblas" in line.lower()}
+    numpy_libs = [p for p in paths if os.path.basename(os.path.dirname(p)).startswith("numpy")]
+    if not numpy_libs or len(paths) < 2:
+        pytest.skip("not NumPy's and SciPy's bundled OpenBLAS side by side")
+    assert bt._find_openblas()[0]._name in numpy_libs

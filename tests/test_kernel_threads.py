@@ -123,3 +123,89 @@ def test_large_products_cut_over_threads_match_one_product(monkeypatch, a_shape,
     assert got.shape == (a @ b).shape and got.dtype == (a @ b).dtype
     tol = 1e-12 if dtype == np.float64 else 1e-5
     np.testing.assert_allclose(got, a @ b, rtol=tol, atol=tol * 10)
+
+
+def _openblas():
+    from rillflow.framework import blas_threads
+    return blas_threads._openblas() if blas_threads._openblas() else None
+
+
+@pytest.mark.skipif(_openblas() is None, reason="NumPy's BLAS is not an OpenBLAS with set/get")
+@pytest.mark.parametrize("alone", [True, False])
+def test_blas_chunks_hold_openblas_to_one_thread_and_give_the_count_back(monkeypatch, alone):
+    import threading
+    _, _, getter = _openblas()
+    default = getter()
+    monkeypatch.setattr(threads, "alone", lambda: alone)
+    seen = []
+
+    def chunk(k):
+        # A chunk's own blas chunks run in order, still held.
+        inner = threads.run_blas_chunks(lambda j: getter(), 2)
+        seen.append((threading.get_ident(), getter(), tuple(inner)))
+        a = np.full((200, 300), 0.5, np.float64)
+        return float((a @ a.T)[k % 200, 7])
+    assert threads.run_blas_chunks(chunk, 6) == [75.0] * 6
+    assert {s[1:] for s in seen} == {(1, (1, 1))}
+    assert getter() == default
+    # OpenBLAS's own threads work again afterwards (stopped when alone).
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((300, 400))
+    b = rng.standard_normal((400, 200))
+    np.testing.assert_allclose(a @ b, np.einsum("ij,jk->ik", a, b), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.skipif(_openblas() is None, reason="NumPy's BLAS is not an OpenBLAS with set/get")
+def test_single_thread_holds_nest_across_threads():
+    import threading
+    from rillflow.framework import blas_threads
+    _, _, getter = _openblas()
+    default = getter()
+    assert blas_threads.single_thread_begin()
+    other = []
+    t = threading.Thread(target=lambda: other.append(
+        (blas_threads.single_thread_begin(), getter(), blas_threads.single_thread_end())))
+    t.start()
+    t.join()
+    assert other == [(True, 1, None)]
+    assert getter() == 1                  # the first hold still runs
+    blas_threads.single_thread_end()
+    assert getter() == default
+
+
+def test_alone_sees_another_python_thread():
+    import threading
+    release = threading.Event()
+    t = threading.Thread(target=release.wait)
+    t.start()
+    try:
+        assert not threads.alone()
+    finally:
+        release.set()
+        t.join()
+
+
+def test_winograd_bits_do_not_depend_on_other_threads(monkeypatch):
+    """Alone, the chunks spread with OpenBLAS's idle threads stopped; beside
+    another thread, they spread with them running; with the kernels mode's
+    setting, through run_chunks: one-thread GEMMs each time, the same bits."""
+    from rillflow.ops.nn import conv_geometry, winograd
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((8, 16, 14, 32)).astype(np.float32)
+    f = (rng.standard_normal((3, 3, 32, 48)) / 17).astype(np.float32)
+    geo = conv_geometry.geometry(x.shape, (3, 3), [1] * 4, [1] * 4, "SAME", ())
+    dy = rng.standard_normal((8, 16, 14, 48)).astype(np.float32)
+    monkeypatch.setattr(winograd, "CHUNK_BYTES", 1 << 14)
+
+    def run():
+        return (winograd.conv(x, f, geo), winograd.backprop_input(x.shape, f, dy, geo),
+                winograd.backprop_filter(x, dy, geo))
+    monkeypatch.setattr(threads, "alone", lambda: True)
+    first = run()
+    monkeypatch.setattr(threads, "alone", lambda: False)
+    second = run()
+    monkeypatch.setattr(threads, "SPREADING", True)
+    third = run()
+    for a, b, c in zip(first, second, third):
+        np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))
+        np.testing.assert_array_equal(a.view(np.int32), c.view(np.int32))

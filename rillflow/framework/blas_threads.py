@@ -35,6 +35,7 @@ set/get_num_threads pair.
 import ctypes
 import os
 import sys
+import threading
 import time
 
 INTERVAL = 0.25          # seconds between measurements
@@ -75,7 +76,7 @@ def decide(others_cores, cores, default, current):
 
 def _find_openblas():
     """(set, get) of the OpenBLAS NumPy loaded, or None."""
-    import numpy  # noqa: F401  (NumPy loads its BLAS when imported)
+    import numpy  # NumPy loads its BLAS when imported
     paths = []
     try:
         with open("/proc/self/maps") as f:
@@ -85,6 +86,11 @@ def _find_openblas():
                     paths.append(p)
     except OSError:
         pass
+    # NumPy's own first: SciPy (which Numba imports) loads a second
+    # OpenBLAS, often mapped below NumPy's, whose count changes nothing of
+    # NumPy's products (wheels bundle theirs in numpy.libs / scipy.libs).
+    paths.sort(key=lambda p: not os.path.basename(os.path.dirname(p)).startswith("numpy")
+               and not p.startswith(os.path.dirname(os.path.abspath(numpy.__file__))))
     for p in paths:
         try:
             lib = ctypes.CDLL(p)
@@ -213,6 +219,65 @@ def _take_over():
 
 
 _KERNELS = _take_over()
+
+
+# --- one thread per call, for a while (single_thread_begin/end) -----------------------------
+# OpenBLAS's handle, looked up once: (lib, set, get), or False where NumPy's
+# BLAS is not a loaded OpenBLAS with a set/get_num_threads pair.
+_handle = [None]
+_hold_lock = threading.Lock()
+_hold = {"depth": 0, "saved": 1}
+
+
+def _openblas():
+    if _handle[0] is None:
+        found = _find_openblas() if sys.platform.startswith("linux") else None
+        _handle[0] = found or False
+    return _handle[0]
+
+
+def single_thread_begin(stop_idle=False):
+    """Holds OpenBLAS to one thread per call until the matching
+    `single_thread_end()` (calls nest, from any thread: the count comes
+    back when the last hold ends). Returns False, holding nothing, where
+    NumPy's BLAS is not an OpenBLAS whose count can be set.
+
+    A kernel that spreads its own GEMMs over threads holds this so that
+    each GEMM is one thread's (and gets one thread's bits, which differ from
+    two threads' in the last bits on some CPUs' kernels). With `stop_idle`
+    OpenBLAS's idle threads are stopped too: after a multithreaded call they
+    spin (sched_yield) for ~2**28 cycles, taking a core from the kernel's
+    threads (ResNet block step 10% faster with them stopped, the CNN step's
+    Winograd layer slower than not spreading at all with them spinning);
+    setting the count back starts them again. Only
+    pass it when no other thread can be inside OpenBLAS (stopping joins
+    the idle threads and frees their buffers): the caller checks that no
+    other Python thread runs (threads.py `alone`)."""
+    handle = _openblas()
+    if not handle:
+        return False
+    lib, setter, getter = handle
+    with _hold_lock:
+        if _hold["depth"] == 0:
+            _hold["saved"] = getter()
+            if _hold["saved"] != 1:
+                setter(1)
+        _hold["depth"] += 1
+        if stop_idle and _hold["saved"] != 1:
+            stop = getattr(lib, "blas_thread_shutdown_", None)
+            if stop is not None:
+                stop.restype = ctypes.c_int
+                stop()
+    return True
+
+
+def single_thread_end():
+    """Ends a `single_thread_begin()` that returned True."""
+    lib, setter, getter = _openblas()
+    with _hold_lock:
+        _hold["depth"] -= 1
+        if _hold["depth"] == 0 and _hold["saved"] != 1:
+            setter(_hold["saved"])
 
 
 def status():

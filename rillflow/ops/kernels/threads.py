@@ -11,10 +11,13 @@ the first part itself.
 images, a large GEMM's rows) over the same threads when
 RILLFLOW_BLAS_THREADS=kernels has OpenBLAS run one thread per call
 (framework/blas_threads.kernel_threads): each thread's GEMMs are then its
-own. With OpenBLAS's threads on, two OpenBLAS calls at once fought over the
-cores (a convolution took 3.3 ms instead of 1.7 ms), and holding OpenBLAS to
-one thread only while a kernel's chunks run made the model steps slower:
-its threads, woken by the products between, spin on the cores.
+own. `run_blas_chunks` does the same in the default mode for kernels whose
+chunks are GEMMs too small for OpenBLAS's own two threads (the Winograd
+convolutions): OpenBLAS is held to one thread while they run, and its idle
+threads, which spin for a while after each multithreaded call, are
+stopped first when nothing else can be using them (two OpenBLAS calls at
+once with its threads on fought over the cores: a convolution took 3.3 ms
+instead of 1.7 ms).
 """
 import concurrent.futures
 import os
@@ -22,7 +25,8 @@ import threading
 
 from ...framework import blas_threads
 
-__all__ = ["cores", "executor", "run_parts", "run_chunks", "spreading", "SPREADING"]
+__all__ = ["cores", "executor", "run_parts", "run_chunks", "run_blas_chunks", "spreading",
+           "SPREADING"]
 
 _pool = [None]
 _lock = threading.Lock()
@@ -88,7 +92,14 @@ def run_chunks(fn, n):
     spreads its chunks.
     A failing chunk's exception is raised (the first by chunk order) once
     no worker runs any more."""
-    if n < 2 or not spreading() or not _spreading.acquire(blocking=False):
+    if not spreading():
+        return [fn(k) for k in range(n)]
+    return _spread(fn, n)
+
+
+def _spread(fn, n):
+    """run_chunks' spreading (whatever `spreading()` says)."""
+    if n < 2 or cores() < 2 or not _spreading.acquire(blocking=False):
         return [fn(k) for k in range(n)]
     try:
         results = [None] * n
@@ -116,3 +127,42 @@ def run_chunks(fn, n):
         return results
     finally:
         _spreading.release()
+
+
+def alone():
+    """Whether no Python thread but this one and the pool's workers (which
+    run only what this module hands them) is alive: then nothing else in
+    the process can be inside OpenBLAS while this thread holds the GIL."""
+    n = threading.active_count()
+    if n == 1:
+        return True
+    pool = _pool[0]
+    workers = len(getattr(pool, "_threads", ())) if pool is not None else 0
+    return n <= 1 + workers and all(
+        t is threading.current_thread() or t.name.startswith("rillflow-kernel")
+        for t in threading.enumerate())
+
+
+def run_blas_chunks(fn, n):
+    """`run_chunks` for chunks that call OpenBLAS (the Winograd
+    convolutions' GEMMs): each chunk's GEMMs run on one OpenBLAS thread,
+    whatever the mode, so their bits do not depend on how the chunks were
+    spread. With RILLFLOW_BLAS_THREADS=kernels that is OpenBLAS's setting
+    already; otherwise OpenBLAS is held to one thread while the chunks run
+    (blas_threads.single_thread_begin) and they spread over this thread
+    and the pool's, with OpenBLAS's idle threads stopped when no other
+    thread could be using it (`alone`). Products of (tiles, 64) x (64, 64)
+    or (64, tiles) x (tiles, 64) gain little from OpenBLAS's two threads
+    (88-125 GFLOP/s against 100 for one, measured on two cores), and two
+    of them at once, one per core, nearly double that: ResNet block step
+    30 -> 23 ms, CNN step 10.0 -> 9.5 ms (model_bench, two-core Sapphire
+    Rapids VM). Where NumPy's BLAS is not an OpenBLAS, the chunks run in
+    order on this thread."""
+    if SPREADING:
+        return run_chunks(fn, n)
+    if not blas_threads.single_thread_begin(stop_idle=n > 1 and cores() > 1 and alone()):
+        return [fn(k) for k in range(n)]
+    try:
+        return _spread(fn, n)
+    finally:
+        blas_threads.single_thread_end()

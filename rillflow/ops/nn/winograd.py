@@ -48,11 +48,12 @@ images at a time (`_chunks`: about CHUNK_BYTES of tiles per GEMM, twice
 that for the convolution and its input gradient; as fast as a whole
 batch: the GEMMs keep hundreds of rows); the filter gradient adds the
 chunks' products (its GEMMs' sums split by images, as BLAS splits them by
-its blocks). With RILLFLOW_BLAS_THREADS=kernels the chunks run on the
-kernel threads (threads.run_chunks), each thread's GEMMs on one OpenBLAS
-thread: 1.7x faster on two cores where a chunk's GEMMs are too small for
-OpenBLAS's own threads to help (32 to 64 channels on 14x14 images:
-0.90 -> 0.53 ms; TensorFlow 0.60).
+its blocks). The chunks run on the kernel threads
+(threads.run_blas_chunks), each thread's GEMMs on one OpenBLAS thread
+(held there for the op in the default mode, so the bits do not depend on
+the spreading): 1.7x faster on two cores where a chunk's GEMMs are too
+small for OpenBLAS's own threads to help (32 to 64 channels on 14x14
+images: 0.90 -> 0.53 ms; TensorFlow 0.60).
 """
 import numpy as np
 
@@ -270,7 +271,7 @@ def _conv_transformed(x, g, before, outs):
         m = xla_gemm.matmul(_tiles(x[i:j], before, th, tw, ks), u)
         _untile(m, j - i, th, tw, outs, ks, y[i:j])
     try:
-        _threads.run_chunks(one, len(chunks))
+        _threads.run_blas_chunks(one, len(chunks))
     except _NotFinite:
         return None
     return y
@@ -342,12 +343,8 @@ def backprop_filter(x, dy, geo):
             e = np.empty((16, v.shape[1], dy.shape[-1]), dy.dtype)
             ks_dy["wino_grad"](dy[i:j], th, tw, e)
         return np.matmul(v.transpose(0, 2, 1), e)
-    # The chunks' sums are added in chunk order, however they were spread
-    # (one chunk's at a time when they are not: a chunk's sums are 16 C O).
-    if _threads.spreading():
-        parts = _threads.run_chunks(one, len(chunks))
-    else:
-        parts = (one(k) for k in range(len(chunks)))
+    # The chunks' sums are added in chunk order, however they were spread.
+    parts = _threads.run_blas_chunks(one, len(chunks))
     m = None
     for p in parts:
         if m is None:
