@@ -25,9 +25,10 @@ from ...framework import lowering as XL
 from ...framework import errors
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
-from ...framework.execute import apply1
+from ...framework.execute import apply1, apply2
 from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor
+from . import elementwise_grad_ops
 from . import op_util as U
 from .math_ops import conj, div_no_nan
 from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
@@ -251,8 +252,9 @@ def _sqrt_grad(op, g):
 
 
 def _rsqrt_grad(op, g):
-    y = op.outputs[0]
-    return [-0.5 * g * conj(y * y * y)]
+    # The RsqrtGrad op, as TensorFlow's gradient (its products' order, and
+    # 0 where the upstream gradient is: the composite -0.5 * g * y**3 overflowed).
+    return [apply2(elementwise_grad_ops.RSQRT_GRAD, op.outputs[0], g)]
 
 
 def _square_grad(op, g):
