@@ -752,3 +752,23 @@ def test_round_bfloat16_half_to_even():
     assert r.dtype == tf.bfloat16
     assert r.numpy().astype("float32").tolist() == [2.0, 2.0, -0.0, 4.0]
     assert str(r) == "tf.Tensor([2 2 -0 4], shape=(4,), dtype=bfloat16)"
+
+
+def test_polygamma_and_zeta_far_below_zero_are_tensorflows_without_a_pass_per_unit():
+    # TensorFlow 2.21's values (Eigen sums every term up to q + k > 9: 3e6
+    # passes at -3e6; rillflow folds the terms below -10 into two
+    # Euler-Maclaurin sums).
+    a = tf.constant([1.0, 2.0, 3.0, 1.0, 4.0], tf.float64)
+    x = tf.constant([-3e6 + 0.5, -3e6 + 0.25, -20.5, -12345.6789, -99.9], tf.float64)
+    np.testing.assert_allclose(
+        tf.math.polygamma(a, x).numpy(),
+        [9.869604067756024, -124.0251067211994, 194.81796635297297, 13.784063339655434,
+         -2399973.8347577653], rtol=1e-14)
+    np.testing.assert_allclose(
+        tf.math.zeta(tf.constant([2.0, 3.0], tf.float64),
+                     tf.constant([-1000.3, -57.7], tf.float64)).numpy(),
+        [15.078414502249117, 34.418919459181446], rtol=1e-14)
+    # Where q + 1 rounds to q the pass-per-unit sum would never end:
+    # psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x), about pi^2 at x = k + 1/2.
+    far = tf.math.polygamma(tf.constant(1.0, tf.float64), tf.constant(-1e15 + 0.5, tf.float64))
+    np.testing.assert_allclose(far.numpy(), np.pi ** 2, rtol=1e-12)

@@ -127,10 +127,27 @@ def _digamma64(x):
     return out.reshape(shape)
 
 
+def _zeta_em(s, a):
+    """sum_k (a + k)^-s for a >= 10 by Euler-Maclaurin: the integral, half
+    the first term, and the Bernoulli corrections."""
+    a_s = np.power(a, -s)
+    tail = a * a_s / (s - 1) + 0.5 * a_s
+    term = s * a_s / a
+    inv_a2 = 1 / (a * a)
+    for j, c in enumerate(_ZETA_COEF, 1):
+        tail += c * term
+        term = term * (s + 2 * j - 1) * (s + 2 * j) * inv_a2
+    return tail
+
+
 def _zeta64(s, q):
     """The Hurwitz zeta function sum_k (q + k)^-s for float64 arrays, by
-    Euler-Maclaurin summation after shifting q to at least 10 (so a very
-    negative q costs one pass per unit of shift, as in Cephes)."""
+    Euler-Maclaurin summation after shifting q to at least 10 (one pass per
+    unit of shift, as in Cephes). For q below -10 (integer s) the terms
+    q + k <= -10 are (-1)^s sum_j (r + j)^-s over r = |q + K| in [10, 11):
+    zeta(s, r) - zeta(s, 1 - q), so the shift costs at most 20 passes (one
+    per unit made polygamma(1, -3e6) take seconds, and never end where
+    q + 1 == q)."""
     s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
     out = np.full(s.shape, np.nan)
     q_int = q == np.floor(q)
@@ -143,23 +160,24 @@ def _zeta64(s, q):
     if not calc.any():
         return out
     sv, qv = s[calc], q[calc]
-    n = np.maximum(0.0, np.ceil(10.0 - qv)).astype(np.int64)
     total = np.zeros_like(qv)
+    far = qv < -10
+    if far.any():
+        sf, qf = sv[far], qv[far]
+        last = np.floor(-10 - qf)                 # K: q + K <= -10 < q + K + 1
+        r = -(qf + last)
+        sign = np.where(sf % 2 == 0, 1.0, -1.0)
+        total[far] = sign * (_zeta_em(sf, r) - _zeta_em(sf, 1 - qf))
+        qv = qv.copy()
+        qv[far] = qf + last + 1
+    n = np.maximum(0.0, np.ceil(10.0 - qv)).astype(np.int64)
     idx = np.nonzero(n > 0)[0]
     k = 0
     while idx.size:
         total[idx] += np.power(qv[idx] + k, -sv[idx])
         k += 1
         idx = idx[n[idx] > k]
-    a = qv + n
-    a_s = np.power(a, -sv)
-    tail = a * a_s / (sv - 1) + 0.5 * a_s
-    term = sv * a_s / a
-    inv_a2 = 1 / (a * a)
-    for j, c in enumerate(_ZETA_COEF, 1):
-        tail += c * term
-        term = term * (sv + 2 * j - 1) * (sv + 2 * j) * inv_a2
-    out[calc] = total + tail
+    out[calc] = total + _zeta_em(sv, qv + n)
     return out
 
 
