@@ -252,18 +252,22 @@ def single_thread_begin(stop_idle=False):
     setting the count back starts them again. Only
     pass it when no other thread can be inside OpenBLAS (stopping joins
     the idle threads and frees their buffers): the caller checks that no
-    other Python thread runs (threads.py `alone`)."""
+    other Python thread runs and no kernel is spread (threads.py `alone`);
+    it is ignored under another hold."""
     handle = _openblas()
     if not handle:
         return False
     lib, setter, getter = handle
     with _hold_lock:
-        if _hold["depth"] == 0:
+        first = _hold["depth"] == 0
+        if first:
             _hold["saved"] = getter()
             if _hold["saved"] != 1:
                 setter(1)
         _hold["depth"] += 1
-        if stop_idle and _hold["saved"] != 1:
+        # Only the first hold: under another one, that hold's kernel may be
+        # inside OpenBLAS on another thread.
+        if stop_idle and first and _hold["saved"] != 1:
             stop = getattr(lib, "blas_thread_shutdown_", None)
             if stop is not None:
                 stop.restype = ctypes.c_int

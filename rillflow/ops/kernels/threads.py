@@ -130,9 +130,12 @@ def _spread(fn, n):
 
 
 def alone():
-    """Whether no Python thread but this one and the pool's workers (which
-    run only what this module hands them) is alive: then nothing else in
-    the process can be inside OpenBLAS while this thread holds the GIL."""
+    """Whether no Python thread but this one and the pool's workers is
+    alive, and no kernel is spread over the workers (they run only what this
+    module hands them): then nothing else in the process can be inside
+    OpenBLAS while this thread holds the GIL."""
+    if _spreading.locked():
+        return False
     n = threading.active_count()
     if n == 1:
         return True
