@@ -195,3 +195,24 @@ def test_ctc_loss_with_dense_labels_and_its_gradient_match(case):
         return loss, tape.gradient(total, x)
     assert_lowered(f, tf.constant(logits))
     assert_both(f, tf.constant(logits), rtol=1e-5, atol=1e-5)
+
+
+def test_elu_and_selu_gradients_select_as_tensorflows_xla_kernels():
+    # TensorFlow 2.21 with jit_compile=True (its XLA kernels select on
+    # output > 0, the CPU kernels on output < 0): at 0, at a tiny negative
+    # whose exp(x) - 1 rounds to 0 on the CPU, and at NaN.
+    v = tf.constant([0.0, -0.0, np.nan, -1e-9, 1.0, -1.0])
+
+    @tf.function(jit_compile=True)
+    def grads(v):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(v)
+            y = tf.reduce_sum(tf.nn.selu(v) * 3.0)
+            z = tf.reduce_sum(tf.nn.elu(v) * 3.0)
+        return t.gradient(y, v), t.gradient(z, v)
+    selu, elu = grads(v)
+    np.testing.assert_allclose(selu.numpy(), [5.274297714233398, 5.274297714233398, np.nan,
+                                              5.274297714233398, 3.1521029472351074,
+                                              1.9403057098388672], rtol=1e-7)
+    np.testing.assert_allclose(elu.numpy(), [3.0, 3.0, np.nan, 3.0, 3.0, 1.1036384105682373],
+                               rtol=1e-7)

@@ -51,13 +51,24 @@ def _compiled(name, x):
     return None if ks is None else ks[name]
 
 
-def _relu_kernel(features):
+def _fits(out, x):
+    """Whether `out` (a buffer the compiler offers: compiler/in_place.py)
+    can take a result of x's shape and dtype, C-contiguous."""
+    return out is not None and out.dtype == x.dtype and out.shape == x.shape and \
+        out.flags.c_contiguous and out.flags.writeable
+
+
+def _relu_kernel(features, out=None):
+    # `out`: a buffer the result may be written into (the compiler passes the
+    # features' own when nothing reads them afterwards: compiler/in_place.py);
+    # the compiled loop reads and writes each element once, so in place is safe.
     if features.dtype.kind in "iu":
         return np.maximum(features, _zero(features))
     loop = _compiled("relu", features)
     if loop is not None:
         x = np.ascontiguousarray(features)
-        out = np.empty(x.shape, x.dtype)
+        if not _fits(out, x):
+            out = np.empty(x.shape, x.dtype)
         loop(x.reshape(-1), out.reshape(-1))
         return out
     # max(x, 0) as TensorFlow computes it. Its float32 and float64 packets
@@ -77,13 +88,15 @@ def _relu_kernel(features):
     return np.bitwise_and(x.view(bits), keep, dtype=bits).view(x.dtype)
 
 
-def _relu_grad_kernel(gradients, features):
+def _relu_grad_kernel(gradients, features, out=None):
     # TensorFlow multiplies by (features > 0): inf * 0 is NaN and -1 * 0 is -0.
+    # `out`: as _relu_kernel's (the gradients' buffer).
     loop = _compiled("relu_grad", gradients)
     if loop is not None and features.dtype == np.float32 and \
             features.shape == gradients.shape:
         g, f = np.ascontiguousarray(gradients), np.ascontiguousarray(features)
-        out = np.empty(g.shape, g.dtype)
+        if not _fits(out, g) or out is f:
+            out = np.empty(g.shape, g.dtype)
         loop(g.reshape(-1), f.reshape(-1), out.reshape(-1))
         return out
     return np.multiply(gradients, np.greater(features, 0).astype(gradients.dtype))
@@ -331,7 +344,10 @@ def _lower_selu(ctx, op, x):
 
 
 def _lower_selu_grad(ctx, op, g, out):
-    return XL.jnp.where(out < 0, g * (out + _SELU_SCALE_ALPHA), g * _SELU_SCALE).astype(g.dtype)
+    # TensorFlow's XLA kernel selects on out > 0 (its CPU kernel on out < 0):
+    # at out = 0 (x = 0, or a tiny x whose exp(x) - 1 rounds to 0 eagerly) the
+    # gradient is g * scale_alpha, and NaN for a NaN output.
+    return XL.jnp.where(out > 0, g * _SELU_SCALE, g * (out + _SELU_SCALE_ALPHA)).astype(g.dtype)
 
 
 XL.set_lowerings({
@@ -341,5 +357,5 @@ XL.set_lowerings({
     "Relu6Grad": lambda ctx, op, g, f: XL.jnp.where((f > 0) & (f < 6), g, _zeros_as(g)),
     "LeakyRelu": _lower_leaky, "LeakyReluGrad": _lower_leaky_grad,
     "Elu": lambda ctx, op, x: XL.jnp.where(x > 0, x, XL.jnp.expm1(x)),
-    "EluGrad": lambda ctx, op, g, out: XL.jnp.where(out < 0, g * (out + 1), g),
+    "EluGrad": lambda ctx, op, g, out: XL.jnp.where(out > 0, g, g * (out + 1)),   # as SeluGrad
     "Selu": _lower_selu, "SeluGrad": _lower_selu_grad})
