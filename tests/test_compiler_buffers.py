@@ -62,6 +62,36 @@ def test_sparse_xent_keeps_logits_that_are_read_later():
     assert "out=MatMul)" not in src.split("k_SparseSoftmax")[1].split("\n")[0]
 
 
+
+def test_conv_bias_relu_and_their_gradients_reuse_dead_buffers():
+    """conv + bias goes into the convolution's buffer, the relu after it into
+    the same, and the relu's gradient over the max-pool gradient's; the
+    values are the plain path's bit for bit, NaN and -0 included."""
+    rng = np.random.default_rng(5)
+    xv = rng.standard_normal((4, 12, 12, 3)).astype(np.float32)
+    xv[0, 0, 0, 0] = np.nan
+    xv[1, 2, 3, 1] = -0.0
+    x = tf.constant(xv)
+    k = tf.constant(rng.standard_normal((3, 3, 3, 16)).astype(np.float32) / 3)
+    b = tf.constant(rng.standard_normal(16).astype(np.float32))
+
+    def step(x, k, b):
+        with tf.GradientTape() as tape:
+            tape.watch([k, b])
+            h = tf.nn.relu(tf.nn.conv2d(x, k, 1, "SAME") + b)
+            p = tf.nn.max_pool2d(h, 2, 2, "VALID")
+            loss = tf.reduce_sum(p * p)
+        return [h, loss] + tape.gradient(loss, [k, b])
+    plain, opt, src = run_both(step, x, k, b)
+    for a, c in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(a.view(np.int32), c.view(np.int32))
+    assert "out=Conv2D)" in src and "k_Relu(Conv2D, out=Conv2D)" in src
+    assert "k_ReluGrad(MaxPoolGrad, " in src and "out=MaxPoolGrad)" in src
+    # The relu's output is returned (and read by the gradient): it keeps
+    # its own buffer, which nothing writes over.
+    np.testing.assert_array_equal(opt[0].numpy(), np.maximum(plain[0].numpy(), 0))
+
+
 def _unrolled_rnn(xs, w, h0):
     # The gradient of w is an AddN of one matmul per step.
     with tf.GradientTape() as tape:
