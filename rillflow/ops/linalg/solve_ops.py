@@ -15,6 +15,7 @@ from ..core import op_util as U
 from .linalg_util import (
     _state, _LINALG_T, _scope, _invalid, _same_dtype, _adjoint_last2, _square_check, _compute_dtype,
     _square_infer, _linalg_unary)
+from . import eigen_solvers as E
 from .matmul_ops import matmul
 from .structure_ops import band_part
 from ..core.dim_ops import expand_dims
@@ -230,35 +231,19 @@ def _tri_solve_kernel(matrix, rhs, lower=True, adjoint=False):
     except ValueError:
         raise _invalid(f"Incompatible shapes: {dims_text(matrix.shape)} vs. "
                        f"{dims_text(rhs.shape)}", "MatrixTriangularSolve") from None
-    a = _compute_dtype(matrix)
-    b = _compute_dtype(rhs)
-    a = np.tril(a) if lower else np.triu(a)
-    if adjoint:
-        a = _adjoint_last2(a)
-        lower = not lower
-    n = a.shape[-1]
-    a = np.broadcast_to(a, batch + (n, n))
-    b = np.broadcast_to(b, batch + b.shape[-2:])
-    if a.size == 0 or b.size == 0:
+    if matrix.dtype not in E.KERNEL_T:
+        raise E.no_kernel("MatrixTriangularSolve", matrix.dtype,
+                         f", adjoint={str(adjoint).lower()}, lower={str(lower).lower()}")
+    if matrix.size == 0 or rhs.size == 0:
         return np.zeros(batch + rhs.shape[-2:], dtype=rhs.dtype)
-    diag = np.diagonal(a, axis1=-2, axis2=-1)
-    if np.all(diag != 0):
-        out = np.linalg.solve(a, b)
-    else:
-        out = _substitute(a, b, lower)
-    return out.astype(rhs.dtype, copy=False)
-
-
-def _substitute(a, b, lower):
-    """Forward/back substitution; zero pivots give inf/nan as in TensorFlow."""
-    n = a.shape[-1]
-    out = np.zeros(np.broadcast_shapes(b.shape, b.shape), dtype=np.result_type(a, b))
-    order = range(n) if lower else range(n - 1, -1, -1)
-    with np.errstate(all="ignore"):
-        for i in order:
-            acc = b[..., i, :] - np.einsum("...j,...jk->...k", a[..., i, :], out)
-            out[..., i, :] = acc / a[..., i, i][..., None]
-    return out
+    # Substitution as TensorFlow's kernel (Eigen's triangular solve) does
+    # it, not an LU of the triangle: rows that do not depend on a NaN or a
+    # zero pivot stay finite, and an inf below the diagonal is no pivot.
+    if adjoint:
+        matrix = _adjoint_last2(matrix)
+        lower = not lower
+    x = E.trsm(matrix, np.broadcast_to(rhs, batch + rhs.shape[-2:]), lower)
+    return E.join(x, rhs.dtype)
 
 
 def _tri_solve_infer(inputs, attrs):
@@ -303,7 +288,8 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """Solves matrix @ X = rhs for a (batch of) triangular matrix.
 
     Only the lower (or, with lower=False, upper) triangle is read; batch
-    dimensions broadcast. A zero on the diagonal gives inf/nan.
+    dimensions broadcast. By substitution, as TensorFlow: a zero or NaN on
+    the diagonal gives inf/NaN in the rows that depend on it, and no error.
     """
     with _scope(name or "triangular_solve"):
         return _binary_linalg(_MatrixTriangularSolve, matrix, rhs,
