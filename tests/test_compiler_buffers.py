@@ -92,6 +92,30 @@ def test_conv_bias_relu_and_their_gradients_reuse_dead_buffers():
     np.testing.assert_array_equal(opt[0].numpy(), np.maximum(plain[0].numpy(), 0))
 
 
+
+def test_a_buffer_read_by_a_reduction_is_reused_after_it():
+    """A reduction to fewer elements computes a new array, so the tensor it
+    read may take the last product's result; a 'reduction' over axes of size
+    1 may be a view of its input, and keeps the buffer from being reused."""
+    rng = np.random.default_rng(6)
+    a = tf.constant(rng.standard_normal((64, 40)).astype(np.float32))
+    b = tf.constant(rng.standard_normal((64, 40)).astype(np.float32))
+    c = tf.constant(rng.standard_normal((64, 1, 40)).astype(np.float32))
+
+    def f(a, b, c):
+        t = a * b
+        s = tf.reduce_sum(t, axis=0)
+        u = c * 3.0
+        v = tf.reduce_sum(u, axis=1)          # size-1 axis: as many elements
+        return s, t * a, v, u * 2.0
+    plain, opt, src = run_both(f, a, b, c)
+    for x, y in zip(_as_np(plain), _as_np(opt)):
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(opt[3].numpy(), c.numpy() * np.float32(3) * np.float32(2))
+    assert "uf_multiply(mul, a, out=mul)" in src or "uf_multiply(a, mul, out=mul)" in src
+    assert "out=mul_1)" not in src
+
+
 def _unrolled_rnn(xs, w, h0):
     # The gradient of w is an AddN of one matmul per step.
     with tf.GradientTape() as tape:

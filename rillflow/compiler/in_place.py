@@ -74,6 +74,19 @@ def note_result(em, plan):
             em.owned.add(id(t))
 
 
+# Reductions: a result with fewer elements than the input is computed, never
+# a view of it (one of the same size may be a reshape, over axes of size 1).
+REDUCTIONS = frozenset(("Sum", "Mean", "Max", "Min", "Prod"))
+
+
+def _reduces(p):
+    if p.kind != "kernel" or p.op.type not in REDUCTIONS:
+        return False
+    n_in, n_out = _static_size(p.op.inputs[0]), p.op.outputs[0].shape
+    n_out = n_out.num_elements() if n_out.is_fully_defined() else None
+    return n_in is not None and n_out is not None and n_out < n_in
+
+
 def safe_readers(plans):
     """Ids of the tensors all of whose readers among `plans` never return
     (part of) an input as their result."""
@@ -83,7 +96,7 @@ def safe_readers(plans):
         fresh = p.kind == "fused" or p.kind == "expr" and p.op.type in FRESH_EXPR and \
             isinstance(p.template, str) or \
             p.kind == "stmt" and p.op.type in _UPDATES or \
-            p.kind == "kernel" and p.op.type in FRESH_KERNELS
+            p.kind == "kernel" and p.op.type in FRESH_KERNELS or _reduces(p)
         for t in p.inputs:
             seen.add(id(t))
             if not fresh:
