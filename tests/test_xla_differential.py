@@ -60,6 +60,8 @@ SEEDS = range(0, 160)
 EAGER_IS_NOT_XLA = {
     69: "reciprocal: the eager kernel is the rcpps estimate and a Newton step "
         "(1 / 1 = 0.99999994), XLA's a division (1.0); t*t >= t compares them",
+    10: "selu's gradient where selu(erf(0)) = 0: TensorFlow's XLA kernel selects on "
+        "output > 0 (g * scale_alpha), its CPU kernel on output < 0 (g * scale)",
 }
 
 NUMERICALLY_UNSTABLE = {
