@@ -35,6 +35,7 @@ import os
 import numpy as np
 
 from ...framework import lowering
+from . import blas_batch as _blas_batch
 from . import threads as _threads
 
 __all__ = ["matmul", "enabled", "status"]
@@ -125,10 +126,15 @@ def _dot(dims, a, b):
 
 
 def _numpy(a, b):
-    """`a @ b` by NumPy's GEMM; with the kernel threads on
+    """`a @ b` by NumPy's GEMM; a stack of products as one batched OpenBLAS
+    call (blas_batch.py) where it applies; with the kernel threads on
     (threads.spreading: RILLFLOW_BLAS_THREADS=kernels) a large product's
     batch, or rows, are cut over them, each part one OpenBLAS call."""
     nd = a.ndim
+    if nd > 2:
+        out = _blas_batch.matmul(a, b)
+        if out is not None:
+            return out
     if not _threads.SPREADING or nd < 2 or b.ndim != nd or a.dtype != b.dtype or \
             a.dtype.kind not in "fc":
         return a @ b
@@ -166,7 +172,7 @@ def matmul(a, b):
     """`a @ b`, through XLA's dot where that is faster (see the module
     docstring), else NumPy's (`_numpy`)."""
     if a.dtype != _F32 or b.dtype != _F32 or not enabled():
-        return _numpy(a, b) if _threads.SPREADING else a @ b
+        return _numpy(a, b) if _threads.SPREADING or a.ndim > 2 else a @ b
     nd = a.ndim
     if nd != b.ndim or nd not in (2, 3) or (nd == 3 and a.shape[0] != b.shape[0]):
         return _numpy(a, b)

@@ -342,7 +342,7 @@ def backprop_filter(x, dy, geo):
         else:
             e = np.empty((16, v.shape[1], dy.shape[-1]), dy.dtype)
             ks_dy["wino_grad"](dy[i:j], th, tw, e)
-        return np.matmul(v.transpose(0, 2, 1), e)
+        return xla_gemm.matmul(v.transpose(0, 2, 1), e)
     # The chunks' sums are added in chunk order, however they were spread.
     parts = _threads.run_blas_chunks(one, len(chunks))
     m = None
