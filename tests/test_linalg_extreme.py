@@ -147,3 +147,138 @@ def test_triangular_solve_has_no_half_precision_kernel():
     with pytest.raises(tf.errors.NotFoundError, match="MatrixTriangularSolve"):
         tf.linalg.triangular_solve(tf.constant([[3.0, 0], [1, 7]], tf.float16),
                                    tf.constant([[1.0], [2]], tf.float16))
+
+
+# --- lu -------------------------------------------------------------------------------
+
+def lu(m, dtype=np.float32):
+    out, p = tf.linalg.lu(np.array(m, dtype))
+    return out.numpy(), p.numpy()
+
+
+def test_lu_of_a_matrix_holding_nan_returns_nan_factors():
+    # It raised "Input is not invertible." for any NaN pivot; TensorFlow
+    # rejects only a smallest |pivot| that is not > 0, found as Eigen's
+    # minCoeff finds it (a NaN pivot after a finite one is passed over).
+    out, p = lu([[1, 2, 3], [4, nan, 6], [7, 8, 10]])
+    same(out, [[7, 8, 10], [0.5714285969734192, nan, 0.28571414947509766],
+               [0.1428571492433548, nan, nan]])
+    same(p, [2, 1, 0])
+    out, p = lu([[1, 2, 3], [4, 5, 6], [7, 8, nan]])
+    same(out, [[7, 8, nan], [0.1428571492433548, 0.8571428060531616, nan],
+               [0.5714285969734192, 0.4999997913837433, nan]])
+    same(p, [2, 0, 1])
+    out, p = lu([[1, 2, 3], [4, 5, 6], [7, 8, inf]])
+    same(out, [[7, 8, inf], [0.1428571492433548, 0.8571428060531616, -inf],
+               [0.5714285969734192, 0.4999997913837433, nan]])
+    # A NaN below the first row is passed over when choosing a pivot.
+    out, p = lu([[1, 2, 0], [nan, 4, 1], [7, 1, 1]])
+    same(out, [[7, 1, 1], [nan, nan, nan], [0.1428571492433548, nan, nan]])
+    same(p, [2, 1, 0])
+
+
+def test_lu_batches_and_complex_with_nan_and_inf():
+    out, p = lu([[[1, 2], [3, nan]], [[1, 2], [3, 4]]], np.float64)
+    same(out, [[[3, nan], [0.3333333333333333, nan]],
+               [[3, 4], [0.3333333333333333, 0.6666666666666667]]])
+    same(p, [[1, 0], [1, 0]])
+    out, p = lu([[[1, 2], [3, nan]], [[1, 2], [3, 4]]], np.complex64)
+    same(out, [[[3, complex(nan, 0)], [0.3333333432674408, complex(nan, nan)]],
+               [[3, 4], [0.3333333432674408, 0.6666666269302368]]])
+    # Eigen divides complex numbers scaled by the divisor's larger part:
+    # 0 / (inf + 0i) is NaN (C's division would give 0).
+    out, p = lu([[inf, 0], [0, 1]], np.complex64)
+    same(out, [[inf, 0], [complex(nan, nan), complex(nan, nan)]])
+    same(p, [0, 1])
+    out, _ = lu([[1e30 + 1e30j, 0], [1, 1]], np.complex64)
+    same(out[1, 0], complex(5.000000015855384e-31, -5.000000015855384e-31))
+
+
+def test_lu_still_rejects_zero_nan_first_and_subnormal_pivots():
+    for m in ([[nan, 2, 3], [4, 5, 6], [7, 8, 10]], [[0, 2], [nan, 4]], [[1, 2], [2, 4]],
+              [[1e-40, 0], [0, 1]]):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
+            tf.linalg.lu(np.array(m, np.float32))
+    # A subnormal that is never computed with stays as it is.
+    same(lu([[1, 1e-40], [0, 1]])[0], [[1, 9.99994610111476e-41], [0, 1]])
+
+
+def pivot_of_second_column(tail, dtype):
+    """The row Eigen pivots on for the column tail (the second column below
+    the diagonal; the first pivot is 100 and changes nothing)."""
+    n = len(tail) + 1
+    a = np.eye(n) * 0.5
+    a[:, 0], a[0, 0], a[0, 1], a[1:, 1] = 0, 100, 0, tail
+    return int(tf.linalg.lu(a.astype(dtype))[1].numpy()[1]) - 1
+
+
+def test_lu_pivots_on_nan_as_tensorflows_vectorized_max_does():
+    # Eigen compares AVX packets (4 float64, 8 float32): a NaN in a packet's
+    # first lane is taken when the packet's largest number beats the best so
+    # far, a NaN elsewhere is passed over (TensorFlow 2.21's choices).
+    cases = [([1, 1, 1, 1, nan, 2, 3, 9], 4, 7), ([1, 1, 1, 1, nan, 1, 1, 1], 0, 0),
+             ([1, 1, 1, 1, 2, nan, 3, 9], 7, 7), ([1, 1, 1, 1, nan, 9, 1, 1, 20, 1, 1, 1], 4, 8),
+             ([1, 1, 1, 1, 5, 1, 1, 1, nan, 1, 1, 9], 8, 11), ([nan, 1, 1, 9], 0, 0),
+             ([1, 1, nan, 9, 1], 3, 3), ([1, nan, 1, 9], 3, 3),
+             ([0.5, nan, nan, 2, 1.5, 1.5, 1.5, 1.5], 4, 3)]
+    for tail, want64, want32 in cases:
+        assert pivot_of_second_column(tail, np.float64) == want64, tail
+        assert pivot_of_second_column(tail, np.float32) == want32, tail
+
+
+def test_lu_ordinary_values_are_tensorflows_bits():
+    i, j = np.arange(6)[:, None], np.arange(6)[None, :]
+    out, p = lu(np.sin(i * 1.7 + j * 0.3) + np.where(i == j, 0.5, 0.0), np.float64)
+    same(p, [1, 5, 4, 2, 3, 0])
+    same(out.ravel(), [
+        0.9916648104524686, 1.4092974268256817, 0.7457052121767203, 0.5155013718214645,
+        0.23924932921398243, -0.058374143427580086, 0.8051985955407284, -0.5498471158874397,
+        -0.2813424271827439, -0.39030555513660425, -0.4644038502781025, 0.002981667414410749,
+        0.49826649683491164, -0.04867416321679333, 0.5134540648482959, 0.7123133749307877,
+        1.3475438526788848, 0.9314028438740795, -0.2576889885910493, 0.3031310114208824,
+        0.040200560333618796, -0.6936485887410843, -0.8454358950764876, -1.0358417386831695,
+        -0.9335963851589222, -0.9874572041101474, -0.25768898859104905, -0.7208260899189016,
+        -0.48056775622954584, -0.24666175026978643, 0.5042026244451128, 0.7548484707390543,
+        0.781037441751538, -0.3772629320265238, 0.4358809819790303, 0.013946655885633027])
+
+
+# --- logm -----------------------------------------------------------------------------
+
+NAN2 = [[complex(nan, nan)] * 2] * 2
+
+
+def test_logm_of_nan_inf_or_singular_matrices_is_nan_everywhere():
+    # It raised ("array must not contain infs or NaNs"), or for an infinite
+    # triangular matrix never returned; TensorFlow's Schur method gives NaN
+    # in every entry, and for a singular matrix too (log 0).
+    for dtype in (np.complex64, np.complex128):
+        for m in ([[1, 2], [3, nan]], [[nan, 0], [0, 1]], [[1, inf], [0, 1]], [[inf, 0], [0, 1]],
+                  [[-inf, 0], [0, 1]], [[0, 0], [0, 0]], [[1, 0], [0, 0]]):
+            same(tf.linalg.logm(np.array(m, dtype)).numpy(), NAN2)
+        same(tf.linalg.logm(np.array([[1, 2, 3], [0, inf, 1], [0, 0, 1]], dtype)).numpy(),
+             [[complex(nan, nan)] * 3] * 3)
+    # 1e-300 is 0 in complex64: singular.
+    same(tf.linalg.logm(np.array([[1e-300, 0], [0, 1]], np.complex64)).numpy(), NAN2)
+    out = tf.linalg.logm(np.array([[1e-300, 0], [0, 1]], np.complex128)).numpy()
+    np.testing.assert_allclose(out, [[-690.7755278982137, 0], [0, 0]], atol=1e-12)
+    # The batch's other matrices are unaffected.
+    out = tf.linalg.logm(np.array([[[1, 2], [3, nan]], [[2, 0], [0, 3]]], np.complex128)).numpy()
+    same(out[0], NAN2)
+    np.testing.assert_allclose(out[1], [[0.6931471805599453, 0], [0, 1.0986122886681098]],
+                               atol=1e-15)
+
+
+def test_logm_of_one_by_one_specials_as_tensorflow():
+    # log(z) times the unit Schur vector, once (complex64: (log|z|, NaN)) or
+    # twice (complex128: all NaN) when the log is not finite.
+    zs = [inf, -inf, complex(inf, inf), complex(1, inf), 0, nan, complex(1, nan),
+          complex(inf, nan), complex(nan, inf), 1e-45, 1e308]
+    c64 = [complex(inf, nan)] * 4 + [complex(-inf, nan), complex(nan, nan), complex(nan, nan),
+                                     complex(inf, nan), complex(inf, nan), complex(-inf, nan),
+                                     complex(inf, nan)]
+    for z, want in zip(zs, c64):
+        same(tf.linalg.logm(np.array([[z]], np.complex64)).numpy(), [[want]])
+    for z in zs[:-2] + [complex(0, 1e-320)]:
+        same(tf.linalg.logm(np.array([[z]], np.complex128)).numpy(), [[complex(nan, nan)]])
+    same(tf.linalg.logm(np.array([[1e38]], np.complex64)).numpy(), [[87.49823]])
+    same(tf.linalg.logm(np.array([[1e308]], np.complex128)).numpy(), [[709.196208642166]])

@@ -14,6 +14,7 @@ infinities), each real operation rounded on its own: the x86-64 wheel has no
 fused multiply-add. Complex values are carried as (real, imaginary) pairs of
 real arrays.
 """
+import math
 import os
 
 import numpy as np
@@ -91,10 +92,10 @@ def _keep(y):
     return y
 
 
-def mul(a, b, flush=True):
+def mul(a, b, flush=True, recover=True):
     """a * b; complex ones as C's complex product (libgcc's __mulsc3):
     (ac - bd) + (ad + bc)i, with the infinities recovered that this formula
-    turns into NaN + NaN i (Eigen's packets do not; see _gebp_sums).
+    turns into NaN + NaN i; Eigen's packets (recover=False) do not recover.
     flush=False for products known not to underflow."""
     f = ftz if flush else _keep
     if not isinstance(a, tuple):
@@ -103,7 +104,7 @@ def mul(a, b, flush=True):
     ac, bd, ad, bc = f(ar * br), f(ai * bi), f(ar * bi), f(ai * br)
     re, im = f(ac - bd), f(ad + bc)
     lost = np.isnan(re) & np.isnan(im)
-    if lost.any():
+    if recover and lost.any():
         re, im = _recover_product(ar, ai, br, bi, ac, bd, ad, bc, lost, re, im)
     return (re, im)
 
@@ -448,3 +449,299 @@ def trsm(m, b, lower):
         if not _safe(m, b, x):
             x = _solve_panels(m, _map(np.copy, b), lower, inv, blocking, fast=False)
     return x
+
+
+# --- partially pivoted LU -------------------------------------------------------------
+
+def daz(v):
+    """A flushed copy of a value (an operand of arithmetic reads subnormals as
+    +-0); the value itself keeps them (a stored, never-used input does)."""
+    return _map(lambda u: ftz(np.array(u)), v)
+
+
+def cdiv(a, b):
+    """a / b for complex pairs as Eigen divides complex numbers: b scaled by
+    the larger of its parts' magnitudes first (so 0 / (inf + 0i) is NaN)."""
+    (x, y), (c, d) = a, b
+    big = np.maximum(np.abs(c), np.abs(d))
+    cs, ds = ftz(c / big), ftz(d / big)
+    den = ftz(ftz(cs * cs) + ftz(ds * ds))
+    re = ftz(ftz(x * cs) + ftz(y * ds))
+    im = ftz(ftz(y * cs) - ftz(x * ds))
+    return (ftz(ftz(re / den) / big), ftz(ftz(im / den) / big))
+
+
+def magnitude(v):
+    """|v|: fabs for real values (no arithmetic: a subnormal stays), C's
+    cabs (hypot of the flushed parts) for complex ones."""
+    if isinstance(v, tuple):
+        return ftz(np.hypot(*daz(v)))
+    return np.abs(v)
+
+
+def _packet_max(p):
+    """The value Eigen's predux_max leaves for packets p (..., lanes):
+    halves compared lane by lane, each comparison keeping its first operand
+    if either is NaN."""
+    while p.shape[-1] > 1:
+        h = p.shape[-1] // 2
+        a, b = p[..., :h], p[..., h:]
+        p = np.where(np.isnan(a) | np.isnan(b) | (a > b), a, b)
+    return p[..., 0]
+
+
+def _pivot(score, lanes):
+    """The row maxCoeff(&row) gives for each column tail score (b, m) of
+    magnitudes in TensorFlow 2.21's build of Eigen (its behavior with NaN,
+    found by probing it on 1,500 patterns and 5,000 random columns):
+    element by element, the first value, then any later one greater than
+    the best so far (a NaN first stays, a later NaN is passed over). For
+    real types, on packets of `lanes` (AVX: 8 float32, 4 float64) from the
+    first element, the rest one by one: a packet whose largest non-NaN value
+    beats the best so far is taken at the first lane holding that value,
+    except that a NaN in its first lane is taken instead (and stays, as a
+    NaN first element does); the best so far then becomes _packet_max of
+    the packet, which a NaN can make smaller than its largest value."""
+    b, m = score.shape
+    rows = np.arange(b)
+    nan = np.isnan(score)
+    masked = np.where(nan, -np.inf, score)
+    if m < lanes or lanes == 1:
+        best, at, start = score[:, 0], np.zeros(b, np.int64), 1
+    else:
+        p = score[:, :lanes]
+        at = np.where(nan[:, 0], 0, np.argmax(masked[:, :lanes], axis=1))
+        best = np.where(nan[:, 0], np.nan, _packet_max(p))
+        start = m - m % lanes
+        for i in range(lanes, start, lanes):
+            p = score[:, i:i + lanes]
+            top = np.max(masked[:, i:i + lanes], axis=1)
+            take = top > best               # False for a NaN best or all-NaN packet
+            lead = nan[:, i]
+            at = np.where(take, np.where(lead, i, i + np.argmax(masked[:, i:i + lanes], axis=1)),
+                          at)
+            best = np.where(take, np.where(lead, np.nan, _packet_max(p)), best)
+    for i in range(start, m):
+        take = score[:, i] > best
+        at = np.where(take, i, at)
+        best = np.where(take, score[:, i], best)
+    return at
+
+
+def partial_piv_lu(x):
+    """Eigen's PartialPivLU (its unblocked algorithm) of every matrix of the
+    batch x (b, n, n): column by column, the pivot is the row of largest
+    magnitude at or below the diagonal, taken as Eigen's maxCoeff takes it
+    (ties keep the first row); a pivot of 0 (a subnormal reads as 0) is
+    neither swapped nor divided by. Then the column below is
+    divided by the pivot and the trailing block updated by the outer
+    product, every step flushed. (See _pivot for NaNs.) Returns (the packed factors as a value of
+    `split`, raw where never computed; the row order p with x[p] = L U;
+    the number of row swaps)."""
+    lu = _map(np.array, (x.real, x.imag)) if x.dtype.kind == "c" else np.array(x)
+    b, n, _ = x.shape
+    perm = np.tile(np.arange(n), (b, 1))
+    swaps = np.zeros(b, np.int64)
+    batch = np.arange(b)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            score = ftz(np.array(magnitude(_at(lu, (slice(None), slice(k, None), k)))))
+            piv = _pivot(score, 1 if isinstance(lu, tuple) else 32 // x.dtype.itemsize)
+            nonzero = score[batch, piv] != 0
+            piv += k
+            swap = nonzero & (piv != k)
+            if swap.any():
+                rows, other = batch[swap], piv[swap]
+                for part in (lu if isinstance(lu, tuple) else (lu,)):
+                    part[rows, k], part[rows, other] = part[rows, other], part[rows, k].copy()
+                perm[rows, k], perm[rows, other] = perm[rows, other], perm[rows, k].copy()
+                swaps += swap
+            if k + 1 == n:
+                break
+            below = (nonzero, slice(k + 1, None), k)
+            if nonzero.any():
+                col, pivot = daz(_at(lu, below)), daz(_at(lu, (nonzero, k, k, None)))
+                _put(lu, below, cdiv(col, pivot) if isinstance(lu, tuple)
+                     else ftz(col / pivot))
+            corner = (slice(None), slice(k + 1, None), slice(k + 1, None))
+            # Eigen's outer product runs on packets (no complex recovery).
+            outer = mul(daz(_at(lu, (slice(None), slice(k + 1, None), k, None))),
+                        daz(_at(lu, (slice(None), k, None, slice(k + 1, None)))), recover=False)
+            _put(lu, corner, sub(daz(_at(lu, corner)), outer))
+    return lu, perm, swaps
+
+
+def min_magnitude(d):
+    """The smallest of the magnitudes d (..., n) as Eigen's minCoeff finds
+    it: the first, replaced by each later one that compares smaller (so a
+    NaN first stays, a NaN later is passed over)."""
+    res = np.array(d[..., 0])
+    for i in range(1, d.shape[-1]):
+        res = np.where(ftz(np.array(d[..., i])) < ftz(np.array(res)), d[..., i], res)
+    return res
+
+
+# --- determinants ---------------------------------------------------------------------
+
+# Eigen's plog for float64 packets: log(1 + x) = x - x**2 / 2 + x**3 P(x) / Q(x)
+# on the mantissa shifted to [sqrt(1/2), sqrt(2)) - 1 (Cephes' coefficients).
+_LOG_P = (1.01875663804580931796E-4, 4.97494994976747001425E-1, 4.70579119878881725854E0,
+          1.44989225341610930846E1, 1.79368678507819816313E1, 7.70838733755885391666E0)
+_LOG_Q = (1.0, 1.12873587189167450590E1, 4.52279145837532221105E1, 8.29875266912776603211E1,
+          7.11544750618563894466E1, 2.31251620126765340583E1)
+
+
+def _plog_double(v):
+    """Eigen's float64 log of packets (TensorFlow's tf.math.log on them, bit
+    for bit; NumPy's log differs in the last bit for about 1 value in 6).
+    Subnormals must be flushed first."""
+    m, e = np.frexp(v)
+    e = e.astype(np.float64)
+    low = m < 0.70710678118654752440
+    x = (m - 1.0) + np.where(low, m, 0.0)
+    e -= low
+    x2 = x * x
+    x3 = x2 * x
+    p, q = _LOG_P, _LOG_Q
+    num = ((p[0] * x + p[1]) * x + p[2]) * x3 + ((p[3] * x + p[4]) * x + p[5])
+    den = ((q[0] * x + q[1]) * x + q[2]) * x3 + ((q[3] * x + q[4]) * x + q[5])
+    y = (num * x3) / den
+    y = -0.5 * x2 + y
+    out = e * 0.693147180559945309417232121458 + (x + y)
+    out[v == np.inf] = np.inf
+    out[~(v >= 0)] = np.nan
+    out[v == 0] = -np.inf
+    return out
+
+
+def _log_magnitudes(m):
+    """Eigen's log of each |pivot| (..., n), as its reduction evaluates it:
+    on packets (8 float32 or 4 float64) from the first, the last n % 8 (4)
+    by the C library's logf (log). Subnormals read as 0."""
+    from ..kernels.exp_log import log_packets, log_scalar
+    n = m.shape[-1]
+    lanes = 8 if m.dtype == np.float32 else 4
+    head = n - n % lanes
+    out = np.empty_like(m)
+    if m.dtype == np.float32:
+        if head:
+            out[..., :head] = log_packets(np.ascontiguousarray(m[..., :head]).ravel()).reshape(
+                m.shape[:-1] + (head,))
+        if head < n:
+            out[..., head:] = log_scalar(np.ascontiguousarray(m[..., head:]))
+        return out
+    m = ftz(np.array(m))
+    with np.errstate(all="ignore"):
+        if head:
+            out[..., :head] = _plog_double(m[..., :head])
+        tail = np.log(m[..., head:])
+    fine = np.isfinite(m[..., head:]) & (m[..., head:] > 0)
+    tail[fine] = [math.log(v) for v in m[..., head:][fine].tolist()]
+    out[..., head:] = tail
+    return out
+
+
+def _redux(v, lanes, op, tail_op=None):
+    """Eigen's vectorized reduction of the last axis of a value of `split`:
+    packets of `lanes` from the first element, two accumulators over pairs
+    of packets, the packet halved lane by lane, then the leftover elements
+    one by one (with `tail_op`, the scalar operation, if it differs);
+    below a packet, all one by one with `tail_op`."""
+    tail_op = tail_op or op
+    n = (v[0] if isinstance(v, tuple) else v).shape[-1]
+
+    def lane(i, j):
+        return _at(v, (Ellipsis, slice(i, j)))
+
+    if n < lanes:
+        res = lane(0, 1)
+        for i in range(1, n):
+            res = tail_op(res, lane(i, i + 1))
+        return _at(res, (Ellipsis, 0))
+    aligned, paired = n - n % lanes, n - n % (2 * lanes)
+    p0 = lane(0, lanes)
+    if aligned > lanes:
+        p1 = lane(lanes, 2 * lanes)
+        for i in range(2 * lanes, paired, 2 * lanes):
+            p0, p1 = op(p0, lane(i, i + lanes)), op(p1, lane(i + lanes, i + 2 * lanes))
+        p0 = op(p0, p1)
+        if aligned > paired:
+            p0 = op(p0, lane(paired, aligned))
+    width = lanes
+    while width > 1:
+        width //= 2
+        p0 = op(_at(p0, (Ellipsis, slice(0, width))), _at(p0, (Ellipsis, slice(width, 2 * width))))
+    res = _at(p0, (Ellipsis, 0))
+    for i in range(aligned, n):
+        res = tail_op(res, _at(v, (Ellipsis, i)))
+    return res
+
+
+def _signs(d, packet):
+    """Eigen's sign of each pivot: +-1 for real ones (|d| for 0 and NaN), d
+    times the reciprocal of its magnitude for complex ones (0 for 0), or on
+    packets (packet=True) d divided by the overflow-safe magnitude."""
+    if not isinstance(d, tuple):
+        f = ftz(np.array(d))
+        one = np.ones((), d.dtype)
+        return np.where(f > 0, one, np.where(f < 0, -one, np.abs(d)))
+    re, im = daz(d)
+    if not packet:
+        mag = magnitude(d)
+        inv = ftz(1 / mag)
+        zero = mag == 0
+        return tuple(np.where(zero, 0 * p, ftz(p * inv)) for p in (re, im))
+    big = np.maximum(np.abs(re), np.abs(im))
+    small = np.minimum(np.abs(re), np.abs(im))
+    r = ftz(small / big)
+    mag = ftz(big * ftz(np.sqrt(ftz(1 + ftz(r * r)))))
+    mag = np.where(small == 0, big, mag)
+    return tuple(np.where(big == 0, 0 * p, ftz(p / mag)) for p in (re, im))
+
+
+def slogdet(x):
+    """(sign, log |det|) of each matrix of the batch x (b, n, n), n > 0, as
+    TensorFlow's kernel: the pivots of the LU, the sum of their logs (on
+    the magnitudes) and the product of their signs with the permutation's,
+    all in Eigen's order; no special case for a singular or non-finite
+    matrix (log |det| is then -inf or NaN, the sign 0 or NaN). Real values,
+    or (real, imaginary) pairs for the complex sign."""
+    lu, _, swaps = partial_piv_lu(x)
+    n = x.shape[-1]
+    diag = _at(lu, (slice(None), np.arange(n), np.arange(n)))
+    real = (diag[0] if isinstance(diag, tuple) else diag).dtype
+    lanes = 8 if real == np.float32 else 4          # an AVX packet of reals
+    with np.errstate(all="ignore"):
+        log_abs = _redux(_log_magnitudes(magnitude(diag)), lanes,
+                         lambda a, b: ftz(np.add(a, b)))
+        parity = np.where(swaps % 2 == 1, -1.0, 1.0).astype(real)
+        if not isinstance(diag, tuple):
+            prod = _redux(_signs(diag, packet=False), lanes, lambda a, b: ftz(np.multiply(a, b)))
+            return ftz(parity * prod), log_abs
+        # Complex: the packets' signs and products differ from the scalar
+        # ones (no recovery of infinities in the products).
+        lanes //= 2
+        signs = _signs(diag, packet=False)
+        head = n - n % lanes
+        if head:
+            for s, p in zip(signs, _signs(_at(diag, (Ellipsis, slice(0, head))), packet=True)):
+                s[..., :head] = p
+        prod = _redux(signs, lanes, lambda a, b: mul(a, b, recover=False), mul)
+        return mul((parity, np.zeros_like(parity)), prod), log_abs
+
+
+def det(x):
+    """The determinant of each matrix of the batch x (b, n, n), n > 0, as
+    TensorFlow's kernel computes it: sign * exp(log |det|) (the C library's
+    exp), so a huge or tiny determinant overflows or underflows as that."""
+    from ..kernels.exp_log import exp_scalar
+    sign, log_abs = slogdet(x)
+    with np.errstate(all="ignore"):
+        if log_abs.dtype == np.float32:
+            e = exp_scalar(np.ascontiguousarray(log_abs))
+        else:
+            e = np.exp(log_abs)
+            fine = np.abs(log_abs) < 700        # math.exp raises on overflow
+            e[fine] = [math.exp(v) for v in log_abs[fine].tolist()]
+            e = ftz(e)
+        return _map(lambda s: ftz(s * e), sign)

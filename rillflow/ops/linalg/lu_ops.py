@@ -3,10 +3,11 @@ the functions TensorFlow builds on it from public ops: `lu_solve`,
 `lu_matrix_inverse` and `lu_reconstruct`.
 
 The kernel is Eigen's PartialPivLU (TensorFlow's Lu kernel) written on
-batches: column by column, the pivot is the first row of largest modulus at
-or below the diagonal, rows are swapped, the column below the pivot divided
-by it and the trailing block updated by the outer product. That is Eigen's
-unblocked algorithm, which it uses up to 16 x 16; larger matrices it blocks,
+batches (`eigen_solvers.partial_piv_lu`): column by column, the pivot is the
+first row of largest modulus at or below the diagonal, rows are swapped, the
+column below the pivot divided by it and the trailing block updated by the
+outer product. That is Eigen's unblocked algorithm, which it uses up to
+16 x 16 (bit for bit, NaN and inf included); larger matrices it blocks,
 which rounds the updates in another order (same pivots, last bits may
 differ). As in TensorFlow, the Lu op has no gradient; the solvers built on
 its output differentiate through their own ops.
@@ -31,6 +32,7 @@ from ..core.join_ops import concat, stack
 from ..core.reduction_ops import reduce_prod
 from ..core.shape_ops import reshape, shape as _shape
 from ..core.sort_ops import argsort
+from . import eigen_solvers as E
 from .linalg_util import _state, _LINALG_T, _invalid, _scope
 from .matmul_ops import matmul
 from .solve_ops import triangular_solve
@@ -40,30 +42,6 @@ __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
 
 _KERNEL_T = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
              np.dtype(np.complex128))
-
-
-def _partial_piv_lu(a):
-    """Eigen's unblocked PartialPivLU of every matrix of the batch `a`
-    (b, n, n), in place: returns the row order p with a[p] = L U."""
-    b, n, _ = a.shape
-    perm = np.tile(np.arange(n), (b, 1))
-    batch = np.arange(b)
-    for k in range(n):
-        score = np.abs(a[:, k:, k])
-        # The first row of largest modulus (np.argmax keeps the first, as
-        # Eigen's maxCoeff); an exactly zero column is left unpivoted.
-        piv = np.argmax(score, axis=1) + k
-        nonzero = score[batch, piv - k] != 0
-        swap = nonzero & (piv != k)
-        if swap.any():
-            rows, other = batch[swap], piv[swap]
-            a[rows, k], a[rows, other] = a[rows, other], a[rows, k].copy()
-            perm[rows, k], perm[rows, other] = perm[rows, other], perm[rows, k].copy()
-        if k + 1 < n:
-            if nonzero.any():
-                a[nonzero, k + 1:, k] /= a[nonzero, k, k][:, None]
-            a[:, k + 1:, k + 1:] -= a[:, k + 1:, k, None] * a[:, k, None, k + 1:]
-    return perm
 
 
 def _lu_kernel(x, output_idx_type=D.int32):
@@ -80,15 +58,17 @@ def _lu_kernel(x, output_idx_type=D.int32):
     n = x.shape[-1]
     if x.size == 0:
         return [np.array(x, copy=True), np.zeros(x.shape[:-1], idx)]
-    a = np.array(x, copy=True).reshape((-1, n, n))
+    lu, perm, _ = E.partial_piv_lu(x.reshape((-1, n, n)))
+    # Eigen cannot promise invertibility; TensorFlow rejects a matrix whose
+    # smallest |pivot| (found as Eigen's minCoeff finds it: a NaN is passed
+    # over unless it is the first pivot) is not > 0. Other NaN pivots are
+    # returned: the rows and columns that depend on them are NaN.
+    ar = np.arange(n)
     with np.errstate(all="ignore"):
-        perm = _partial_piv_lu(a)
-        # Eigen cannot promise invertibility; TensorFlow rejects exact zero
-        # (or NaN) pivots.
-        pivots = np.abs(np.diagonal(a, axis1=-2, axis2=-1))
-        if not (np.min(pivots, axis=-1) > 0).all():
+        smallest = E.min_magnitude(E.magnitude(E._at(lu, (Ellipsis, ar, ar))))
+        if not (E.ftz(smallest) > 0).all():
             raise _invalid("Input is not invertible.")
-    return [a.reshape(x.shape), perm.astype(idx).reshape(x.shape[:-1])]
+    return [E.join(lu, x.dtype).reshape(x.shape), perm.astype(idx).reshape(x.shape[:-1])]
 
 
 def _lu_infer(inputs, attrs):

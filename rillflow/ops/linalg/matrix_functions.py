@@ -7,6 +7,8 @@ The square root and the logarithm come from SciPy (the `signal` extra): NumPy
 has no Schur decomposition, and an eigendecomposition is wrong for defective
 matrices, so without SciPy these raise an error that says so.
 """
+import warnings
+
 import numpy as np
 
 from ...framework import dtypes as D
@@ -25,6 +27,7 @@ from ..core.unary_ops import abs as _abs, floor, is_finite, log
 from ..core.join_ops import concat
 from ..control_flow.while_loop import while_loop
 from .einsum_ops import einsum
+from . import eigen_solvers as E
 from .linalg_util import _LINALG_T, _compute_dtype, _linalg_unary, _scope, _square_check
 from .linalg_util import _square_infer
 from .matmul_ops import matmul
@@ -209,17 +212,54 @@ def sqrtm(input, name=None):  # noqa: A002
 
 # --- logm -------------------------------------------------------------------------
 
+def _logm_1x1(z, dtype):
+    """TensorFlow's logm of 1 x 1 matrices z (k,): log(z) multiplied by its
+    unit Schur vector as a complex product, once (complex64) or twice
+    (complex128), so a non-finite log (of 0, inf or NaN) comes back as
+    (log|z|, NaN) for complex64 and all NaN for complex128; subnormal
+    parts read as 0 (denormals-are-zero)."""
+    re, im = (E.ftz(np.array(part)) for part in (z.real, z.imag))
+    z = np.empty(re.shape, dtype)
+    z.real, z.imag = re, im
+    with np.errstate(all="ignore"):
+        w = np.log(z)
+        lost = ~np.isfinite(w)
+        # C's log |z|: hypot is inf for an infinite part, even with a NaN.
+        w.real[lost] = np.log(np.hypot(re, im))[lost] if dtype == np.complex64 else np.nan
+        w.imag[lost] = np.nan
+    return w
+
+
 def _logm_kernel(x):
     _square_check(x)
     if x.size == 0:
         return np.array(x, copy=True)
-    sl = _scipy_linalg("logm")
-    flat = x.reshape((-1,) + x.shape[-2:]).astype(np.complex128)
-    out = np.empty(flat.shape, dtype=x.dtype)
-    for i, m in enumerate(flat):
-        with np.errstate(all="ignore"):
-            r = sl.logm(m)
-        out[i] = r[0] if isinstance(r, tuple) else r
+    n = x.shape[-1]
+    flat = x.reshape((-1, n, n))
+    if n == 1:
+        return _logm_1x1(flat[:, 0, 0], x.dtype).reshape(x.shape)
+    # Eigen's Schur method (TensorFlow's kernel) multiplies the logarithm of
+    # the triangular factor by the unitary ones: an inf or NaN anywhere in
+    # the matrix, or a log of 0 (a singular matrix), reaches every entry as
+    # NaN. SciPy is not asked then (it raises, or loops forever on an
+    # infinite triangular matrix).
+    out = np.full(flat.shape, complex(np.nan, np.nan), dtype=x.dtype)
+    finite = np.isfinite(flat).all(axis=(-2, -1))
+    if finite.any():
+        sl = _scipy_linalg("logm")
+        for i in np.nonzero(finite)[0]:
+            m = flat[i]
+            m = (E.ftz(np.array(m.real)) + 1j * E.ftz(np.array(m.imag))).astype(np.complex128)
+            with np.errstate(all="ignore"), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                r = sl.logm(m)
+            r = r[0] if isinstance(r, tuple) else r
+            # SciPy stands in a tiny number for an exactly zero eigenvalue;
+            # Eigen takes its log, -inf.
+            singular = any(type(w.message).__name__ == "LogmExactlySingularWarning"
+                           for w in caught)
+            if np.isfinite(r).all() and not singular:
+                out[i] = r
     return out.reshape(x.shape)
 
 
@@ -232,7 +272,9 @@ def logm(input, name=None):  # noqa: A002
     """The principal logarithm of each innermost square complex matrix.
 
     Only complex64 and complex128, and without a gradient, as in TensorFlow.
-    Needs SciPy.
+    As TensorFlow's Schur method, a matrix holding inf or NaN, or a singular
+    one, gives NaN in every entry (a 1 x 1 one: see `_logm_1x1`); the
+    others of a batch are unaffected. Needs SciPy.
     """
     return _linalg_unary(_MatrixLogarithm, input, {}, name or "MatrixLogarithm")
 
