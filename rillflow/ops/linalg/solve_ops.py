@@ -68,9 +68,25 @@ def inv(input, adjoint=False, name=None):  # noqa: A002
                          name or "MatrixInverse")
 
 
-def _det_kernel(x):
+def _det_checked(op, x):
+    """x as a batch (b, n, n) for TensorFlow's determinant kernels, which
+    have no half precision; None if there is nothing to compute."""
     _square_check(x)
-    return np.asarray(np.linalg.det(_compute_dtype(x))).astype(x.dtype)
+    if x.dtype not in E.KERNEL_T:
+        raise E.no_kernel(op, x.dtype)
+    if x.size == 0:
+        return None
+    return x.reshape((-1,) + x.shape[-2:])
+
+
+def _det_kernel(x):
+    # As TensorFlow: sign * exp(sum of log |pivot|) of Eigen's LU, not a
+    # product of the pivots (so 1e30 * 1e30 is inf in float32, and an inf
+    # pivot gives +-inf, a NaN or inf times 0 gives NaN).
+    flat = _det_checked("MatrixDeterminant", x)
+    if flat is None:        # an empty matrix's determinant is 1
+        return np.ones(x.shape[:-2], x.dtype)
+    return E.join(E.det(flat), x.dtype).reshape(x.shape[:-2])
 
 
 def _det_grad(op, g):
@@ -87,14 +103,22 @@ _MatrixDeterminant = register(
 
 @export("linalg.det", "compat.v1.matrix_determinant", "compat.v1.linalg.det")
 def det(input, name=None):  # noqa: A002
-    """The determinant of each innermost square matrix."""
+    """The determinant of each innermost square matrix.
+
+    As TensorFlow: sign * exp(log|det|) from the LU's pivots, so it
+    overflows to inf (and underflows to 0) as exp does, an inf pivot gives
+    +-inf and a NaN, or inf - inf, NaN.
+    """
     return _linalg_unary(_MatrixDeterminant, input, {}, name or "MatrixDeterminant")
 
 
 def _slogdet_kernel(x):
-    _square_check(x)
-    sign, logabs = np.linalg.slogdet(_compute_dtype(x))
-    return [np.asarray(sign).astype(x.dtype), np.asarray(logabs).astype(x.dtype)]
+    flat = _det_checked("LogMatrixDeterminant", x)
+    if flat is None:
+        return [np.ones(x.shape[:-2], x.dtype), np.zeros(x.shape[:-2], x.dtype)]
+    sign, logabs = E.slogdet(flat)
+    return [E.join(sign, x.dtype).reshape(x.shape[:-2]),
+            logabs.astype(x.dtype).reshape(x.shape[:-2])]
 
 
 def _slogdet_grad(op, g_sign, g_logabs):
@@ -118,7 +142,8 @@ def slogdet(input, name=None):  # noqa: A002
     """(sign, log|det|) of each innermost square matrix, as a namedtuple.
 
     Stable where `det` over- or underflows; a singular matrix gives sign 0
-    and log|det| = -inf.
+    and log|det| = -inf; as in TensorFlow, an inf pivot gives log|det| =
+    inf with its sign, and a NaN (or inf - inf) gives NaN.
     """
     x = convert_to_tensor(input)
     if _state.graph is None and x._v.dtype not in _LogMatrixDeterminant.allowed_np:
