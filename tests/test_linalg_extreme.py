@@ -300,18 +300,19 @@ def test_det_and_slogdet_of_matrices_holding_inf_or_nan_as_tensorflow():
     # case: an inf pivot gives +-inf, inf - inf or 0 * inf NaN. It was
     # LAPACK's det (NaN for an inf pivot, a wrong sign for -inf) and
     # slogdet (sign 1 for NaN).
+    cases = [([[inf, 0], [0, 1]], (inf, 1, inf)), ([[-inf, 0], [0, 1]], (-inf, -1, inf)),
+             ([[inf, 0], [0, -1]], (-inf, -1, inf)), ([[1, inf], [0, 1]], (nan, nan, nan)),
+             ([[1, 0], [inf, 1]], (nan, -0.0, nan)), ([[1, 2], [inf, 1]], (-inf, -1, inf)),
+             ([[2, 1], [1, inf]], (inf, 1, inf)), ([[nan, 0], [0, 1]], (nan, nan, nan)),
+             ([[1, nan], [0, 1]], (nan, nan, nan)), ([[inf, inf], [inf, inf]], (nan, nan, nan)),
+             ([[inf]], (inf, 1, inf)), ([[-inf]], (-inf, -1, inf)), ([[nan]], (nan, nan, nan)),
+             ([[1, 2, 3], [4, inf, 6], [7, 8, 9]], (-inf, -1, inf)),
+             ([[1, 2, 3], [4, 5, 6], [7, 8, inf]], (nan, nan, nan)),
+             ([[inf, 2, 3], [4, 5, 6], [7, 8, 9]], (-inf, -1, inf)),
+             ([[1, 2], [2, 4]], (-0.0, -0.0, -inf)), ([[0]], (0, 0, -inf)),
+             ([[-0.0]], (0, 0, -inf)), ([[0, 1], [1, 0]], (-1, -1, 0))]
     for dtype in (np.float32, np.float64):
-        for m, want in [([[inf, 0], [0, 1]], (inf, 1, inf)), ([[-inf, 0], [0, 1]], (-inf, -1, inf)),
-                        ([[inf, 0], [0, -1]], (-inf, -1, inf)), ([[1, inf], [0, 1]], (nan, nan, nan)),
-                        ([[1, 0], [inf, 1]], (nan, -0.0, nan)), ([[1, 2], [inf, 1]], (-inf, -1, inf)),
-                        ([[2, 1], [1, inf]], (inf, 1, inf)), ([[nan, 0], [0, 1]], (nan, nan, nan)),
-                        ([[1, nan], [0, 1]], (nan, nan, nan)), ([[inf, inf], [inf, inf]], (nan, nan, nan)),
-                        ([[inf]], (inf, 1, inf)), ([[-inf]], (-inf, -1, inf)), ([[nan]], (nan, nan, nan)),
-                        ([[1, 2, 3], [4, inf, 6], [7, 8, 9]], (-inf, -1, inf)),
-                        ([[1, 2, 3], [4, 5, 6], [7, 8, inf]], (nan, nan, nan)),
-                        ([[inf, 2, 3], [4, 5, 6], [7, 8, 9]], (-inf, -1, inf)),
-                        ([[1, 2], [2, 4]], (-0.0, -0.0, -inf)), ([[0]], (0, 0, -inf)),
-                        ([[-0.0]], (0, 0, -inf)), ([[0, 1], [1, 0]], (-1, -1, 0))]:
+        for m, want in cases:
             same(dets(m, dtype), want)
 
 
@@ -364,3 +365,69 @@ def test_det_has_no_half_precision_kernel():
     for f in (tf.linalg.det, tf.linalg.slogdet):
         with pytest.raises(tf.errors.NotFoundError, match="Determinant"):
             f(tf.constant([[3.0, 1], [1, 7]], tf.float16))
+
+
+# --- cholesky, lstsq ------------------------------------------------------------------
+
+def test_cholesky_fails_where_eigens_llt_fails():
+    # LAPACK's factorization (in its own order of operations) failed on
+    # this float32 matrix; Eigen's, TensorFlow's, ends on a small positive
+    # pivot. A subnormal pivot reads as 0 and fails; NaN passes through.
+    chol = lambda m, dt=np.float32: tf.linalg.cholesky(np.array(m, dt)).numpy()  # noqa: E731
+    same(chol([[14, 28], [28, 56]]), [[3.7416574954986572, 0], [7.483314514160156, 0.001953125]])
+    same(chol([[14, 28], [28, 56]], np.float64), [[nan, 0], [nan, nan]])
+    same(chol([[1e-40, 0], [0, 1]]), [[nan, 0], [nan, nan]])
+    same(chol([[1e-40, 0], [0, 1]], np.float64), [[1e-20, 0], [0, 1]])
+    same(chol([[inf, 1e20], [1e20, 3]]), [[inf, 0], [0, 1.7320507764816284]])
+    same(chol([[1, nan], [nan, 4]]), [[1, 0], [nan, nan]])
+    same(chol([[4, nan], [1, 4]]), [[2, 0], [0.5, 1.9364917278289795]])
+    same(chol([[4, 2, 1], [2, -1, 0], [1, 0, 3]]), [[nan, 0, 0], [nan, nan, 0], [nan, nan, nan]])
+    with pytest.raises(tf.errors.NotFoundError, match="Cholesky"):
+        tf.linalg.cholesky(tf.constant([[4.0, 1], [1, 3]], tf.float16))
+
+
+def ls(a, b, dtype=np.float32, **kw):
+    return tf.linalg.lstsq(np.array(a, dtype), np.array(b, dtype), **kw).numpy().ravel()
+
+
+def test_lstsq_fast_gives_nan_where_the_normal_equations_overflow():
+    # A^T A = [[inf, inf], [inf, 3]] in float32: the Cholesky factor holds
+    # inf and NaN, the solution is NaN (it was 0).
+    b = [[1], [2], [3]]
+    same(ls([[1e20, 1e20], [1, 1], [0, 1]], b), [nan, nan])
+    same(ls([[1e20, 1e20], [1, 1], [0, 1]], b, l2_regularizer=1.0), [nan, nan])
+    same(ls([[1e20, 0], [0, 1], [0, 0]], [[1e20], [1], [0]]), [nan, nan])
+    # An inf on the diagonal alone: 1 / inf is 0.
+    same(ls([[1e20, 1], [1, 1], [0, 1]], b), [0, 1.9999998807907104])
+    same(ls([[1e20, 1], [1, 1], [0, 1]], b, l2_regularizer=1.0), [0, 1.5])
+    same(ls([[1e20, 0], [0, 1], [0, 0]], [[1], [1], [0]], l2_regularizer=1.0),
+         [0, 0.4999999701976776])
+
+
+def test_lstsq_fast_is_tensorflows_composition_of_ops():
+    b = [[1], [2], [3]]
+    same(ls([[1, 2], [3, 4], [5, 6]], b), [4.030009392863576e-08, 0.4999999701976776])
+    same(ls([[1, 2], [3, 4], [5, 6]], b, l2_regularizer=0.5),
+         [0.1577063351869583, 0.3727596700191498])
+    same(ls([[1, 2], [3, 4], [5, 6]], b, np.float64),
+         [1.5012955407352218e-16, 0.4999999999999999])
+    # Rank deficient: float32's factorization ends on a tiny pivot, float64's
+    # fails (NaN).
+    same(ls([[1, 2], [2, 4], [3, 6]], b), [0, 0.5])
+    same(ls([[1, 2], [2, 4], [3, 6]], b, np.float64), [nan, nan])
+    same(ls([[1e-20, 0], [0, 1], [0, 0]], b), [nan, nan])          # 1e-40 is 0
+    same(ls([[1e-20, 0], [0, 1], [0, 0]], b, np.float64), [1e20, 2])
+    same(ls([[1e20, 1], [1, 2]], [[1e20], [2]], np.float64), [1, 0])
+    same(ls([[1e20, 1]], [[1]], np.float64), [1e-20, 1e-40])      # underdetermined
+
+
+def test_lstsq_large_batches_use_the_kernel_which_rejects_a_failed_factor():
+    # Above TensorFlow's cache guess (256,000 bytes, more matrices than
+    # columns) its MatrixSolveLs kernel runs: a failed factorization is an
+    # error there, not NaN.
+    a = np.tile(np.array([[1, 2], [2, 4], [3, 6]], np.float32), (30000, 1, 1))
+    b = np.tile(np.array([[1], [2], [4]], np.float32), (30000, 1, 1))
+    same(tf.linalg.lstsq(a, b).numpy()[0].ravel(), [-0.7857142686843872, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank deficient"):
+        tf.linalg.lstsq(np.tile(np.array([[1.0, 0], [0, 0], [0, 0]]), (30000, 1, 1)),
+                        np.ones((30000, 3, 1)))

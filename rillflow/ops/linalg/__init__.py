@@ -4,8 +4,9 @@ matrix products, decompositions, solvers and their gradients.
 Modules, each importing only those listed before it:
 
 - `linalg_util`: the dtype sets and helpers the others share (registers no op).
-- `eigen_solvers`: NumPy versions of the Eigen routines behind TensorFlow's triangular
-  solve, LU and Cholesky kernels, with its flush-to-zero (registers no op).
+- `eigen_solvers`: NumPy versions of the Eigen arithmetic and triangular solve behind
+  TensorFlow's kernels, with its flush-to-zero (registers no op); `eigen_decompositions`:
+  its LU (and determinants from it) and Cholesky factorizations, on those (registers no op).
 - `matmul_ops`: `matmul`, `matvec` and `cross`, the products with a kernel of their own.
 - `structure_ops`: diagonals (`diag`, `diag_part`, `set_diag`), `trace`, `band_part`,
   `matrix_transpose`, `adjoint`.

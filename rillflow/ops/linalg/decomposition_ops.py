@@ -16,6 +16,8 @@ from ..core import op_util as U
 from .linalg_util import (
     _state, _LINALG_T, _scope, _invalid, _adjoint_last2, _square_check, _compute_dtype,
     _square_infer, _linalg_unary)
+from . import eigen_decompositions as ED
+from . import eigen_solvers as E
 from .matmul_ops import matmul
 from .structure_ops import diag, diag_part, band_part, matrix_transpose, adjoint
 from .solve_ops import triangular_solve
@@ -35,20 +37,21 @@ from ..core.unary_ops import log
 
 def _cholesky_kernel(x):
     _square_check(x)
-    a = _compute_dtype(x)
-    try:
-        out = np.linalg.cholesky(a)
-    except np.linalg.LinAlgError:
-        # TensorFlow leaves NaNs for matrices that are not positive definite.
-        out = np.empty_like(a)
-        flat_in = a.reshape((-1,) + a.shape[-2:])
-        flat_out = out.reshape(flat_in.shape)
-        for i, m in enumerate(flat_in):
-            try:
-                flat_out[i] = np.linalg.cholesky(m)
-            except np.linalg.LinAlgError:
-                flat_out[i] = np.tril(np.full(m.shape, np.nan, dtype=m.dtype))
-    return out.astype(x.dtype, copy=False)
+    if x.dtype not in E.KERNEL_T:
+        raise E.no_kernel("Cholesky", x.dtype)      # TensorFlow has no half kernel
+    if x.size == 0:
+        return np.array(x, copy=True)
+    n = x.shape[-1]
+    # Eigen's LLT, as TensorFlow's kernel: it fails only where a pivot is
+    # <= 0 in its own float32/float64 arithmetic (LAPACK's order rounds
+    # otherwise, and fails on NaN too), with flush-to-zero.
+    factor, failed = ED.llt(x.reshape((-1, n, n)))
+    out = E.join(factor, x.dtype)
+    if failed.any():
+        # TensorFlow fills the lower triangle with NaNs (and leaves the
+        # upper one unwritten; here it is 0).
+        out[failed] = np.where(np.tri(n, dtype=bool), np.nan, 0).astype(x.dtype)
+    return out.reshape(x.shape)
 
 
 def _cholesky_grad(op, g):
@@ -71,7 +74,8 @@ _Cholesky = register("Cholesky", _cholesky_kernel, _square_infer("Cholesky"), _c
 def cholesky(input, name=None):  # noqa: A002
     """The lower-triangular Cholesky factor L (A = L L^H) of each innermost
     Hermitian positive definite matrix; only A's lower triangle is read.
-    Matrices that are not positive definite give NaNs, as in TensorFlow."""
+    Matrices that are not positive definite (a pivot <= 0 in Eigen's
+    arithmetic) give NaN in the lower triangle, as in TensorFlow."""
     return _linalg_unary(_Cholesky, input, {}, name or "Cholesky")
 
 

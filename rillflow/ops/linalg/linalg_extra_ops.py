@@ -27,6 +27,8 @@ from ..core.math_ops import cast, conj, greater, less_equal, logical_and
 from ..core.reduction_ops import reduce_sum
 from ..core.split_pad_ops import pad
 from ..core.special_math_ops import real
+from . import eigen_decompositions as ED
+from . import eigen_solvers as E
 from .decomposition_ops import cholesky
 from .eig_ops import eigh, eigvalsh
 from .linalg_util import _LINALG_T, _invalid, _scope, _state
@@ -134,15 +136,28 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
 
 # --- lstsq (MatrixSolveLs) --------------------------------------------------------
 
+_RANK_DEFICIENT = ("Input matrix was rank deficient or ill-conditioned. Try setting fast=False "
+                   "or provide a larger l2_regularizer > 0.")
+
+
+def _regularized(gram, l2):
+    """gram + l2 I in gram's dtype; TensorFlow's kernel adds only a positive
+    regularizer, rounded to the matrix's type."""
+    if l2 > 0:
+        gram = gram + gram.dtype.type(l2) * np.eye(gram.shape[-1], dtype=gram.dtype)
+    return gram
+
+
 def _chol_solve_np(gram, rhs):
-    """Solves gram x = rhs by Cholesky, NaN for a matrix that is not positive
-    definite (TensorFlow's kernel does not check, and gives NaN there)."""
-    try:
-        c = np.linalg.cholesky(gram)
-    except np.linalg.LinAlgError:
-        return np.full(gram.shape[:-1] + rhs.shape[-1:], np.nan, dtype=gram.dtype)
-    y = np.linalg.solve(c, rhs)
-    return np.linalg.solve(np.conj(np.swapaxes(c, -1, -2)), y)
+    """Solves gram x = rhs (one matrix) as TensorFlow's MatrixSolveLs kernel:
+    Eigen's LLT, whose failure (a pivot <= 0) is an error, then its two
+    triangular solves."""
+    factor, failed = ED.llt(gram[None])
+    if failed.any():
+        raise _invalid(_RANK_DEFICIENT)
+    lower = E.join(factor, gram.dtype)
+    y = E.join(E.trsm(lower, rhs[None], True), gram.dtype)
+    return E.join(E.trsm(np.conj(np.swapaxes(lower, -1, -2)), y, False), gram.dtype)[0]
 
 
 def _lstsq_kernel(matrix, rhs, l2, fast=True):
@@ -172,9 +187,9 @@ def _lstsq_kernel(matrix, rhs, l2, fast=True):
         elif not fast:
             flat_o[i] = np.linalg.lstsq(ai, bi, rcond=None)[0]
         elif m >= n:
-            flat_o[i] = _chol_solve_np(ah @ ai + l2 * np.eye(n, dtype=ai.dtype), ah @ bi)
+            flat_o[i] = _chol_solve_np(_regularized(ah @ ai, l2), ah @ bi)
         else:
-            flat_o[i] = ah @ _chol_solve_np(ai @ ah + l2 * np.eye(m, dtype=ai.dtype), bi)
+            flat_o[i] = ah @ _chol_solve_np(_regularized(ai @ ah, l2), bi)
     return flat_o.reshape(out.shape).astype(dt)
 
 
@@ -236,20 +251,77 @@ def _nonzero(v):
     return value is not None and bool(np.any(np.asarray(value) != 0))
 
 
+def _use_composite(fast, m):
+    """TensorFlow's choice: its composition of ops for fast=True unless the
+    tensor is larger than a guess of the L2 cache (256,000 bytes) and has
+    more matrices than the smaller of their dimensions (then its kernel)."""
+    if not fast:
+        return False
+    s = m.shape
+    if not s.is_fully_defined():
+        return True
+    size = s.num_elements() * m.dtype.size
+    batch = int(np.prod(s.as_list()[:-2], dtype=np.int64))
+    return not (size > 256000 and batch > min(s.as_list()[-2:]))
+
+
+def _gramian_cholesky(matrix, l2_regularizer, first_kind):
+    """TensorFlow's _RegularizedGramianCholesky: the Cholesky factor of
+    A^H A (first kind) or A A^H, plus l2 I when l2 is a tensor or nonzero."""
+    from ..core.creation_ops import eye
+    from ..core.shape_ops import shape
+    gramian = matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
+    if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0:
+        dims = shape(matrix)
+        small = dims[-1] if first_kind else dims[-2]
+        gramian = gramian + l2_regularizer * eye(small, batch_shape=dims[:-2],
+                                                 dtype=matrix.dtype)
+    return cholesky(gramian)
+
+
+def _lstsq_composite(matrix, rhs, l2_regularizer, name):
+    """TensorFlow's fast least squares: normal equations solved by Cholesky
+    (composed of MatMul, Cholesky and MatrixTriangularSolve, so it differs
+    from a kernel exactly as TensorFlow's does: an A^H A that overflows to
+    inf gives NaN, a factor that fails gives NaN)."""
+    def over():
+        chol = _gramian_cholesky(matrix, l2_regularizer, True)
+        return cholesky_solve(chol, matmul(matrix, rhs, adjoint_a=True))
+
+    def under():
+        chol = _gramian_cholesky(matrix, l2_regularizer, False)
+        return matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
+
+    with _scope(name or "matrix_solve_ls"):
+        s = matrix.shape
+        if s.rank is not None and s[-2] is not None and s[-1] is not None:
+            return over() if s[-2] >= s[-1] else under()
+        from ..control_flow.cond import cond
+        from ..core.math_ops import greater_equal
+        from ..core.shape_ops import shape
+        dims = shape(matrix)
+        return cond(greater_equal(dims[-2], dims[-1]), over, under)
+
+
 @export("linalg.lstsq", "compat.v1.matrix_solve_ls", "compat.v1.linalg.lstsq")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solution of matrix @ X = rhs for each innermost matrix.
 
     fast=True solves the (Tikhonov-regularized) normal equations by Cholesky,
-    giving NaN where they are not positive definite, as in TensorFlow;
-    fast=False takes the minimum-norm solution and ignores `l2_regularizer`
-    (it has no gradient, as in TensorFlow).
+    composed of ops as in TensorFlow (NaN where they are not positive
+    definite, or where A^H A overflows), except for batches larger than
+    TensorFlow's cache guess, which its MatrixSolveLs kernel solves (and
+    rejects a failed factorization); fast=False takes the minimum-norm
+    solution and ignores `l2_regularizer` (it has no gradient, as in
+    TensorFlow).
     """
     m = convert_to_tensor(matrix, name="matrix")
     if m.dtype == D.complex128 and _nonzero(l2_regularizer):
         raise NotImplementedError("matrix_solve_ls is currently disabled for complex128 and "
                                   "l2_regularizer != 0 due to poor accuracy.")
     r = convert_to_tensor(rhs, dtype_hint=m.dtype, name="rhs")
+    if _use_composite(fast, m):
+        return _lstsq_composite(m, r, l2_regularizer, name)
     if _state.graph is None:
         if m.dtype is not r.dtype:
             raise U._mismatch(_MatrixSolveLs, m, r)

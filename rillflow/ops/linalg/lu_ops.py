@@ -3,7 +3,7 @@ the functions TensorFlow builds on it from public ops: `lu_solve`,
 `lu_matrix_inverse` and `lu_reconstruct`.
 
 The kernel is Eigen's PartialPivLU (TensorFlow's Lu kernel) written on
-batches (`eigen_solvers.partial_piv_lu`): column by column, the pivot is the
+batches (`eigen_decompositions.partial_piv_lu`): column by column, the pivot is the
 first row of largest modulus at or below the diagonal, rows are swapped, the
 column below the pivot divided by it and the trailing block updated by the
 outer product. That is Eigen's unblocked algorithm, which it uses up to
@@ -32,6 +32,7 @@ from ..core.join_ops import concat, stack
 from ..core.reduction_ops import reduce_prod
 from ..core.shape_ops import reshape, shape as _shape
 from ..core.sort_ops import argsort
+from . import eigen_decompositions as ED
 from . import eigen_solvers as E
 from .linalg_util import _state, _LINALG_T, _invalid, _scope
 from .matmul_ops import matmul
@@ -58,14 +59,14 @@ def _lu_kernel(x, output_idx_type=D.int32):
     n = x.shape[-1]
     if x.size == 0:
         return [np.array(x, copy=True), np.zeros(x.shape[:-1], idx)]
-    lu, perm, _ = E.partial_piv_lu(x.reshape((-1, n, n)))
+    lu, perm, _ = ED.partial_piv_lu(x.reshape((-1, n, n)))
     # Eigen cannot promise invertibility; TensorFlow rejects a matrix whose
     # smallest |pivot| (found as Eigen's minCoeff finds it: a NaN is passed
     # over unless it is the first pivot) is not > 0. Other NaN pivots are
     # returned: the rows and columns that depend on them are NaN.
     ar = np.arange(n)
     with np.errstate(all="ignore"):
-        smallest = E.min_magnitude(E.magnitude(E._at(lu, (Ellipsis, ar, ar))))
+        smallest = ED.min_magnitude(ED.magnitude(E._at(lu, (Ellipsis, ar, ar))))
         if not (E.ftz(smallest) > 0).all():
             raise _invalid("Input is not invertible.")
     return [E.join(lu, x.dtype).reshape(x.shape), perm.astype(idx).reshape(x.shape[:-1])]

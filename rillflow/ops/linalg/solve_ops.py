@@ -15,6 +15,7 @@ from ..core import op_util as U
 from .linalg_util import (
     _state, _LINALG_T, _scope, _invalid, _same_dtype, _adjoint_last2, _square_check, _compute_dtype,
     _square_infer, _linalg_unary)
+from . import eigen_decompositions as ED
 from . import eigen_solvers as E
 from .matmul_ops import matmul
 from .structure_ops import band_part
@@ -86,7 +87,7 @@ def _det_kernel(x):
     flat = _det_checked("MatrixDeterminant", x)
     if flat is None:        # an empty matrix's determinant is 1
         return np.ones(x.shape[:-2], x.dtype)
-    return E.join(E.det(flat), x.dtype).reshape(x.shape[:-2])
+    return E.join(ED.det(flat), x.dtype).reshape(x.shape[:-2])
 
 
 def _det_grad(op, g):
@@ -116,7 +117,7 @@ def _slogdet_kernel(x):
     flat = _det_checked("LogMatrixDeterminant", x)
     if flat is None:
         return [np.ones(x.shape[:-2], x.dtype), np.zeros(x.shape[:-2], x.dtype)]
-    sign, logabs = E.slogdet(flat)
+    sign, logabs = ED.slogdet(flat)
     return [E.join(sign, x.dtype).reshape(x.shape[:-2]),
             logabs.astype(x.dtype).reshape(x.shape[:-2])]
 
