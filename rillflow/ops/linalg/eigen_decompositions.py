@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ..kernels.exp_log import exp_scalar, log_packets, log_scalar
 from .eigen_solvers import _at, _map, _put, ftz, join, mul, split, sub
 
 
@@ -179,7 +180,6 @@ def _log_magnitudes(m):
     """Eigen's log of each |pivot| (..., n), as its reduction evaluates it:
     on packets (8 float32 or 4 float64) from the first, the last n % 8 (4)
     by the C library's logf (log). Subnormals read as 0."""
-    from ..kernels.exp_log import log_packets, log_scalar
     n = m.shape[-1]
     lanes = 8 if m.dtype == np.float32 else 4
     head = n - n % lanes
@@ -295,7 +295,6 @@ def det(x):
     """The determinant of each matrix of the batch x (b, n, n), n > 0, as
     TensorFlow's kernel computes it: sign * exp(log |det|) (the C library's
     exp), so a huge or tiny determinant overflows or underflows as that."""
-    from ..kernels.exp_log import exp_scalar
     sign, log_abs = slogdet(x)
     with np.errstate(all="ignore"):
         if log_abs.dtype == np.float32:

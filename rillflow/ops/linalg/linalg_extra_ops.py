@@ -23,7 +23,10 @@ from ..core.constant_ops import zeros_like
 from ..core.dim_ops import expand_dims, squeeze
 from ..core.gather_ops import boolean_mask
 from ..core.join_ops import stack
-from ..core.math_ops import cast, conj, greater, less_equal, logical_and
+from ..control_flow.cond import cond
+from ..core.creation_ops import eye
+from ..core.math_ops import cast, conj, greater, greater_equal, less_equal, logical_and
+from ..core.shape_ops import shape
 from ..core.reduction_ops import reduce_sum
 from ..core.split_pad_ops import pad
 from ..core.special_math_ops import real
@@ -268,8 +271,6 @@ def _use_composite(fast, m):
 def _gramian_cholesky(matrix, l2_regularizer, first_kind):
     """TensorFlow's _RegularizedGramianCholesky: the Cholesky factor of
     A^H A (first kind) or A A^H, plus l2 I when l2 is a tensor or nonzero."""
-    from ..core.creation_ops import eye
-    from ..core.shape_ops import shape
     gramian = matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
     if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0:
         dims = shape(matrix)
@@ -296,9 +297,6 @@ def _lstsq_composite(matrix, rhs, l2_regularizer, name):
         s = matrix.shape
         if s.rank is not None and s[-2] is not None and s[-1] is not None:
             return over() if s[-2] >= s[-1] else under()
-        from ..control_flow.cond import cond
-        from ..core.math_ops import greater_equal
-        from ..core.shape_ops import shape
         dims = shape(matrix)
         return cond(greater_equal(dims[-2], dims[-1]), over, under)
 
