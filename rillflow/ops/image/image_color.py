@@ -5,8 +5,9 @@ image_metrics.py).
 
 TensorFlow's dedicated ops (RGBToHSV, HSVToRGB, AdjustContrastv2,
 AdjustHue, AdjustSaturation) are registry entries whose NumPy kernels
-follow TensorFlow's float32 arithmetic step by step; the rest are
-compositions of existing ops, as in TensorFlow.
+follow TensorFlow's float32 arithmetic step by step (AdjustHue and
+AdjustSaturation also its C++ NaN handling and flush-to-zero); the rest
+are compositions of existing ops, as in TensorFlow.
 """
 import numpy as np
 
@@ -23,6 +24,7 @@ from ..core.creation_ops import name_scope
 from ..core.float_sums import float_sum
 from ..core.reduction_ops import reduce_mean, reduce_prod, reduce_std
 from ..core.unary_ops import rsqrt
+from ..kernels import ftz as _ftz
 from ..linalg.einsum_ops import tensordot
 from ..random.stateful_ops import uniform
 from .image_ops import _check_at_least_3d
@@ -218,32 +220,71 @@ def hsv_to_rgb(images, name=None):
     return _hsv_op(_HSVToRGB, images, name)
 
 
+def _f(v):
+    """A float32 result of TensorFlow's arithmetic: flushed to zero if
+    subnormal (its CPU threads run with flush-to-zero)."""
+    return _ftz.flush(np.asarray(v, _F32))
+
+
+def _max(a, b):
+    """std::max(a, b): b only if a < b, so a NaN second operand is ignored
+    and a NaN first one kept."""
+    return np.where(a < b, b, a)
+
+
+def _min(a, b):
+    """std::min(a, b): b only if b < a."""
+    return np.where(b < a, b, a)
+
+
+def _category(h, top):
+    """static_cast<int>(h) for a switch over 0..top: NaN (INT_MIN on x86)
+    and anything outside come back as -1, the switch's default."""
+    with np.errstate(invalid="ignore"):
+        cat = np.where(np.isfinite(h), np.trunc(h), -1).astype(np.int64)
+    return np.where((cat < 0) | (cat > top), -1, cat)
+
+
+def _float_kernel_only(op, images):
+    """TensorFlow's AdjustHue and AdjustSaturation accept half images but
+    have only a float CPU kernel (adjust_hue and adjust_saturation pass
+    float16 images through unconverted)."""
+    if images.dtype == np.float16:
+        raise errors.NotFoundError(
+            None, None, f"Could not find device for node: {{{{node {op}}}}} = {op}[T=DT_HALF]")
+
+
 def _saturation_kernel(images, scale, T=None):
     _check_rgb("AdjustSaturation", images)
-    x = images.astype(_F32)
+    _float_kernel_only("AdjustSaturation", images)
+    # TensorFlow's per-pixel HSV round trip in float32 (some constants are
+    # doubles), with std::max/min's NaN handling and its CPU's
+    # denormals-are-zero: subnormal inputs read as 0, subnormal results are
+    # written as 0 (a hue of -1e-39 stays negative-zero instead of wrapping
+    # to 1, which made the pixel black).
+    x = _ftz.daz(images.astype(_F32))
     r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    # TensorFlow's per-pixel HSV round trip; some constants are doubles.
-    v = np.maximum(r, np.maximum(g, b))
-    rng = v - np.minimum(r, np.minimum(g, b))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.where(v > 0, rng / v, _F32(0))
-        norm = _F32(1) / (_F32(6) * rng)
-        h = np.where(r == v, norm * (g - b), np.where(
-            g == v, ((norm * (b - r)).astype(np.float64) + 2.0 / 6.0).astype(_F32),
-            ((norm * (r - g)).astype(np.float64) + 4.0 / 6.0).astype(_F32)))
-    h = np.where(rng <= 0, _F32(0), h)
-    h = np.where(h < 0, h + _F32(1), h)
-    s = np.minimum(_F32(1), np.maximum(_F32(0), s * _F32(scale)))
-    c = s * v
-    m = v - c
-    dh = h * _F32(6)
-    cat = dh.astype(np.int64)
-    fm = _wrap(dh, _F32(2))
-    xx = c * (_F32(1) - np.abs(fm - _F32(1)))
+    with np.errstate(all="ignore"):
+        v = _max(r, _max(g, b))
+        rng = _f(v - _min(r, _min(g, b)))
+        s = np.where(v > 0, _f(rng / v), _F32(0))
+        norm = _f(_F32(1) / _f(_F32(6) * rng))
+        h = np.where(r == v, _f(norm * _f(g - b)), np.where(
+            g == v, _f((_f(norm * _f(b - r)).astype(np.float64) + 2.0 / 6.0).astype(_F32)),
+            _f((_f(norm * _f(r - g)).astype(np.float64) + 4.0 / 6.0).astype(_F32))))
+        h = np.where(rng <= 0, _F32(0), h)
+        h = np.where(h < 0, _f(h + _F32(1)), h)
+        s = _min(_F32(1), _max(_F32(0), _f(s * _F32(scale))))
+        c = _f(s * v)
+        m = _f(v - c)
+        dh = _f(h * _F32(6))
+        cat = _category(dh, 5)
+        fm = _f(_wrap(dh, _F32(2)))
+        xx = _f(c * _f(_F32(1) - np.abs(_f(fm - _F32(1)))))
     z = np.zeros_like(c)
     table = {0: (c, xx, z), 1: (xx, c, z), 2: (z, c, xx), 3: (z, xx, c), 4: (xx, z, c),
              5: (c, z, xx)}
-    out = [np.select([cat == k for k in range(6)], [table[k][i] for k in range(6)], z) + m
+    out = [_f(np.select([cat == k for k in range(6)], [table[k][i] for k in range(6)], z) + m)
            for i in range(3)]
     return np.stack(out, -1).astype(images.dtype)
 
@@ -262,35 +303,50 @@ def _wrap(v, period):
 
 def _hue_kernel(images, delta, T=None):
     _check_rgb("AdjustHue", images)
-    x = images.astype(_F32)
+    _float_kernel_only("AdjustHue", images)
+    # TensorFlow's per-pixel arithmetic, with denormals-are-zero and
+    # flush-to-zero as on its CPU threads: arithmetic and comparisons read
+    # a subnormal channel as 0. Its compiled code writes the smallest
+    # channel to the output as it is, and the largest one too for pixels
+    # of hue category 0 or 1, but flushed for the others (TensorFlow 2.21,
+    # probed on all orders of subnormal, normal and special channels).
+    raw = images.astype(_F32)
+    x = _ftz.daz(raw)
     r, g, b = x[..., 0], x[..., 1], x[..., 2]
     # The hue category (0..5) from the order of r, g and b, as TensorFlow's
-    # kernel decides it.
+    # kernel decides it (a NaN compares false).
     rg = r < g
     cat = np.where(rg, np.where(b < r, 1, np.where(b > g, 3, 2)),
                    np.where(b < g, 0, np.where(b > r, 4, 5)))
+    lo_raw = np.choose(cat, [raw[..., i] for i in (2, 2, 0, 0, 1, 1)])
+    hi_out = np.where(cat < 2, np.choose(cat, [raw[..., i] for i in (0, 1, 1, 2, 2, 0)]),
+                      np.choose(cat, [r, g, g, b, b, r]))
     vmax = np.choose(cat, [r, g, g, b, b, r])
     vmid = np.choose(cat, [g, r, b, g, r, b])
     vmin = np.choose(cat, [b, b, r, r, g, g])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (vmid - vmin) / (vmax - vmin)
-    increase = (cat & 1) == 0
-    h = cat.astype(_F32) + np.where(increase, ratio, _F32(1) - ratio)
-    h = np.where(vmax == vmin, _F32(0), h).astype(_F32)
-    h = h + _F32(delta) * _F32(6)
-    # TensorFlow brings h into [0, 6) by repeated +-6; one step each way
-    # covers |delta| <= 1, the rest is rare enough to loop on.
-    for _ in range(8):
-        low, high = h < 0, h >= 6
-        if not (low.any() or high.any()):
-            break
-        h = np.where(low, h + _F32(6), np.where(high, h - _F32(6), h))
-    h = np.where(np.isfinite(h) & ((h < 0) | (h >= 6)), np.mod(h, _F32(6)), h)
-    cat = h.astype(np.int64)
-    ratio = h - cat.astype(_F32)
-    ratio = np.where((cat & 1) == 0, ratio, _F32(1) - ratio)
-    vmid = vmin + ratio * (vmax - vmin)
-    cat = np.minimum(cat, 5)
+    with np.errstate(all="ignore"):
+        ratio = _f(_f(vmid - vmin) / _f(vmax - vmin))
+        increase = (cat & 1) == 0
+        h = _f(cat.astype(_F32) + np.where(increase, ratio, _f(_F32(1) - ratio)))
+        h = np.where(vmax == vmin, _F32(0), h).astype(_F32)
+        h = _f(h + _f(_F32(delta) * _F32(6)))
+        # TensorFlow brings h into [0, 6) by repeated +-6 (exact steps); one
+        # step each way covers |delta| <= 1, the rest is rare enough to loop
+        # on. (An h so large that h - 6 == h would loop forever there.)
+        for _ in range(8):
+            low, high = h < 0, h >= 6
+            if not (low.any() or high.any()):
+                break
+            h = np.where(low, h + _F32(6), np.where(high, h - _F32(6), h))
+        h = np.where(np.isfinite(h) & ((h < 0) | (h >= 6)), np.mod(h, _F32(6)), h)
+        # static_cast<int>(NaN) is INT_MIN: even, so the ratio is not
+        # mirrored, and the switch's default (category 5's layout) runs.
+        cat = _category(h, 5)
+        ratio = _f(h - np.where(cat < 0, _F32(0), cat).astype(_F32))
+        ratio = np.where((cat & 1) == 1, _f(_F32(1) - ratio), ratio)
+        vmid = _f(vmin + _f(ratio * _f(vmax - vmin)))
+    cat = np.where(cat < 0, 5, cat)
+    vmax, vmin = hi_out, lo_raw
     rr = np.choose(cat, [vmax, vmid, vmin, vmin, vmid, vmax])
     gg = np.choose(cat, [vmid, vmax, vmax, vmid, vmin, vmin])
     bb = np.choose(cat, [vmin, vmin, vmid, vmax, vmax, vmid])
