@@ -14,8 +14,6 @@ infinities), each real operation rounded on its own: the x86-64 wheel has no
 fused multiply-add. Complex values are carried as (real, imaginary) pairs of
 real arrays.
 """
-import os
-
 import numpy as np
 
 from ...framework import dtypes as D
@@ -186,8 +184,8 @@ def _neg_via_alpha(v):
 # 4 complex128: the `lanes` here are a packet), and the GEBP kernel's order
 # of summation depends on which micro-kernel takes a right-hand-side column
 # (`_kernels`). Beyond about a hundred unknowns Eigen also cuts the unknowns
-# into blocks by the size of the L1 cache (`_depth_block`), each solved as
-# above and then subtracted from the later ones. With all this, solutions
+# into blocks by the size of the L1 cache (`_depth_block`, `_L1`), each
+# solved as above and then subtracted from the later ones. With all this, solutions
 # agree with TensorFlow's bit for bit (checked up to 1000 unknowns and 50
 # right-hand sides, and on infinities, NaNs and subnormals); Eigen's
 # blocking of the right-hand sides by the L2 cache, which changes the
@@ -323,32 +321,19 @@ def _gebp_sums(m_rows, x_cols, lanes, rest, fast):
     return upd
 
 
-def _l1_size():
-    """The L1 data cache per core, as Eigen reads it (32 KiB if unknown)."""
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    try:
-        for entry in sorted(os.listdir(base)):
-            def read(name):
-                with open(os.path.join(base, entry, name)) as f:
-                    return f.read().strip()
-            if read("level") == "1" and read("type") in ("Data", "Unified"):
-                size = read("size")
-                return int(size[:-1]) * 1024 if size.endswith("K") else int(size)
-    except (OSError, ValueError):
-        pass
-    return 32 * 1024
-
-
-_L1 = None
+# Eigen sizes its blocks by the L1 data cache of the CPU TensorFlow runs on
+# (48 KiB on Intel since Ice Lake, the machine the reference values were
+# recorded on; 32 KiB on AMD EPYC and older Intel). rillflow fixes 48 KiB,
+# so that its results do not depend on its own CPU (docs/numerics.md);
+# TensorFlow's own solves of more than about a hundred unknowns differ in
+# the last bits between such CPUs.
+_L1 = 48 * 1024
 
 
 def _depth_block(n, lanes, itemsize):
     """Eigen's block of the sums' depth for a solve of n unknowns (its
     product blocking heuristic with KcFactor 4, one thread): an L1-sized
     multiple of 8, shrunk so that the last block is as large as possible."""
-    global _L1
-    if _L1 is None:
-        _L1 = _l1_size()
     mr = 2 * lanes
     max_kc = max(((_L1 - mr * _NR * itemsize) // (4 * (mr + _NR) * itemsize)) & ~7, 1)
     if n <= max_kc:
