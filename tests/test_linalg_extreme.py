@@ -405,6 +405,9 @@ def test_lstsq_fast_gives_nan_where_the_normal_equations_overflow():
 
 
 def test_lstsq_fast_is_tensorflows_composition_of_ops():
+    # The inputs keep A^T A and A^T b exact (or overflowing), so the bits do
+    # not depend on the BLAS behind matmul; Cholesky and the triangular
+    # solves are TensorFlow's.
     b = [[1], [2], [3]]
     same(ls([[1, 2], [3, 4], [5, 6]], b), [4.030009392863576e-08, 0.4999999701976776])
     same(ls([[1, 2], [3, 4], [5, 6]], b, l2_regularizer=0.5),
