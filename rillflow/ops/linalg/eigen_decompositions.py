@@ -309,55 +309,81 @@ def det(x):
 
 # --- Cholesky -------------------------------------------------------------------------
 
-def _row_dots(rows, v, lanes):
+def _keep(y):
+    return y
+
+
+def _halve(acc, f):
+    """A packet's lanes added pairwise, halves first (Eigen's predux)."""
+    while acc.shape[-1] > 1:
+        h = acc.shape[-1] // 2
+        acc = f(acc[..., :h] + acc[..., h:2 * h])
+    return acc[..., 0]
+
+
+def _row_dots(rows, v, lanes, f):
     """Eigen's row-major matrix-vector product's dot products of the rows
     (..., r, k) with v (..., k), real: blocks of 8, 4 and 2 rows sum whole
     packets lane by lane (halved at the end) and then the leftover columns
     one by one; a last single row also takes a half packet (4 float32, 2
-    float64) before those."""
+    float64) before those. `f` flushes (or not) each result."""
     r, k = rows.shape[-2:]
     full = k - k % lanes
-    prods = ftz(rows * v[..., None, :])
-    out = np.empty(rows.shape[:-1], rows.dtype)
-
-    def packets(p, stop):
-        acc = np.zeros(p.shape[:-1] + (lanes,), p.dtype)
-        for j in range(0, stop, lanes):
-            acc = ftz(acc + p[..., j:j + lanes])
-        width = lanes
-        while width > 1:
-            width //= 2
-            acc = ftz(acc[..., :width] + acc[..., width:2 * width])
-        return acc[..., 0]
-
-    i = 0
+    prods = f(rows * v[..., None, :])
+    acc = np.zeros(prods.shape[:-1] + (lanes,), prods.dtype)
+    for j in range(0, full, lanes):
+        acc = f(acc + prods[..., j:j + lanes])
+    cc = _halve(acc, f)
+    # The rows the 8-, 4- and 2-row blocks take; one may be left.
+    blocked = 0
     for block in (8, 4, 2):
-        while i + block <= r and (block < 8 or i < r - 7):
-            p = prods[..., i:i + block, :]
-            cc = packets(p, full)
-            for j in range(full, k):
-                cc = ftz(cc + p[..., j])
-            out[..., i:i + block] = cc
-            i += block
-    if i < r:
-        p = prods[..., i:, :]
-        cc = packets(p, full)
-        j = full
+        while blocked < r - block + 1:
+            blocked += block
+    j = full
+    if blocked < r and k - full >= lanes // 2:
         half = lanes // 2
-        if k - j >= half:
-            acc = np.zeros(p.shape[:-1] + (half,), p.dtype)
-            while k - j >= half:
-                acc = ftz(acc + p[..., j:j + half])
-                j += half
-            width = half
-            while width > 1:
-                width //= 2
-                acc = ftz(acc[..., :width] + acc[..., width:2 * width])
-            cc = ftz(cc + acc[..., 0])
-        for j in range(j, k):
-            cc = ftz(cc + p[..., j])
-        out[..., i:] = cc
-    return out
+        tail = np.zeros(prods.shape[:-2] + (half,), prods.dtype)
+        while k - j >= half:
+            tail = f(tail + prods[..., r - 1, j:j + half])
+            j += half
+        cc[..., r - 1] = f(cc[..., r - 1] + _halve(tail, f))
+        for c in range(j, k):
+            cc[..., r - 1] = f(cc[..., r - 1] + prods[..., r - 1, c])
+        j = full
+        last = slice(0, r - 1)
+    else:
+        last = slice(0, r)
+    for c in range(j, k):
+        cc[..., last] = f(cc[..., last] + prods[..., last, c])
+    return cc
+
+
+def _llt_real(a, lanes, flush):
+    """The real LLT in place on a (b, n, n), flushing every result or not;
+    returns whether each matrix failed."""
+    f = ftz if flush else _keep
+    b, n, _ = a.shape
+    failed = np.zeros(b, bool)
+    for k in range(n):
+        d = np.array(a[:, k, k])
+        if k:
+            sq = f(a[:, k, :k] * a[:, k, :k])
+            d = f(d - _redux(sq, lanes, lambda p, q: f(p + q)))
+        failed |= ~(d > 0) & ~np.isnan(d)
+        d = f(np.sqrt(d))
+        a[:, k, k] = d
+        if k + 1 == n:
+            break
+        col = a[:, k + 1:, k]
+        if k + 2 == n and k:
+            # One row left: a 1 x 1 product, Eigen's inner product (its
+            # vectorized sum of the products).
+            prods = f(a[:, k + 1, :k] * a[:, k, :k])
+            col = f(col - _redux(prods, lanes, lambda p, q: f(p + q))[:, None])
+        elif k:
+            col = f(col - _row_dots(a[:, k + 1:, :k], a[:, k, :k], lanes, f))
+        a[:, k + 1:, k] = f(col / d[:, None])
+    return failed
 
 
 def llt(x):
@@ -375,59 +401,28 @@ def llt(x):
     complex_ = isinstance(a, tuple)
     real = a[0] if complex_ else a
     lanes = 32 // real.dtype.itemsize
-    failed = np.zeros(b, bool)
-    if n >= 32:
-        return _llt_blocked_free(a, failed)
+    if n >= 32 or complex_:
+        return _llt_numpy(a, np.zeros(b, bool))
     with np.errstate(all="ignore"):
-        for k in range(n):
-            d = np.array(real[:, k, k])
-            if k:
-                if complex_:
-                    re, im = a[0][:, k, :k], a[1][:, k, :k]
-                    sq = ftz(ftz(re * re) + ftz(im * im))
-                    total = sq[:, 0]
-                    for j in range(1, k):
-                        total = ftz(total + sq[:, j])
-                else:
-                    sq = ftz(a[:, k, :k] * a[:, k, :k])
-                    total = _redux(sq, lanes, lambda p, q: ftz(p + q))
-                d = ftz(d - total)
-            failed |= ~(d > 0) & ~np.isnan(d)
-            d = ftz(np.sqrt(d))
-            _put(a, (slice(None), k, k), (d, np.zeros_like(d)) if complex_ else d)
-            if k + 1 == n:
+        # Unflushed first; if no entry of A or L is below 2**(e/2 + p) in
+        # magnitude (e the smallest normal exponent, p the mantissa bits),
+        # no product, sum or quotient was subnormal and flushing changes
+        # nothing (as in eigen_solvers._safe); else again with flushing.
+        out = np.array(a)
+        failed = _llt_real(out, lanes, flush=False)
+        bound = 2.0 ** (-51 if real.dtype == np.float32 else -485)
+        for v in (a, out):
+            w = np.abs(v[np.isfinite(v) & (v != 0)])
+            if w.size and w.min() < bound:
+                out = np.array(a)
+                failed = _llt_real(out, lanes, flush=True)
                 break
-            below = (slice(None), slice(k + 1, None), k)
-            col = _at(a, below)
-            if k:
-                if complex_:
-                    # Complex: the dot products one term after another.
-                    rows = _at(a, (slice(None), slice(k + 1, None), slice(0, k)))
-                    conj_row = (a[0][:, None, k, :k], -a[1][:, None, k, :k])
-                    terms = mul(rows, conj_row, recover=False)
-                    dots = tuple(_seq_rows(t) for t in terms)
-                    col = sub(col, dots)
-                elif k + 2 == n:
-                    # One row left: a 1 x 1 product, Eigen's inner product
-                    # (its vectorized sum of the products).
-                    prods = ftz(a[:, k + 1, :k] * a[:, k, :k])
-                    col = sub(col, _redux(prods, lanes, lambda p, q: ftz(p + q))[:, None])
-                else:
-                    col = sub(col, _row_dots(a[:, k + 1:, :k], a[:, k, :k], lanes))
-            _put(a, below, _map(lambda c: ftz(c / d[:, None]), col))
-    return a, failed
+    return out, failed
 
 
-def _seq_rows(t):
-    """Sums over the last axis one term after another, from +0."""
-    total = np.zeros(t.shape[:-1], t.dtype)
-    for j in range(t.shape[-1]):
-        total = ftz(total + t[..., j])
-    return total
-
-
-def _llt_blocked_free(a, failed):
-    """llt for large matrices: the same steps, each column's sums by NumPy."""
+def _llt_numpy(a, failed):
+    """llt for complex and large matrices: the same steps, each column's sums
+    by NumPy."""
     complex_ = isinstance(a, tuple)
     m = join(a, np.result_type(a[0].dtype, np.complex64)) if complex_ else a
     n = m.shape[-1]
