@@ -86,3 +86,13 @@ def test_adjust_hue_and_saturation_have_no_half_precision_kernel():
         tf.image.adjust_saturation(h, 0.6)
     bf = tf.image.adjust_saturation(tf.constant(h, tf.bfloat16), 0.5)
     same(tf.cast(bf, tf.float32).numpy(), [[[0.55078125, 0.69921875, 0.8984375]]])
+
+
+def test_adjust_hue_rejects_a_delta_outside_the_unit_interval_eagerly():
+    # As TensorFlow's adjust_hue (eagerly only; NaN passes the test).
+    img = np.full((1, 2, 2, 3), 0.5, np.float32)
+    for delta in (2.5, -1.5, tf.constant(3.0)):
+        with pytest.raises(ValueError, match=r"delta must be in the interval \[-1, 1\]"):
+            tf.image.adjust_hue(img, delta)
+    assert tf.image.adjust_hue(img, np.nan).shape == (1, 2, 2, 3)
+    assert tf.function(lambda x: tf.image.adjust_hue(x, 2.5))(img).shape == (1, 2, 2, 3)

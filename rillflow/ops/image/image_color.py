@@ -14,6 +14,7 @@ import numpy as np
 from ...framework import dtypes as D
 from ...framework import errors
 from ...framework.api_export import export
+from ...framework.context import executing_eagerly
 from ...framework.convert import convert_to_tensor
 from ...framework.execute import apply
 from ...framework.op_registry import register
@@ -372,8 +373,14 @@ def adjust_saturation(image, saturation_factor, name=None):
 
 @export("image.adjust_hue")
 def adjust_hue(image, delta, name=None):
-    """Rotates the hue of RGB images by `delta` (a fraction of a turn, in [-1, 1])."""
+    """Rotates the hue of RGB images by `delta` (a fraction of a turn, in [-1, 1]).
+
+    Raises:
+      ValueError: (eager) delta is outside [-1, 1], as in TensorFlow.
+    """
     with name_scope(name or "adjust_hue"):
+        if executing_eagerly() and (delta < -1 or delta > 1):
+            raise ValueError("delta must be in the interval [-1, 1]")
         flt, orig = _as_float(image)
         delta = convert_to_tensor(delta, D.float32, name="delta")
         adjusted = apply(_AdjustHue, [flt, delta], {"T": flt.dtype}, name="AdjustHue")
