@@ -36,13 +36,39 @@ from . import eigen_decompositions as ED
 from . import eigen_solvers as E
 from .linalg_util import _state, _LINALG_T, _invalid, _scope
 from .matmul_ops import matmul
-from .solve_ops import triangular_solve
+from .solve_ops import tame, triangular_solve
 from .structure_ops import band_part, set_diag
 
 __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
 
 _KERNEL_T = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
              np.dtype(np.complex128))
+
+
+def _partial_piv_lu(a):
+    """Eigen's unblocked PartialPivLU of every matrix of the tame batch `a`
+    (b, n, n), in place, vectorized over the batch (eigen_decompositions'
+    general version, which also follows Eigen on NaN, inf and subnormals,
+    takes several times as long): returns the row order p with a[p] = L U."""
+    b, n, _ = a.shape
+    perm = np.tile(np.arange(n), (b, 1))
+    batch = np.arange(b)
+    for k in range(n):
+        score = np.abs(a[:, k:, k])
+        # The first row of largest modulus (np.argmax keeps the first, as
+        # Eigen's maxCoeff); an exactly zero column is left unpivoted.
+        piv = np.argmax(score, axis=1) + k
+        nonzero = score[batch, piv - k] != 0
+        swap = nonzero & (piv != k)
+        if swap.any():
+            rows, other = batch[swap], piv[swap]
+            a[rows, k], a[rows, other] = a[rows, other], a[rows, k].copy()
+            perm[rows, k], perm[rows, other] = perm[rows, other], perm[rows, k].copy()
+        if k + 1 < n:
+            if nonzero.any():
+                a[nonzero, k + 1:, k] /= a[nonzero, k, k][:, None]
+            a[:, k + 1:, k + 1:] -= a[:, k + 1:, k, None] * a[:, k, None, k + 1:]
+    return perm
 
 
 def _lu_kernel(x, output_idx_type=D.int32):
@@ -59,6 +85,14 @@ def _lu_kernel(x, output_idx_type=D.int32):
     n = x.shape[-1]
     if x.size == 0:
         return [np.array(x, copy=True), np.zeros(x.shape[:-1], idx)]
+    if tame(x):
+        a = np.array(x, copy=True).reshape((-1, n, n))
+        with np.errstate(all="ignore"):
+            perm = _partial_piv_lu(a)
+            pivots = np.abs(np.diagonal(a, axis1=-2, axis2=-1))
+            if not (np.min(pivots, axis=-1) > 0).all():
+                raise _invalid("Input is not invertible.")
+        return [a.reshape(x.shape), perm.astype(idx).reshape(x.shape[:-1])]
     lu, perm, _ = ED.partial_piv_lu(x.reshape((-1, n, n)))
     # Eigen cannot promise invertibility; TensorFlow rejects a matrix whose
     # smallest |pivot| (found as Eigen's minCoeff finds it: a NaN is passed
