@@ -89,12 +89,14 @@ def _nonfinite(flat):
 def _tame_parts(x, axes):
     """`tame` over `axes` of x (a boolean array of the other axes)."""
     a = np.abs(x)                        # complex: its modulus, checked as a whole
-    info = np.finfo(a.dtype)
-    hi = 2.0 ** (info.maxexp // 4)
-    with np.errstate(invalid="ignore"):
-        big = np.max(np.where(np.isnan(a), np.inf, a), axis=axes)
-        small = np.min(np.where(a == 0, np.inf, a), axis=axes)
+    hi = _TAME[a.dtype]
+    big = np.max(a, axis=axes)           # NaN propagates: NaN <= hi is False
+    small = np.min(a, axis=axes, where=a != 0, initial=np.inf)
     return (big <= hi) & (small >= 1 / hi)
+
+
+_TAME = {np.dtype(t): 2.0 ** (np.finfo(t).maxexp // 4) for t in (np.float16, np.float32,
+                                                                np.float64)}
 
 
 def tame(x):
