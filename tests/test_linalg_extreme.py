@@ -100,6 +100,23 @@ def test_triangular_solve_complex_specials_recover_infinities_as_c_does():
          [[0.5 - 0.5j, 1 + 1j], [complex(0, -1), complex(0, -1.3333333333333333)]])
 
 
+def test_triangular_solve_of_a_tame_but_badly_scaled_triangle_substitutes():
+    # Tame (finite, 1e30 is well inside float64's range), so LAPACK runs it,
+    # but as a triangular solve: an LU of the triangle (the old fast path)
+    # pivoted on the 1e30 and lost the first rows (x0 1.0616 for 1.0110).
+    # TensorFlow 2.21's values.
+    m = np.array([[0.5025683360321447, -0.8517907379983513, -1.8444544530653197],
+                  [1.1715328769151445, -2.267196938354881, 1e30],
+                  [-0.9863718459276707, -1e30, 1.2047498059965644]])
+    b = np.array([[0.5080867153165819, -0.814212744482838],
+                  [-0.3167688095058067, -0.2645136463185111],
+                  [0.41553230523776674, 1.7802566433348268]])
+    got = tf.linalg.triangular_solve(m, b, lower=False, adjoint=True).numpy()
+    np.testing.assert_allclose(got, [[1.01098, -1.620104], [-0.240109, 0.725346],
+                                     [1.9930214663298046e+29, -6.02072120483948e+29]],
+                               rtol=1e-5)
+
+
 def test_triangular_solve_batches_broadcast_and_keep_other_matrices_finite():
     m = np.array([[[2, 0], [1, nan]], [[4, 0], [2, 1]]])
     b = np.array([[1, 2], [3, 4]], np.float64)

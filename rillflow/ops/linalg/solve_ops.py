@@ -314,6 +314,16 @@ def solve(matrix, rhs, adjoint=False, name=None):
                           name or "MatrixSolve")
 
 
+def _lapack_triangular_solve():
+    """scipy.linalg.solve_triangular (LAPACK's trtrs), or None without SciPy
+    (the `signal` extra): then every system takes Eigen's substitution."""
+    try:
+        from scipy.linalg import solve_triangular
+    except ImportError:
+        return None
+    return solve_triangular
+
+
 def _tri_solve_kernel(matrix, rhs, lower=True, adjoint=False):
     for i, t in enumerate((matrix, rhs)):
         if t.ndim < 2:
@@ -335,15 +345,21 @@ def _tri_solve_kernel(matrix, rhs, lower=True, adjoint=False):
     if adjoint:
         matrix = _adjoint_last2(matrix)
         lower = not lower
-    tri = np.tril(matrix) if lower else np.triu(matrix)
-    if tame(tri) and tame(rhs) and np.all(np.diagonal(tri, axis1=-2, axis2=-1) != 0):
-        # Tame systems with no zero pivot by LAPACK (the same values up to
-        # rounding; the substitution below loops in Python: 32 x 8 took
-        # 0.3 ms where LAPACK takes 47 us).
-        n = tri.shape[-1]
-        a = np.broadcast_to(_compute_dtype(tri), batch + (n, n))
-        b = np.broadcast_to(_compute_dtype(rhs), batch + rhs.shape[-2:])
-        return np.linalg.solve(a, b).astype(rhs.dtype, copy=False)
+    trtrs = _lapack_triangular_solve()
+    if trtrs is not None:
+        tri = np.tril(matrix) if lower else np.triu(matrix)
+        if tame(tri) and tame(rhs) and np.all(np.diagonal(tri, axis1=-2, axis2=-1) != 0):
+            # Tame systems with no zero pivot by LAPACK's substitution (the
+            # same values up to rounding; Eigen's below loops in Python: 32 x 8
+            # took 0.3 ms). Never an LU of the triangle: its pivoting mixes a
+            # 1e30 below the diagonal into rows that do not depend on it.
+            n = tri.shape[-1]
+            a = np.broadcast_to(tri, batch + (n, n))
+            b = np.broadcast_to(rhs, batch + rhs.shape[-2:])
+            out = np.empty(b.shape, rhs.dtype)
+            for i in np.ndindex(batch):
+                out[i] = trtrs(a[i], b[i], lower=lower, check_finite=False)
+            return out
     # Substitution as TensorFlow's kernel (Eigen's triangular solve) does
     # it, not an LU of the triangle: rows that do not depend on a NaN or a
     # zero pivot stay finite, and an inf below the diagonal is no pivot.
