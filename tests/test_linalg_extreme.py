@@ -23,7 +23,7 @@ def same(actual, expected):
 
 
 def near(actual, expected, rtol=2e-6):
-    """Tame inputs (solve_ops.tame: finite, magnitudes well inside the
+    """Tame inputs (linalg_util.tame: finite, magnitudes well inside the
     range) run through LAPACK, whose order of operations rounds otherwise
     than TensorFlow's Eigen kernels: the same values up to rounding."""
     a = np.asarray(actual)

@@ -108,6 +108,18 @@ def _find_openblas():
     return None
 
 
+# OpenBLAS's handle, looked up once: (lib, set, get), or False where NumPy's
+# BLAS is not a loaded OpenBLAS with a set/get_num_threads pair (or off Linux).
+_handle = [None]
+
+
+def _openblas():
+    if _handle[0] is None:
+        found = _find_openblas() if sys.platform.startswith("linux") else None
+        _handle[0] = found or False
+    return _handle[0]
+
+
 def _cpu_times():
     """(all processes' busy jiffies, this process's jiffies) from /proc."""
     with open("/proc/stat", "rb") as f:
@@ -130,8 +142,8 @@ def _setup():
     elif not sys.platform.startswith("linux"):
         _state["why"] = "not Linux"
     else:
-        found = _find_openblas()
-        if found is None:
+        found = _openblas()
+        if not found:
             _state["why"] = "no OpenBLAS with set/get_num_threads loaded"
             return False
         lib, setter, getter = found
@@ -206,8 +218,8 @@ def _take_over():
     if os.environ.get("RILLFLOW_BLAS_THREADS", "").strip().lower() != "kernels" or \
             not sys.platform.startswith("linux"):
         return False
-    found = _find_openblas()
-    if found is None:
+    found = _openblas()
+    if not found:
         return False
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     found[1](1)
@@ -222,19 +234,8 @@ _KERNELS = _take_over()
 
 
 # --- one thread per call, for a while (single_thread_begin/end) -----------------------------
-# OpenBLAS's handle, looked up once: (lib, set, get), or False where NumPy's
-# BLAS is not a loaded OpenBLAS with a set/get_num_threads pair.
-_handle = [None]
 _hold_lock = threading.Lock()
 _hold = {"depth": 0, "saved": 1}
-
-
-def _openblas():
-    if _handle[0] is None:
-        found = _find_openblas() if sys.platform.startswith("linux") else None
-        _handle[0] = found or False
-    return _handle[0]
-
 
 def single_thread_begin(stop_idle=False):
     """Holds OpenBLAS to one thread per call until the matching

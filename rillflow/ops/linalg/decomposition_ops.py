@@ -15,12 +15,12 @@ from ...framework.tensor_shape import TensorShape
 from ..core import op_util as U
 from .linalg_util import (
     _state, _LINALG_T, _scope, _invalid, _adjoint_last2, _square_check, _compute_dtype,
-    _square_infer, _linalg_unary)
+    _square_infer, _linalg_unary, tame)
 from . import eigen_decompositions as ED
 from . import eigen_solvers as E
 from .matmul_ops import matmul
 from .structure_ops import diag, diag_part, band_part, matrix_transpose, adjoint
-from .solve_ops import tame, triangular_solve
+from .solve_ops import triangular_solve
 from ..core.constant_ops import ones_like
 from ..core.dim_ops import expand_dims
 from ..core.broadcast_ops import where
@@ -44,7 +44,7 @@ def _cholesky_kernel(x):
     n = x.shape[-1]
     flat = x.reshape((-1, n, n))
     if tame(np.tril(flat)):
-        # Tame matrices (solve_ops.tame) by LAPACK (the same factor up to rounding; Eigen's
+        # Tame matrices (linalg_util.tame) by LAPACK (the same factor up to rounding; Eigen's
         # order below loops in Python: 31 x 31 took 0.95 ms where LAPACK
         # takes 12 us). A matrix LAPACK finds not positive definite gets
         # NaNs, as TensorFlow's (a pivot rounding to just above or below 0

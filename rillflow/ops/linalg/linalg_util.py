@@ -86,3 +86,35 @@ def _linalg_unary(opdef, x, attrs, name):
     if _state.graph is None and x._v.dtype not in opdef.allowed_np:
         raise U._eager_disallowed(opdef, x)
     return apply1(opdef, x, attrs, name=name)
+
+
+def tame(x):
+    """Whether every value of `x` is finite and every nonzero magnitude
+    within 2**+-(a quarter of the exponent range) (4e9 and 5e-10 in float32):
+    where LAPACK's results differ from TensorFlow's Eigen kernels only by
+    rounding. Inf, NaN, values whose products overflow, flush to zero or are
+    subnormal take Eigen's arithmetic (ops/linalg/eigen_*.py), which loops in
+    Python."""
+    x = np.asarray(x)
+    if x.size == 0:
+        return True
+    if x.dtype.kind == "c":
+        # Each part: a tiny imaginary part next to a large real one still
+        # flushes in Eigen's complex arithmetic.
+        return tame(x.real) and tame(x.imag)
+    if x.dtype.kind != "f":
+        return True
+    return bool(tame_parts(x.reshape(-1), 0))
+
+
+def tame_parts(x, axes):
+    """`tame` over `axes` of x (a boolean array of the other axes)."""
+    a = np.abs(x)                        # complex: its modulus, checked as a whole
+    hi = _TAME[a.dtype]
+    big = np.max(a, axis=axes)           # NaN propagates: NaN <= hi is False
+    small = np.min(a, axis=axes, where=a != 0, initial=np.inf)
+    return (big <= hi) & (small >= 1 / hi)
+
+
+_TAME = {np.dtype(t): 2.0 ** (np.finfo(t).maxexp // 4) for t in (np.float16, np.float32,
+                                                                np.float64)}

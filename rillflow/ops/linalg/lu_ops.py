@@ -34,9 +34,9 @@ from ..core.shape_ops import reshape, shape as _shape
 from ..core.sort_ops import argsort
 from . import eigen_decompositions as ED
 from . import eigen_solvers as E
-from .linalg_util import _state, _LINALG_T, _invalid, _scope
+from .linalg_util import _state, _LINALG_T, _invalid, _scope, tame
 from .matmul_ops import matmul
-from .solve_ops import tame, triangular_solve
+from .solve_ops import triangular_solve
 from .structure_ops import band_part, set_diag
 
 __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]

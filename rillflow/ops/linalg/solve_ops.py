@@ -14,7 +14,7 @@ from ...framework.tensor_shape import TensorShape, dims_text
 from ..core import op_util as U
 from .linalg_util import (
     _state, _LINALG_T, _scope, _invalid, _same_dtype, _adjoint_last2, _square_check, _compute_dtype,
-    _square_infer, _linalg_unary)
+    _square_infer, _linalg_unary, tame, tame_parts)
 from . import eigen_decompositions as ED
 from . import eigen_solvers as E
 from .matmul_ops import matmul
@@ -80,51 +80,19 @@ def _det_checked(op, x):
     return x.reshape((-1,) + x.shape[-2:])
 
 
-def _nonfinite(flat):
+def _untame(flat):
     """Which matrices of a (b, n, n) batch are not `tame`: they hold an inf
     or NaN, or magnitudes where products may over- or underflow."""
-    return ~_tame_parts(flat, (-2, -1))
+    return ~tame_parts(flat, (-2, -1))
 
 
-def _tame_parts(x, axes):
-    """`tame` over `axes` of x (a boolean array of the other axes)."""
-    a = np.abs(x)                        # complex: its modulus, checked as a whole
-    hi = _TAME[a.dtype]
-    big = np.max(a, axis=axes)           # NaN propagates: NaN <= hi is False
-    small = np.min(a, axis=axes, where=a != 0, initial=np.inf)
-    return (big <= hi) & (small >= 1 / hi)
-
-
-_TAME = {np.dtype(t): 2.0 ** (np.finfo(t).maxexp // 4) for t in (np.float16, np.float32,
-                                                                np.float64)}
-
-
-def tame(x):
-    """Whether every value of `x` is finite and every nonzero magnitude
-    within 2**+-(a quarter of the exponent range) (4e9 and 5e-10 in float32):
-    where LAPACK's results differ from TensorFlow's Eigen kernels only by
-    rounding. Inf, NaN, values whose products overflow, flush to zero or are
-    subnormal take Eigen's arithmetic (ops/linalg/eigen_*.py), which loops in
-    Python."""
-    x = np.asarray(x)
-    if x.size == 0:
-        return True
-    if x.dtype.kind == "c":
-        # Each part: a tiny imaginary part next to a large real one still
-        # flushes in Eigen's complex arithmetic.
-        return tame(x.real) and tame(x.imag)
-    if x.dtype.kind != "f":
-        return True
-    return bool(_tame_parts(x.reshape(-1), 0))
-
-
-def _by_finiteness(flat, fast, exact):
+def _by_tameness(flat, fast, exact):
     """fast(matrices) for the `tame` matrices of the batch (LAPACK: the
     same values up to rounding, at LAPACK's speed) and exact(matrices) for
     the others (TensorFlow's Eigen arithmetic, where the two differ in
     kind: NaN, inf or 0 against a finite value, or an error); each returns
     a list of per-matrix result arrays."""
-    bad = _nonfinite(flat)
+    bad = _untame(flat)
     if not bad.any():
         return fast(flat)
     if bad.all():
@@ -147,7 +115,7 @@ def _det_kernel(x):
     flat = _det_checked("MatrixDeterminant", x)
     if flat is None:        # an empty matrix's determinant is 1
         return np.ones(x.shape[:-2], x.dtype)
-    out, = _by_finiteness(
+    out, = _by_tameness(
         flat, lambda m: [np.asarray(np.linalg.det(_compute_dtype(m))).astype(x.dtype)],
         lambda m: [E.join(ED.det(m), x.dtype)])
     return out.reshape(x.shape[:-2])
@@ -188,7 +156,7 @@ def _slogdet_kernel(x):
     def exact(m):
         sign, logabs = ED.slogdet(m)
         return [E.join(sign, x.dtype), logabs.astype(x.dtype)]
-    sign, logabs = _by_finiteness(flat, fast, exact)      # as _det_kernel
+    sign, logabs = _by_tameness(flat, fast, exact)      # as _det_kernel
     return [sign.reshape(x.shape[:-2]), logabs.reshape(x.shape[:-2])]
 
 
