@@ -37,6 +37,19 @@ def runner(in_function):
 
 
 @contextlib.contextmanager
+def passes_off(*names):
+    """Compiles tf.functions with the compiler passes `names`
+    (compiler/fallback.PASSES) switched off, the others on."""
+    from rillflow.compiler import codegen
+    saved = codegen.options.disabled
+    codegen.options.disabled = saved | frozenset(names)
+    try:
+        yield
+    finally:
+        codegen.options.disabled = saved
+
+
+@contextlib.contextmanager
 def optimizations(on):
     """Compiles tf.functions with rillflow's compiler optimizations on or off
     (off: the plain path, one kernel call per op)."""

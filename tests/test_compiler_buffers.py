@@ -6,7 +6,7 @@ import numpy as np
 
 import rillflow as tf
 
-from helpers import optimizations
+from helpers import optimizations, passes_off
 from kernel_modes import default_products
 
 
@@ -66,7 +66,9 @@ def test_sparse_xent_keeps_logits_that_are_read_later():
 def test_conv_bias_relu_and_their_gradients_reuse_dead_buffers():
     """conv + bias goes into the convolution's buffer, the relu after it into
     the same, and the relu's gradient over the max-pool gradient's; the
-    values are the plain path's bit for bit, NaN and -0 included."""
+    values are the plain path's bit for bit, NaN and -0 included. (The
+    pairs are joined into one kernel each unless kernel_fusion is off:
+    test_kernel_fusion.py.)"""
     rng = np.random.default_rng(5)
     xv = rng.standard_normal((4, 12, 12, 3)).astype(np.float32)
     xv[0, 0, 0, 0] = np.nan
@@ -82,7 +84,8 @@ def test_conv_bias_relu_and_their_gradients_reuse_dead_buffers():
             p = tf.nn.max_pool2d(h, 2, 2, "VALID")
             loss = tf.reduce_sum(p * p)
         return [h, loss] + tape.gradient(loss, [k, b])
-    plain, opt, src = run_both(step, x, k, b)
+    with passes_off("kernel_fusion"):
+        plain, opt, src = run_both(step, x, k, b)
     for a, c in zip(_as_np(plain), _as_np(opt)):
         np.testing.assert_array_equal(a.view(np.int32), c.view(np.int32))
     assert "out=Conv2D)" in src and "k_Relu(Conv2D, out=Conv2D)" in src

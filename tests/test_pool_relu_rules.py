@@ -46,6 +46,16 @@ def test_max_pool_grad_leading_nan_keeps_the_gradient():
     assert g.ravel().tolist() == [1, 0, 1, 1, 0, 1, 0]
 
 
+def test_max_pool_grad_of_minus_zero_is_plus_zero():
+    # TensorFlow 2.21 adds each window's gradient to zeros, also where the
+    # windows are apart: 0 + (-0) is +0 everywhere (eager and tf.function).
+    x = tf.constant(_row([1., 3., 2., 0.]))
+    y = tf.nn.max_pool2d(x, [1, 2], [1, 2], "VALID")
+    g = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=tf.constant(_row([-0., -0.])),
+                               ksize=[1, 1, 2, 1], strides=[1, 1, 2, 1], padding="VALID")
+    assert _signs(g) == ["+", "+", "+", "+"]
+
+
 def test_max_pool_grad_routes_only_the_gradient_of_the_max():
     x = tf.constant(_row([1., 2., 3., 4.]))
     with tf.GradientTape() as t:
@@ -195,6 +205,7 @@ def test_compiled_pooling_loops_give_the_numpy_kernels_bits():
                 try:
                     y = P.max_pool(x, K, S, pad)
                     g = np.random.default_rng(3).standard_normal(y.shape).astype(np.float32)
+                    g.ravel()[::7] = -0.0
                     (got if use else want).extend([
                         y, P.max_pool_grad(x, g, K, S, pad), P.avg_pool(x, K, S, pad),
                         P.avg_pool_grad(x.shape, g, K, S, pad)])

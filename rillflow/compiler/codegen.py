@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 
-from . import (accumulate, fallback, fusion, in_place, loop_batch, loop_invariant, loop_lists,
+from . import (accumulate, fallback, fusion, in_place, kernel_fusion, loop_batch, loop_invariant, loop_lists,
                specialize)
 from .plan import Plan
 from ..framework import dtypes as D
@@ -409,10 +409,14 @@ class Emitter:
             self.emit("if %s:" % flag)
             self.indent += 1
             self.emit("%s = False" % flag)
+            if options.on("kernel_fusion"):
+                first = kernel_fusion.join(first, protected)
             if options.on("fusion"):
                 first = fusion.fuse(first, protected)
             self.emit_plans(first, protected)
             self.indent -= 1
+        if options.on("kernel_fusion"):
+            plans = kernel_fusion.join(plans, protected)
         if options.on("fusion"):
             plans = fusion.fuse(plans, protected)
         self.emit_plans(plans, protected)
@@ -469,6 +473,11 @@ class Emitter:
             return
         if kind == "fused":
             fusion.emit_fused(self, plan)
+            in_place.note_result(self, plan)
+            return
+        if kind == "joined":
+            buffer = in_place.joined_out(self, plan) if options.on("in_place") else None
+            kernel_fusion.emit_joined(self, plan, buffer)
             in_place.note_result(self, plan)
             return
         if kind == "alias":
@@ -595,6 +604,8 @@ def _compile(graph, inputs, outputs, name, ops, extra_ops, keep_stateful):
     protected = {id(em.subst.get(id(t), t)) for t in outputs if t is not None}
     if options.on("scalar_loop_inputs"):
         _scalar_loop_inputs(em, inputs, plans)
+    if options.on("kernel_fusion"):
+        plans = kernel_fusion.join(plans, protected)
     if options.on("fusion"):
         em.serial_chunks = fusion.chunks_serially(p.op for p in plans)
         plans = fusion.fuse(plans, protected)

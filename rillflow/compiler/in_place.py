@@ -65,7 +65,7 @@ def note_result(em, plan):
     # a row of loop_batch.py's stacked value, reads a view.
     if kind == "kernel":
         outs = [outs[i] for i in FRESH_KERNELS.get(plan.op.type, ())]
-    elif not (kind == "fused" or kind == "expr" and plan.op.type in FRESH_EXPR and
+    elif not (kind in ("fused", "joined") or kind == "expr" and plan.op.type in FRESH_EXPR and
               isinstance(plan.template, str)):
         return
     for t in outs:
@@ -93,7 +93,8 @@ def safe_readers(plans):
     unsafe = set()
     seen = set()
     for p in plans:
-        fresh = p.kind == "fused" or p.kind == "expr" and p.op.type in FRESH_EXPR and \
+        fresh = p.kind in ("fused", "joined") or \
+            p.kind == "expr" and p.op.type in FRESH_EXPR and \
             isinstance(p.template, str) or \
             p.kind == "stmt" and p.op.type in _UPDATES or \
             p.kind == "kernel" and p.op.type in FRESH_KERNELS or _reduces(p)
@@ -172,3 +173,16 @@ def kernel_out(em, plan, args):
     # The operand's name is deleted after the call as usual: the result,
     # under its own name, holds the buffer.
     return args[k]
+
+
+def joined_out(em, plan):
+    """For a joined plan (compiler/kernel_fusion.py) whose operand named in
+    kernel_fusion.JOINED_OUT is free: that operand's name (passed as
+    `out=`); else None."""
+    from .kernel_fusion import JOINED_OUT
+    src, out = plan.inputs[JOINED_OUT[plan.template.kind]], plan.op.outputs[0]
+    n = _static_size(out)
+    if n is None or n < MIN_ELEMENTS or \
+            not _free(em, src, plan.op, out.dtype, _static_shape(out)):
+        return None
+    return em.value(src)

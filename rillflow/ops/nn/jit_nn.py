@@ -25,10 +25,12 @@ def _load():
     L.max_pool(x, y, 2, 2, 1, 1, 0, 0)        # compiles, or loads from the disk cache
     L.max_pool_grad(x, y, x.copy(), 2, 2, 1, 1, 0, 0)
     L.max_pool_grad_disjoint(x, y, x.copy(), 2, 2, 2, 2, 0, 0)
+    L.max_pool_grad_relu_disjoint(x, y, x.copy(), 2, 2, 2, 2, 0, 0)
     L.avg_pool(x, y, 2, 2, 1, 1, 0, 0)
     L.avg_pool_grad(y, x.copy(), 2, 2, 1, 1, 0, 0)
     z = np.zeros(9, np.float32)
     L.relu(z, z.copy())
+    L.bias_relu(z.reshape(3, 3), z[:3], z.reshape(3, 3).copy())
     L.relu_grad(z, z, z.copy())
     v = np.empty((16, 1, 2), np.float32)     # (16 positions, tiles, channels)
     W.input_tiles(x, 1, 1, 1, 1, v)
@@ -40,6 +42,8 @@ def _load():
     W.filter_untile(u, g)
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
             "max_pool_grad_disjoint": L.max_pool_grad_disjoint,
+            "max_pool_grad_relu_disjoint": L.max_pool_grad_relu_disjoint,
+            "bias_relu": L.bias_relu,
             "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
             "relu": L.relu, "relu_grad": L.relu_grad,
             "wino_input": W.input_tiles, "wino_output": W.output_tiles,

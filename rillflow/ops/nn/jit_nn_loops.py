@@ -115,6 +115,48 @@ def max_pool_grad_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
 
 
 @numba.njit(cache=True, nogil=True)
+def max_pool_grad_relu_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
+    """relu_grad(max_pool_grad_disjoint(x, g), x) in one pass, for x the
+    relu's output: the gradient at a window's maximum times (max > 0), +0
+    elsewhere (0 + g, then g * 1 or g * 0: the bits of the two kernels, NaN
+    and -0 included). Each window reads its elements before writing them,
+    and windows do not overlap, so dx may be x's own buffer."""
+    n_, oh_, ow_, c_ = g.shape
+    h, w = x.shape[1], x.shape[2]
+    cur = np.empty(c_, np.float32)
+    idx = np.empty(c_, np.int32)
+    gate = np.empty(c_, np.float32)
+    one, zero = np.float32(1), np.float32(0)
+    for n in range(n_):
+        for oi in range(oh_):
+            r0, r1 = _span(oi, kh, sh, ph, h)
+            for oj in range(ow_):
+                q0, q1 = _span(oj, kw, sw, pw, w)
+                first = x[n, r0, q0]
+                p0 = np.int32(r0 * w + q0)
+                for c in range(c_):
+                    cur[c] = first[c]
+                    idx[c] = p0
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        v = x[n, r, q]
+                        p = np.int32(r * w + q)
+                        for c in range(c_):
+                            t = cur[c] < v[c]
+                            cur[c] = v[c] if t else cur[c]
+                            idx[c] = p if t else idx[c]
+                gv = g[n, oi, oj]
+                for c in range(c_):
+                    gate[c] = (zero + gv[c]) * (one if cur[c] > zero else zero)
+                for r in range(r0, r1):
+                    for q in range(q0, q1):
+                        d = dx[n, r, q]
+                        p = np.int32(r * w + q)
+                        for c in range(c_):
+                            d[c] = gate[c] if idx[c] == p else zero
+
+
+@numba.njit(cache=True, nogil=True)
 def avg_pool(x, out, kh, kw, sh, sw, ph, pw):
     """out[n, i, j, :] = each window's real elements added in order from 0,
     divided by their count."""
@@ -176,6 +218,31 @@ def relu(x, out):
     for i in range(lo, n):
         v = x[i]
         out[i] = zero if v < zero else v
+
+
+@numba.njit(cache=True, nogil=True)
+def bias_relu(x, b, out):
+    """out = relu(x + b) of (rows, C) float32 `x` and (C,) `b`: the add, then
+    `relu`'s rule by flat position (the packets clear <= 0, the last
+    size % 8 elements < 0), in one pass. out may be x's own buffer."""
+    rows, c_ = x.shape
+    n = rows * c_
+    lo = n - n % 8
+    zero = np.float32(0)
+    whole = lo // c_ if c_ else rows       # rows entirely inside the packets
+    for r in range(whole):
+        xr, orow = x[r], out[r]
+        for c in range(c_):
+            v = xr[c] + b[c]
+            orow[c] = zero if v <= zero else v
+    for r in range(whole, rows):
+        xr, orow = x[r], out[r]
+        for c in range(c_):
+            v = xr[c] + b[c]
+            if r * c_ + c < lo:
+                orow[c] = zero if v <= zero else v
+            else:
+                orow[c] = zero if v < zero else v
 
 
 @numba.njit(cache=True, nogil=True)

@@ -223,6 +223,34 @@ def _argmax(x, geo, values=False):
     return (idx, cur) if values else idx
 
 
+def _tiled(geo, shape):
+    """Whether the 2-D windows tile an input of `shape` exactly: every
+    element lies in one window (and a disjoint gradient writes it)."""
+    return all(k == s and o * s == size and not b for k, s, o, size, b in zip(
+        geo.k, geo.s, geo.outs, shape[1:3], geo.before))
+
+
+def max_pool_grad_relu(x, grad, ksize, strides, padding, out=None):
+    """relu_grad(max_pool_grad(x, grad), x) for `x` a relu's output (the
+    compiler's kernel_fusion joins the two ops) in one compiled pass when
+    the windows do not overlap, else None (the caller runs the two
+    kernels). `out` may be x's own buffer when nothing reads x afterwards:
+    taken when the windows tile x exactly (every element is written, each
+    window's after it was read)."""
+    if x.ndim != 4 or grad.dtype != np.float32 or not grad.size:
+        return None
+    geo = _Geometry(x.shape, ksize, strides, padding)
+    loop = _compiled2d("max_pool_grad_relu_disjoint", x, geo)
+    if loop is None or geo.overlapping() or grad.shape != tuple(geo.out_shape):
+        return None
+    x = np.ascontiguousarray(x)
+    tiled = _tiled(geo, x.shape)
+    if not (tiled and out is x and x.flags.writeable):
+        out = np.empty(x.shape, np.float32) if tiled else np.zeros(x.shape, np.float32)
+    loop(x, np.ascontiguousarray(grad), out, *_window_args(geo))
+    return out
+
+
 def max_pool_grad(x, grad, ksize, strides, padding):
     """TensorFlow's MaxPoolGrad: each window's gradient goes to its maximum."""
     geo = _Geometry(x.shape, ksize, strides, padding)
@@ -232,11 +260,8 @@ def max_pool_grad(x, grad, ksize, strides, padding):
             out = np.zeros(x.shape, np.float32)
         else:
             loop = _compiled2d("max_pool_grad_disjoint", x, geo)
-            # Every element lies in a window (and is written) when the
-            # windows tile the input exactly.
-            tiled = all(k == s and o * s == size and not b for k, s, o, size, b in zip(
-                geo.k, geo.s, geo.outs, x.shape[1:3], geo.before))
-            out = np.empty(x.shape, np.float32) if tiled else np.zeros(x.shape, np.float32)
+            out = np.empty(x.shape, np.float32) if _tiled(geo, x.shape) else \
+                np.zeros(x.shape, np.float32)
         loop(np.ascontiguousarray(x), np.ascontiguousarray(grad), out, *_window_args(geo))
         return out
     dx = geo.padded_zeros(grad.dtype)
@@ -244,8 +269,11 @@ def max_pool_grad(x, grad, ksize, strides, padding):
         return dx[geo.crop()]
     idx = _argmax(x, geo)
     bdt = _bits_dtype(grad.dtype)
-    gbits = np.ascontiguousarray(grad).view(bdt)
     overlap = geo.overlapping()
+    # TensorFlow adds each gradient to zeros: 0 + (-0) is +0. Written
+    # without adding (windows apart), a -0 gradient would stay -0.
+    g0 = grad if overlap else np.add(grad, np.zeros((), grad.dtype))
+    gbits = np.ascontiguousarray(g0).view(bdt)
     part = np.empty(geo.out_shape, grad.dtype) if overlap else None
     for pos in reversed(geo.positions()):     # the windows' order at each input
         mask = np.negative(np.equal(idx, geo.index(pos)).view(np.int8))
