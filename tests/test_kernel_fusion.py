@@ -160,7 +160,7 @@ def test_joined_kernels_without_the_jit_loops():
 
 def test_the_pass_can_be_switched_off_and_falls_back_alone():
     from rillflow.compiler import fallback
-    assert fallback.PASSES[0] == "kernel_fusion"
+    assert "kernel_fusion" in fallback.PASSES
     rng = np.random.default_rng(8)
     x = tf.constant(rng.standard_normal((2, 6, 6, 2)).astype(np.float32))
     k = tf.constant(rng.standard_normal((3, 3, 2, 4)).astype(np.float32))

@@ -21,8 +21,8 @@ import re
 
 import numpy as np
 
-from . import (accumulate, fallback, fusion, in_place, kernel_fusion, loop_batch, loop_invariant, loop_lists,
-               specialize)
+from . import (accumulate, broadcast_sink, fallback, fusion, in_place, kernel_fusion,
+               loop_batch, loop_invariant, loop_lists, specialize)
 from .plan import Plan
 from ..framework import dtypes as D
 from ..framework import errors
@@ -409,12 +409,16 @@ class Emitter:
             self.emit("if %s:" % flag)
             self.indent += 1
             self.emit("%s = False" % flag)
+            if options.on("broadcast_sink"):
+                first = broadcast_sink.sink(first, protected)
             if options.on("kernel_fusion"):
                 first = kernel_fusion.join(first, protected)
             if options.on("fusion"):
                 first = fusion.fuse(first, protected)
             self.emit_plans(first, protected)
             self.indent -= 1
+        if options.on("broadcast_sink"):
+            plans = broadcast_sink.sink(plans, protected)
         if options.on("kernel_fusion"):
             plans = kernel_fusion.join(plans, protected)
         if options.on("fusion"):
@@ -604,6 +608,8 @@ def _compile(graph, inputs, outputs, name, ops, extra_ops, keep_stateful):
     protected = {id(em.subst.get(id(t), t)) for t in outputs if t is not None}
     if options.on("scalar_loop_inputs"):
         _scalar_loop_inputs(em, inputs, plans)
+    if options.on("broadcast_sink"):
+        plans = broadcast_sink.sink(plans, protected)
     if options.on("kernel_fusion"):
         plans = kernel_fusion.join(plans, protected)
     if options.on("fusion"):

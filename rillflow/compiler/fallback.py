@@ -27,7 +27,7 @@ logger = logging.getLogger("rillflow.compiler")
 
 # The passes compile_graph can switch off one at a time, in the order it
 # tries them: the later ones change more of the generated code.
-PASSES = ("kernel_fusion", "fusion", "in_place", "accumulate", "loop_batch", "loop_lists", "loop_invariant",
+PASSES = ("broadcast_sink", "kernel_fusion", "fusion", "in_place", "accumulate", "loop_batch", "loop_lists", "loop_invariant",
           "scalar_loop_inputs", "cse", "specialize")
 # The name recorded when no single pass was to blame: all optimizations off.
 ALL = "optimizations"

@@ -10,7 +10,7 @@ are identical: every op still runs its own kernel, elementwise.
 import numpy as np
 
 from .plan import Plan
-from . import specialize
+from . import broadcast_sink, specialize
 from ..ops.kernels import threads
 
 # Chains whose outputs have fewer elements than this are not worth it.
@@ -109,7 +109,8 @@ def _is_scalar(t):
 
 def _candidate(plan):
     op = plan.op
-    if plan.kind not in ("expr", "kernel") or op.type not in ELEMENTWISE:
+    if plan.kind not in ("expr", "kernel") or op.type not in ELEMENTWISE or \
+            broadcast_sink.is_sunk(plan):
         return None
     if len(op.outputs) != 1 or op.opdef.stateful:
         return None

@@ -380,7 +380,7 @@ def packet_then_scalar(name, scalar, *args):
         return _unary_loaded(name, args[0])
     out = _binary_loaded(name, *args)
     if out is None:   # another broadcast: the inputs in memory at the output's shape
-        x, y = np.broadcast_arrays(*(np.asarray(a, np.float32) for a in args))
+        x, y = _at_one_shape(*args)
         out = _binary_loaded(name, x, y)
     return out
 
@@ -435,13 +435,22 @@ def _binary_loaded(name, x, y):
     return out
 
 
+def _at_one_shape(x, y):
+    """x and y as float32 arrays of their broadcast shape, the broadcast ones
+    copied: np.broadcast_arrays' views made Numba's argument check warn
+    (a FutureWarning on their writeable flag) when one was passed on."""
+    a, b = np.asarray(x, np.float32), np.asarray(y, np.float32)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return tuple(v if v.shape == shape else np.broadcast_to(v, shape).copy() for v in (a, b))
+
+
 def _all_scalar(name, x, y):
     # jit_glibc's compiled atan2f/powf on every element (broadcast), or None
     # until the loops are loaded.
     compiled = _elementwise.get(_SCALAR_TAILS[name])
     if compiled is None:
         return None
-    a, b = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    a, b = _at_one_shape(x, y)
     out = np.empty(a.shape, np.float32)
     compiled(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
              out.reshape(-1))
