@@ -60,7 +60,10 @@ def test_float32_matches_tensorflow_bits(jit_tanh):
 
 def test_float64_matches_tensorflow_bits(jit_tanh):
     x = np.array([p[0] for p in TANH_F64_REFERENCE], np.uint64).view(np.float64)
-    np.testing.assert_array_equal(_bits(jit_tanh(x)),
+    # Packet values: padded to whole packets of 4 (the last size % 4 elements
+    # of a tensor are the C library's tanh).
+    padded = np.concatenate([x, np.zeros(-x.size % 4)])
+    np.testing.assert_array_equal(_bits(jit_tanh(padded))[:x.size],
                                   np.array([p[1] for p in TANH_F64_REFERENCE], np.uint64))
 
 

@@ -716,7 +716,11 @@ TANH_F64_REFERENCE = [  # (input bits, TensorFlow's output bits), float64
 def test_tanh_float64_matches_tensorflow_bits():
     xb, yb = zip(*TANH_F64_REFERENCE)
     x = np.array(xb, dtype=np.uint64).view(np.float64)
-    got = tf.tanh(tf.constant(x)).numpy().view(np.uint64)
+    # The recorded values are Eigen's packets': padded to whole packets of 4
+    # (in a 14-element tensor the last two are the C library's tanh, which
+    # TensorFlow 2.21 gives 1 ulp apart for x[12]; test_numerics_f64.py).
+    padded = np.concatenate([x, np.zeros(-x.size % 4)])
+    got = tf.tanh(tf.constant(padded)).numpy()[:x.size].view(np.uint64)
     np.testing.assert_array_equal(got, np.array(yb, dtype=np.uint64))
     # the kernel's result is not NumPy's correctly rounded tanh for most of these
     assert (np.tanh(x).view(np.uint64) != got).sum() >= 8

@@ -286,9 +286,11 @@ _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 # glibc's tanf (ops/kernels/trig.py); complex and float64 keep NumPy's.
 _Sin = _simple("Sin", compiled_first("sin", sin_kernel), _sin_grad, _FC)
 _Cos = _simple("Cos", compiled_first("cos", cos_kernel), _cos_grad, _FC)
-_Tan = _simple("Tan", compiled_first("tan", tan_kernel), _tan_grad, _FC)
-_Asin = _simple("Asin", asin_kernel, _asin_grad, _FC)
-_Acos = _simple("Acos", acos_kernel, _acos_grad, _FC)
+# float64 tan, asin and acos: the C library's, as TensorFlow's (libm_kernels).
+_Tan = _simple("Tan", _libm_kernels.with_float64("tan", compiled_first("tan", tan_kernel)),
+               _tan_grad, _FC)
+_Asin = _simple("Asin", _libm_kernels.with_float64("asin", asin_kernel), _asin_grad, _FC)
+_Acos = _simple("Acos", _libm_kernels.with_float64("acos", acos_kernel), _acos_grad, _FC)
 _Atan = _simple("Atan", atan_kernel, _atan_grad, _FC)
 _Sinh = _simple("Sinh", _libm_kernels.kernel("sinh"), _sinh_grad, _FC)
 _Cosh = _simple("Cosh", _libm_kernels.kernel("cosh"), _cosh_grad, _FC)

@@ -25,13 +25,14 @@ subnormal operands count as zero in arithmetic (log of a subnormal is
 
 float16 and bfloat16 go through the float32 computation and round once,
 as Eigen's half and bfloat16 packets do (except sigmoid, which rounds each
-step; see `sigmoid`). float64 uses NumPy's routines (not reproduced).
+step; see `sigmoid`). float64 has its own module, exp_log_f64.py.
 """
 import ctypes
 import math
 
 import numpy as np
 
+from . import exp_log_f64 as _f64
 from . import libm
 
 PACKET = 8                      # float32 lanes per AVX packet
@@ -351,7 +352,7 @@ def split_apply(x, packets, scalar):
 _CHUNK = 1 << 14    # a multiple of PACKET
 
 
-def _make(packets, scalar, f64, name):
+def _make(packets, scalar, f64, other, name):
     def kernel(x):
         dt = x.dtype
         if dt == _F32:
@@ -359,27 +360,29 @@ def _make(packets, scalar, f64, name):
         elif dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
             # Eigen's half and bfloat16 packets convert to float32 and back.
             out = split_apply(np.asarray(x, np.float32), packets, scalar).astype(dt)
-        else:
+        elif dt == _F64:
             return f64(x)
+        else:
+            return other(x)
         return out if isinstance(x, np.ndarray) else out[()]
     kernel.__name__ = name
     kernel.__doc__ = ("Elementwise %s of a NumPy array (or scalar) with TensorFlow's CPU "
-                      "bits for float32, float16 and bfloat16." % name[:-7])
+                      "bits for float32, float64, float16 and bfloat16." % name[:-7])
     return kernel
 
 
-exp_kernel = _make(exp_packets, exp_scalar, np.exp, "exp_kernel")
-expm1_kernel = _make(expm1_packets, expm1_scalar, np.expm1, "expm1_kernel")
-log_kernel = _make(log_packets, log_scalar, np.log, "log_kernel")
-log1p_kernel = _make(log1p_packets, log1p_scalar, np.log1p, "log1p_kernel")
+exp_kernel = _make(exp_packets, exp_scalar, _f64.exp, np.exp, "exp_kernel")
+expm1_kernel = _make(expm1_packets, expm1_scalar, _f64.expm1, np.expm1, "expm1_kernel")
+log_kernel = _make(log_packets, log_scalar, _f64.log, np.log, "log_kernel")
+log1p_kernel = _make(log1p_packets, log1p_scalar, _f64.log1p, np.log1p, "log1p_kernel")
 
 
 def _is_half(dt):
     return dt.kind == "f" and dt.itemsize == 2 or dt.name == "bfloat16"
 
 
-def _sigmoid_f64(x):
-    # NumPy's, for float64 (TensorFlow's double logistic is not reproduced).
+def _sigmoid_other(x):
+    # NumPy's, for complex types.
     with np.errstate(over="ignore"):
         return 1.0 / (1.0 + np.exp(-x))
 
@@ -400,8 +403,10 @@ def sigmoid_kernel(x):
         den = (e.astype(np.float32) + _ONE).astype(dt)
         out = (e.astype(np.float32) / den.astype(np.float32)).astype(dt)
         np.putmask(out, np.isposinf(e), one)
+    elif dt == _F64:
+        return _f64.sigmoid(x)
     else:
-        return _sigmoid_f64(x)
+        return _sigmoid_other(x)
     return out if isinstance(x, np.ndarray) else out[()]
 
 
@@ -423,6 +428,8 @@ def softplus_kernel(x):
     CPU bits for float32, float16 and bfloat16: x above -t, exp(x) below t,
     else log1p(exp(x)) with Eigen's exp and log1p (t = log(eps) + 2)."""
     dt = x.dtype
+    if dt == _F64:
+        return _f64.softplus(x)
     if not (dt == _F32 or _is_half(dt)):
         with np.errstate(over="ignore"):
             return np.logaddexp(np.zeros((), dt), x)

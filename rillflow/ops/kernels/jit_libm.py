@@ -47,3 +47,24 @@ def lgamma(x, out):
     """out[i] = the C library's lgamma(f) of x[i] (log |Gamma|)."""
     for i in range(x.size):
         out[i] = math.lgamma(x[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def tan(x, out):
+    """out[i] = the C library's tan(f) of x[i]."""
+    for i in range(x.size):
+        out[i] = math.tan(x[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def asin(x, out):
+    """out[i] = the C library's asin(f) of x[i] (NaN beyond +-1)."""
+    for i in range(x.size):
+        out[i] = math.asin(x[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def acos(x, out):
+    """out[i] = the C library's acos(f) of x[i] (NaN beyond +-1)."""
+    for i in range(x.size):
+        out[i] = math.acos(x[i])

@@ -15,6 +15,9 @@ _A0, _A1, _A2, _A3 = (np.float32(c) for c in (_tk._A0, _tk._A1, _tk._A2, _tk._A3
 _B0, _B1, _B2, _B3, _B4 = (np.float32(c) for c in (_tk._B0, _tk._B1, _tk._B2, _tk._B3, _tk._B4))
 _LO64, _HI64 = np.float64(_tk._F64_LO), np.float64(_tk._F64_HI)
 _P64 = np.array([float(c) for c in _tk._F64_P])
+# The smallest normal values: TensorFlow reads subnormal inputs as zero, so
+# their tanh (the input itself here) is written as +-0 (r * 0 keeps the sign).
+_TINY32, _TINY64 = np.float32(2.0 ** -126), np.float64(2.0 ** -1022)
 _Q64 = np.array([float(c) for c in _tk._F64_Q])
 
 # No fastmath: it would contract multiply-adds and change the bits.
@@ -48,7 +51,8 @@ def tanh_f32(x, out):
         q = q + _B4
         p = p * (x2 * v)
         p = p + v
-        out[i] = p / q
+        r = p / q
+        out[i] = r if abs(r) >= _TINY32 else r * np.float32(0)
 
 
 @_jit
@@ -72,4 +76,5 @@ def tanh_f64(x, out):
         q = q + _Q64[n_q - 1]
         p = p * (x2 * v)
         p = p + v
-        out[i] = p / q
+        r = p / q
+        out[i] = r if abs(r) >= _TINY64 else r * 0.0

@@ -11,7 +11,7 @@ import numpy as np
 
 __all__ = ["NAMES", "available", "call", "c_function", "lgamma_python"]
 
-NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "lgamma")
+NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "tan", "lgamma")
 
 
 def _lgamma_scalar(v):
@@ -33,7 +33,7 @@ def lgamma_python(x):
 
 _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
           "atanh": np.arctanh, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos,
-          "lgamma": lgamma_python}
+          "tan": np.tan, "lgamma": lgamma_python}
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 

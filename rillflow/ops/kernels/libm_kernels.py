@@ -1,4 +1,5 @@
-"""TensorFlow's sinh, cosh, asinh, acosh, lgamma and atanh, bit for bit.
+"""TensorFlow's sinh, cosh, asinh, acosh, lgamma and atanh, and its float64
+tan, asin and acos (the C library's on every element), bit for bit.
 
 TensorFlow's CPU kernels for sinh, cosh, asinh, acosh and lgamma (Eigen's
 scalar functors) call the C library: `sinhf`, `coshf`, `asinhf`, `acoshf`,
@@ -28,11 +29,12 @@ from . import jit_kernels as _jk
 from . import libm as _libm
 from .tanh_kernel import horner
 
-__all__ = ["kernel", "atanh_packets"]
+__all__ = ["kernel", "atanh_packets", "float64_call", "with_float64"]
 
-_NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "lgamma")
+_NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "lgamma", "tan", "asin", "acos")
 _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
-          "atanh": np.arctanh, "lgamma": _libm.lgamma_python}
+          "atanh": np.arctanh, "lgamma": _libm.lgamma_python, "tan": np.tan,
+          "asin": np.arcsin, "acos": np.arccos}
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
@@ -65,6 +67,37 @@ def _call(name, a):
         loops[name](flat, out)
         return out.reshape(a.shape)
     return _libm.call(name, a)
+
+
+def float64_call(name):
+    """f(x): the C library's double `name` ("tan", "asin", "acos") of every
+    element of float64 x: TensorFlow's float64 tan, asin and acos (Eigen has
+    no double packet code for them; its scalar path calls std::tan, ...),
+    also for subnormals (the C library returns them as they are). NumPy's
+    function without a C library."""
+    numpy_fn = _NUMPY[name]
+
+    def f(x):
+        if not _libm.available():
+            with np.errstate(all="ignore"):
+                return numpy_fn(x)
+        a = np.asarray(x, _F64, order="C")
+        out = _call(name, a)
+        return out if out.ndim or isinstance(x, np.ndarray) else out[()]
+    f.__name__ = name + "_f64"
+    return f
+
+
+def with_float64(name, kernel):
+    """`kernel` (trig.py's tan, asin, acos: TensorFlow's bits for float32 and
+    the half types) with float64 tensors going to `float64_call(name)`."""
+    f64 = float64_call(name)
+
+    def k(x):
+        return f64(x) if x.dtype == _F64 else kernel(x)
+    k.__name__ = getattr(kernel, "__name__", name + "_kernel")
+    k.__doc__ = kernel.__doc__
+    return k
 
 
 # patanh_float: for |x| < 1/2, x + x^3 P(x^2) (P of degree 4 by Horner's

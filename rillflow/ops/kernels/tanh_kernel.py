@@ -11,10 +11,16 @@ RNN state. Running the same operations in the same order gives identical
 bits, checked against TensorFlow 2.21 on millions of inputs (tests hold a
 sample).
 
-The one difference left: TensorFlow flushes subnormal inputs to zero; these
-pass through unchanged here, as they do in every other rillflow kernel.
+TensorFlow reads subnormal inputs as zero (its threads' denormals-are-zero
+mode): their tanh, the input itself in the arithmetic here, is written as
++-0 (a subnormal result comes from nothing else).
 """
+import math
+
 import numpy as np
+
+from . import exp_log_f64 as _f64
+from .exp_log import _flush
 
 try:  # the ufunc behind np.clip: one call instead of np.clip's Python wrapper
     from numpy._core.umath import clip as _clip
@@ -64,7 +70,7 @@ def _tanh_f32(x):
     p *= x2
     p += x
     p /= q
-    return p
+    return _flush(p)
 
 
 # The float64 kernel: the same scheme with degree 8 polynomials in x**2.
@@ -100,7 +106,23 @@ def _tanh_f64(x):
     p *= x2
     p += x
     p /= q
-    return p
+    return _f64.ftz(p)
+
+
+def f64_tail(x, out):
+    """`out` (tanh of float64 x by the packets' formula) with its last
+    size % 4 elements replaced by the C library's tanh: Eigen has no scalar
+    float64 tanh of its own, and its scalar path calls std::tanh (which
+    TensorFlow runs with subnormal inputs read as zero)."""
+    n = np.size(x)
+    k = n % _f64.PACKET_F64
+    if not k:
+        return out
+    vals = _f64.ftz(np.array([math.tanh(v) for v in np.reshape(x, -1)[n - k:].tolist()]))
+    if not isinstance(out, np.ndarray) or out.ndim == 0:
+        return type(out)(vals[0]) if not isinstance(out, np.ndarray) else vals.reshape(())
+    out.reshape(-1)[n - k:] = vals
+    return out
 
 
 _F32_DTYPE = np.dtype(np.float32)
@@ -113,7 +135,7 @@ def tanh_kernel(x):
     if dt is _F32_DTYPE or dt == _F32_DTYPE:
         return _tanh_f32(x)
     if dt == _F64_DTYPE:
-        return _tanh_f64(x)
+        return f64_tail(x, _tanh_f64(x))
     if dt.kind == "f" or dt.name == "bfloat16":
         return _tanh_f32(x.astype(np.float32)).astype(dt)
     return np.tanh(x)  # complex

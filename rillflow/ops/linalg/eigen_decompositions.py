@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ..kernels.exp_log import exp_scalar, log_packets, log_scalar
+from ..kernels.exp_log_f64 import plog_double
 from .eigen_solvers import _at, _map, _put, ftz, join, mul, split, sub
 
 
@@ -145,37 +146,6 @@ def min_magnitude(d):
 
 # --- determinants ---------------------------------------------------------------------
 
-# Eigen's plog for float64 packets: log(1 + x) = x - x**2 / 2 + x**3 P(x) / Q(x)
-# on the mantissa shifted to [sqrt(1/2), sqrt(2)) - 1 (Cephes' coefficients).
-_LOG_P = (1.01875663804580931796E-4, 4.97494994976747001425E-1, 4.70579119878881725854E0,
-          1.44989225341610930846E1, 1.79368678507819816313E1, 7.70838733755885391666E0)
-_LOG_Q = (1.0, 1.12873587189167450590E1, 4.52279145837532221105E1, 8.29875266912776603211E1,
-          7.11544750618563894466E1, 2.31251620126765340583E1)
-
-
-def _plog_double(v):
-    """Eigen's float64 log of packets (TensorFlow's tf.math.log on them, bit
-    for bit; NumPy's log differs in the last bit for about 1 value in 6).
-    Subnormals must be flushed first."""
-    m, e = np.frexp(v)
-    e = e.astype(np.float64)
-    low = m < 0.70710678118654752440
-    x = (m - 1.0) + np.where(low, m, 0.0)
-    e -= low
-    x2 = x * x
-    x3 = x2 * x
-    p, q = _LOG_P, _LOG_Q
-    num = ((p[0] * x + p[1]) * x + p[2]) * x3 + ((p[3] * x + p[4]) * x + p[5])
-    den = ((q[0] * x + q[1]) * x + q[2]) * x3 + ((q[3] * x + q[4]) * x + q[5])
-    y = (num * x3) / den
-    y = -0.5 * x2 + y
-    out = e * 0.693147180559945309417232121458 + (x + y)
-    out[v == np.inf] = np.inf
-    out[~(v >= 0)] = np.nan
-    out[v == 0] = -np.inf
-    return out
-
-
 def _log_magnitudes(m):
     """Eigen's log of each |pivot| (..., n), as its reduction evaluates it:
     on packets (8 float32 or 4 float64) from the first, the last n % 8 (4)
@@ -194,7 +164,7 @@ def _log_magnitudes(m):
     m = ftz(np.array(m))
     with np.errstate(all="ignore"):
         if head:
-            out[..., :head] = _plog_double(m[..., :head])
+            out[..., :head] = plog_double(m[..., :head])
         tail = np.log(m[..., head:])
     fine = np.isfinite(m[..., head:]) & (m[..., head:] > 0)
     tail[fine] = [math.log(v) for v in m[..., head:][fine].tolist()]

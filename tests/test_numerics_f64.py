@@ -1,0 +1,85 @@
+"""float64 exp, log, expm1, log1p, sigmoid, softplus, log_sigmoid and tanh
+against TensorFlow 2.21's CPU results, bit for bit
+(tests/data/tf_numerics_f64.npz, recorded by tools/tf_numerics_fixtures_f64.py):
+Eigen's 4-lane packets for whole packets, the C library for the last
+size % 4 elements, subnormals read and written as zero where TensorFlow's
+arithmetic meets them."""
+import os
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_numerics_f64.npz"))
+OPS = {"exp": tf.math.exp, "log": tf.math.log, "expm1": tf.math.expm1,
+       "log1p": tf.math.log1p, "sigmoid": tf.math.sigmoid, "softplus": tf.math.softplus,
+       "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh}
+
+
+def assert_bits(got, want, x):
+    """Same bits, NaNs only by being NaN."""
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    assert got.shape == want.shape
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    bad = got.view(np.int64)[~nan] != want.view(np.int64)[~nan]
+    where = np.nonzero(~nan)[0][bad][:3]
+    assert not bad.any(), "%d of %d differ, e.g. x=%r: got %r, want %r" % (
+        bad.sum(), bad.size, x[where].tolist(), got[where].tolist(), want[where].tolist())
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_packets(name):
+    x = DATA["x"]
+    assert_bits(OPS[name](tf.constant(x)).numpy(), DATA[name + "/packet"], x)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_c_library_tail(name):
+    x = DATA["x"]
+    xs = x[: x.size // 3 * 3]
+    got = np.concatenate([OPS[name](tf.constant(xs[i:i + 3])).numpy()
+                          for i in range(0, xs.size, 3)])
+    assert_bits(got, DATA[name + "/scalar"], xs)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_in_tf_function_and_mixed_sizes(name):
+    """A 4k + 3 tensor: packets then three C-library elements, eagerly and in
+    a graph; a 0-d tensor takes the C library."""
+    x = DATA["x"]
+    n = (x.size // 3 * 3 // 4) * 4 - 1       # size % 4 == 3, and a multiple of 3 below
+    n -= n % 12 - 3 if n % 12 != 3 else 0
+    fn = tf.function(OPS[name])
+    got = fn(tf.constant(x[:n])).numpy()
+    want = np.concatenate([DATA[name + "/packet"][: n - 3], DATA[name + "/scalar"][n - 3:n]])
+    assert_bits(got, want, x[:n])
+    assert_bits(OPS[name](tf.constant(x[n - 3])).numpy()[None], DATA[name + "/scalar"][n - 3:n - 2],
+                x[n - 3:n - 2])
+
+
+@pytest.mark.parametrize("name", ["tan", "asin", "acos"])
+def test_tan_asin_acos_call_the_c_library(name):
+    """TensorFlow's float64 tan, asin and acos are the C library's on every
+    element (its recorded values matched glibc's on 128,000 inputs, packets
+    and tail alike); Python's math module calls the same functions."""
+    import math
+
+    from rillflow.ops.kernels import libm
+    if not libm.available():
+        pytest.skip("no C library to call")
+    rng = np.random.default_rng(9)
+    x = np.concatenate([rng.uniform(-1.2, 1.2, 3000), rng.uniform(-50, 50, 3000),
+                        [0.0, -0.0, 1e-310, -1e-310, 5e-324, 1.0, -1.0, np.inf, np.nan, 1e300]])
+    fn = getattr(math, name)
+
+    def ref(v):
+        try:
+            return fn(v)
+        except ValueError:
+            return math.nan
+    want = np.array([ref(v) for v in x.tolist()])
+    for n in (x.size, 7, 1):
+        assert_bits(getattr(tf.math, name)(tf.constant(x[:n])).numpy(), want[:n], x[:n])
+    assert_bits(tf.function(getattr(tf.math, name))(tf.constant(x)).numpy(), want, x)
