@@ -83,3 +83,29 @@ def test_tan_asin_acos_call_the_c_library(name):
     for n in (x.size, 7, 1):
         assert_bits(getattr(tf.math, name)(tf.constant(x[:n])).numpy(), want[:n], x[:n])
     assert_bits(tf.function(getattr(tf.math, name))(tf.constant(x)).numpy(), want, x)
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "expm1", "log1p", "sigmoid", "softplus"])
+def test_compiled_and_numpy_packets_give_the_recorded_bits(name):
+    """Both implementations of the packets, whichever a call takes (the jit
+    extra's loops once loaded, the NumPy code before or without them)."""
+    from rillflow.ops.kernels import exp_log_f64
+    x = DATA["x"]
+    want = DATA[name + "/packet"]
+    assert_bits(exp_log_f64.split(x, _numpy_packets(name), name), want, x)
+    pytest.importorskip("numba")
+    from rillflow.ops.kernels import jit_exp_log_f64
+    out = np.empty_like(x)
+    jit_exp_log_f64.KERNELS[name](x, out)
+    assert_bits(out, want, x)
+    assert_bits(exp_log_f64.run_compiled(name, jit_exp_log_f64.KERNELS[name], x[:-1]),
+                np.concatenate([want[:-4], [exp_log_f64.TAILS[name](v) for v in x[-4:-1].tolist()]]),
+                x[:-1])
+
+
+def _numpy_packets(name):
+    from rillflow.ops.kernels import exp_log_f64 as F
+    return {"exp": lambda v: F.exp_packets(F._daz(v)), "log": lambda v: F.plog_double(F._daz(v)),
+            "expm1": F._expm1_packets, "log1p": F._log1p_packets,
+            "sigmoid": lambda v: F._logistic(F.exp_packets(F._daz(v))),
+            "softplus": F._softplus_packets}[name]

@@ -38,6 +38,7 @@ import threading
 import numpy as np
 
 from . import erf as _erf
+from . import exp_log_f64 as _f64
 from . import glibc_scalar as _glibc_scalar
 from . import exp_log as _el
 from . import softmax_kernel as _sk
@@ -187,8 +188,9 @@ def _tanh(x):
     kernel = None if _kernels is None else _kernels.get(("tanh", x.dtype))
     if kernel is None:
         return _tk.tanh_kernel(x)
-    out = _run(kernel, x)
-    return _tk.f64_tail(x, out) if x.dtype == _F64 else out
+    if x.dtype == _F64:
+        return _f64.run_compiled("tanh", kernel, x)
+    return _run(kernel, x)
 
 
 def _run(kernel, x):
@@ -203,6 +205,8 @@ def accelerated(name, numpy_kernel):
     float32 once loaded, else `numpy_kernel` (same bits); a float32 tensor
     of at least MIN_ELEMENTS elements starts the loading."""
     key = (name, _F32)
+
+    key64 = (name, _F64)
 
     def kernel(x):
         if x.dtype == _F32:
@@ -219,6 +223,15 @@ def accelerated(name, numpy_kernel):
                         return _run(k, x)
             elif _numba_started and not _loader:
                 _start()        # another family loads Numba (_numba_started)
+        elif x.dtype == _F64:
+            # float64: exp_log_f64's packets compiled, its C library tail.
+            ks = _kernels
+            if ks is None and x.size >= MIN_ELEMENTS and not _loader and available():
+                _start(FIRST_WAIT)
+                ks = _kernels
+            k = None if ks is None else ks.get(key64)
+            if k is not None:
+                return _f64.run_compiled(name, k, x)
         return numpy_kernel(x)
     kernel.__name__ = numpy_kernel.__name__ if hasattr(numpy_kernel, "__name__") else name
     kernel.__doc__ = "%s, compiled when the jit extra is loaded." % name
@@ -281,11 +294,13 @@ def _start(first_wait=0.0):
 def _load():
     global _kernels, _softmax
     try:
-        from . import jit_erf, jit_exp_log, jit_softmax, jit_tanh
+        from . import jit_erf, jit_exp_log, jit_exp_log_f64, jit_softmax, jit_tanh
         f64 = np.dtype(np.float64)
         kernels = {("tanh", _F32): jit_tanh.tanh_f32, ("tanh", f64): jit_tanh.tanh_f64}
         for name, k in {**jit_exp_log.KERNELS, **jit_erf.KERNELS}.items():
             kernels[(name, _F32)] = k
+        for name, k in jit_exp_log_f64.KERNELS.items():
+            kernels[(name, f64)] = k
         for (_, dt), k in kernels.items():   # compiles, or loads from the disk cache
             k(np.zeros(9, dt), np.empty(9, dt))
         softmax = jit_softmax.ops()

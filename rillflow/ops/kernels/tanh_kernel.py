@@ -15,8 +15,6 @@ TensorFlow reads subnormal inputs as zero (its threads' denormals-are-zero
 mode): their tanh, the input itself in the arithmetic here, is written as
 +-0 (a subnormal result comes from nothing else).
 """
-import math
-
 import numpy as np
 
 from . import exp_log_f64 as _f64
@@ -109,22 +107,6 @@ def _tanh_f64(x):
     return _f64.ftz(p)
 
 
-def f64_tail(x, out):
-    """`out` (tanh of float64 x by the packets' formula) with its last
-    size % 4 elements replaced by the C library's tanh: Eigen has no scalar
-    float64 tanh of its own, and its scalar path calls std::tanh (which
-    TensorFlow runs with subnormal inputs read as zero)."""
-    n = np.size(x)
-    k = n % _f64.PACKET_F64
-    if not k:
-        return out
-    vals = _f64.ftz(np.array([math.tanh(v) for v in np.reshape(x, -1)[n - k:].tolist()]))
-    if not isinstance(out, np.ndarray) or out.ndim == 0:
-        return type(out)(vals[0]) if not isinstance(out, np.ndarray) else vals.reshape(())
-    out.reshape(-1)[n - k:] = vals
-    return out
-
-
 _F32_DTYPE = np.dtype(np.float32)
 _F64_DTYPE = np.dtype(np.float64)
 
@@ -135,7 +117,9 @@ def tanh_kernel(x):
     if dt is _F32_DTYPE or dt == _F32_DTYPE:
         return _tanh_f32(x)
     if dt == _F64_DTYPE:
-        return f64_tail(x, _tanh_f64(x))
+        # Eigen's packets of 4 by the formula, the last size % 4 elements by
+        # the C library's tanh (Eigen has no scalar float64 tanh of its own).
+        return _f64.split(x, _tanh_f64, "tanh")
     if dt.kind == "f" or dt.name == "bfloat16":
         return _tanh_f32(x.astype(np.float32)).astype(dt)
     return np.tanh(x)  # complex
