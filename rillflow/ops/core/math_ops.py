@@ -126,12 +126,6 @@ def _mul_no_nan_grad(op, g):
     return (_sum_to(apply2(_MulNoNan, g, y), x), _sum_to(apply2(_MulNoNan, x, g), y))
 
 
-def _xdivy_kernel(x, y):
-    with np.errstate(all="ignore"):
-        out = np.true_divide(x, y)
-    return np.where(x == 0, np.zeros((), x.dtype), out).astype(x.dtype)
-
-
 def _squared_difference_kernel(x, y):
     d = x - y
     if d.dtype.kind == "c":

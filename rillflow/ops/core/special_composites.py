@@ -11,13 +11,15 @@ from .math_ops import _sum_to, cast, not_equal, subtract
 from .op_util import binary
 from .reduction_ops import reduce_sum
 from .special_functions import ndtri
-from .special_math_ops import _XLOGY, _binary_infer, lgamma, xdivy
+from .special_math_ops import (_XLOGY, _at_shape_of, _binary_infer, lgamma, xdivy,
+                               zero_where_x_is_zero)
 from .unary_ops import _register
 from ..kernels.jit_kernels import log1p_kernel
 
 def _xlog1py_kernel(x, y):
-    out = x * log1p_kernel(np.asarray(y))
-    return np.where(x == 0, np.zeros((), out.dtype), out)
+    ly = log1p_kernel(_at_shape_of(x, np.asarray(y)))
+    with np.errstate(all="ignore"):
+        return zero_where_x_is_zero(x, x * ly)
 
 
 def _xlog1py_grad(op, g):

@@ -31,7 +31,7 @@ from .op_util import COMPLEX, FLOATS, binary, unary
 from .unary_ops import (_OPS, _not_found, _register, _scope, _simple, _to_real_infer,
                         _to_real_kernel, _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
-from ..kernels.jit_kernels import erf_kernel, erfc_kernel, softplus_kernel
+from ..kernels.jit_kernels import erf_kernel, erfc_kernel, log_kernel, softplus_kernel
 from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.trig import atan2_kernel
 from ..kernels.jit_kernels import compiled_first
@@ -241,14 +241,48 @@ def _complex_kernel(real, imag, Tout=None):
     return out
 
 
+# Eigen's packet width by dtype (AVX): the last size % lanes elements of a
+# result take its scalar path.
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
+def zero_where_x_is_zero(x, out):
+    """TensorFlow's x == 0 rule of xlogy, xdivy and xlog1py applied to
+    `out` (their value elsewhere, already of the broadcast shape): Eigen's
+    packets select x itself there (a -0 stays -0), its scalar path, on the
+    last size % lanes elements, writes +0; other dtypes +0 throughout."""
+    xb = np.broadcast_to(x, np.shape(out))
+    zero = xb == 0
+    lanes = _LANES.get(np.dtype(out.dtype))
+    if lanes is None:
+        return np.where(zero, np.zeros((), out.dtype), out)
+    res = np.where(zero, xb, out)
+    flat = res.reshape(-1)
+    head = flat.size - flat.size % lanes
+    if head < flat.size:
+        tail = flat[head:]
+        tail[zero.reshape(-1)[head:]] = 0.0
+    return res
+
+
+def _at_shape_of(x, y):
+    """y broadcast to the shape of x op y, in memory (a kernel that splits
+    packets by position must see the result's positions)."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+    return y if np.shape(y) == shape else np.ascontiguousarray(np.broadcast_to(y, shape))
+
+
 def _xlogy_kernel(x, y):
-    out = x * np.log(y)
-    return np.where(x == 0, np.zeros((), out.dtype), out)
+    # TensorFlow's log (exp_log.py: its packets and the C library's tail).
+    ly = _at_shape_of(x, y)
+    ly = log_kernel(ly) if ly.dtype.kind == "f" or ly.dtype.name == "bfloat16" else np.log(ly)
+    with np.errstate(all="ignore"):
+        return zero_where_x_is_zero(x, x * ly)
 
 
 def _xdivy_kernel(x, y):
-    out = np.true_divide(x, y)
-    return np.where(x == 0, np.zeros((), out.dtype), out)
+    with np.errstate(all="ignore"):
+        return zero_where_x_is_zero(x, np.true_divide(x, y))
 
 
 # --- gradients ---------------------------------------------------------------
