@@ -33,6 +33,7 @@ from .unary_ops import (_OPS, _not_found, _register, _scope, _simple, _to_real_i
 from .. import late
 from ..kernels.jit_kernels import erf_kernel, erfc_kernel, log_kernel, softplus_kernel
 from ..kernels import libm_kernels as _libm_kernels
+from ..kernels.digamma import digamma as _eigen_digamma
 from ..kernels.trig import atan2_kernel
 from ..kernels.jit_kernels import compiled_first
 
@@ -213,6 +214,9 @@ def _zeta_kernel(x, q):
 
 
 def _digamma_kernel(x):
+    if x.dtype in (np.float32, np.float64):
+        out = _eigen_digamma(np.asarray(x))     # TensorFlow's own (kernels/digamma.py)
+        return out if isinstance(x, np.ndarray) else out[()]
     return _digamma64(x).astype(x.dtype)
 
 

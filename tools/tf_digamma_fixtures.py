@@ -1,0 +1,37 @@
+"""Records TensorFlow's CPU digamma (float32, float64) into
+tests/data/tf_digamma.npz, which tests/test_digamma_bits.py compares with
+rillflow's bit for bit (Eigen's scalar digamma_impl on every element).
+
+Run with a Python that has TensorFlow (never rillflow's own environment):
+
+    /path/to/tf-venv/bin/python tools/tf_digamma_fixtures.py
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
+                   "tf_digamma.npz")
+
+
+def main():
+    rng = np.random.default_rng(20261128)
+    data = {}
+    for dt in (np.float32, np.float64):
+        x = np.concatenate([
+            rng.uniform(-10, 10, 2500), rng.uniform(0, 1e-3, 300),
+            np.exp(rng.uniform(-20, 40, 800)), -np.exp(rng.uniform(-5, 10, 600)),
+            np.arange(-5, 5, 0.25), np.arange(-3, 3) + 0.5,
+            [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1e-310, -1e-310, 1e8, 1e17, 2e8,
+             3e17, 9.999999, 10.0, 10.000001]]).astype(dt)
+        name = np.dtype(dt).name
+        data[name + "/x"] = x
+        data[name + "/digamma"] = tf.math.digamma(tf.constant(x)).numpy()
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    np.savez_compressed(OUT, **data)
+    print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")
+
+
+if __name__ == "__main__":
+    main()
