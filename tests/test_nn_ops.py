@@ -681,3 +681,14 @@ def test_truncatediv_of_the_most_negative_integer():
     assert tf.function(tf.truncatediv)(x, y).numpy().tolist() == want
     assert tf.truncatediv(tf.constant([-128, -128], tf.int8),
                           tf.constant([-127, 2], tf.int8)).numpy().tolist() == [1, -64]
+
+
+def test_weighted_cross_entropy_python_pos_weight_as_tensorflow():
+    # TensorFlow 2.21 evaluates `pos_weight - 1` in Python (1.7 - 1 rounds
+    # once to float32 0.7, not float32(1.7) - 1): these are its bits.
+    x = np.array([-3.5, -1.25, -0.3, 0.0, 0.7, 1.9, 4.2, 9.0], np.float32)
+    z = np.array([0.1, 0.9, 0.5, 0.3, 0.25, 0.75, 0.6, 0.05], np.float32)
+    got = tf.nn.weighted_cross_entropy_with_logits(labels=z, logits=x, pos_weight=1.7)
+    want = [0x3f207824, 0x4014ae66, 0x3f806ebe, 0x3f56b593, 0x3f7fada8, 0x3f300440,
+            0x3fd9becf, 0x4108cd53]
+    assert got.numpy().view(np.uint32).tolist() == want

@@ -431,12 +431,11 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """
     with _scope(name or "logistic_loss"):
         x, z = _same_shape(logits, "logits", labels, "labels")
-        one = convert_to_tensor(1, dtype=x.dtype)
-        q = convert_to_tensor(pos_weight, dtype=x.dtype) \
-            if not isinstance(pos_weight, Tensor) else pos_weight
-        log_weight = add(one, multiply(subtract(q, one), z))
-        softplus_neg = add(log1p(exp(negative(abs_(x)))), relu(negative(x)))
-        return add(multiply(subtract(one, z), x), multiply(log_weight, softplus_neg))
+        # TensorFlow's expression as written: a Python pos_weight minus 1 is
+        # Python's subtraction (1.7 - 1 is 0.7 rounded once to float32, not
+        # float32(1.7) - 1, which differs in the last bit).
+        log_weight = 1 + (pos_weight - 1) * z
+        return add((1 - z) * x, log_weight * (log1p(exp(negative(abs_(x)))) + relu(negative(x))))
 
 
 @export("nn.log_poisson_loss")
