@@ -109,3 +109,23 @@ def _numpy_packets(name):
             "expm1": F._expm1_packets, "log1p": F._log1p_packets,
             "sigmoid": lambda v: F._logistic(F.exp_packets(F._daz(v))),
             "softplus": F._softplus_packets}[name]
+
+
+SOFTMAX_COLS = sorted({int(k.split("/")[1]) for k in DATA.files if k.startswith("smax/")})
+
+
+@pytest.mark.parametrize("cols", SOFTMAX_COLS)
+def test_softmax_family(cols):
+    """Eigen's steps in float64: exps by the tensor's packets of 4 (or
+    inside each row's sum), 4-lane row sums, 1/sum, TensorFlow's log."""
+    key = "smax/%d/" % cols
+    x, labels, soft = DATA[key + "x"], DATA[key + "labels"], DATA[key + "soft"]
+    xt = tf.constant(x)
+    got = {"softmax": tf.nn.softmax(xt), "log_softmax": tf.nn.log_softmax(xt),
+           "xent": tf.nn.softmax_cross_entropy_with_logits(tf.constant(soft), xt),
+           "sparse": tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant(labels), xt),
+           "lse1": tf.math.reduce_logsumexp(xt, axis=1),
+           "lse0": tf.math.reduce_logsumexp(xt, axis=0)}
+    for name, value in got.items():
+        assert_bits(value.numpy(), DATA[key + name], x.reshape(-1))
+    assert_bits(tf.function(tf.nn.softmax)(xt).numpy(), DATA[key + "softmax"], x.reshape(-1))

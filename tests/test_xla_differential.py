@@ -62,6 +62,8 @@ EAGER_IS_NOT_XLA = {
         "(1 / 1 = 0.99999994), XLA's a division (1.0); t*t >= t compares them",
     10: "selu's gradient where selu(erf(0)) = 0: TensorFlow's XLA kernel selects on "
         "output > 0 (g * scale_alpha), its CPU kernel on output < 0 (g * scale)",
+    49: "xdivy(-0, y): TensorFlow's CPU packets give x itself (-0), its XLA kernel "
+        "selects the constant +0; v / xdivy(...) is then -inf against +inf",
 }
 
 NUMERICALLY_UNSTABLE = {

@@ -1,5 +1,6 @@
 """Records TensorFlow's CPU float64 results for exp, log, expm1, log1p,
-sigmoid, softplus, log_sigmoid and tanh into tests/data/tf_numerics_f64.npz,
+sigmoid, softplus, log_sigmoid, tanh and the softmax family into
+tests/data/tf_numerics_f64.npz,
 which tests/test_numerics_f64.py compares with rillflow's bit for bit.
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
@@ -51,6 +52,29 @@ OPS = {"exp": tf.math.exp, "log": tf.math.log, "expm1": tf.math.expm1,
        "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh}
 
 
+def record_softmax(data):
+    """Rows of several lengths (all of them small enough that TensorFlow
+    evaluates the exps untiled): softmax, log_softmax, the cross entropies,
+    reduce_logsumexp over the last and the first axis."""
+    for cols in (1, 3, 4, 7, 16, 17, 33, 100, 1000):
+        rows = max(2, min(30, 2500 // cols))
+        x = rng.standard_normal((rows, cols)) * rng.choice([0.5, 3, 30], (rows, 1))
+        if cols > 3:
+            x[0, 1] = np.inf if cols % 2 else -np.inf
+            x[1, 2] = -np.inf
+        labels = rng.integers(0, cols, rows)
+        soft = rng.random((rows, cols))
+        soft /= soft.sum(1, keepdims=True)
+        key = "smax/%d/" % cols
+        data[key + "x"], data[key + "labels"], data[key + "soft"] = x, labels, soft
+        data[key + "softmax"] = tf.nn.softmax(x).numpy()
+        data[key + "log_softmax"] = tf.nn.log_softmax(x).numpy()
+        data[key + "xent"] = tf.nn.softmax_cross_entropy_with_logits(soft, x).numpy()
+        data[key + "sparse"] = tf.nn.sparse_softmax_cross_entropy_with_logits(labels, x).numpy()
+        data[key + "lse1"] = tf.math.reduce_logsumexp(x, axis=1).numpy()
+        data[key + "lse0"] = tf.math.reduce_logsumexp(x, axis=0).numpy()
+
+
 def main():
     x = inputs()
     x = np.concatenate([x, np.ones(-x.size % 4)])
@@ -60,6 +84,7 @@ def main():
         data[name + "/packet"] = fn(tf.constant(x)).numpy()
         data[name + "/scalar"] = np.concatenate(
             [fn(tf.constant(xs[i:i + 3])).numpy() for i in range(0, xs.size, 3)])
+    record_softmax(data)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)
     print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")

@@ -24,7 +24,7 @@ from . import op_util as U
 from .float_sums import float_sum, row_major
 from .. import late
 from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
-from ..kernels.softmax_kernel import column_sums
+from ..kernels.softmax_kernel import column_sums, row_sums
 from .reduction_util import (FLOATS, NUMERIC, REAL, _BOOL, _IDX, _cached_axes, _fast_eager,
                              _index_tensor, _input_name, _invalid, _scope)
 
@@ -476,8 +476,8 @@ def _lse_value(xv, axis, keepdims):
     """reduce_logsumexp's value computed directly (the composite's exact steps)."""
     raw_max = _max_kernel(xv, axis, True)
     my_max = np.where(np.isfinite(raw_max), raw_max, np.zeros((), xv.dtype))
-    if xv.dtype == np.float32:
-        out = _lse_f32(xv, my_max, axis, keepdims)
+    if xv.dtype in (np.float32, np.float64):
+        out = _lse_eigen(xv, my_max, axis, keepdims)
         if out is not None:
             return out
     # Other axes: TensorFlow's exp and log all the same (its ops run one by
@@ -489,7 +489,7 @@ def _lse_value(xv, axis, keepdims):
     return (out + np.reshape(my_max, np.shape(out))).astype(xv.dtype)[()]
 
 
-def _lse_f32(xv, my_max, axis, keepdims):
+def _lse_eigen(xv, my_max, axis, keepdims):
     # TensorFlow's bits: its exp and log (kernels/exp_log.py) and, when the
     # reduced axes are the trailing ones (all of them included) or the
     # leading ones, its sums in Eigen's order (kernels/softmax_kernel.py).
@@ -505,8 +505,8 @@ def _lse_f32(xv, my_max, axis, keepdims):
     with np.errstate(all="ignore"):
         e = np.ascontiguousarray(exp_kernel(xv - my_max))
         k = int(np.prod([xv.shape[a] for a in axes], dtype=np.int64))
-        s = (softmax_ops(e.size)["row_sums"](e.reshape(-1, k)) if trailing
-             else column_sums(e.reshape(k, -1)))
+        rows = softmax_ops(e.size)["row_sums"] if e.dtype == np.float32 else row_sums
+        s = rows(e.reshape(-1, k)) if trailing else column_sums(e.reshape(k, -1))
         keep = [1 if a in axes else n for a, n in enumerate(xv.shape)]
         s = s.reshape(keep if keepdims else [n for a, n in enumerate(xv.shape) if a not in axes])
         out = log_kernel(s)

@@ -1,5 +1,5 @@
-"""TensorFlow's float32 softmax, log_softmax, the softmax cross entropies and
-the row sums they rest on, bit for bit.
+"""TensorFlow's float32 and float64 softmax, log_softmax, the softmax cross
+entropies and the row sums they rest on, bit for bit.
 
 TensorFlow's kernels (softmax_op_functor.h, xent_op.h, sparse_xent_op.h)
 are Eigen expressions: shift each row by its maximum, exponentiate, sum
@@ -21,18 +21,34 @@ losses). Two things decide the bits besides exp and log themselves
 
 `row_sums` reproduces that order; `row_sums_of` applies a packet/scalar
 function pair inside it.
+
+float64 takes the same steps with Eigen's double packets of 4 (blocks of
+16, rows longer than 4 * 1024 split, the lanes folded as (l0 + l2) +
+(l1 + l3)) and exp_log_f64's exp and log (NUMPY_OPS_F64). TensorFlow
+evaluates a large float64 softmax in tiles whose sizes follow the
+machine's caches, and each tile's last size % 4 exps take the C library:
+there (rows of thousands) a few results in ten thousand differ by an ulp.
 """
 import numpy as np
 
-from . import exp_log
+from . import exp_log, exp_log_f64
 
 _P = exp_log.PACKET
 _LEAF = 1024 * _P           # rows longer than this are split in halves
 _F32 = np.dtype(np.float32)
+_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): exp_log_f64.PACKET_F64}
+
+
+def _lanes(dtype):
+    """Eigen's packet width for `dtype` (float32 8, float64 4)."""
+    return _LANES[np.dtype(dtype)]
 
 
 def _fold(acc):
-    # predux of an 8-lane packet: halves added, then SSE's horizontal sum.
+    # predux of a packet: halves added, then SSE's horizontal sum; for 4
+    # double lanes (l0 + l2) + (l1 + l3).
+    if acc.shape[1] == 4:
+        return (acc[:, 0] + acc[:, 2]) + (acc[:, 1] + acc[:, 3])
     v = acc[:, :4] + acc[:, 4:]
     a = v[:, 0] + v[:, 2]
     b = v[:, 1] + v[:, 3]
@@ -40,43 +56,45 @@ def _fold(acc):
 
 
 def _leaf_sums(v, tail):
-    """Sums of the rows of float32 (rows, n) `v`, n <= 8192, in Eigen's leaf
-    order; `tail` (rows, n % 8) holds the values of the last n % 8
-    columns to use instead of v's (they may come from another path)."""
+    """Sums of the rows of (rows, n) `v`, n <= 1024 packets, in Eigen's leaf
+    order; `tail` (rows, n % lanes) holds the values of the last columns to
+    use instead of v's (they may come from another path)."""
     rows, n = v.shape
-    whole = n - n % _P
-    acc = np.zeros((rows, _P), np.float32)
+    dt = v.dtype
+    lanes = _lanes(dt)
+    whole = n - n % lanes
+    acc = np.zeros((rows, lanes), dt)
     start = 0
-    if n >= 4 * _P:
-        n4 = n - n % (4 * _P)
-        blocks = v[:, :n4].reshape(rows, n4 // (4 * _P), 4, _P)
-        accs = np.zeros((rows, 4, _P), np.float32)
+    if n >= 4 * lanes:
+        n4 = n - n % (4 * lanes)
+        blocks = v[:, :n4].reshape(rows, n4 // (4 * lanes), 4, lanes)
+        accs = np.zeros((rows, 4, lanes), dt)
         for i in range(blocks.shape[1]):     # sequential, as the loop runs
             accs += blocks[:, i]
         acc = accs[:, 0] + accs[:, 1]
         acc += accs[:, 2]
         acc += accs[:, 3]
         start = n4
-    for j in range(start, whole, _P):
-        acc += v[:, j:j + _P]
-    s = np.zeros(rows, np.float32)
+    for j in range(start, whole, lanes):
+        acc += v[:, j:j + lanes]
+    s = np.zeros(rows, dt)
     for j in range(tail.shape[1]):
         s += tail[:, j]
     return s + _fold(acc)
 
 
 def row_sums_of(x, packets=None, scalar=None, first=0):
-    """Eigen's sums of the rows of float32 (rows, n) `x` after applying an
-    elementwise function inside the reduction: `packets` to the elements
-    of each leaf that fill whole packets, `scalar` to the rest (None: the
-    values themselves). `first` is the flat index of x[0, 0] in the
-    reduced tensor (it places the split points of long rows)."""
+    """Eigen's sums of the rows of float32 or float64 (rows, n) `x` after
+    applying an elementwise function inside the reduction: `packets` to the
+    elements of each leaf that fill whole packets, `scalar` to the rest
+    (None: the values themselves). `first` is the flat index of x[0, 0] in
+    the reduced tensor (it places the split points of long rows)."""
     rows, n = x.shape
     if n == 0:
-        return np.zeros(rows, np.float32)
-    if n > _LEAF:
+        return np.zeros(rows, x.dtype)
+    if n > 1024 * _lanes(x.dtype):
         # Each row is split at its own flat position, so go row by row.
-        out = np.empty(rows, np.float32)
+        out = np.empty(rows, x.dtype)
         for r in range(rows):
             out[r] = _split_sum(x[r:r + 1], packets, scalar, first + r * n)[0]
         return out
@@ -85,11 +103,12 @@ def row_sums_of(x, packets=None, scalar=None, first=0):
 
 def _split_sum(x, packets, scalar, first):
     n = x.shape[1]
-    if n <= _LEAF:
+    lanes = _lanes(x.dtype)
+    if n <= 1024 * lanes:
         return _leaf(x, packets, scalar)
-    split = _P * -(-(first + -(-n // 2)) // _P)
+    split = lanes * -(-(first + -(-n // 2)) // lanes)
     left = min(split - first, n)
-    s = np.float32(0) + _split_sum(x[:, :left], packets, scalar, first)
+    s = x.dtype.type(0) + _split_sum(x[:, :left], packets, scalar, first)
     if left < n:
         s = s + _split_sum(x[:, left:], packets, scalar, split)
     return s
@@ -97,10 +116,10 @@ def _split_sum(x, packets, scalar, first):
 
 def _leaf(x, packets, scalar):
     rows, n = x.shape
-    whole = n - n % _P
+    whole = n - n % _lanes(x.dtype)
     if packets is None:
         return _leaf_sums(x, x[:, whole:])
-    v = np.empty((rows, whole), np.float32)
+    v = np.empty((rows, whole), x.dtype)
     if whole:
         v[...] = packets(np.ascontiguousarray(x[:, :whole]).reshape(-1)).reshape(rows, whole)
     tail = scalar(np.ascontiguousarray(x[:, whole:]).reshape(-1)).reshape(rows, n - whole)
@@ -108,7 +127,7 @@ def _leaf(x, packets, scalar):
 
 
 def row_sums(x, first=0):
-    """Eigen's sums of the rows of float32 (rows, n) `x` (see module doc)."""
+    """Eigen's sums of the rows of float32/float64 (rows, n) `x` (see module doc)."""
     return row_sums_of(x, first=first)
 
 
@@ -150,6 +169,36 @@ NUMPY_OPS = {"exp_all": _exp_all, "log_all": _log_all, "sum_exp": _sum_exp,
              "shift_rows": shifted_rows, "divide_rows_flush": _divide_rows_flush}
 
 
+def _exp_all_f64(x):
+    return exp_log_f64.exp(x)
+
+
+def _sum_exp_f64(shifted):
+    f = exp_log_f64
+    return row_sums_of(shifted, lambda v: f.exp_packets(f._daz(v)),
+                       lambda v: np.array([f.TAILS["exp"](t) for t in v.tolist()], np.float64))
+
+
+def _log_scalar_f64(x):
+    return np.array([exp_log_f64.TAILS["log"](t) for t in np.ravel(x).tolist()],
+                    np.float64).reshape(np.shape(x))
+
+
+def _divide_rows_flush_f64(x, s):
+    x /= s[:, None]
+    return exp_log_f64.ftz(x)
+
+
+# float64's primitives: Eigen's double packets (exp_log_f64) and its 4-lane sums.
+NUMPY_OPS_F64 = {"exp_all": _exp_all_f64, "log_all": exp_log_f64.log, "sum_exp": _sum_exp_f64,
+                 "row_sums": row_sums, "log_scalar": _log_scalar_f64,
+                 "shift_rows": shifted_rows, "divide_rows_flush": _divide_rows_flush_f64}
+
+
+def _flush(x):
+    return exp_log_f64.ftz(x) if x.dtype == np.float64 else exp_log._flush(x)
+
+
 def softmax_2d(logits2d, k=None):
     """TensorFlow's float32 softmax of the rows of a 2-D array (`k`: the
     primitives, NUMPY_OPS by default)."""
@@ -162,9 +211,9 @@ def softmax_2d(logits2d, k=None):
         # CPU's approximate RCPPS plus a Newton step: its bits differ between
         # CPU models (Intel, AMD), so the exact quotient is used here; the
         # result then differs from TensorFlow's by at most a few ulps.
-        inv = np.float32(1) / k["row_sums"](e)
+        inv = e.dtype.type(1) / k["row_sums"](e)
         e *= inv[:, None]
-    return exp_log._flush(e)
+    return _flush(e)
 
 
 def log_softmax_2d(logits2d, k=None):
@@ -190,7 +239,7 @@ def softmax_xent_2d(labels2d, logits2d, k=None):
         back = k["exp_all"](b)
         back /= s[:, None]
         back -= labels2d
-    return loss, exp_log._flush(back)
+    return loss, _flush(back)
 
 
 def sparse_xent_2d(labels, logits2d, k=None, out=None):
@@ -207,23 +256,23 @@ def sparse_xent_2d(labels, logits2d, k=None, out=None):
         rows = np.arange(b.shape[0])
         loss = k["log_scalar"](s) - b[rows, labels]
         back = k["divide_rows_flush"](k["exp_all"](b), s)
-        back[rows, labels] -= np.float32(1)
+        back[rows, labels] -= back.dtype.type(1)
     return loss, back
 
 
 def column_sums(x):
-    """Eigen's sums of the columns of float32 (rows, n) `x` (a reduction of
+    """Eigen's sums of the columns of float32/float64 (rows, n) `x` (a reduction of
     the leading axis, TensorFlow's reduce_sum over axis 0 of a matrix): the
     columns that fill whole output packets sum their rows in four
     accumulators (rows j % 4, when there are at least 16 rows) combined as
     ((a0 + a1) + a2) + a3, then the rows left over one by one; the last
-    n % 8 columns sum their rows one by one."""
+    n % lanes columns sum their rows one by one."""
     rows, n = x.shape
-    out = np.zeros(n, np.float32)
-    whole = n - n % _P
+    out = np.zeros(n, x.dtype)
+    whole = n - n % _lanes(x.dtype)
     if rows >= 16:
         r4 = rows - rows % 4
-        accs = np.zeros((4, whole), np.float32)
+        accs = np.zeros((4, whole), x.dtype)
         for j in range(0, r4, 4):
             accs += x[j:j + 4, :whole]
         out[:whole] = accs[0] + accs[1]

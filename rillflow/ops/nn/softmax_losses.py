@@ -61,6 +61,9 @@ def _softmax_kernel(logits):
     if logits.dtype == np.float32:   # TensorFlow's bits (kernels/softmax_kernel.py)
         return _sk.softmax_2d(logits.reshape(-1, logits.shape[-1]),
                               softmax_ops(logits.size)).reshape(logits.shape)
+    if logits.dtype == np.float64:
+        return _sk.softmax_2d(np.ascontiguousarray(logits).reshape(-1, logits.shape[-1]),
+                              _sk.NUMPY_OPS_F64).reshape(logits.shape)
     e = _shifted(logits)
     np.exp(e, out=e)
     e /= e.sum(axis=-1, keepdims=True)
@@ -74,6 +77,9 @@ def _log_softmax_kernel(logits):
     if logits.dtype == np.float32:
         return _sk.log_softmax_2d(logits.reshape(-1, logits.shape[-1]),
                                   softmax_ops(logits.size)).reshape(logits.shape)
+    if logits.dtype == np.float64:
+        return _sk.log_softmax_2d(np.ascontiguousarray(logits).reshape(-1, logits.shape[-1]),
+                                  _sk.NUMPY_OPS_F64).reshape(logits.shape)
     x = _shifted(logits)
     x -= np.log(np.exp(x).sum(axis=-1, keepdims=True))
     return x.astype(logits.dtype, copy=False)
@@ -180,11 +186,11 @@ def _softmax_xent_kernel(features, labels):
     dtype = features.dtype
     if features.size == 0:
         return np.zeros(features.shape[:-1], dtype), np.zeros(features.shape, dtype)
-    if dtype == np.float32 and labels.dtype == np.float32:
+    if dtype in (np.float32, np.float64) and labels.dtype == dtype:
         n = features.shape[-1]
+        ops = softmax_ops(features.size) if dtype == np.float32 else _sk.NUMPY_OPS_F64
         loss, back = _sk.softmax_xent_2d(np.ascontiguousarray(labels).reshape(-1, n),
-                                         np.ascontiguousarray(features).reshape(-1, n),
-                                         softmax_ops(features.size))
+                                         np.ascontiguousarray(features).reshape(-1, n), ops)
         return loss.reshape(features.shape[:-1]), back.reshape(features.shape)
     x = _shifted(features)
     e = np.exp(x)
@@ -261,6 +267,10 @@ def _sparse_xent_kernel(features, labels, out=None):
     if dtype == np.float32 and n:
         loss, back = _sk.sparse_xent_2d(idx, features.reshape(idx.size, n),
                                         softmax_ops(features.size), out=out)
+        return loss.reshape(labels.shape), back.reshape(features.shape)
+    if dtype == np.float64 and n:
+        loss, back = _sk.sparse_xent_2d(idx, np.ascontiguousarray(features).reshape(idx.size, n),
+                                        _sk.NUMPY_OPS_F64)
         return loss.reshape(labels.shape), back.reshape(features.shape)
     x = _shifted(features.reshape(idx.size, n)) if n else np.zeros((idx.size, 0))
     rows = np.arange(idx.size)
