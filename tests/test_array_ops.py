@@ -756,3 +756,19 @@ def test_dimension_lists_holding_float_tensors_truncate_as_tensorflow():
         tf.reshape(tf.ones([6]), tf.constant([2.0, 3.0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Tshape"):
         tf.reshape(tf.ones([6]), [2.0, 3.0])
+
+
+def test_where_large_condition_with_smaller_branches():
+    # Found by a rillflow-vs-TensorFlow differential of random op DAGs: the
+    # bitwise select of large tensors computed x ^ y at the branches' shape
+    # and failed when the condition was larger (where(vector, 1.0, 2.0)),
+    # or when the result was empty (TensorFlow 2.21 gives (0, 1, 65536)).
+    c = np.arange(70000) % 3 == 0
+    got = tf.where(tf.constant(c), tf.constant(1.0), tf.constant(2.0)).numpy()
+    np.testing.assert_array_equal(got, np.where(c, np.float32(1), np.float32(2)))
+    got = tf.where(tf.constant(np.ones(65536, bool)), tf.zeros((0, 1, 1)), 1.5)
+    assert got.shape == (0, 1, 65536)
+    rows = np.arange(70000)[:, None] % 2 == 0
+    got = tf.where(tf.constant(rows), tf.constant([[1.0, -0.0, 3.0]]), tf.constant(-1.0)).numpy()
+    np.testing.assert_array_equal(got.view(np.int32), np.where(
+        rows, np.float32([[1.0, -0.0, 3.0]]), np.float32(-1.0)).view(np.int32))

@@ -264,7 +264,10 @@ def select_values(c, x, y):
     if y.ndim == 0 and not yb:        # where(c, x, 0): the mask alone
         out = np.bitwise_and(xb, mask, dtype=bits)
     else:
-        out = np.bitwise_xor(xb, yb)
+        # The result at the broadcast shape of all three (x ^ y alone may be
+        # smaller than the condition: where(vector, scalar, scalar)).
+        out = np.empty(np.broadcast_shapes(mask.shape, xb.shape, yb.shape), bits)
+        np.bitwise_xor(xb, yb, out=out)
         np.bitwise_and(out, mask, out=out, casting="unsafe")
         np.bitwise_xor(out, yb, out=out)
     return out.view(x.dtype)
