@@ -772,3 +772,24 @@ def test_where_large_condition_with_smaller_branches():
     got = tf.where(tf.constant(rows), tf.constant([[1.0, -0.0, 3.0]]), tf.constant(-1.0)).numpy()
     np.testing.assert_array_equal(got.view(np.int32), np.where(
         rows, np.float32([[1.0, -0.0, 3.0]]), np.float32(-1.0)).view(np.int32))
+
+
+def test_truncate_div_mod_errors_and_gradient_as_tensorflow():
+    # TensorFlow 2.21 (found by the rillflow-vs-TensorFlow DAG differential):
+    # integer TruncateDiv/TruncateMod by zero raise InternalError from its
+    # generic binary-op path (Div and FloorDiv: InvalidArgumentError), and
+    # TruncateMod has no gradient (TruncateDiv's is None).
+    for f in (tf.truncatediv, tf.truncatemod):
+        with pytest.raises(tf.errors.InternalError, match="only integer div and mod"):
+            f(tf.constant([3]), tf.constant([0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        tf.math.floordiv(tf.constant([3]), tf.constant([0]))
+    np.testing.assert_array_equal(tf.truncatediv(tf.constant([7, -7]), tf.constant([2, 2])),
+                                  [3, -3])
+    x, y = tf.constant([5.5, -3.2]), tf.constant([2.0, 1.5])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([x, y])
+        m, d = tf.truncatemod(x, y), tf.truncatediv(x, y)
+    assert t.gradient(d, [x, y]) == [None, None]
+    with pytest.raises(LookupError, match="gradient registry has no entry for: TruncateMod"):
+        t.gradient(m, [x, y])

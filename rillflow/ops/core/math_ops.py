@@ -46,8 +46,15 @@ def _add_kernel(x, y):
     return x + y
 
 
-def _check_int_divisor(y):
+def _check_int_divisor(y, op=None):
+    """Integer division by zero: InvalidArgumentError, or for TruncateDiv and
+    TruncateMod (`op`) TensorFlow 2.21's InternalError from its generic
+    binary-op error path."""
     if not (y.all() if y.ndim else y):
+        if op is not None:
+            raise errors.InternalError(
+                None, None, "Unexpected error in binary operator (only integer div and mod "
+                "should have errors)")
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
@@ -77,9 +84,16 @@ def _floormod_kernel(x, y):
     return m
 
 
-def _truncatediv_kernel(x, y):
+def _div_kernel(x, y):
     if x.dtype.kind in "iu":
         _check_int_divisor(y)
+    return _truncatediv_kernel(x, y, checked=True)
+
+
+def _truncatediv_kernel(x, y, checked=False):
+    if x.dtype.kind in "iu":
+        if not checked:
+            _check_int_divisor(y, "TruncateDiv")
         # C's truncating division: the remainder has x's sign, so x - r is
         # a multiple of y, between 0 and x (|x| of the most negative value
         # wrapped: -2**31 // 2 gave +2**30).
@@ -90,7 +104,7 @@ def _truncatediv_kernel(x, y):
 
 def _truncatemod_kernel(x, y):
     if x.dtype.kind in "iu":
-        _check_int_divisor(y)
+        _check_int_divisor(y, "TruncateMod")
     return np.fmod(x, y)
 
 
@@ -282,7 +296,7 @@ _Sub = register("Sub", np.subtract, U.binary_infer("Sub"), _sub_grad, allowed=_A
 _Mul = register("Mul", np.multiply, U.binary_infer("Mul"), _mul_grad, allowed=_ARITH)
 _RealDiv = register("RealDiv", np.true_divide, U.binary_infer("RealDiv"), _realdiv_grad,
                     allowed=_ARITH)
-_Div = register("Div", _truncatediv_kernel, U.binary_infer("Div"), _floor_grad, allowed=_ARITH)
+_Div = register("Div", _div_kernel, U.binary_infer("Div"), _floor_grad, allowed=_ARITH)
 _FloorDiv = register("FloorDiv", _floordiv_kernel, U.binary_infer("FloorDiv"), _floor_grad,
                      allowed=REAL)
 _FloorMod = register("FloorMod", _floormod_kernel, U.binary_infer("FloorMod"),
@@ -292,8 +306,9 @@ _FloorMod = register("FloorMod", _floormod_kernel, U.binary_infer("FloorMod"),
                      allowed=REAL)
 _TruncateDiv = register("TruncateDiv", _truncatediv_kernel, U.binary_infer("TruncateDiv"),
                         _floor_grad, allowed=REAL)
+# No gradient: TensorFlow registers none (tape.gradient raises LookupError).
 _TruncateMod = register("TruncateMod", _truncatemod_kernel, U.binary_infer("TruncateMod"),
-                        _floor_grad, allowed=REAL)
+                        None, allowed=REAL)
 _Pow = register("Pow", _pow_kernel, U.binary_infer("Pow"), _pow_grad, allowed=_ARITH)
 _Maximum = register("Maximum", _maximum_kernel, U.binary_infer("Maximum"), _maxmin_grad,
                     allowed=REAL)

@@ -171,6 +171,8 @@ def backprop(ops, targets, target_grads, sources, unconnected_zero=False, dense=
             continue
         fn = _grad_fn(op, overrides)
         if fn is None:
+            if not overrides:     # a GradientTape: TensorFlow's tape looks up by op type
+                raise LookupError("gradient registry has no entry for: %s" % op.type)
             raise LookupError(f"No gradient defined for operation '{op.name}' (op type: "
                               f"{op.type}). In general every operation must have an associated "
                               "`@tf.RegisterGradient` for correct autodiff.")
