@@ -793,3 +793,13 @@ def test_truncate_div_mod_errors_and_gradient_as_tensorflow():
     assert t.gradient(d, [x, y]) == [None, None]
     with pytest.raises(LookupError, match="gradient registry has no entry for: TruncateMod"):
         t.gradient(m, [x, y])
+
+
+def test_integer_division_of_an_empty_result_by_zero_is_fine():
+    # TensorFlow 2.21 checks divisors only as it divides: an empty result
+    # (a zero divisor broadcast against an empty x) raises nothing.
+    e = tf.zeros((1, 1, 0), tf.int32)
+    y = tf.constant([[[-5], [0], [3]]])
+    for f in (tf.truncatediv, tf.truncatemod, tf.math.floordiv, tf.math.floormod,
+              lambda a, b: tf.raw_ops.Div(x=a, y=b)):
+        assert f(e, y).shape == (1, 3, 0)

@@ -46,10 +46,13 @@ def _add_kernel(x, y):
     return x + y
 
 
-def _check_int_divisor(y, op=None):
+def _check_int_divisor(y, op=None, x=None):
     """Integer division by zero: InvalidArgumentError, or for TruncateDiv and
     TruncateMod (`op`) TensorFlow 2.21's InternalError from its generic
-    binary-op error path."""
+    binary-op error path. Not for an empty result (no division runs: a zero
+    divisor broadcast against an empty x is fine)."""
+    if x is not None and 0 in np.broadcast_shapes(np.shape(x), np.shape(y)):
+        return
     if not (y.all() if y.ndim else y):
         if op is not None:
             raise errors.InternalError(
@@ -60,7 +63,7 @@ def _check_int_divisor(y, op=None):
 
 def _floordiv_kernel(x, y):
     if x.dtype.kind in "iu":
-        _check_int_divisor(y)
+        _check_int_divisor(y, x=x)
         return np.floor_divide(x, y)
     return float_floordiv(x, y)
 
@@ -73,7 +76,7 @@ def float_floordiv(x, y):
 
 def _floormod_kernel(x, y):
     if x.dtype.kind in "iu":
-        _check_int_divisor(y)
+        _check_int_divisor(y, x=x)
         return np.mod(x, y)
     # TensorFlow's formula: fmod, moved by y where its sign is not y's. A
     # zero keeps x's sign (np.mod gives it y's: 0 mod -3 was -0.0).
@@ -86,14 +89,14 @@ def _floormod_kernel(x, y):
 
 def _div_kernel(x, y):
     if x.dtype.kind in "iu":
-        _check_int_divisor(y)
+        _check_int_divisor(y, x=x)
     return _truncatediv_kernel(x, y, checked=True)
 
 
 def _truncatediv_kernel(x, y, checked=False):
     if x.dtype.kind in "iu":
         if not checked:
-            _check_int_divisor(y, "TruncateDiv")
+            _check_int_divisor(y, "TruncateDiv", x)
         # C's truncating division: the remainder has x's sign, so x - r is
         # a multiple of y, between 0 and x (|x| of the most negative value
         # wrapped: -2**31 // 2 gave +2**30).
@@ -104,7 +107,7 @@ def _truncatediv_kernel(x, y, checked=False):
 
 def _truncatemod_kernel(x, y):
     if x.dtype.kind in "iu":
-        _check_int_divisor(y, "TruncateMod")
+        _check_int_divisor(y, "TruncateMod", x)
     return np.fmod(x, y)
 
 
