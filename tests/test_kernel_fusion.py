@@ -11,7 +11,14 @@ from helpers import optimizations, passes_off
 
 
 def _bits(xs):
-    return [np.asarray(x.numpy()).view(np.int32) for x in xs]
+    # Every value's bits, NaN only by being NaN: which operand's NaN an add
+    # passes on follows the instruction order of NumPy's loop or the
+    # compiled one, never a promise of TensorFlow's.
+    out = []
+    for x in xs:
+        a = np.asarray(x.numpy())
+        out.append(np.where(np.isnan(a), np.float32(np.nan), a).view(np.int32))
+    return out
 
 
 def _hostile(rng, shape, scale=1.0):
@@ -170,3 +177,70 @@ def test_the_pass_can_be_switched_off_and_falls_back_alone():
         f(x, k, b)
         src = f.get_concrete_function(x, k, b).generated_source
     assert "k_BiasRelu(" not in src and "k_MaxPoolGradRelu(" not in src
+
+
+def _bn_relu_step(residual):
+    def step(x, k, gamma, beta):
+        with tf.GradientTape() as tape:
+            tape.watch([x, k, gamma, beta])
+            c = tf.nn.conv2d(x, k, 1, "SAME")
+            m, v = tf.nn.moments(c, [0, 1, 2])
+            y = tf.nn.batch_normalization(c, m, v, beta, gamma, 1e-3)
+            if residual:
+                y = y + x
+            h = tf.nn.relu(y)
+            loss = tf.reduce_sum(h * h)
+        return [loss, h] + tape.gradient(loss, [x, k, gamma, beta])
+    return step
+
+
+@pytest.mark.parametrize("residual", [False, True])
+@pytest.mark.parametrize("shape", [(4, 6, 6, 8), (3, 5, 7, 8)])
+def test_batch_norm_relu_and_residual_joined(residual, shape):
+    """x * inv + shift before a relu (batch normalization's) runs as one
+    kernel, with a residual skip connection too; the plain path's bits."""
+    rng = np.random.default_rng(shape[1] * 10 + residual)
+    x = tf.constant(_hostile(rng, shape))
+    k = tf.constant(rng.integers(-2, 3, (3, 3, shape[3], shape[3])).astype(np.float32))
+    gamma = tf.constant(_hostile(rng, shape[-1:]))
+    beta = tf.constant(_hostile(rng, shape[-1:]))
+    src = _compare(_bn_relu_step(residual), x, k, gamma, beta)
+    assert ("k_ScaleBiasAddRelu(" if residual else "k_ScaleBiasRelu(") in src
+
+
+def test_scale_read_elsewhere_keeps_the_product():
+    rng = np.random.default_rng(9)
+    x = tf.constant(_hostile(rng, (5, 9)))
+    s = tf.constant(_hostile(rng, (9,)))
+    b = tf.constant(_hostile(rng, (9,)))
+
+    def fn(x, s, b):
+        p = x * s
+        return [tf.nn.relu(p + b), p]
+    src = _compare(fn, x, s, b)
+    assert "k_ScaleBiasRelu(" not in src and "k_BiasRelu(" in src
+
+
+def test_scaled_kernels_without_the_jit_loops():
+    pytest.importorskip("numba")
+    from rillflow.ops.nn import fused_kernels as F, jit_nn
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    loops = jit_nn.LOAD.value
+    rng = np.random.default_rng(10)
+    for shape in ((3, 9, 11, 5), (2, 8, 8, 16), (37, 3)):
+        x, r = _hostile(rng, shape), _hostile(rng, shape)
+        s, b = _hostile(rng, shape[-1:]), _hostile(rng, shape[-1:])
+        results = []
+        for use in (True, False):
+            jit_nn.LOAD.value = loops if use else None
+            try:
+                own = x.copy()
+                results.append([F.scale_bias_relu(x, s, b), F.scale_bias_add_relu(x, s, b, r),
+                                F.scale_bias_add_relu(own, s, b, r, out=own)])
+            finally:
+                jit_nn.LOAD.value = loops
+        for a, c in zip(*results):
+            np.testing.assert_array_equal(np.isnan(a), np.isnan(c))
+            ok = ~np.isnan(a)
+            np.testing.assert_array_equal(a[ok].view(np.int32), c[ok].view(np.int32))

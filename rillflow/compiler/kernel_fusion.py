@@ -9,7 +9,11 @@ the convolution (`_FusedConv2D`). Here each pair becomes one plan that
 calls a kernel doing both in one pass, with the bits of the two kernels:
 
 - `Relu(AddV2(x, bias))` (either operand order) and `Relu(BiasAdd(x, bias))`,
-  bias 1-D along x's last axis: activations.bias_relu;
+  bias 1-D along x's last axis: fused_kernels.bias_relu; with x itself
+  `Mul(x, scale)` read only there (batch normalization's `x * inv + shift`
+  before a relu), the three ops: fused_kernels.scale_bias_relu; and
+  `Relu(AddV2(x * scale + bias, r))`, a residual block's normalization,
+  skip connection and relu: fused_kernels.scale_bias_add_relu;
 - `ReluGrad(MaxPoolGrad(r, y, g), r)`, the gradient of `max_pool(relu(...))`
   (the relu's output is the pool's input and the gradient's features):
   pool_kernels.max_pool_grad_relu, for windows that do not overlap.
@@ -33,17 +37,19 @@ __all__ = ["join", "emit_joined", "JOINED_OUT"]
 
 # The operand of a joined plan whose buffer its kernel may write its result
 # into, by the pair's kind (as in_place.OUT_KERNELS).
-JOINED_OUT = {"bias_relu": 0, "max_pool_grad_relu": 0}
+JOINED_OUT = {"bias_relu": 0, "scale_bias_relu": 0, "scale_bias_add_relu": 0,
+              "max_pool_grad_relu": 0}
 
 
 class Joined:
     """A joined plan's template: which pair (`kind`), the kernel's attrs,
-    and the first op (its line in error messages)."""
+    the first op (its line in error messages) and any other op it takes in
+    (`also`: a scale's multiply before the bias)."""
 
-    __slots__ = ("kind", "attrs", "first")
+    __slots__ = ("kind", "attrs", "first", "also")
 
-    def __init__(self, kind, attrs, first):
-        self.kind, self.attrs, self.first = kind, attrs, first
+    def __init__(self, kind, attrs, first, also=()):
+        self.kind, self.attrs, self.first, self.also = kind, attrs, first, tuple(also)
 
 
 def _static(t):
@@ -112,9 +118,10 @@ def join(plans, protected):
                     and id(first) not in protected and len(q.op.outputs) == 1 and \
                     not q.op.control_inputs and not p.op.control_inputs and \
                     _f32(p.op.outputs[0]):
-                joined = _joined(p, q)
+                joined = _joined(p, q, made, readers, protected)
         if joined is not None:
-            dropped[id(joined.template.first)] = True
+            for op in (joined.template.first,) + joined.template.also:
+                dropped[id(op)] = True
             out.append(joined)
         else:
             out.append(p)
@@ -123,11 +130,74 @@ def join(plans, protected):
     return [p for p in out if id(p.op) not in dropped or p.kind == "joined"]
 
 
-def _joined(p, q):
+def _scale_operands(m, readers, protected):
+    """(x, scale) of a multiply plan whose one reader is the bias add, the
+    scale 1-D along x's last axis (batch normalization's x * inv); None
+    otherwise."""
+    if m is None or m.op.type != "Mul" or len(m.op.outputs) != 1 or m.op.control_inputs:
+        return None
+    if not (m.kind == "kernel" or m.kind == "expr" and m.template == "{0} * {1}"):
+        return None
+    t = m.op.outputs[0]
+    if readers.get(id(t)) != 1 or id(t) in protected:
+        return None
+    out = _static(t)
+    for x, c in ((m.inputs[0], m.inputs[1]), (m.inputs[1], m.inputs[0])):
+        if out and _static(x) == out and _static(c) == (out[-1],) and _f32(x, c, t):
+            return x, c
+    return None
+
+
+def _single(t, made, readers, protected):
+    """The plan making `t` when `t` is read once and not protected."""
+    if readers.get(id(t)) != 1 or id(t) in protected:
+        return None
+    m = made.get(id(t))
+    if m is None or len(m.op.outputs) != 1 or m.op.control_inputs:
+        return None
+    return m
+
+
+def _residual(p, q, made, readers, protected):
+    """Relu(AddV2(x * scale + bias, r)) (either order of each add): a
+    residual block's batch normalization, skip connection and relu, as a
+    joined plan; None otherwise."""
+    if q.op.type != "AddV2" or not (q.kind == "kernel" or q.kind == "expr" and
+                                     q.template == "{0} + {1}"):
+        return None
+    out = _static(q.op.outputs[0])
+    for y, r in ((q.inputs[0], q.inputs[1]), (q.inputs[1], q.inputs[0])):
+        a = _single(y, made, readers, protected)
+        if a is None or _static(r) != out or not _f32(r) or a.op.type != "AddV2":
+            continue
+        operands = _bias_operands(a)
+        if operands is None:
+            continue
+        m = made.get(id(operands[0]))
+        scaled = _scale_operands(m, readers, protected)
+        if scaled is None:
+            continue
+        return Plan(p.op, "joined", Joined("scale_bias_add_relu", {}, q.op, (a.op, m.op)),
+                    [scaled[0], scaled[1], operands[1], r])
+    return None
+
+
+def _joined(p, q, made, readers, protected):
     if p.op.type == "Relu":
+        if _static(p.op.outputs[0]) is None:
+            return None
+        res = _residual(p, q, made, readers, protected)
+        if res is not None:
+            return res
         operands = _bias_operands(q)
         if operands is None or _static(p.op.outputs[0]) != _static(operands[0]):
             return None
+        x, b = operands
+        m = made.get(id(x))
+        scaled = _scale_operands(m, readers, protected) if q.op.type == "AddV2" else None
+        if scaled is not None:
+            return Plan(p.op, "joined", Joined("scale_bias_relu", {}, q.op, (m.op,)),
+                        [scaled[0], scaled[1], b])
         return Plan(p.op, "joined", Joined("bias_relu", {}, q.op), operands)
     operands = _pool_operands(q, p.inputs[1])
     if operands is None or _static(p.op.outputs[0]) != _static(operands[0]):
@@ -139,6 +209,8 @@ def _joined(p, q):
 def _kernels():
     from ..ops.nn import fused_kernels
     return {"bias_relu": fused_kernels.bias_relu,
+            "scale_bias_relu": fused_kernels.scale_bias_relu,
+            "scale_bias_add_relu": fused_kernels.scale_bias_add_relu,
             "max_pool_grad_relu": fused_kernels.max_pool_grad_relu}
 
 
@@ -157,4 +229,6 @@ def emit_joined(em, plan, buffer):
                              ", ".join(args)), t.first)
 
 
-_CAMEL = {"bias_relu": "BiasRelu", "max_pool_grad_relu": "MaxPoolGradRelu"}
+_CAMEL = {"bias_relu": "BiasRelu", "scale_bias_relu": "ScaleBiasRelu",
+          "scale_bias_add_relu": "ScaleBiasAddRelu",
+          "max_pool_grad_relu": "MaxPoolGradRelu"}

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import activations, pool_kernels
 
-__all__ = ["bias_relu", "max_pool_grad_relu"]
+__all__ = ["bias_relu", "scale_bias_relu", "scale_bias_add_relu", "max_pool_grad_relu"]
 
 
 def bias_relu(x, bias, out=None):
@@ -22,6 +22,41 @@ def bias_relu(x, bias, out=None):
         loop(x.reshape(-1, c), np.ascontiguousarray(bias), out.reshape(-1, c))
         return out
     return activations._relu_kernel(np.add(x, bias))
+
+
+def scale_bias_relu(x, scale, bias, out=None):
+    """Relu(x * scale + bias) for float32 `x` and 1-D `scale` and `bias`
+    along its last axis (Mul's product, AddV2's sum, then the relu's rule,
+    each rounded as the three ops round) in one pass under the jit extra;
+    `out` may be x's own buffer."""
+    loop = activations._compiled("scale_bias_relu", x)
+    if loop is not None and x.ndim >= 2 and scale.dtype == bias.dtype == np.float32 and \
+            scale.shape == bias.shape == x.shape[-1:] and x.size:
+        x = np.ascontiguousarray(x)
+        if not activations._fits(out, x):
+            out = np.empty(x.shape, x.dtype)
+        c = x.shape[-1]
+        loop(x.reshape(-1, c), np.ascontiguousarray(scale), np.ascontiguousarray(bias),
+             out.reshape(-1, c))
+        return out
+    return activations._relu_kernel(np.add(np.multiply(x, scale), bias))
+
+
+def scale_bias_add_relu(x, scale, bias, r, out=None):
+    """Relu((x * scale + bias) + r) for float32 `x` and `r` of one shape and
+    1-D `scale`, `bias` along the last axis (each operation rounded as its
+    op's) in one pass under the jit extra; `out` may be x's own buffer."""
+    loop = activations._compiled("scale_bias_add_relu", x)
+    if loop is not None and x.ndim >= 2 and scale.dtype == bias.dtype == r.dtype == np.float32 \
+            and scale.shape == bias.shape == x.shape[-1:] and r.shape == x.shape and x.size:
+        x = np.ascontiguousarray(x)
+        if not activations._fits(out, x):
+            out = np.empty(x.shape, x.dtype)
+        c = x.shape[-1]
+        loop(x.reshape(-1, c), np.ascontiguousarray(scale), np.ascontiguousarray(bias),
+             np.ascontiguousarray(r).reshape(-1, c), out.reshape(-1, c))
+        return out
+    return activations._relu_kernel(np.add(np.add(np.multiply(x, scale), bias), r))
 
 
 def max_pool_grad_relu(orig_input, orig_output, grad, ksize, strides, padding, out=None):

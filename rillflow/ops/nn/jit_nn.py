@@ -31,6 +31,8 @@ def _load():
     z = np.zeros(9, np.float32)
     L.relu(z, z.copy())
     L.bias_relu(z.reshape(3, 3), z[:3], z.reshape(3, 3).copy())
+    L.scale_bias_relu(z.reshape(3, 3), z[:3], z[:3], z.reshape(3, 3).copy())
+    L.scale_bias_add_relu(z.reshape(3, 3), z[:3], z[:3], z.reshape(3, 3), z.reshape(3, 3).copy())
     L.relu_grad(z, z, z.copy())
     v = np.empty((16, 1, 2), np.float32)     # (16 positions, tiles, channels)
     W.input_tiles(x, 1, 1, 1, 1, v)
@@ -43,7 +45,8 @@ def _load():
     return {"max_pool": L.max_pool, "max_pool_grad": L.max_pool_grad,
             "max_pool_grad_disjoint": L.max_pool_grad_disjoint,
             "max_pool_grad_relu_disjoint": L.max_pool_grad_relu_disjoint,
-            "bias_relu": L.bias_relu,
+            "bias_relu": L.bias_relu, "scale_bias_relu": L.scale_bias_relu,
+            "scale_bias_add_relu": L.scale_bias_add_relu,
             "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
             "relu": L.relu, "relu_grad": L.relu_grad,
             "wino_input": W.input_tiles, "wino_output": W.output_tiles,

@@ -246,6 +246,56 @@ def bias_relu(x, b, out):
 
 
 @numba.njit(cache=True, nogil=True)
+def scale_bias_relu(x, s, b, out):
+    """out = relu(x * s + b) of (rows, C) float32 `x` and (C,) `s`, `b`: the
+    product and the sum each rounded, then `relu`'s rule by flat position,
+    in one pass. out may be x's own buffer."""
+    rows, c_ = x.shape
+    n = rows * c_
+    lo = n - n % 8
+    zero = np.float32(0)
+    whole = lo // c_ if c_ else rows
+    for r in range(whole):
+        xr, orow = x[r], out[r]
+        for c in range(c_):
+            v = xr[c] * s[c] + b[c]
+            orow[c] = zero if v <= zero else v
+    for r in range(whole, rows):
+        xr, orow = x[r], out[r]
+        for c in range(c_):
+            v = xr[c] * s[c] + b[c]
+            if r * c_ + c < lo:
+                orow[c] = zero if v <= zero else v
+            else:
+                orow[c] = zero if v < zero else v
+
+
+@numba.njit(cache=True, nogil=True)
+def scale_bias_add_relu(x, s, b, res, out):
+    """out = relu((x * s + b) + res) of (rows, C) float32 `x` and `res`,
+    (C,) `s`, `b`: each operation rounded, then `relu`'s rule by flat
+    position, in one pass. out may be x's own buffer."""
+    rows, c_ = x.shape
+    n = rows * c_
+    lo = n - n % 8
+    zero = np.float32(0)
+    whole = lo // c_ if c_ else rows
+    for r in range(whole):
+        xr, rr, orow = x[r], res[r], out[r]
+        for c in range(c_):
+            v = (xr[c] * s[c] + b[c]) + rr[c]
+            orow[c] = zero if v <= zero else v
+    for r in range(whole, rows):
+        xr, rr, orow = x[r], res[r], out[r]
+        for c in range(c_):
+            v = (xr[c] * s[c] + b[c]) + rr[c]
+            if r * c_ + c < lo:
+                orow[c] = zero if v <= zero else v
+            else:
+                orow[c] = zero if v < zero else v
+
+
+@numba.njit(cache=True, nogil=True)
 def relu_grad(g, f, out):
     """out = g * (f > 0) of 1-D float32 arrays (inf * 0 is NaN, -1 * 0 is
     -0, as TensorFlow's multiplication by the mask gives)."""
