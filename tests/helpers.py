@@ -60,3 +60,33 @@ def optimizations(on):
         yield
     finally:
         codegen.options.optimize = saved
+
+
+def canonical_bits(values):
+    """Each result's bytes with every NaN made the same NaN: which operand's
+    NaN an instruction passes on follows the loop that computed it (NumPy's
+    or a compiled one), never a promise of TensorFlow's."""
+    out = []
+    for v in values:
+        a = np.atleast_1d(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+        if a.dtype.kind == "f":
+            a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a)
+        out.append(a.view(np.uint8))
+    return out
+
+
+def compare_with_pass_off(fn, args, pass_name):
+    """fn's results compiled on the plain path, optimized without the
+    compiler pass `pass_name`, and fully optimized: equal bit for bit (NaN
+    by being NaN). Returns the fully optimized code's source."""
+    import rillflow as tf
+    with optimizations(False):
+        plain = canonical_bits(tf.function(fn)(*args))
+    with passes_off(pass_name):
+        without = canonical_bits(tf.function(fn)(*args))
+    f = tf.function(fn)
+    full = canonical_bits(f(*args))
+    for a, b, c in zip(plain, without, full):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+    return f.get_concrete_function(*args).generated_source

@@ -7,7 +7,7 @@ import pytest
 
 import rillflow as tf
 
-from helpers import optimizations, passes_off
+from helpers import compare_with_pass_off
 
 
 def _hostile(rng, shape):
@@ -19,27 +19,7 @@ def _hostile(rng, shape):
 
 
 def _compare(fn, *args):
-    """fn's results: plain, optimized without broadcast_sink, optimized; all
-    equal bit for bit. Returns the optimized source."""
-    def bits(rs):
-        # NaN where NaN (any sign or payload: which operand's NaN an
-        # instruction passes on follows NumPy's loop for the layout, never
-        # a promise of TensorFlow's), every other value's bits.
-        out = []
-        for r in rs:
-            a = np.atleast_1d(np.asarray(r.numpy()))
-            out.append(np.where(np.isnan(a), np.array(np.nan, a.dtype), a).view(np.uint8))
-        return out
-    with optimizations(False):
-        plain = bits(tf.function(fn)(*args))
-    with passes_off("broadcast_sink"):
-        unsunk = bits(tf.function(fn)(*args))
-    f = tf.function(fn)
-    sunk = bits(f(*args))
-    for a, b, c in zip(plain, unsunk, sunk):
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(a, c)
-    return f.get_concrete_function(*args).generated_source
+    return compare_with_pass_off(fn, args, "broadcast_sink")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])

@@ -7,18 +7,7 @@ import pytest
 
 import rillflow as tf
 
-from helpers import optimizations, passes_off
-
-
-def _bits(xs):
-    # Every value's bits, NaN only by being NaN: which operand's NaN an add
-    # passes on follows the instruction order of NumPy's loop or the
-    # compiled one, never a promise of TensorFlow's.
-    out = []
-    for x in xs:
-        a = np.asarray(x.numpy())
-        out.append(np.where(np.isnan(a), np.float32(np.nan), a).view(np.int32))
-    return out
+from helpers import compare_with_pass_off, optimizations, passes_off
 
 
 def _hostile(rng, shape, scale=1.0):
@@ -31,18 +20,7 @@ def _hostile(rng, shape, scale=1.0):
 
 
 def _compare(fn, *args):
-    """fn's results compiled plainly, optimized without kernel_fusion, and
-    optimized with it: all equal bit for bit. Returns the joined source."""
-    with optimizations(False):
-        plain = _bits(tf.function(fn)(*args))
-    with passes_off("kernel_fusion"):
-        unjoined = _bits(tf.function(fn)(*args))
-    f = tf.function(fn)
-    joined = _bits(f(*args))
-    for a, b, c in zip(plain, unjoined, joined):
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(a, c)
-    return f.get_concrete_function(*args).generated_source
+    return compare_with_pass_off(fn, args, "kernel_fusion")
 
 
 def _conv_step(add, pool=(2, 2, "VALID"), returns_h=False):

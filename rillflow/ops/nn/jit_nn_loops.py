@@ -42,6 +42,26 @@ def max_pool(x, out, kh, kw, sh, sw, ph, pw):
                             o[c] = v[c] if o[c] < v[c] else o[c]
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _window_max(x, n, r0, r1, q0, q1, w, cur, idx):
+    """cur[c], idx[c] = each channel's maximum over the window rows r0:r1,
+    columns q0:q1 of image n and its position r * w + q: the first real
+    element, then each later one strictly greater (NaN never is)."""
+    first = x[n, r0, q0]
+    p0 = np.int32(r0 * w + q0)
+    for c in range(cur.size):
+        cur[c] = first[c]
+        idx[c] = p0
+    for r in range(r0, r1):
+        for q in range(q0, q1):
+            v = x[n, r, q]
+            p = np.int32(r * w + q)
+            for c in range(cur.size):
+                t = cur[c] < v[c]
+                cur[c] = v[c] if t else cur[c]
+                idx[c] = p if t else idx[c]
+
+
 @numba.njit(cache=True, nogil=True)
 def max_pool_grad(x, g, dx, kh, kw, sh, sw, ph, pw):
     """dx (zeros on entry) += each window's gradient at its maximum: the
@@ -57,19 +77,7 @@ def max_pool_grad(x, g, dx, kh, kw, sh, sw, ph, pw):
             r0, r1 = _span(oi, kh, sh, ph, h)
             for oj in range(ow_):
                 q0, q1 = _span(oj, kw, sw, pw, w)
-                first = x[n, r0, q0]
-                p0 = np.int32(r0 * w + q0)
-                for c in range(c_):
-                    cur[c] = first[c]
-                    idx[c] = p0
-                for r in range(r0, r1):
-                    for q in range(q0, q1):
-                        v = x[n, r, q]
-                        p = np.int32(r * w + q)
-                        for c in range(c_):
-                            t = cur[c] < v[c]
-                            cur[c] = v[c] if t else cur[c]
-                            idx[c] = p if t else idx[c]
+                _window_max(x, n, r0, r1, q0, q1, w, cur, idx)
                 gv = g[n, oi, oj]
                 dn = flat[n]
                 for c in range(c_):
@@ -92,19 +100,7 @@ def max_pool_grad_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
             r0, r1 = _span(oi, kh, sh, ph, h)
             for oj in range(ow_):
                 q0, q1 = _span(oj, kw, sw, pw, w)
-                first = x[n, r0, q0]
-                p0 = np.int32(r0 * w + q0)
-                for c in range(c_):
-                    cur[c] = first[c]
-                    idx[c] = p0
-                for r in range(r0, r1):
-                    for q in range(q0, q1):
-                        v = x[n, r, q]
-                        p = np.int32(r * w + q)
-                        for c in range(c_):
-                            t = cur[c] < v[c]
-                            cur[c] = v[c] if t else cur[c]
-                            idx[c] = p if t else idx[c]
+                _window_max(x, n, r0, r1, q0, q1, w, cur, idx)
                 gv = g[n, oi, oj]
                 for r in range(r0, r1):
                     for q in range(q0, q1):
@@ -132,19 +128,7 @@ def max_pool_grad_relu_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
             r0, r1 = _span(oi, kh, sh, ph, h)
             for oj in range(ow_):
                 q0, q1 = _span(oj, kw, sw, pw, w)
-                first = x[n, r0, q0]
-                p0 = np.int32(r0 * w + q0)
-                for c in range(c_):
-                    cur[c] = first[c]
-                    idx[c] = p0
-                for r in range(r0, r1):
-                    for q in range(q0, q1):
-                        v = x[n, r, q]
-                        p = np.int32(r * w + q)
-                        for c in range(c_):
-                            t = cur[c] < v[c]
-                            cur[c] = v[c] if t else cur[c]
-                            idx[c] = p if t else idx[c]
+                _window_max(x, n, r0, r1, q0, q1, w, cur, idx)
                 gv = g[n, oi, oj]
                 for c in range(c_):
                     gate[c] = (zero + gv[c]) * (one if cur[c] > zero else zero)
