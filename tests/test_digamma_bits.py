@@ -35,3 +35,49 @@ def test_lgamma_gradient_is_digamma():
     want = DATA["float32/digamma"][:200]
     np.testing.assert_array_equal(np.isnan(g), np.isnan(want))
     np.testing.assert_array_equal(g[~np.isnan(g)], want[~np.isnan(want)])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_zeta_and_polygamma_bits(dtype):
+    """Eigen's scalar zeta_impl and polygamma_impl in the type, the C
+    library's pow, exp and lgamma, subnormal steps flushed."""
+    s, q = DATA[dtype + "/zeta_x"], DATA[dtype + "/zeta_q"]
+    n = DATA[dtype + "/polygamma_n"]
+    it = np.int32 if dtype == "float32" else np.int64
+    for got, want in ((tf.math.zeta(tf.constant(s), tf.constant(q)), DATA[dtype + "/zeta"]),
+                      (tf.function(tf.math.zeta)(tf.constant(s), tf.constant(q)),
+                       DATA[dtype + "/zeta"]),
+                      (tf.math.polygamma(tf.constant(n), tf.constant(q)),
+                       DATA[dtype + "/polygamma"])):
+        got = got.numpy()
+        nan = np.isnan(want)
+        np.testing.assert_array_equal(np.isnan(got), nan)
+        bad = got.view(it)[~nan] != want.view(it)[~nan]
+        assert not bad.any(), "%d of %d differ" % (bad.sum(), bad.size)
+
+
+def test_zeta_without_the_compiled_loops_and_far_negative_q():
+    """The Python path gives the compiled loops' bits; a q so far below zero
+    that TensorFlow's sum would run a million terms takes the float64
+    evaluation (finite time, a value)."""
+    from rillflow.ops.kernels import zeta as Z
+    from rillflow.ops.core.special_math_ops import _zeta64
+    s, q, want = DATA["float64/zeta_x"][:300], DATA["float64/zeta_q"][:300], \
+        DATA["float64/zeta"][:300]
+    saved = Z.LOAD.value
+    Z.LOAD.value = None
+    try:
+        got = Z.zeta(s, q, _zeta64)
+    finally:
+        Z.LOAD.value = saved
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
+    far = tf.math.zeta(tf.constant([2.0, 4.0], tf.float64),
+                       tf.constant([-3e7 + 0.5, -3e7 + 0.5], tf.float64)).numpy()
+    assert np.isfinite(far).all()
+    # Nine float32 terms from a negative q (TensorFlow 2.21's values).
+    np.testing.assert_allclose(tf.math.zeta(tf.constant([3.0]), tf.constant([-7.75])).numpy(),
+                               [-2908.48], rtol=1e-6)
+    np.testing.assert_allclose(tf.math.zeta(tf.constant([3.0], tf.float64),
+                                            tf.constant([-7.75], tf.float64)).numpy(),
+                               [62.01987279], rtol=1e-8)

@@ -1,6 +1,7 @@
-"""Records TensorFlow's CPU digamma (float32, float64) into
-tests/data/tf_digamma.npz, which tests/test_digamma_bits.py compares with
-rillflow's bit for bit (Eigen's scalar digamma_impl on every element).
+"""Records TensorFlow's CPU digamma, zeta and polygamma (float32, float64)
+into tests/data/tf_digamma.npz, which tests/test_digamma_bits.py compares
+with rillflow's bit for bit (Eigen's scalar digamma_impl, zeta_impl and
+polygamma_impl on every element).
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
 
@@ -28,6 +29,16 @@ def main():
         name = np.dtype(dt).name
         data[name + "/x"] = x
         data[name + "/digamma"] = tf.math.digamma(tf.constant(x)).numpy()
+        s = np.concatenate([rng.uniform(1, 12, 1500), rng.uniform(0.5, 1.5, 200),
+                            [1.0, 2.0, 3.0, 4.0, 2.5, 1.0000001, np.nan, np.inf]]).astype(dt)
+        q = np.concatenate([rng.uniform(0, 20, 700), rng.uniform(-5, 5, 500),
+                            np.exp(rng.uniform(-10, 8, 500)),
+                            [1.0, 0.5, -1.0, 0.0, -2.0, -2.5, 2176.7434, 1963.8745]]).astype(dt)
+        data[name + "/zeta_x"], data[name + "/zeta_q"] = s, q
+        data[name + "/zeta"] = tf.math.zeta(tf.constant(s), tf.constant(q)).numpy()
+        n = np.concatenate([rng.integers(0, 5, q.size - 4), [-1, 1.5, 0, 7]]).astype(dt)
+        data[name + "/polygamma_n"] = n
+        data[name + "/polygamma"] = tf.math.polygamma(tf.constant(n), tf.constant(q)).numpy()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)
     print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")

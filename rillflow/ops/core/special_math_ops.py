@@ -31,9 +31,12 @@ from .op_util import COMPLEX, FLOATS, binary, unary
 from .unary_ops import (_OPS, _not_found, _register, _scope, _simple, _to_real_infer,
                         _to_real_kernel, _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
+from ..kernels import exp_log as _exp_log
+from ..kernels import exp_log_f64 as _exp_log_f64
 from ..kernels.jit_kernels import erf_kernel, erfc_kernel, log_kernel, softplus_kernel
 from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.digamma import digamma as _eigen_digamma
+from ..kernels.zeta import zeta as _eigen_zeta
 from ..kernels.trig import atan2_kernel
 from ..kernels.jit_kernels import compiled_first
 
@@ -206,10 +209,52 @@ def _polygamma64(a, x):
 
 
 def _polygamma_kernel(a, x):
-    return _polygamma64(a, x).astype(x.dtype)
+    if x.dtype not in (np.float32, np.float64):
+        return _polygamma64(a, x).astype(x.dtype)
+    # TensorFlow's polygamma_impl: NaN for a non-integer or negative order,
+    # digamma for 0, else (-1)**(n+1) * exp(lgamma(n+1)) * zeta(n+1, x), each
+    # step in the type (kernels/zeta.py, kernels/digamma.py).
+    dt = x.dtype
+    a, x = np.broadcast_arrays(np.asarray(a, dt), np.asarray(x, dt))
+    out = np.full(a.shape, np.nan, dt)
+    with np.errstate(all="ignore"):
+        order_ok = (np.floor(a) == a) & (a >= 0)
+        zero = order_ok & (a == 0)
+        if zero.any():
+            out[zero] = _eigen_digamma(np.array(x[zero]))
+        pos = order_ok & (a > 0)
+        if pos.any():
+            nplus = a[pos] + dt.type(1)
+            fact = _scalar_exp(np.asarray(_lgamma_c(np.ascontiguousarray(nplus)), dt))
+            sign = np.where(nplus % 2 == 0, dt.type(1), dt.type(-1))
+            z = _eigen_zeta(nplus, x[pos], _zeta64)
+            prod = _ftz_dt(sign * fact)
+            out[pos] = _ftz_dt(prod * z)
+    return out
+
+
+_lgamma_c = _libm_kernels.kernel("lgamma")
+
+
+def _scalar_exp(v):
+    """The C library's exp of every element (Eigen's scalar path), flushed."""
+    if v.dtype == np.float32:
+        return np.asarray(_exp_log.exp_scalar(np.ascontiguousarray(v).reshape(-1)),
+                          np.float32).reshape(v.shape)
+    one = _exp_log_f64.TAILS["exp"]
+    return np.array([one(t) for t in v.reshape(-1).tolist()], np.float64).reshape(v.shape)
+
+
+def _ftz_dt(v):
+    v = np.asarray(v)
+    tiny = np.finfo(v.dtype).tiny
+    return np.where(np.abs(v) < tiny, v * v.dtype.type(0), v)
 
 
 def _zeta_kernel(x, q):
+    if x.dtype in (np.float32, np.float64):
+        out = _eigen_zeta(x, q, _zeta64)      # TensorFlow's own (kernels/zeta.py)
+        return out if out.ndim or isinstance(x, np.ndarray) else out[()]
     return _zeta64(x, q).astype(x.dtype)
 
 

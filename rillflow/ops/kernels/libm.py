@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-__all__ = ["NAMES", "available", "call", "c_function", "lgamma_python"]
+__all__ = ["NAMES", "available", "call", "c_function", "c_function2", "lgamma_python"]
 
 NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "tan", "lgamma")
 
@@ -58,6 +58,19 @@ def c_function(cname, ctype):
     f = getattr(_LIB, cname, None) if _LIB is not None else None
     if f is not None:
         f.restype, f.argtypes = ctype, [ctype]
+    return f
+
+
+def c_function2(cname, ctype=ctypes.c_float):
+    """The C library's function `cname` of two `ctype` arguments (powf,
+    say), or None. A separate handle from c_function's: ctypes keeps one
+    signature per function object."""
+    if _LIB is None:
+        return None
+    try:
+        f = ctypes.CFUNCTYPE(ctype, ctype, ctype)((cname, _LIB))
+    except (AttributeError, OSError):
+        return None
     return f
 
 
