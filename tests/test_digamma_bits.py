@@ -81,3 +81,27 @@ def test_zeta_without_the_compiled_loops_and_far_negative_q():
     np.testing.assert_allclose(tf.math.zeta(tf.constant([3.0], tf.float64),
                                             tf.constant([-7.75], tf.float64)).numpy(),
                                [62.01987279], rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_igamma_and_igammac_bits_compiled_and_python(dtype):
+    """Eigen's series and continued fraction in the type, the C library's
+    log, exp and lgamma; the Python path gives the compiled loops' bits."""
+    from rillflow.ops.kernels import igamma as G
+    a, x = DATA[dtype + "/ig_a"], DATA[dtype + "/ig_x"]
+    it = np.int32 if dtype == "float32" else np.int64
+
+    def check(got, want):
+        nan = np.isnan(want)
+        np.testing.assert_array_equal(np.isnan(got), nan)
+        bad = got.view(it)[~nan] != want.view(it)[~nan]
+        assert not bad.any(), "%d of %d differ" % (bad.sum(), bad.size)
+    for name, fn in (("igamma", tf.math.igamma), ("igammac", tf.math.igammac)):
+        want = DATA[dtype + "/" + name]
+        check(fn(tf.constant(a), tf.constant(x)).numpy(), want)
+        saved = G.LOAD.value
+        G.LOAD.value = None
+        try:
+            check(getattr(G, name)(a[:200], x[:200]), want[:200])
+        finally:
+            G.LOAD.value = saved

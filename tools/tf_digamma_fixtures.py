@@ -1,7 +1,7 @@
-"""Records TensorFlow's CPU digamma, zeta and polygamma (float32, float64)
-into tests/data/tf_digamma.npz, which tests/test_digamma_bits.py compares
-with rillflow's bit for bit (Eigen's scalar digamma_impl, zeta_impl and
-polygamma_impl on every element).
+"""Records TensorFlow's CPU digamma, zeta, polygamma, igamma and igammac
+(float32, float64) into tests/data/tf_digamma.npz, which
+tests/test_digamma_bits.py compares with rillflow's bit for bit (Eigen's
+scalar Cephes code on every element).
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
 
@@ -39,6 +39,13 @@ def main():
         n = np.concatenate([rng.integers(0, 5, q.size - 4), [-1, 1.5, 0, 7]]).astype(dt)
         data[name + "/polygamma_n"] = n
         data[name + "/polygamma"] = tf.math.polygamma(tf.constant(n), tf.constant(q)).numpy()
+        a = np.concatenate([rng.uniform(0.01, 10, 700), np.exp(rng.uniform(-5, 6, 300)),
+                            [0.0, -1.0, 1.0, 2.0, np.nan, np.inf, 1e-30, 50.0]]).astype(dt)
+        v = np.concatenate([rng.uniform(0, 12, 700), np.exp(rng.uniform(-8, 6, 300)),
+                            [1.0, 1.0, 0.0, np.inf, 1.0, 1.0, 0.5, 49.0]]).astype(dt)
+        data[name + "/ig_a"], data[name + "/ig_x"] = a, v
+        data[name + "/igamma"] = tf.math.igamma(tf.constant(a), tf.constant(v)).numpy()
+        data[name + "/igammac"] = tf.math.igammac(tf.constant(a), tf.constant(v)).numpy()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)
     print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")

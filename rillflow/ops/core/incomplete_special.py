@@ -23,6 +23,7 @@ from .special_composites import xlog1py
 from .special_math_ops import _binary_infer, lgamma, xlogy
 from .unary_ops import _OPS, _not_found, _register, exp, log
 from ...framework.tensor import EagerTensor, Tensor
+from ..kernels import igamma as _eigen_igamma
 
 _HALF_F32_F64 = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64)
                       if d is not None)
@@ -39,25 +40,6 @@ def _special():
 
 def _wide(*xs):
     return np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in xs))
-
-
-def _igamma64(a, x):
-    a, x = _wide(a, x)
-    with np.errstate(all="ignore"):
-        out = _special().gammainc(a, x)
-    # Eigen: x == 0 gives 0 whatever a; otherwise x < 0 or a <= 0 gives NaN
-    # (SciPy gives 1 for a == 0).
-    out = np.where((a <= 0) | (x < 0), np.nan, out)
-    return np.where((x == 0) & ~np.isnan(a), 0.0, out)
-
-
-def _igammac64(a, x):
-    a, x = _wide(a, x)
-    with np.errstate(all="ignore"):
-        out = _special().gammaincc(a, x)
-    # Eigen: a <= 0 or x < 0 gives NaN, even at x == 0, where igamma gives 0.
-    out = np.where((x == 0) & (a > 0), 1.0, out)
-    return np.where((a <= 0) | (x < 0), np.nan, out)
 
 
 def _log_p_or_q_derivative(a, x):
@@ -125,9 +107,10 @@ def _igammac_grad(op, g):
     return [_sum_to(-pa * g, a), _sum_to(-px * g, x)]
 
 
-_Igamma = _register("Igamma", _cast_kernel(_igamma64, "Igamma"),
+# float32/float64: TensorFlow's own algorithm and bits (kernels/igamma.py).
+_Igamma = _register("Igamma", _cast_kernel(_eigen_igamma.igamma, "Igamma"),
                     _binary_infer("Igamma", "a", "x"), _igamma_grad, _HALF_F32_F64)
-_Igammac = _register("Igammac", _cast_kernel(_igammac64, "Igammac"),
+_Igammac = _register("Igammac", _cast_kernel(_eigen_igamma.igammac, "Igammac"),
                      _binary_infer("Igammac", "a", "x"), _igammac_grad, _HALF_F32_F64)
 _IgammaGradA = _register("IgammaGradA", _cast_kernel(_log_p_or_q_derivative),
                          _binary_infer("IgammaGradA", "a", "x"), None,
