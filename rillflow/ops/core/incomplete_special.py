@@ -33,8 +33,8 @@ def _special():
     try:
         import scipy.special as sp
     except ImportError:
-        raise ImportError("tf.math.igamma, igammac and betainc need SciPy (install "
-                          "rillflow's `signal` extra).") from None
+        raise ImportError("tf.math.betainc and igamma's gradient with respect to a need "
+                          "SciPy (install rillflow's `signal` extra).") from None
     return sp
 
 
