@@ -1,4 +1,4 @@
-"""Records TensorFlow's CPU digamma, zeta, polygamma, igamma and igammac
+"""Records TensorFlow's CPU digamma, zeta, polygamma, igamma, igammac and betainc
 (float32, float64) into tests/data/tf_digamma.npz, which
 tests/test_digamma_bits.py compares with rillflow's bit for bit (Eigen's
 scalar Cephes code on every element).
@@ -46,6 +46,15 @@ def main():
         data[name + "/ig_a"], data[name + "/ig_x"] = a, v
         data[name + "/igamma"] = tf.math.igamma(tf.constant(a), tf.constant(v)).numpy()
         data[name + "/igammac"] = tf.math.igammac(tf.constant(a), tf.constant(v)).numpy()
+        b = np.concatenate([rng.uniform(0.05, 5, 500), np.exp(rng.uniform(-3, 5, 200)),
+                            [1.0, 1.0, 0.0, 3.0, 1.0, 20.0, 0.5]]).astype(dt)
+        ba = np.concatenate([rng.uniform(0.05, 5, 500), np.exp(rng.uniform(-3, 5, 200)),
+                             [0.0, -1.0, 1.0, 2.0, np.nan, 0.5, 30.0]]).astype(dt)
+        bx = np.concatenate([rng.uniform(0, 1, 500), rng.uniform(0, 1, 200) ** 3,
+                             [0.5, 0.5, 0.5, 0.0, 0.0, 1.0, 1.5]]).astype(dt)
+        data[name + "/bi_a"], data[name + "/bi_b"], data[name + "/bi_x"] = ba, b, bx
+        data[name + "/betainc"] = tf.math.betainc(tf.constant(ba), tf.constant(b),
+                                                  tf.constant(bx)).numpy()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)
     print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")

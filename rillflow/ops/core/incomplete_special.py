@@ -24,6 +24,7 @@ from .special_math_ops import _binary_infer, lgamma, xlogy
 from .unary_ops import _OPS, _not_found, _register, exp, log
 from ...framework.tensor import EagerTensor, Tensor
 from ..kernels import igamma as _eigen_igamma
+from ..kernels.betainc import betainc as _eigen_betainc
 
 _HALF_F32_F64 = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64)
                       if d is not None)
@@ -33,8 +34,8 @@ def _special():
     try:
         import scipy.special as sp
     except ImportError:
-        raise ImportError("tf.math.betainc and igamma's gradient with respect to a need "
-                          "SciPy (install rillflow's `signal` extra).") from None
+        raise ImportError("igamma's gradient with respect to a needs SciPy (install "
+                          "rillflow's `signal` extra).") from None
     return sp
 
 
@@ -63,15 +64,6 @@ def _log_p_or_q_derivative(a, x):
         out = np.where(value == 0, 0.0, out)
     bad = (a <= 0) | (x < 0) | np.isnan(a) | np.isnan(x)
     out = np.where(x == 0, 0.0, out)
-    return np.where(bad, np.nan, out)
-
-
-def _betainc64(a, b, x):
-    a, b, x = _wide(a, b, x)
-    with np.errstate(all="ignore"):
-        out = _special().betainc(a, b, x)
-    # Eigen: a or b <= 0, or x outside [0, 1], gives NaN.
-    bad = (a <= 0) | (b <= 0) | (x < 0) | (x > 1)
     return np.where(bad, np.nan, out)
 
 
@@ -144,7 +136,10 @@ def _betainc_kernel(a, b, x):
             raise errors.InvalidArgumentError(
                 None, None, f"Shapes of {n1} and {n2} are inconsistent: "
                 f"[{','.join(map(str, t1.shape))}] vs. [{','.join(map(str, t2.shape))}]")
-    return np.asarray(_betainc64(a, b, x)).astype(a.dtype)
+    # TensorFlow's own algorithm and bits (kernels/betainc.py; float32 and
+    # float64 are the op's only types).
+    out = _eigen_betainc(a, b, x)
+    return out if out.ndim or isinstance(a, np.ndarray) else out[()]
 
 
 def _betainc_grad(op, g):
