@@ -120,3 +120,17 @@ def test_betainc_bits(dtype):
     np.testing.assert_array_equal(np.isnan(got), nan)
     bad = got.view(it)[~nan] != want.view(it)[~nan]
     assert not bad.any(), "%d of %d differ" % (bad.sum(), bad.size)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_igamma_gradient_in_a_bits(dtype):
+    """IgammaGradA as Eigen's igamma_der_a: forward differentiation of the
+    series and the continued fraction, digamma for the leading factor."""
+    a, x = DATA[dtype + "/ig_a"][:400], DATA[dtype + "/ig_x"][:400]
+    want = DATA[dtype + "/igamma_grad_a"]
+    it = np.int32 if dtype == "float32" else np.int64
+    got = tf.raw_ops.IgammaGradA(a=tf.constant(a), x=tf.constant(x)).numpy()
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    bad = got.view(it)[~nan] != want.view(it)[~nan]
+    assert not bad.any(), "%d of %d differ" % (bad.sum(), bad.size)

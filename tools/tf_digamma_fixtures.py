@@ -46,6 +46,8 @@ def main():
         data[name + "/ig_a"], data[name + "/ig_x"] = a, v
         data[name + "/igamma"] = tf.math.igamma(tf.constant(a), tf.constant(v)).numpy()
         data[name + "/igammac"] = tf.math.igammac(tf.constant(a), tf.constant(v)).numpy()
+        data[name + "/igamma_grad_a"] = tf.raw_ops.IgammaGradA(a=tf.constant(a[:400]),
+                                                               x=tf.constant(v[:400])).numpy()
         b = np.concatenate([rng.uniform(0.05, 5, 500), np.exp(rng.uniform(-3, 5, 200)),
                             [1.0, 1.0, 0.0, 3.0, 1.0, 20.0, 0.5]]).astype(dt)
         ba = np.concatenate([rng.uniform(0.05, 5, 500), np.exp(rng.uniform(-3, 5, 200)),

@@ -3,9 +3,9 @@
 (Betainc, I_x(a, b)), with TensorFlow's gradients (math_grad.py): igamma and
 igammac in both arguments (IgammaGradA for a), betainc in x only.
 
-The values come from SciPy (the `signal` extra), computed in float64 and cast
-back, with the edge cases where Eigen's definitions differ from SciPy's set
-as TensorFlow's; without SciPy the kernels raise an ImportError that says so.
+The values are TensorFlow's bits: Eigen's Cephes code in the tensor's type
+(ops/kernels/igamma.py, betainc.py), IgammaGradA by forward differentiation
+of the same series and continued fraction, as Eigen's igamma_der_a.
 """
 import numpy as np
 
@@ -28,43 +28,6 @@ from ..kernels.betainc import betainc as _eigen_betainc
 
 _HALF_F32_F64 = tuple(d for d in (D.bfloat16, D.float16, D.float32, D.float64)
                       if d is not None)
-
-
-def _special():
-    try:
-        import scipy.special as sp
-    except ImportError:
-        raise ImportError("igamma's gradient with respect to a needs SciPy (install "
-                          "rillflow's `signal` extra).") from None
-    return sp
-
-
-def _wide(*xs):
-    return np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in xs))
-
-
-def _log_p_or_q_derivative(a, x):
-    """d/da of P(a, x) in float64: the derivative of log P (or, where P is
-    near 1, of log Q, negated) by Richardson-extrapolated central differences
-    with a step relative to a, times P (or Q). Relative accuracy ~1e-10 even
-    where P or Q is tiny."""
-    sp = _special()
-    a, x = _wide(a, x)
-    with np.errstate(all="ignore"):
-        p = sp.gammainc(a, x)
-        upper = p > 0.5
-        fn = lambda aa: np.where(upper, np.log(sp.gammaincc(aa, x)),  # noqa: E731
-                                 np.log(sp.gammainc(aa, x)))
-        h = 1e-3 * a
-        d1 = (fn(a + h) - fn(a - h)) / (2 * h)
-        d2 = (fn(a + h / 2) - fn(a - h / 2)) / h
-        dlog = (4 * d2 - d1) / 3
-        value = np.where(upper, sp.gammaincc(a, x), p)
-        out = np.where(upper, -value * dlog, value * dlog)
-        out = np.where(value == 0, 0.0, out)
-    bad = (a <= 0) | (x < 0) | np.isnan(a) | np.isnan(x)
-    out = np.where(x == 0, 0.0, out)
-    return np.where(bad, np.nan, out)
 
 
 def _cast_kernel(fn, op_name=None):
@@ -104,7 +67,7 @@ _Igamma = _register("Igamma", _cast_kernel(_eigen_igamma.igamma, "Igamma"),
                     _binary_infer("Igamma", "a", "x"), _igamma_grad, _HALF_F32_F64)
 _Igammac = _register("Igammac", _cast_kernel(_eigen_igamma.igammac, "Igammac"),
                      _binary_infer("Igammac", "a", "x"), _igammac_grad, _HALF_F32_F64)
-_IgammaGradA = _register("IgammaGradA", _cast_kernel(_log_p_or_q_derivative),
+_IgammaGradA = _register("IgammaGradA", _cast_kernel(_eigen_igamma.igamma_der_a),
                          _binary_infer("IgammaGradA", "a", "x"), None,
                          (D.float32, D.float64))
 
