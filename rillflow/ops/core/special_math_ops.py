@@ -11,7 +11,6 @@ They register in this order, between the one-tensor math of unary_ops.py
 (whose registry-entry helpers they use) and clipping (clip_ops.py).
 """
 
-import functools
 import math
 from fractions import Fraction
 
