@@ -803,3 +803,18 @@ def test_integer_division_of_an_empty_result_by_zero_is_fine():
     for f in (tf.truncatediv, tf.truncatemod, tf.math.floordiv, tf.math.floormod,
               lambda a, b: tf.raw_ops.Div(x=a, y=b)):
         assert f(e, y).shape == (1, 3, 0)
+
+
+def test_truncatemod_types_as_tensorflow():
+    # TensorFlow 2.21: the op takes int32, int64, bfloat16, half, float and
+    # double; there is no CPU kernel for half and bfloat16.
+    for dt in (np.int8, np.uint32):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="not in the list of allowed values: int32, int64, bfloat16, "
+                                 "half, float, double"):
+            tf.truncatemod(tf.constant(np.array([5, 7], dt)), tf.constant(np.array([2, 3], dt)))
+    for dt in (tf.float16, tf.bfloat16):
+        with pytest.raises(tf.errors.NotFoundError, match="Could not find device for node"):
+            tf.truncatemod(tf.constant([5.0, 7.0], dt), tf.constant([2.0, 3.0], dt))
+    np.testing.assert_array_equal(tf.truncatemod(tf.constant([5.5, -7.0]),
+                                                 tf.constant([2.0, 3.0])), [1.5, -1.0])

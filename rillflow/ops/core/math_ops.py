@@ -106,6 +106,11 @@ def _truncatediv_kernel(x, y, checked=False):
 
 
 def _truncatemod_kernel(x, y):
+    if x.dtype.kind == "f" and x.dtype.itemsize == 2 or x.dtype.name == "bfloat16":
+        name = "HALF" if x.dtype == np.float16 else "BFLOAT16"
+        raise errors.NotFoundError(
+            None, None, "Could not find device for node: {{node TruncateMod}} = "
+            "TruncateMod[T=DT_%s]" % name)
     if x.dtype.kind in "iu":
         _check_int_divisor(y, "TruncateMod", x)
     return np.fmod(x, y)
@@ -310,8 +315,10 @@ _FloorMod = register("FloorMod", _floormod_kernel, U.binary_infer("FloorMod"),
 _TruncateDiv = register("TruncateDiv", _truncatediv_kernel, U.binary_infer("TruncateDiv"),
                         _floor_grad, allowed=REAL)
 # No gradient: TensorFlow registers none (tape.gradient raises LookupError).
+# The op takes half and bfloat16 too, with no CPU kernel for them.
 _TruncateMod = register("TruncateMod", _truncatemod_kernel, U.binary_infer("TruncateMod"),
-                        None, allowed=REAL)
+                        None, allowed=(D.int32, D.int64, D.bfloat16, D.float16, D.float32,
+                                       D.float64))
 _Pow = register("Pow", _pow_kernel, U.binary_infer("Pow"), _pow_grad, allowed=_ARITH)
 _Maximum = register("Maximum", _maximum_kernel, U.binary_infer("Maximum"), _maxmin_grad,
                     allowed=REAL)
