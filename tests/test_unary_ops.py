@@ -284,6 +284,22 @@ def test_dtypes_without_cpu_kernels_raise_not_found():
         tf.round(tf.constant([1.5 + 2.5j]))
     with pytest.raises(tf.errors.NotFoundError, match=r"Rint\[T=DT_HALF\]"):
         tf.math.rint(tf.constant([1.5], tf.float16))
+    with pytest.raises(tf.errors.NotFoundError, match=r"Rint\[T=DT_BFLOAT16\]"):
+        tf.math.rint(tf.constant([1.5], tf.bfloat16))
+
+
+def test_dtypes_without_cpu_kernels_in_a_graph_raise_invalid_argument():
+    # TensorFlow finds the missing kernel when it places the graph's node:
+    # InvalidArgumentError, naming the op, the node and its attrs.
+    f = tf.function(lambda x: tf.math.rint(x) + 1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^No OpKernel was registered to support Op 'Rint' used by "
+                             r"\{\{node Rint\}\} with these attrs: \[T=DT_HALF\]"):
+        f(tf.constant([1.5], tf.float16))
+    g = tf.function(lambda x: tf.math.reciprocal(x))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Op 'Reciprocal'.*DT_INT32"):
+        g(tf.constant([2, 3]))
+    assert f(tf.constant([1.5, 2.5])).numpy().tolist() == [3.0, 3.0]
 
 
 # --- clipping --------------------------------------------------------------------------

@@ -13,6 +13,10 @@ from ..framework import errors
 _NUMPY_BROADCAST = re.compile(r"operands could not be broadcast together with shapes "
                               r"\(([\d, ]*)\) \(([\d, ]*)\)")
 _NUMPY_INDEX = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size \d+")
+# An eager kernel's "no CPU kernel for this dtype" (NotFoundError): in a
+# graph TensorFlow finds that out when it places the node, and says so
+# with an InvalidArgumentError instead.
+_NO_DEVICE = re.compile(r"Could not find device for node: \{\{node (\w+)\}\} = \w+\[([^\]]*)\]")
 
 # filename of generated code -> CompiledGraph; weak so dropped functions go away.
 registry = weakref.WeakValueDictionary()
@@ -61,7 +65,13 @@ def translate(exc):
     op = failing_op(exc)
     if op is None:
         return exc
-    if isinstance(exc, errors.OpError):
+    no_device = isinstance(exc, errors.NotFoundError) and _NO_DEVICE.match(exc.message)
+    if no_device:
+        new = errors.InvalidArgumentError(
+            None, op, "No OpKernel was registered to support Op '%s' used by {{node %s}} with "
+            "these attrs: [%s]\nRegistered devices: [CPU]\n\n\t [[%s]]%s" % (
+                op.type, op.name, no_device.group(2), op.name, _location_text(op)))
+    elif isinstance(exc, errors.OpError):
         msg = exc.message
         if "[Op:" not in msg and "{{node" not in msg:
             msg += " [[{{node %s}}]]" % op.name

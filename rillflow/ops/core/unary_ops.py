@@ -142,7 +142,8 @@ def _round_kernel(x):
 
 
 def _rint_kernel(x):
-    if x.dtype is _F16:
+    # TensorFlow's CPU Rint is float32's and float64's only.
+    if x.dtype is _F16 or x.dtype.name == "bfloat16":
         raise _not_found("Rint", x)
     return np.rint(x)
 
