@@ -63,7 +63,8 @@ def _binary(op):
     x, y = op.inputs
     if not (_numeric(x) and _numeric(y)) or x.dtype is not y.dtype:
         return None
-    if op.type in ("Maximum", "Minimum") and x.dtype.is_complex:
+    if op.type in ("Maximum", "Minimum", "SquaredDifference") and x.dtype.is_complex:
+        # (complex SquaredDifference is (x - y) * conj(x - y): the kernel's)
         return None
     return "expr", _BINARY[op.type], [x, y]
 
@@ -196,6 +197,8 @@ def _matmul(op):
     if a.dtype is not b.dtype or not (a.dtype.is_floating or a.dtype.is_complex or
                                       a.dtype in (D.int32, D.int64)):
         return None
+    if a.dtype is D.bfloat16:
+        return None   # (ml_dtypes' `@` gives float32; the kernel rounds back)
     if (ta or tb) and not (a.dtype in (D.float32, D.float64) or a.dtype.is_complex):
         return None   # the kernel's own integer and half-precision paths
     sa, sb = a.shape, b.shape

@@ -54,8 +54,9 @@ def bitcast(input, type, name=None):
     Raises:
       InvalidArgumentError: if the last dimension does not make whole elements.
     """
-    return apply(_Bitcast, [convert_to_tensor(input)], {"type": D.as_dtype(type)},
-                 name=name or "Bitcast")
+    x = convert_to_tensor(input)
+    U.check_dtype("Bitcast", x, _BITCASTABLE)
+    return apply(_Bitcast, [x], {"type": D.as_dtype(type)}, name=name or "Bitcast")
 
 
 # --- XLA lowerings (framework/lowering.py) -----------------------------------------

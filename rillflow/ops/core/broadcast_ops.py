@@ -10,6 +10,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import errors
 from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -38,6 +39,12 @@ def _tile_kernel(x, multiples):
     for i, v in enumerate(m):
         if v < 0:
             raise U.op_error("Tile", f"Expected multiples[{i}] >= 0, but got {v}")
+    if x.dtype == np.uint16 and any(v != 1 for v in m) and x.size and all(m):
+        # TensorFlow's CPU Tile has no uint16 case (it forwards the input
+        # when nothing is tiled, and returns an empty result unchecked).
+        raise errors.UnimplementedError(
+            None, None, f"TileOp : The input data type is not supported, DataType : uint16, "
+            f"Dimension : {x.ndim}")
     return np.tile(x, m) if m else x
 
 

@@ -104,11 +104,15 @@ _Histogram = register("HistogramFixedWidth", _histogram_kernel, _histogram_infer
                       allowed=U.REAL)
 
 
+_HISTOGRAM_T = (D.int32, D.int64, D.float32, D.float64)
+
+
 @export("histogram_fixed_width")
 def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=None):
     """Counts of `values` in `nbins` equal-width bins spanning `value_range`;
     values below the range count in the first bin, above it in the last."""
     v = convert_to_tensor(values)
+    U.check_dtype("HistogramFixedWidth", v, _HISTOGRAM_T, param="values")
     r = convert_to_tensor(value_range, dtype_hint=v.dtype)
     n = convert_to_tensor(nbins, dtype=D.int32)
     return apply(_Histogram, [v, r, n], {"dtype": D.as_dtype(dtype)},

@@ -193,7 +193,9 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if dtype is None:
         for t in args:
             if t.dtype not in _RANGE_HIERARCHY:
-                raise TypeError(f"tf.range does not support arguments of dtype {t.dtype.name}; "
+                # TensorFlow asserts this (AssertionError, without a message).
+                raise AssertionError(f"tf.range does not support arguments of dtype "
+                                     f"{t.dtype.name}; "
                                 f"use one of {', '.join(d.name for d in _RANGE_HIERARCHY)}")
         dtype = max((t.dtype for t in args), key=_RANGE_HIERARCHY.index)
         args = [_range_arg(v, dtype, None) for v in args]
@@ -297,10 +299,36 @@ def linspace(start, stop, num, name=None, axis=0):
                         f"`tensor` = {U.np_value(num) if not isinstance(num, Tensor) else num} "
                         f"of dtype: {n.dtype}")
     if x0.dtype.is_integer:
-        x0, x1 = late.cast(x0, D.float64), late.cast(x1, D.float64)
+        U.check_dtype("LinSpace", n, _INDEX, "Tidx", "num")
+        return _linspace_of_integers(x0, x1, n, _INT(axis), base)
     U.check_dtype("LinSpace", x0, _LINSPACE_TYPES, "T", "start")
     U.check_dtype("LinSpace", n, _INDEX, "Tidx", "num")
     return apply_named(_LinSpace, [x0, x1, n], {"axis": _INT(axis)}, base, "linspace")
+
+
+def _linspace_of_integers(x0, x1, n, axis, base):
+    """tf.linspace of integers as TensorFlow computes it: the step is
+    `stop - start` taken in the integer type (wrapping around for unsigned
+    types when stop < start) divided as `truediv` divides integers (float32
+    for 8- and 16-bit ones, float64 for the others); the values are
+    `start + k * step`, and the last one is `stop` itself."""
+    ft = D.float32 if x0.dtype.size <= 2 else D.float64
+    diff = late.cast(late.subtract(x1, x0), ft)
+    # k * step along `axis` (the kernel's `0 + k * step`; its last value is
+    # `diff`, replaced below).
+    steps = apply_named(_LinSpace, [late.zeros_like(diff), diff, n], {"axis": axis}, base,
+                        "linspace")
+    shape = late.shape(diff)
+    start = late.expand_dims(late.cast(late.broadcast_to(x0, shape), ft), axis)
+    stop = late.expand_dims(late.cast(late.broadcast_to(x1, shape), ft), axis)
+    out = start + steps
+    rank = steps.shape.rank
+    if rank is None:
+        return out
+    last = late.logical_and(late.equal(late.range(n), n - 1), late.greater(n, 1))
+    where_last = [1] * rank
+    where_last[axis % rank] = -1
+    return late.where(late.reshape(last, where_last), stop, out)
 
 
 # --- eye ---------------------------------------------------------------------

@@ -61,7 +61,16 @@ def _check_int_divisor(y, op=None, x=None):
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
+def _no_cpu_kernel(op_name, x):
+    """TensorFlow's error for a dtype its op takes but has no CPU kernel for."""
+    return errors.NotFoundError(
+        None, None, f"Could not find device for node: {{{{node {op_name}}}}} = "
+        f"{op_name}[T=DT_{U.tf_type_name(D.as_dtype(x.dtype)).upper()}]")
+
+
 def _floordiv_kernel(x, y):
+    if x.dtype.kind == "c":
+        raise _no_cpu_kernel("FloorDiv", x)
     if x.dtype.kind in "iu":
         _check_int_divisor(y, x=x)
         return np.floor_divide(x, y)
@@ -94,6 +103,8 @@ def _div_kernel(x, y):
 
 
 def _truncatediv_kernel(x, y, checked=False):
+    if x.dtype.kind == "c":
+        raise _no_cpu_kernel("TruncateDiv", x)
     if x.dtype.kind in "iu":
         if not checked:
             _check_int_divisor(y, "TruncateDiv", x)
@@ -107,10 +118,7 @@ def _truncatediv_kernel(x, y, checked=False):
 
 def _truncatemod_kernel(x, y):
     if x.dtype.kind == "f" and x.dtype.itemsize == 2 or x.dtype.name == "bfloat16":
-        name = "HALF" if x.dtype == np.float16 else "BFLOAT16"
-        raise errors.NotFoundError(
-            None, None, "Could not find device for node: {{node TruncateMod}} = "
-            "TruncateMod[T=DT_%s]" % name)
+        raise _no_cpu_kernel("TruncateMod", x)
     if x.dtype.kind in "iu":
         _check_int_divisor(y, "TruncateMod", x)
     return np.fmod(x, y)
@@ -305,28 +313,32 @@ _Mul = register("Mul", np.multiply, U.binary_infer("Mul"), _mul_grad, allowed=_A
 _RealDiv = register("RealDiv", np.true_divide, U.binary_infer("RealDiv"), _realdiv_grad,
                     allowed=_ARITH)
 _Div = register("Div", _div_kernel, U.binary_infer("Div"), _floor_grad, allowed=_ARITH)
+# FloorDiv and TruncateDiv take complex numbers too, with no CPU kernel for them.
 _FloorDiv = register("FloorDiv", _floordiv_kernel, U.binary_infer("FloorDiv"), _floor_grad,
-                     allowed=REAL)
+                     allowed=REAL + U.COMPLEX)
 _FloorMod = register("FloorMod", _floormod_kernel, U.binary_infer("FloorMod"),
                      lambda op, g: (_sum_to(g, op.inputs[0]),
                                     _sum_to(-g * floordiv(op.inputs[0], op.inputs[1]),
                                             op.inputs[1])),
                      allowed=REAL)
 _TruncateDiv = register("TruncateDiv", _truncatediv_kernel, U.binary_infer("TruncateDiv"),
-                        _floor_grad, allowed=REAL)
+                        _floor_grad, allowed=REAL + U.COMPLEX)
 # No gradient: TensorFlow registers none (tape.gradient raises LookupError).
 # The op takes half and bfloat16 too, with no CPU kernel for them.
 _TruncateMod = register("TruncateMod", _truncatemod_kernel, U.binary_infer("TruncateMod"),
                         None, allowed=(D.int32, D.int64, D.bfloat16, D.float16, D.float32,
                                        D.float64))
-_Pow = register("Pow", _pow_kernel, U.binary_infer("Pow"), _pow_grad, allowed=_ARITH)
+# TensorFlow's type lists: Pow has no unsigned integers, SquaredDifference
+# only 32- and 64-bit ones.
+_Pow = register("Pow", _pow_kernel, U.binary_infer("Pow"), _pow_grad,
+                allowed=U.FLOATS + (D.int8, D.int16, D.int32, D.int64) + U.COMPLEX)
 _Maximum = register("Maximum", _maximum_kernel, U.binary_infer("Maximum"), _maxmin_grad,
                     allowed=REAL)
 _Minimum = register("Minimum", _minimum_kernel, U.binary_infer("Minimum"), _maxmin_grad,
                     allowed=REAL)
 _SquaredDifference = register("SquaredDifference", _squared_difference_kernel,
                               U.binary_infer("SquaredDifference"), _squared_difference_grad,
-                              allowed=_ARITH)
+                              allowed=U.FLOATS + (D.int32, D.int64) + U.COMPLEX)
 _MulNoNan = register("MulNoNan", _mul_no_nan_kernel, U.binary_infer("MulNoNan"),
                      _mul_no_nan_grad, allowed=FLOAT_COMPLEX)
 _DivNoNan = register("DivNoNan", _div_no_nan_kernel, U.binary_infer("DivNoNan"),
@@ -568,7 +580,8 @@ def multiply_no_nan(x, y, name=None):
 def reciprocal_no_nan(x, name=None):
     """1 / x, but 0 wherever x is 0."""
     x = convert_to_tensor(x)
-    return div_no_nan(U.operand_like(1, x), x, name=name or "reciprocal_no_nan")
+    # DivNoNan itself (no cast of integers, unlike div_no_nan): TensorFlow's.
+    return binary(_DivNoNan, U.operand_like(1, x), x, name=name or "reciprocal_no_nan")
 
 
 @export("math.scalar_mul", "scalar_mul")
@@ -740,12 +753,10 @@ def cast(x, dtype, name=None):
         return IndexedSlices(cast(x.values, dtype, name=name), x.indices, x.dense_shape)
     if x.__class__ is SparseTensor:
         return x.with_values(cast(x.values, dtype, name=name))
-    if not isinstance(x, Tensor) and not hasattr(x, "_dense_var_to_tensor"):
-        try:
-            return convert_to_tensor(x, dtype=dtype)
-        except (TypeError, ValueError):
-            pass
-    x = convert_to_tensor(x)
+    # As TensorFlow: a Python value becomes a tensor of its own default
+    # type first (a float: float32, so `cast(0.1, tf.float64)` is
+    # 0.10000000149011612), then it is cast.
+    x = convert_to_tensor(x, name="x")
     if x.dtype is dtype:
         return x
     if x.dtype is D.string or dtype is D.string:

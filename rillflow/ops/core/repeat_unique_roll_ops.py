@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework.context import executing_eagerly
 from ...framework import dtypes as D
+from ...framework import errors
 from ...framework import lowering as XL
 from ...framework.api_export import export
 from ...framework.convert import convert_to_tensor
@@ -147,6 +148,12 @@ UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "coun
 
 
 def _unique_parts(x, out_idx, op_name):
+    if x.dtype.kind == "c":
+        # The op takes complex numbers; TensorFlow has no CPU kernel for them.
+        raise errors.NotFoundError(
+            None, None, f"Could not find device for node: {{{{node {op_name}}}}} = {op_name}"
+            f"[T=DT_{U.tf_type_name(D.as_dtype(x.dtype)).upper()}, "
+            f"out_idx=DT_{U.tf_type_name(out_idx).upper()}]")
     if x.ndim != 1:
         raise U.op_error(op_name, "unique expects a 1D vector.")
     if x.size == 0:

@@ -289,10 +289,14 @@ def _one(dtype):
 
 
 def _seg_lowest(dtype):
+    if dtype.name == "bfloat16":      # (ml_dtypes' kind is "V")
+        return D.bfloat16.min
     return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
 
 
 def _seg_highest(dtype):
+    if dtype.name == "bfloat16":
+        return D.bfloat16.max
     return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
 
 
@@ -558,8 +562,11 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, n
                          "currently supported.")
     with _scope(name or "bincount"):
         arr = convert_to_tensor(arr)
-        if arr.dtype not in _IDX:
+        if not arr.dtype.is_integer:
             arr = late.cast(arr, D.int32)
+        # As TensorFlow: other integer types reach DenseBincount, which
+        # takes int32 and int64 only.
+        U.check_dtype("DenseBincount", arr, _IDX, "Tidx", "input")
         if weights is not None:
             weights = convert_to_tensor(weights)
         else:

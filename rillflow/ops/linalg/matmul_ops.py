@@ -69,6 +69,10 @@ def _int_matmul(a, b):
 
 def _mm(a, b):
     k = a.dtype.kind
+    if a.dtype.name == "bfloat16":
+        # (ml_dtypes' kind is "V") TensorFlow multiplies in float32 and
+        # rounds the result once, as for half.
+        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     if k == "f":
         if a.dtype == _F16:
             return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_F16)

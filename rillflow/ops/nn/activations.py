@@ -283,12 +283,14 @@ def gelu(features, approximate=False, name=None):
         x = convert_to_tensor(features, name="features")
         _require_float(x)
         half = convert_to_tensor(0.5, dtype=x.dtype)
+        # TensorFlow casts its two Python constants: each becomes a float32
+        # first, so in float64 they are float32's roundings (tf.cast).
         if approximate:
-            coeff = convert_to_tensor(0.044715, dtype=x.dtype)
+            coeff = cast(0.044715, x.dtype)
             inner = add(x, multiply(coeff, pow_(x, convert_to_tensor(3, dtype=x.dtype))))
             t = tanh(multiply(convert_to_tensor(0.7978845608028654, dtype=x.dtype), inner))
             return multiply(multiply(half, x), add(convert_to_tensor(1, dtype=x.dtype), t))
-        arg = multiply(negative(x), convert_to_tensor(0.7071067811865476, dtype=x.dtype))
+        arg = multiply(negative(x), cast(0.7071067811865476, x.dtype))
         return multiply(multiply(half, x), erfc(arg))
 
 

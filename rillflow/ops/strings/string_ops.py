@@ -170,7 +170,8 @@ _AS_STRING_TYPES = U.NUMERIC + (D.bool_, D.string)
 
 
 def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
-    kind = x.dtype.kind
+    bf16 = x.dtype.name == "bfloat16"
+    kind = "f" if bf16 else x.dtype.kind      # (ml_dtypes' kind is "V")
     tname = U.tf_type_name(D.NP_TO_DTYPE[x.dtype])
     if len(fill) > 1:
         raise errors.InvalidArgumentError(None, None,
@@ -198,7 +199,8 @@ def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-
         spec += "g" if shortest else "e" if scientific else "f"
     flat = x.reshape(-1)
     if kind == "f":
-        tiny = _TINY.get(x.dtype, 0.0)
+        # bfloat16 has float32's exponents, and its subnormals flush too.
+        tiny = _TINY[np.dtype(np.float32)] if bf16 else _TINY.get(x.dtype, 0.0)
 
         def fmt(v):
             v = float(v)
