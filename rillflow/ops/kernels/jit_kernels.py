@@ -40,6 +40,7 @@ import numpy as np
 from . import erf as _erf
 from . import exp_log_f64 as _f64
 from . import glibc_scalar as _glibc_scalar
+from . import pow_f64 as _pow_f64
 from . import exp_log as _el
 from . import softmax_kernel as _sk
 from . import tanh_kernel as _tk
@@ -487,6 +488,9 @@ def compiled_first(name, kernel):
 
     def run(*args):
         dt = args[0].dtype
+        if dt == _F64 and name == "pow" and args[1].dtype == _F64:
+            x, y = args
+            return _pow_f64.pow_f64(x, y, POW_F64.get(max(x.size, y.size)))
         if dt == _F32 and _elementwise:   # the common cases, shortest
             if len(args) == 1:
                 return _unary_loaded(name, args[0])
@@ -578,3 +582,17 @@ def sum_axis_run(x, axes, keepdims):
     rows = axis_run(x.shape, axes)
     out = None if rows is None else sum_rows(x, rows)
     return None if out is None else out.reshape(kept_shape(x.shape, axes, keepdims))
+
+
+# --- float64 pow (jit_pow_f64) ---------------------------------------------------------------
+# A family of its own: compiled_first("pow", ...) hands pow_f64.pow_f64 the
+# packets' loop once loaded; until then its NumPy steps run (the same bits).
+
+def _load_pow_f64():
+    from . import jit_pow_f64
+    x = np.full(8, 0.75)
+    jit_pow_f64.pow_f64_packets(x, x, np.empty(8))     # compiles, or loads from the disk cache
+    return jit_pow_f64.pow_f64_packets
+
+
+POW_F64 = BackgroundLoad("rillflow-jit-load-pow-f64", _load_pow_f64, "the float64 pow loop")

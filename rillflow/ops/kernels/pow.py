@@ -30,9 +30,11 @@ import numpy as np
 from . import ftz, glibc_scalar
 from .chunked import chunked
 from .erf import _exp_f32
+from .pow_f64 import pow_f64
 from .x86_estimates import packet_then_scalar
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 _U32 = np.uint32
 _SIGN = _U32(0x80000000)
 
@@ -227,11 +229,13 @@ def _special_cases(x, y, out, x_bits):
 
 
 def pow_kernel(x, y):
-    """Elementwise x**y with TensorFlow's CPU bits for float32/16 and bfloat16
-    (after broadcasting); other dtypes use NumPy's power."""
+    """Elementwise x**y with TensorFlow's CPU bits for float64, float32/16 and
+    bfloat16 (after broadcasting); None for other dtypes (NumPy's power)."""
     dt = x.dtype
     if dt == _F32 and y.dtype == _F32:
         return packet_then_scalar(pow_packet, glibc_scalar.powf, x, y)
+    if dt == _F64 and y.dtype == _F64:
+        return pow_f64(x, y)
     if dt == y.dtype and (dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16"):
         # Eigen has no float16/bfloat16 packet for pow: TensorFlow calls
         # glibc's powf on every element (as for atan2, trig.py).
