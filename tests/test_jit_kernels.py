@@ -11,6 +11,7 @@ import pytest
 import rillflow as tf
 import test_numerics_exp
 import test_numerics_trig
+from rillflow.ops.core import float_sums
 from rillflow.ops.kernels import erf, exp_log, jit_kernels, softmax_kernel, tanh_kernel
 from rillflow.ops.kernels import x86_estimates
 from test_unary_ops import TANH_F32_EDGES, TANH_F32_REFERENCE, TANH_F64_REFERENCE
@@ -384,45 +385,45 @@ def _blocked_sum(x, axes, keep):
 
 @needs_jit
 def test_sums_over_a_run_of_axes_add_in_blocked_order():
-    # NumPy adds the rows of such a sum one after another; rillflow adds
-    # blocks of ROW_BLOCK rows so, then the blocks' sums pairwise (a batch
-    # norm's 32,768-row means: 88 ulp -> a few). The compiled loop and the
-    # NumPy steps (float_sums._blocked_row_sum) give the same bits.
+    # Sums over a run of axes before kept values whose order in TensorFlow is
+    # not known (float_sums: a middle run before a few kept values) add
+    # blocks of ROW_BLOCK rows in order, then the blocks' sums pairwise. The
+    # compiled loop and the NumPy steps (float_sums._blocked_row_sum) give
+    # the same bits.
     assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
     rng = np.random.default_rng(11)
-    # Leading axes (bias gradients, batch norm means), middle axes (global
-    # average pools), several kept trailing axes, a reduced axis of 1.
+    # Leading axes, middle axes, several kept trailing axes, a reduced axis of 1.
     cases = [((2, 2), (0,)), ((3, 7), (0,)), ((5000, 32), (0,)), ((32, 28, 28, 32), (0, 1, 2)),
              ((8, 9, 1024), (1, 0)), ((40, 3, 5), (0, 1)), ((32, 16, 16, 64), (1, 2)),
              ((3, 4, 5, 6, 7), (2, 3)), ((7, 5, 9, 2), (2,)), ((6, 1, 8), (1,)),
              ((3, 385, 4), (1,)), ((2, 640, 3), (1,))]       # odd counts of blocks
-    with_jit, without = jit_kernels.REDUCE.value, None
     for shape, axes in cases:
         x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(np.float32)
         x.ravel()[rng.integers(0, x.size, 7)] = -0.0
-        for keep in (False, True):
-            want = _blocked_sum(x, axes, keep)
-            got = jit_kernels.sum_axis_run(x, axes, keep)
-            assert got.shape == want.shape
-            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
-            try:
-                jit_kernels.REDUCE.value = without         # NumPy's steps
-                plain = tf.reduce_sum(x, axis=list(axes), keepdims=keep).numpy()
-            finally:
-                jit_kernels.REDUCE.value = with_jit
+        rows = jit_kernels.axis_run(shape, axes)
+        want = _blocked_sum(x, axes, False).reshape(rows[0], rows[2])
+        got = jit_kernels.sum_rows(x, rows)
+        np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+        if rows[1] > float_sums.ROW_BLOCK and rows[2] >= 2:
+            plain = float_sums._blocked_row_sum(x.reshape(rows))
             np.testing.assert_array_equal(plain.view(np.int32), want.view(np.int32))
-        # The ops use it: reduce_sum and reduce_mean (a batch norm's mean).
-        np.testing.assert_array_equal(tf.reduce_sum(x, axis=list(axes)).numpy().view(np.int32),
-                                      _blocked_sum(x, axes, False).view(np.int32))
-        np.testing.assert_array_equal(
-            tf.reduce_mean(x, axis=list(axes), keepdims=True).numpy().view(np.int32),
-            (_blocked_sum(x, axes, True) /
-             np.float32(np.prod([shape[a] for a in axes]))).view(np.int32))
-    # float64 and rows wider than the compiled loop takes: NumPy's steps.
-    for x in (rng.standard_normal((5, 300, 3)), rng.standard_normal((300, 1500)).astype(np.float32)):
-        axes = (1,) if x.ndim == 3 else (0,)
-        np.testing.assert_array_equal(tf.reduce_sum(x, axis=list(axes)).numpy(),
-                                      _blocked_sum(x, axes, False))
+    # The ops use it where TensorFlow's order is not known: a middle run
+    # before kept values that fill whole packets and then some (12 here).
+    x = rng.standard_normal((3, 385, 12)).astype(np.float32)
+    np.testing.assert_array_equal(tf.reduce_sum(x, axis=1).numpy().view(np.int32),
+                                  _blocked_sum(x, (1,), False).view(np.int32))
+    np.testing.assert_array_equal(
+        tf.reduce_mean(x, axis=1, keepdims=True).numpy().view(np.int32),
+        (_blocked_sum(x, (1,), True) / np.float32(385)).view(np.int32))
+    # Where TensorFlow's order is known, reduce_sum takes it instead: a
+    # float64 middle run (the rows one after another), a leading run
+    # (column_sums' four accumulators).
+    x = rng.standard_normal((5, 300, 3))
+    np.testing.assert_array_equal(tf.reduce_sum(x, axis=[1]).numpy(),
+                                  softmax_kernel.ordered_sum(x, 1))
+    x = rng.standard_normal((300, 1500)).astype(np.float32)
+    np.testing.assert_array_equal(tf.reduce_sum(x, axis=[0]).numpy(),
+                                  softmax_kernel.column_sums(x))
     # -0.0, inf and NaN columns; an all -0.0 column sums to +0 (each block
     # starts from 0, as NumPy's reduction starts from the identity).
     x = np.array([[-0.0, np.inf, np.nan, 1.0], [-0.0, -np.inf, 0.0, -1.0]] * 600, np.float32)
@@ -447,3 +448,28 @@ def test_sums_over_a_run_of_axes_add_in_blocked_order():
                     (np.ones((64, 64)), (0,)), (big[:, ::2], (0,)),
                     (np.ones((64, 64), np.float32), (0, 1))]:
         assert jit_kernels.sum_axis_run(a, axes, False) is None
+
+
+@needs_jit
+def test_compiled_column_sums_give_numpys_bits():
+    # float_sums' leading and middle runs in TensorFlow's order: the loop
+    # (jit_reduce.column_sums) and softmax_kernel's NumPy steps agree.
+    assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
+    loop = jit_kernels.REDUCE.value["column_sums"]
+    rng = np.random.default_rng(5)
+    for shape in [(1, 3, 5), (1, 16, 8), (1, 17, 13), (4, 40, 16), (3, 100, 3), (2, 5000, 9),
+                  (1, 15, 4), (6, 33, 32)]:
+        for dt, lanes in ((np.float32, 8), (np.float64, 4)):
+            x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(dt)
+            x.ravel()[rng.integers(0, x.size, 5)] = -0.0
+            out = np.empty((shape[0], shape[2]), dt)
+            loop(x, out, lanes)
+            if shape[2] < lanes:
+                want = softmax_kernel.ordered_sum(x, 1)
+            else:
+                want = np.stack([softmax_kernel.column_sums(s) for s in x])
+            np.testing.assert_array_equal(out.view(np.uint8), want.view(np.uint8))
+    z = np.full((1, 20, 8), -0.0, np.float32)       # from zero: +0
+    out = np.empty((1, 8), np.float32)
+    loop(z, out, 8)
+    assert not np.signbit(out).any()

@@ -1,16 +1,28 @@
 """The order in which float reductions add (and multiply) their values.
 
-Sum, Mean, Prod and EuclideanNorm reduce the values in row-major order
-whatever the input's memory layout (`row_major`), so eager execution,
-compiled code and fused chains agree bit for bit. Sums over a run of axes
-before kept trailing values (bias gradients, batch statistics, global
-average pools) add blocks of ROW_BLOCK rows in order and then the blocks'
-sums pairwise (`float_sum`), the jit extra's loop (ops/kernels/jit_reduce.py)
-in the same order.
+float32 and float64 sums take TensorFlow's order (Eigen's reductions) where
+the reduced axes form one of the patterns it is known for, after axes of
+one value are dropped and neighbouring axes of the same kind merged, as
+TensorFlow's ReductionHelper does: all axes or a trailing run
+(Eigen's InnerMostDimReducer, softmax_kernel.row_sums: four accumulators
+of packets, rows split in halves past 1024 packets), a leading run
+(softmax_kernel.column_sums: four accumulators of rows for the whole
+packets of outputs), and a middle run before kept values
+(column_sums per leading slice where the kept values fill whole packets or
+are fewer than a packet; other middle runs keep the blocked order below). Checked against TensorFlow 2.21 (tests/data/
+tf_reduce_order.npz). Means divide these sums.
+
+Other patterns and dtypes reduce the values in row-major order whatever
+the input's memory layout (`row_major`): NumPy's order, or over a run of
+axes before kept trailing values, blocks of ROW_BLOCK rows in order and
+then the blocks' sums pairwise (`float_sum`), the jit extra's loop
+(ops/kernels/jit_reduce.py) in the same order. Eager execution, compiled
+code and fused chains call this one function, so they agree bit for bit.
 """
 import numpy as np
 
 from ..kernels import jit_kernels as _jk
+from ..kernels.softmax_kernel import column_sums, ordered_sum, row_sums
 
 __all__ = ["row_major", "float_sum", "ROW_BLOCK"]
 
@@ -41,6 +53,10 @@ def float_sum(x, ax, keep_dims):
     differed from eager execution (DAG fuzz seed 921802). TensorFlow's
     tensors are always row-major."""
     x = row_major(x)
+    if x.dtype == _F32 or x.dtype == _F64:
+        out = _eigen_sum(x, ax)
+        if out is not None:
+            return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
     rows = _jk.axis_run(x.shape, ax)
     if rows is not None and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
         out = _jk.sum_rows(x, rows)
@@ -49,6 +65,90 @@ def float_sum(x, ax, keep_dims):
         if out is not None:
             return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
     return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
+
+
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+
+def _pattern(shape, ax):
+    """TensorFlow's view of a reduction of `shape` over axes `ax`: axes of
+    one value dropped, neighbours of the same kind merged; a list of
+    (size, reduced)."""
+    merged = []
+    for a, d in enumerate(shape):
+        if d == 1:
+            continue
+        r = a in ax
+        if merged and merged[-1][1] == r:
+            merged[-1][0] *= d
+        else:
+            merged.append([d, r])
+    return merged
+
+
+def _eigen_sum(x, ax):
+    """The sum of C-contiguous float32/float64 `x` over `ax` in TensorFlow's
+    order, flat (the kept values in order), or None for a pattern whose
+    order is not known (see the module docstring)."""
+    if x.size == 0 or not ax:
+        return None
+    x = np.ascontiguousarray(x)    # (a strided 1-D x; the compiled loops take C order)
+    merged = _pattern(x.shape, ax)
+    kinds = [r for _, r in merged]
+    if not kinds or kinds == [False]:
+        return x.reshape(-1).copy()     # only axes of one value: nothing is added
+    if kinds == [True] or kinds == [False, True]:
+        n = merged[-1][0]
+        rows = x.reshape(-1, n)
+        if x.dtype == _F32:
+            if not rows.flags.writeable:
+                rows = rows.copy()     # (the compiled loops' signatures)
+            return _jk.softmax_ops(x.size)["row_sums"](rows)
+        return row_sums(rows)
+    lanes = 8 if x.dtype == _F32 else 4
+    if kinds == [True, False]:
+        (r, _), (c, _) = merged
+        return _columns(x.reshape(1, r, c), lanes)
+    if kinds == [False, True, False]:
+        (p, _), (r, _), (c, _) = merged
+        if c < lanes or c % lanes == 0:
+            return _columns(x.reshape(p, r, c), lanes)
+    return None
+
+
+def _columns(x3, lanes):
+    """softmax_kernel.column_sums of each slice x3[p], (P, C): the jit
+    extra's loop once loaded, else NumPy's steps (the same bits)."""
+    p, r, c = x3.shape
+    ks = _jk.REDUCE.get(x3.size)
+    if ks is not None:
+        if not x3.flags.writeable:
+            x3 = x3.copy()
+        out = np.empty((p, c), x3.dtype)
+        ks["column_sums"](x3, out, lanes)
+        return out
+    if c < lanes:
+        return ordered_sum(x3, 1)     # (column_sums of no whole packet)
+    if p == 1:
+        return column_sums(x3[0])[None]
+    return _column_sums_3d(x3)
+
+
+def _column_sums_3d(x3):
+    """softmax_kernel.column_sums of each slice x3[p] (c a multiple of the
+    packet's lanes), all at once."""
+    p, r, c = x3.shape
+    if r < 16:
+        return ordered_sum(x3, 1)
+    r4 = r - r % 4
+    accs = ordered_sum(x3[:, :r4].reshape(p, r4 // 4, 4, c), 1)
+    out = accs[:, 0] + accs[:, 1]
+    out += accs[:, 2]
+    out += accs[:, 3]
+    for j in range(r4, r):
+        out += x3[:, j]
+    return out
 
 
 # NumPy adds the rows of a sum over leading axes one after another (pairwise

@@ -533,7 +533,9 @@ ROW_BLOCK = 128
 def _load_reduce():
     from . import jit_reduce
     jit_reduce.sum_rows(np.zeros((1, 2, 3), np.float32), np.empty((1, 3), np.float32), ROW_BLOCK)
-    return {"sum_rows": jit_reduce.sum_rows}
+    for dt in (np.float32, np.float64):
+        jit_reduce.column_sums(np.zeros((1, 2, 3), dt), np.empty((1, 3), dt), 4)
+    return {"sum_rows": jit_reduce.sum_rows, "column_sums": jit_reduce.column_sums}
 
 
 REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction loops")

@@ -29,6 +29,8 @@ evaluates a large float64 softmax in tiles whose sizes follow the
 machine's caches, and each tile's last size % 4 exps take the C library:
 there (rows of thousands) a few results in ten thousand differ by an ulp.
 """
+import math
+
 import numpy as np
 
 from . import exp_log, exp_log_f64
@@ -58,29 +60,39 @@ def _fold(acc):
 def _leaf_sums(v, tail):
     """Sums of the rows of (rows, n) `v`, n <= 1024 packets, in Eigen's leaf
     order; `tail` (rows, n % lanes) holds the values of the last columns to
-    use instead of v's (they may come from another path)."""
+    use instead of v's (they may come from another path). (Few NumPy calls:
+    eager reductions of small tensors run this.)"""
     rows, n = v.shape
     dt = v.dtype
     lanes = _lanes(dt)
     whole = n - n % lanes
-    acc = np.zeros((rows, lanes), dt)
     start = 0
     if n >= 4 * lanes:
         n4 = n - n % (4 * lanes)
         blocks = v[:, :n4].reshape(rows, n4 // (4 * lanes), 4, lanes)
-        accs = np.zeros((rows, 4, lanes), dt)
-        for i in range(blocks.shape[1]):     # sequential, as the loop runs
-            accs += blocks[:, i]
+        if blocks.shape[1] == 1:
+            accs = blocks[:, 0] + dt.type(0)
+        else:
+            accs = ordered_sum(blocks, 1)   # the blocks in order, as the loop runs
         acc = accs[:, 0] + accs[:, 1]
         acc += accs[:, 2]
         acc += accs[:, 3]
         start = n4
+    elif whole:
+        acc = v[:, :lanes] + dt.type(0)
+        start = lanes
+    else:
+        acc = None
     for j in range(start, whole, lanes):
         acc += v[:, j:j + lanes]
-    s = np.zeros(rows, dt)
-    for j in range(tail.shape[1]):
-        s += tail[:, j]
-    return s + _fold(acc)
+    k = tail.shape[1]
+    if k == 0:
+        s = np.zeros(rows, dt)
+    elif k == 1:
+        s = tail[:, 0] + dt.type(0)
+    else:
+        s = ordered_sum(tail, 1)            # one after another from zero
+    return s + (_fold(acc) if acc is not None else dt.type(0))
 
 
 def row_sums_of(x, packets=None, scalar=None, first=0):
@@ -272,17 +284,34 @@ def column_sums(x):
     whole = n - n % _lanes(x.dtype)
     if rows >= 16:
         r4 = rows - rows % 4
-        accs = np.zeros((4, whole), x.dtype)
-        for j in range(0, r4, 4):
-            accs += x[j:j + 4, :whole]
+        accs = ordered_sum(x[:r4, :whole].reshape(r4 // 4, 4, whole), 0)
         out[:whole] = accs[0] + accs[1]
         out[:whole] += accs[2]
         out[:whole] += accs[3]
         for j in range(r4, rows):
             out[:whole] += x[j, :whole]
     else:
-        for j in range(rows):
-            out[:whole] += x[j, :whole]
-    for j in range(rows):
-        out[whole:] += x[j, whole:]
+        out[:whole] = ordered_sum(x[:, :whole], 0)
+    out[whole:] = ordered_sum(x[:, whole:], 0)
     return out
+
+
+def ordered_sum(a, axis):
+    """The sum along `axis` of `a` taken in order from zero, (0 + a0) + a1
+    + ..., as a loop accumulates. NumPy adds along an axis that has values
+    after it row after row (its inner loop adds whole rows), but along the
+    last values of an array it adds pairwise: there a running sum, which
+    starts from a0 rather than 0 and so differs only in the sign of a zero
+    result (a sum from +0 is never -0: hence the + 0)."""
+    shape = a.shape
+    zero = a.dtype.type(0)
+    if shape[axis] == 0:
+        return np.zeros(shape[:axis] + shape[axis + 1:], a.dtype)
+    if not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)     # (NumPy follows the memory order)
+    if math.prod(shape[axis + 1:]) >= 2:
+        return _add_reduce(a, axis=axis, initial=zero)
+    return a.cumsum(axis=axis)[(slice(None),) * axis + (-1,)] + zero
+
+
+_add_reduce = np.add.reduce

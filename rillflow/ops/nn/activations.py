@@ -304,7 +304,9 @@ def silu(features, beta=1.0):
         if _state.graph is None:
             raise errors.InvalidArgumentError(None, None, msg + " [Op:Sigmoid]")
         raise TypeError(msg)
-    b = beta if isinstance(beta, Tensor) else convert_to_tensor(beta, dtype=x.dtype, name="beta")
+    # As TensorFlow: beta becomes a tensor of its own type (a Python float:
+    # float32), then is cast, so a float64 beta of 1.3 is float32's 1.3.
+    b = convert_to_tensor(beta, name="beta")
     if b.dtype is not x.dtype:
         b = cast(b, x.dtype)
     # TensorFlow's custom gradient: the forward ops are not recorded, and the

@@ -1,0 +1,42 @@
+"""reduce_sum and reduce_mean of float32 and float64 tensors add in
+TensorFlow's order (ops/core/float_sums.py: Eigen's reductions) for all
+axes, trailing, leading and middle runs; recorded from TensorFlow 2.21 by
+tools/tf_reduce_order_fixtures.py."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import rillflow as tf
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
+from tf_reduce_order_fixtures import CASES  # noqa: E402
+
+DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_reduce_order.npz"))
+
+
+def _bits(a):
+    a = np.atleast_1d(np.asarray(a))
+    return a.view(np.int32 if a.dtype == np.float32 else np.int64)
+
+
+@pytest.mark.parametrize("i", range(len(CASES)))
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_sums_and_means_in_tensorflows_order(i, dt):
+    shape, axes = CASES[i]
+    x = DATA["x_%d_%s" % (i, dt)]
+    ax = None if axes is None else list(axes)
+    for name, op in (("sum", tf.reduce_sum), ("mean", tf.reduce_mean)):
+        want = DATA["%s_%d_%s" % (name, i, dt)]
+        eager = op(tf.constant(x), axis=ax).numpy()
+        fn = tf.function(lambda t: op(t, axis=ax))(tf.constant(x)).numpy()
+        assert eager.shape == want.shape
+        np.testing.assert_array_equal(_bits(eager), _bits(want), err_msg=name)
+        np.testing.assert_array_equal(_bits(fn), _bits(want), err_msg=name + " in tf.function")
+
+
+def test_all_negative_zeros_sum_to_positive_zero():
+    z = np.full((40, 8), -0.0, np.float32)
+    assert _bits(tf.reduce_sum(z, axis=0)).tolist() == _bits(DATA["negzero_sum"]).tolist()
+    assert _bits(tf.reduce_sum(z)).tolist() == _bits(DATA["negzero_all"]).tolist()

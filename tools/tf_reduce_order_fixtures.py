@@ -1,0 +1,62 @@
+"""Records TensorFlow's CPU reduce_sum and reduce_mean of float32 and float64
+tensors into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
+compares rillflow with them bit for bit: the order in which Eigen adds).
+
+Run with TensorFlow's own interpreter, never rillflow's:
+
+    /work/tfref/bin/python tools/tf_reduce_order_fixtures.py
+
+The cases cover the patterns whose order rillflow follows (ops/core/
+float_sums.py): all axes, a trailing run, a leading run, a middle run
+(float64; float32 with kept values filling whole packets, or fewer than a
+packet in all), axes of one value, -0.0 and non-finite values.
+"""
+import os
+import sys
+
+import numpy as np
+
+CASES = [
+    ((7,), None), ((1000,), None), ((8192,), None), ((10001,), None), ((262144,), None),
+    ((64, 3), None), ((3, 5, 7), None),
+    ((64, 3), (1,)), ((64, 13), (1,)), ((16, 48), (1,)), ((8, 1000), (1,)), ((4, 9000), (1,)),
+    ((2, 3, 40), (2,)), ((3, 4, 5), (1, 2)), ((6, 100), (-1,)),
+    ((20, 30), (0,)), ((300, 8), (0,)), ((1000, 3), (0,)), ((17, 13), (0,)), ((6272, 64), (0,)),
+    ((32, 14, 14, 16), (0, 1, 2)), ((15, 8), (0,)), ((16, 9), (0,)),
+    ((4, 20, 8), (1,)), ((3, 100, 16), (1,)), ((32, 49, 64), (1,)), ((2, 5000, 3), (1,)),
+    ((1, 50, 7), (1,)), ((8, 7, 7, 32), (1, 2)),
+    ((1, 64, 3), (1,)), ((5, 1, 8), (1,)), ((1, 1), (0, 1)), ((4, 1, 6), (0, 1)),
+]
+
+
+def inputs(rng, shape, dtype):
+    x = rng.standard_normal(shape) * rng.choice([1e-3, 1.0, 1e3], shape)
+    x = x.astype(dtype)
+    x.ravel()[rng.integers(0, x.size, max(1, x.size // 50))] = -0.0
+    return x
+
+
+def main():
+    """Writes the fixture file."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import tensorflow as tf
+    rng = np.random.default_rng(20261128)
+    out = {}
+    for i, (shape, axes) in enumerate(CASES):
+        for dt in ("float32", "float64"):
+            x = inputs(rng, shape, dt)
+            ax = None if axes is None else list(axes)
+            out["x_%d_%s" % (i, dt)] = x
+            out["sum_%d_%s" % (i, dt)] = tf.reduce_sum(tf.constant(x), axis=ax).numpy()
+            out["mean_%d_%s" % (i, dt)] = tf.reduce_mean(tf.constant(x), axis=ax).numpy()
+    z = np.full((40, 8), -0.0, np.float32)
+    out["negzero_sum"] = tf.reduce_sum(tf.constant(z), axis=0).numpy()
+    out["negzero_all"] = tf.reduce_sum(tf.constant(z)).numpy()
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "tests", "data", "tf_reduce_order.npz")
+    np.savez_compressed(path, tf_version=np.array(tf.__version__), **out)
+    print("wrote", path, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
