@@ -185,3 +185,15 @@ def test_range_of_types_outside_its_hierarchy_asserts():
         tf.range(tf.constant(1, tf.int8), tf.constant(5, tf.int8))
     with pytest.raises(AssertionError):
         tf.range(tf.constant(1, tf.uint16), 5)
+
+
+def test_swish_beta_goes_through_float32():
+    # TensorFlow converts beta to a tensor of its own (float32) and casts it.
+    x = tf.constant(np.array([0.5, -2.0, 1.25]), tf.float64)
+    want = [0.32850522865039533, -0.13827685296206554, 1.0443544111384133]
+    assert tf.nn.silu(x, beta=1.3).numpy().tolist() == want
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.nn.silu(v, beta=1.3))
+    assert tape.gradient(y, v).numpy().tolist() == [0.8034864675219102, -0.09819315898965598,
+                                                    1.0588410736911293]

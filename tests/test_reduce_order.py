@@ -11,7 +11,7 @@ import pytest
 import rillflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
-from tf_reduce_order_fixtures import CASES  # noqa: E402
+from tf_reduce_order_fixtures import CASES, IMAGES, L2_SIZES  # noqa: E402
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_reduce_order.npz"))
 
@@ -40,3 +40,17 @@ def test_all_negative_zeros_sum_to_positive_zero():
     z = np.full((40, 8), -0.0, np.float32)
     assert _bits(tf.reduce_sum(z, axis=0)).tolist() == _bits(DATA["negzero_sum"]).tolist()
     assert _bits(tf.reduce_sum(z)).tolist() == _bits(DATA["negzero_all"]).tolist()
+
+
+@pytest.mark.parametrize("i", range(len(IMAGES)))
+def test_adjust_contrast_folds_each_image_in_halves(i):
+    # AdjustContrastv2's means: pixels folded in halves, times 1/pixels.
+    got = tf.image.adjust_contrast(tf.constant(DATA["image_%d" % i]), 1.7).numpy()
+    np.testing.assert_array_equal(_bits(got), _bits(DATA["contrast_%d" % i]))
+
+
+@pytest.mark.parametrize("i", range(len(L2_SIZES)))
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_l2_loss_sums_halved_squares(i, dt):
+    got = tf.nn.l2_loss(tf.constant(DATA["l2x_%d_%s" % (i, dt)])).numpy()
+    assert _bits(got).tolist() == _bits(DATA["l2_%d_%s" % (i, dt)]).tolist()

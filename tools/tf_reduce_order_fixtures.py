@@ -1,5 +1,6 @@
 """Records TensorFlow's CPU reduce_sum and reduce_mean of float32 and float64
-tensors into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
+tensors, and the kernels with sums of their own (L2Loss, AdjustContrastv2's
+folded means), into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
 compares rillflow with them bit for bit: the order in which Eigen adds).
 
 Run with TensorFlow's own interpreter, never rillflow's:
@@ -28,6 +29,9 @@ CASES = [
     ((1, 64, 3), (1,)), ((5, 1, 8), (1,)), ((1, 1), (0, 1)), ((4, 1, 6), (0, 1)),
 ]
 
+IMAGES = [(2, 4, 4, 3), (1, 7, 5, 3), (3, 16, 16, 1), (2, 1, 1, 4), (1, 33, 17, 8)]
+L2_SIZES = [1, 7, 42, 1000, 30001]
+
 
 def inputs(rng, shape, dtype):
     x = rng.standard_normal(shape) * rng.choice([1e-3, 1.0, 1e3], shape)
@@ -49,6 +53,15 @@ def main():
             out["x_%d_%s" % (i, dt)] = x
             out["sum_%d_%s" % (i, dt)] = tf.reduce_sum(tf.constant(x), axis=ax).numpy()
             out["mean_%d_%s" % (i, dt)] = tf.reduce_mean(tf.constant(x), axis=ax).numpy()
+    for i, shape in enumerate(IMAGES):
+        x = (rng.standard_normal(shape) * 100 + 3).astype(np.float32)
+        out["image_%d" % i] = x
+        out["contrast_%d" % i] = tf.image.adjust_contrast(tf.constant(x), 1.7).numpy()
+    for i, n in enumerate(L2_SIZES):
+        for dt in ("float32", "float64"):
+            x = (rng.standard_normal(n) * 3).astype(dt)
+            out["l2x_%d_%s" % (i, dt)] = x
+            out["l2_%d_%s" % (i, dt)] = tf.nn.l2_loss(tf.constant(x)).numpy()
     z = np.full((40, 8), -0.0, np.float32)
     out["negzero_sum"] = tf.reduce_sum(tf.constant(z), axis=0).numpy()
     out["negzero_all"] = tf.reduce_sum(tf.constant(z)).numpy()

@@ -22,7 +22,6 @@ from ..core import shape_ops, constant_ops, join_ops, dim_ops, broadcast_ops
 from ..core import math_ops as M
 from ..core import op_util as U
 from ..core.creation_ops import name_scope
-from ..core.float_sums import float_sum
 from ..core.reduction_ops import reduce_mean, reduce_prod, reduce_std
 from ..core.unary_ops import rsqrt
 from ..kernels import ftz as _ftz
@@ -102,13 +101,33 @@ def _contrast_kernel(images, contrast_factor, T=None):
         raise U.op_error("AdjustContrastv2", "input must be at least 3-D, got shape"
                          f"[{','.join(str(d) for d in images.shape)}]")
     x = images.astype(_F32)
-    h, w = x.shape[-3], x.shape[-2]
-    # float_sums' order: NumPy added the image's rows one after another (a
-    # 224x224 image near 1e4 had a mean tens of ulp off, which the result
-    # keeps whole).
-    mean = float_sum(x, (x.ndim - 3, x.ndim - 2), True) / _F32(h * w)
+    h, w, c = x.shape[-3:]
+    mean = _folded_means(x.reshape(-1, h * w, c)).reshape(x.shape[:-3] + (1, 1, c))
     out = (x - mean) * _F32(contrast_factor) + mean
     return out.astype(images.dtype)
+
+
+def _folded_means(x3):
+    """TensorFlow's AdjustContrastv2 means of (batch, pixels, channels)
+    `x3`: each image's pixels folded in halves (the right half added into
+    the left, the middle pixel of an odd count carried) until one is left,
+    then multiplied by float32 1/pixels."""
+    n = x3.shape[1]
+    if n == 0:
+        return np.zeros((x3.shape[0], x3.shape[2]), _F32)
+    right = n // 2
+    left = n - right
+    s = np.empty((x3.shape[0], max(left, 1), x3.shape[2]), _F32)
+    s[:, :right] = x3[:, left:left + right] + x3[:, :right]
+    if left > right:
+        s[:, right] = x3[:, right]
+    n = left
+    while n > 1:
+        right = n // 2
+        left = n - right
+        s[:, :right] += s[:, left:left + right]
+        n = left
+    return s[:, 0] * (_F32(1) / _F32(x3.shape[1]))
 
 
 def _contrast_infer(inputs, attrs):

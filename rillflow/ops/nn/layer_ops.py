@@ -11,6 +11,7 @@ from ...framework.execute import apply1, apply2
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, dims_text
 from ..core.float_sums import float_sum
+from ..kernels.softmax_kernel import row_sums
 from ..core import op_util as U
 from ..core.op_util import FLOATS, NUMERIC, unary
 from .nn_util import _check_eager_dtype, _compute_dtype
@@ -133,6 +134,10 @@ def bias_add(value, bias, data_format=None, name=None):
 # --- l2_loss ------------------------------------------------------------------
 
 def _l2_loss_kernel(t):
+    if t.dtype == np.float32 or t.dtype == np.float64:
+        # TensorFlow's kernel: (x^2 * 0.5).sum(), Eigen's full reduction.
+        h = np.square(t) * t.dtype.type(0.5)
+        return row_sums(np.ascontiguousarray(h).reshape(1, -1))[0]
     x = t.astype(_compute_dtype(t), copy=False)
     return t.dtype.type(np.sum(x * x) / 2)
 
