@@ -27,7 +27,8 @@ def test_sums_and_means_in_tensorflows_order(i, dt):
     shape, axes = CASES[i]
     x = DATA["x_%d_%s" % (i, dt)]
     ax = None if axes is None else list(axes)
-    for name, op in (("sum", tf.reduce_sum), ("mean", tf.reduce_mean)):
+    for name, op in (("sum", tf.reduce_sum), ("mean", tf.reduce_mean),
+                     ("norm", tf.math.reduce_euclidean_norm)):
         want = DATA["%s_%d_%s" % (name, i, dt)]
         eager = op(tf.constant(x), axis=ax).numpy()
         fn = tf.function(lambda t: op(t, axis=ax))(tf.constant(x)).numpy()

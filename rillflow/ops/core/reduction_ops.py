@@ -260,6 +260,9 @@ def _euclidean_norm_kernel(x, axis, keep_dims=False):
         # Integer norms are truncated ([3, 5] gives 5).
         s = np.sum(np.square(x.astype(np.float64)), axis=ax, keepdims=keep_dims)
         return np.asarray(np.sqrt(s)).astype(x.dtype)[()]
+    if x.dtype == np.float32 or x.dtype == np.float64:
+        # Eigen's EuclideanNormReducer adds the squares in its sum's order.
+        return np.sqrt(float_sum(np.square(x), ax, keep_dims))
     return np.sqrt(np.sum(np.square(x), axis=ax, keepdims=keep_dims, dtype=x.dtype))
 
 
