@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU reduce_sum and reduce_mean of float32 and float64
-tensors, their Euclidean norms, and the kernels with sums of their own (L2Loss, AdjustContrastv2's
+tensors, their Euclidean norms and products, and the kernels with sums of their own (L2Loss, AdjustContrastv2's
 folded means), into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
 compares rillflow with them bit for bit: the order in which Eigen adds).
 
@@ -55,6 +55,10 @@ def main():
             out["mean_%d_%s" % (i, dt)] = tf.reduce_mean(tf.constant(x), axis=ax).numpy()
             out["norm_%d_%s" % (i, dt)] = tf.math.reduce_euclidean_norm(
                 tf.constant(x), axis=ax).numpy()
+            # Products of values near 1 (no overflow): ProdReducer's order.
+            near1 = (1 + 0.02 * np.tanh(x)).astype(dt)
+            out["p_%d_%s" % (i, dt)] = near1
+            out["prod_%d_%s" % (i, dt)] = tf.reduce_prod(tf.constant(near1), axis=ax).numpy()
     for i, shape in enumerate(IMAGES):
         x = (rng.standard_normal(shape) * 100 + 3).astype(np.float32)
         out["image_%d" % i] = x

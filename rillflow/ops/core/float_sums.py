@@ -10,7 +10,8 @@ of packets, rows split in halves past 1024 packets), a leading run
 packets of outputs), and a middle run before kept values
 (column_sums per leading slice where the kept values fill whole packets or
 are fewer than a packet; other middle runs keep the blocked order below). Checked against TensorFlow 2.21 (tests/data/
-tf_reduce_order.npz). Means divide these sums.
+tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
+take the same orders with *, rows never split in halves.
 
 Other patterns and dtypes reduce the values in row-major order whatever
 the input's memory layout (`row_major`): NumPy's order, or over a run of
@@ -22,9 +23,10 @@ code and fused chains call this one function, so they agree bit for bit.
 import numpy as np
 
 from ..kernels import jit_kernels as _jk
-from ..kernels.softmax_kernel import column_sums, ordered_sum, row_sums
+from ..kernels.softmax_kernel import (column_products, column_sums, ordered_sum, row_products,
+                                     row_sums)
 
-__all__ = ["row_major", "float_sum", "ROW_BLOCK"]
+__all__ = ["row_major", "float_sum", "float_prod", "ROW_BLOCK"]
 
 _add_reduce = np.add.reduce
 
@@ -87,10 +89,22 @@ def _pattern(shape, ax):
     return merged
 
 
-def _eigen_sum(x, ax):
-    """The sum of C-contiguous float32/float64 `x` over `ax` in TensorFlow's
-    order, flat (the kept values in order), or None for a pattern whose
-    order is not known (see the module docstring)."""
+def float_prod(x, ax, keep_dims):
+    """The product over axes `ax` in `x`'s dtype: TensorFlow's order (Eigen's
+    ProdReducer, the sums' order with *) for float32/float64 and the
+    patterns float_sum knows, else NumPy's over the row-major values."""
+    x = row_major(x)
+    if x.dtype == _F32 or x.dtype == _F64:
+        out = _eigen_sum(x, ax, np.multiply)
+        if out is not None:
+            return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
+    return np.multiply.reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
+
+
+def _eigen_sum(x, ax, op=np.add):
+    """The sum (op np.multiply: the product) of C-contiguous float32/float64
+    `x` over `ax` in TensorFlow's order, flat (the kept values in order), or
+    None for a pattern whose order is not known (see the module docstring)."""
     if x.size == 0 or not ax:
         return None
     x = np.ascontiguousarray(x)    # (a strided 1-D x; the compiled loops take C order)
@@ -98,6 +112,8 @@ def _eigen_sum(x, ax):
     kinds = [r for _, r in merged]
     if not kinds or kinds == [False]:
         return x.reshape(-1).copy()     # only axes of one value: nothing is added
+    if op is not np.add:
+        return _eigen_product(x, merged, kinds)
     if kinds == [True] or kinds == [False, True]:
         n = merged[-1][0]
         rows = x.reshape(-1, n)
@@ -114,6 +130,21 @@ def _eigen_sum(x, ax):
         (p, _), (r, _), (c, _) = merged
         if c < lanes or c % lanes == 0:
             return _columns(x.reshape(p, r, c), lanes)
+    return None
+
+
+def _eigen_product(x, merged, kinds):
+    """_eigen_sum's patterns for products (NumPy's steps only)."""
+    if kinds == [True] or kinds == [False, True]:
+        return row_products(x.reshape(-1, merged[-1][0]))
+    lanes = 8 if x.dtype == _F32 else 4
+    if kinds == [True, False]:
+        return column_products(x.reshape(merged[0][0], merged[1][0]))
+    if kinds == [False, True, False]:
+        (p, _), (r, _), (c, _) = merged
+        if c < lanes or c % lanes == 0:
+            x3 = x.reshape(p, r, c)
+            return np.stack([column_products(x3[i]) for i in range(p)])
     return None
 
 

@@ -21,7 +21,7 @@ from ...framework.op_registry import register
 from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
-from .float_sums import float_sum, row_major
+from .float_sums import float_prod, float_sum, row_major
 from .. import late
 from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
 from ..kernels.softmax_kernel import column_sums, row_sums
@@ -169,7 +169,6 @@ def reduce(opdef, input_tensor, axis, keepdims, name):
 # The ufuncs' reduce methods directly: np.sum & co. add a Python wrapper that
 # costs as much as the reduction itself on small arrays.
 _add_reduce = np.add.reduce
-_mul_reduce = np.multiply.reduce
 _max_reduce = np.maximum.reduce
 _min_reduce = np.minimum.reduce
 _and_reduce = np.logical_and.reduce
@@ -237,8 +236,7 @@ def _min_kernel(x, axis, keep_dims=False):
 
 
 def _prod_kernel(x, axis, keep_dims=False):
-    return _mul_reduce(row_major(x), axis=_axes(axis, x.ndim), dtype=x.dtype,
-                       keepdims=keep_dims)
+    return float_prod(x, _axes(axis, x.ndim), keep_dims)
 
 
 def _all_kernel(x, axis, keep_dims=False):

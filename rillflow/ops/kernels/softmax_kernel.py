@@ -46,24 +46,24 @@ def _lanes(dtype):
     return _LANES[np.dtype(dtype)]
 
 
-def _fold(acc):
-    # predux of a packet: halves added, then SSE's horizontal sum; for 4
-    # double lanes (l0 + l2) + (l1 + l3).
+def _fold(acc, op=np.add):
+    # predux of a packet: halves combined, then SSE's horizontal step; for 4
+    # double lanes (l0 + l2) + (l1 + l3) (predux_mul: the same with *).
     if acc.shape[1] == 4:
-        return (acc[:, 0] + acc[:, 2]) + (acc[:, 1] + acc[:, 3])
-    v = acc[:, :4] + acc[:, 4:]
-    a = v[:, 0] + v[:, 2]
-    b = v[:, 1] + v[:, 3]
-    return a + b
+        return op(op(acc[:, 0], acc[:, 2]), op(acc[:, 1], acc[:, 3]))
+    v = op(acc[:, :4], acc[:, 4:])
+    return op(op(v[:, 0], v[:, 2]), op(v[:, 1], v[:, 3]))
 
 
-def _leaf_sums(v, tail):
-    """Sums of the rows of (rows, n) `v`, n <= 1024 packets, in Eigen's leaf
-    order; `tail` (rows, n % lanes) holds the values of the last columns to
-    use instead of v's (they may come from another path). (Few NumPy calls:
-    eager reductions of small tensors run this.)"""
+def _leaf_sums(v, tail, op=np.add):
+    """Sums (op np.multiply: products) of the rows of (rows, n) `v` (sums:
+    n <= 1024 packets) in Eigen's leaf order; `tail` (rows, n % lanes) holds the
+    values of the last columns to use instead of v's (they may come from
+    another path). (Few NumPy calls: eager reductions of small tensors run
+    this.)"""
     rows, n = v.shape
     dt = v.dtype
+    ident = dt.type(0 if op is np.add else 1)
     lanes = _lanes(dt)
     whole = n - n % lanes
     start = 0
@@ -71,28 +71,28 @@ def _leaf_sums(v, tail):
         n4 = n - n % (4 * lanes)
         blocks = v[:, :n4].reshape(rows, n4 // (4 * lanes), 4, lanes)
         if blocks.shape[1] == 1:
-            accs = blocks[:, 0] + dt.type(0)
+            accs = op(blocks[:, 0], ident)
         else:
-            accs = ordered_sum(blocks, 1)   # the blocks in order, as the loop runs
-        acc = accs[:, 0] + accs[:, 1]
-        acc += accs[:, 2]
-        acc += accs[:, 3]
+            accs = ordered_reduce(blocks, 1, op)   # the blocks in order, as the loop runs
+        acc = op(accs[:, 0], accs[:, 1])
+        op(acc, accs[:, 2], out=acc)
+        op(acc, accs[:, 3], out=acc)
         start = n4
     elif whole:
-        acc = v[:, :lanes] + dt.type(0)
+        acc = op(v[:, :lanes], ident)
         start = lanes
     else:
         acc = None
     for j in range(start, whole, lanes):
-        acc += v[:, j:j + lanes]
+        op(acc, v[:, j:j + lanes], out=acc)
     k = tail.shape[1]
     if k == 0:
-        s = np.zeros(rows, dt)
+        s = np.full(rows, ident, dt)
     elif k == 1:
-        s = tail[:, 0] + dt.type(0)
+        s = op(tail[:, 0], ident)
     else:
-        s = ordered_sum(tail, 1)            # one after another from zero
-    return s + (_fold(acc) if acc is not None else dt.type(0))
+        s = ordered_reduce(tail, 1, op)     # one after another from the identity
+    return op(s, _fold(acc, op) if acc is not None else ident)
 
 
 def row_sums_of(x, packets=None, scalar=None, first=0):
@@ -298,20 +298,54 @@ def column_sums(x):
 
 def ordered_sum(a, axis):
     """The sum along `axis` of `a` taken in order from zero, (0 + a0) + a1
-    + ..., as a loop accumulates. NumPy adds along an axis that has values
-    after it row after row (its inner loop adds whole rows), but along the
-    last values of an array it adds pairwise: there a running sum, which
-    starts from a0 rather than 0 and so differs only in the sign of a zero
-    result (a sum from +0 is never -0: hence the + 0)."""
+    + ..., as a loop accumulates (ordered_reduce)."""
+    return ordered_reduce(a, axis, np.add)
+
+
+def ordered_reduce(a, axis, op):
+    """The sum (op np.add) or product (np.multiply) along `axis` of `a`
+    taken in order from the identity, (0 + a0) + a1 + ..., as a loop
+    accumulates. NumPy reduces along an axis that has values after it row
+    after row (its inner loop combines whole rows), but along the last
+    values of an array it adds pairwise: there a running sum or product,
+    which starts from a0 rather than the identity. 1 * a0 is a0; 0 + a0
+    differs from a0 only for a0 = -0, and a sum from +0 is never -0: hence
+    the + 0."""
     shape = a.shape
-    zero = a.dtype.type(0)
+    ident = a.dtype.type(0 if op is np.add else 1)
     if shape[axis] == 0:
-        return np.zeros(shape[:axis] + shape[axis + 1:], a.dtype)
+        return np.full(shape[:axis] + shape[axis + 1:], ident, a.dtype)
     if not a.flags.c_contiguous:
         a = np.ascontiguousarray(a)     # (NumPy follows the memory order)
     if math.prod(shape[axis + 1:]) >= 2:
-        return _add_reduce(a, axis=axis, initial=zero)
-    return a.cumsum(axis=axis)[(slice(None),) * axis + (-1,)] + zero
+        return op.reduce(a, axis=axis, initial=ident)
+    run = a.cumsum(axis=axis) if op is np.add else a.cumprod(axis=axis)
+    return op(run[(slice(None),) * axis + (-1,)], ident)
 
 
-_add_reduce = np.add.reduce
+def row_products(x):
+    """Eigen's products of the rows of float32/float64 (rows, n) `x`: its
+    ProdReducer in the inner-most reducer, row_sums' order with *, but
+    never split in halves (Eigen counts products as exactly associative)."""
+    whole = x.shape[1] - x.shape[1] % _lanes(x.dtype)
+    return _leaf_sums(x, x[:, whole:], np.multiply)
+
+
+def column_products(x):
+    """Eigen's products of the columns of float32/float64 (rows, n) `x`:
+    column_sums' order with *."""
+    rows, n = x.shape
+    out = np.ones(n, x.dtype)
+    whole = n - n % _lanes(x.dtype)
+    if rows >= 16:
+        r4 = rows - rows % 4
+        accs = ordered_reduce(x[:r4, :whole].reshape(r4 // 4, 4, whole), 0, np.multiply)
+        out[:whole] = accs[0] * accs[1]
+        out[:whole] *= accs[2]
+        out[:whole] *= accs[3]
+        for j in range(r4, rows):
+            out[:whole] *= x[j, :whole]
+    else:
+        out[:whole] = ordered_reduce(x[:, :whole], 0, np.multiply)
+    out[whole:] = ordered_reduce(x[:, whole:], 0, np.multiply)
+    return out
