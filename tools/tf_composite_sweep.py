@@ -14,11 +14,11 @@ that differ and the largest relative difference.
 import argparse
 import json
 import os
-import subprocess
 import sys
-import warnings
 
 import numpy as np
+
+from tf_dtype_sweep import load_library, run_worker   # (tools/ is the script's folder)
 
 
 def cases(tf):
@@ -153,14 +153,8 @@ def _inputs(shapes, positive, dt, seed):
 
 
 def worker(lib):
-    """Prints one JSON line per (function, dtype, mode): the result's hex bits."""
-    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    warnings.filterwarnings("ignore")
-    if lib == "tensorflow":
-        import tensorflow as tf
-    else:
-        import rillflow as tf
-    tf.get_logger().setLevel("ERROR")
+    """Prints one JSON line per (function, dtype, mode): the result's values."""
+    tf = load_library(lib)
     for k, (name, (f, shapes, positive)) in enumerate(sorted(cases(tf).items())):
         for dt in ("float32", "float64"):
             args = [tf.constant(a) for a in _inputs(shapes, positive, dt, k)]
@@ -174,12 +168,6 @@ def worker(lib):
                 print(json.dumps([name, dt, mode, out]))
 
 
-def _run(python, lib):
-    out = subprocess.run([python, os.path.abspath(__file__), "--worker", lib],
-                         capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.startswith("[")]
-
-
 def main(argv=None):
     """Runs both libraries and prints what differs."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -191,7 +179,9 @@ def main(argv=None):
         return 0
     if not args.tensorflow:
         ap.error("--tensorflow is required")
-    tf_rows, rf_rows = _run(args.tensorflow, "tensorflow"), _run(sys.executable, "rillflow")
+    here = os.path.abspath(__file__)
+    tf_rows = run_worker(args.tensorflow, here, "tensorflow")
+    rf_rows = run_worker(sys.executable, here, "rillflow")
     same = 0
     for t, r in zip(tf_rows, rf_rows):
         assert t[:3] == r[:3]

@@ -112,16 +112,29 @@ def _outcome(np, thunk):
         return ["err", type(e).__name__, str(e).split("\n")[0][:160]]
 
 
-def worker(lib):
-    """Prints one JSON line per (op, dtype, mode) outcome."""
+def load_library(lib):
+    """`tensorflow` or `rillflow` (by `lib`), with their warnings quiet."""
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     warnings.filterwarnings("ignore")
     if lib == "tensorflow":
         import tensorflow as tf
     else:
         import rillflow as tf
-    import numpy as np
     tf.get_logger().setLevel("ERROR")
+    return tf
+
+
+def run_worker(python, script, lib):
+    """The JSON rows `script --worker lib` prints, run by `python`."""
+    out = subprocess.run([python, script, "--worker", lib],
+                         capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("[")]
+
+
+def worker(lib):
+    """Prints one JSON line per (op, dtype, mode) outcome."""
+    tf = load_library(lib)
+    import numpy as np
     for name, f in sorted(unary_ops(tf).items()):
         for dt in DTYPES:
             x = _values(tf, np, dt)
@@ -134,12 +147,6 @@ def worker(lib):
             print(json.dumps([name, dt, "eager", _outcome(np, lambda: f(x, y))]))
             fn = tf.function(lambda a, b: f(a, b), autograph=False)
             print(json.dumps([name, dt, "fn", _outcome(np, lambda: fn(x, y))]))
-
-
-def _run(python, lib):
-    out = subprocess.run([python, os.path.abspath(__file__), "--worker", lib],
-                         capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.startswith("[")]
 
 
 def compare(tf_rows, rf_rows):
@@ -171,7 +178,9 @@ def main(argv=None):
         return 0
     if not args.tensorflow:
         ap.error("--tensorflow is required")
-    found = compare(_run(args.tensorflow, "tensorflow"), _run(sys.executable, "rillflow"))
+    here = os.path.abspath(__file__)
+    found = compare(run_worker(args.tensorflow, here, "tensorflow"),
+                    run_worker(sys.executable, here, "rillflow"))
     print(dict(collections.Counter(f[0] for f in found)))
     for kind, op, dt, mode, a, b in found:
         if not args.kinds or kind in args.kinds:
