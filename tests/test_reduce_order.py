@@ -11,7 +11,7 @@ import pytest
 import rillflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
-from tf_reduce_order_fixtures import CASES, IMAGES, L2_SIZES  # noqa: E402
+from tf_reduce_order_fixtures import BIAS_GRADS, CASES, IMAGES, L2_SIZES  # noqa: E402
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_reduce_order.npz"))
 
@@ -60,3 +60,22 @@ def test_adjust_contrast_folds_each_image_in_halves(i):
 def test_l2_loss_sums_halved_squares(i, dt):
     got = tf.nn.l2_loss(tf.constant(DATA["l2x_%d_%s" % (i, dt)])).numpy()
     assert _bits(got).tolist() == _bits(DATA["l2_%d_%s" % (i, dt)]).tolist()
+
+
+@pytest.mark.parametrize("i", range(len(BIAS_GRADS)))
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_bias_add_grad_adds_rows_as_tensorflow(i, dt):
+    # ReduceOuterDimensions: rows one after another where Eigen's cost model
+    # keeps one thread (or the channels are split over threads), else one
+    # block of rows per thread. Large inputs depend on the thread count:
+    # checked with the recording machine's.
+    from rillflow.ops.nn.layer_ops import outer_dimension_sums
+    x = DATA["bg_x_%d_%s" % (i, dt)]
+    want = DATA["bg_%d_%s" % (i, dt)]
+    x2 = x.reshape(-1, x.shape[-1])
+    got = outer_dimension_sums(x2, threads=int(DATA["threads"]))
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    if x.size < 100000:
+        # Small inputs: the same on any machine, through the op itself.
+        np.testing.assert_array_equal(
+            _bits(tf.raw_ops.BiasAddGrad(out_backprop=tf.constant(x)).numpy()), _bits(want))

@@ -1,6 +1,6 @@
 """Records TensorFlow's CPU reduce_sum and reduce_mean of float32 and float64
 tensors, their Euclidean norms and products, and the kernels with sums of their own (L2Loss, AdjustContrastv2's
-folded means), into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
+folded means, BiasAddGrad), into tests/data/tf_reduce_order.npz (tests/test_reduce_order.py
 compares rillflow with them bit for bit: the order in which Eigen adds).
 
 Run with TensorFlow's own interpreter, never rillflow's:
@@ -31,6 +31,10 @@ CASES = [
 
 IMAGES = [(2, 4, 4, 3), (1, 7, 5, 3), (3, 16, 16, 1), (2, 1, 1, 4), (1, 33, 17, 8)]
 L2_SIZES = [1, 7, 42, 1000, 30001]
+# BiasAddGrad (NHWC): small (the rows one after another on any machine), wide
+# (channels over 32 per thread), and large (one block per thread).
+BIAS_GRADS = [(32, 10), (8, 7, 7, 16), (1000, 33), (3, 100), (4000, 32), (16000, 10), (2000, 64),
+              (1, 5)]
 
 
 def inputs(rng, shape, dtype):
@@ -68,6 +72,14 @@ def main():
             x = (rng.standard_normal(n) * 3).astype(dt)
             out["l2x_%d_%s" % (i, dt)] = x
             out["l2_%d_%s" % (i, dt)] = tf.nn.l2_loss(tf.constant(x)).numpy()
+    for i, shape in enumerate(BIAS_GRADS):
+        for dt in ("float32", "float64"):
+            x = rng.standard_normal(shape).astype(dt)
+            out["bg_x_%d_%s" % (i, dt)] = x
+            out["bg_%d_%s" % (i, dt)] = tf.raw_ops.BiasAddGrad(out_backprop=tf.constant(x)).numpy()
+    # TensorFlow's thread count here: its BiasAddGrad of large inputs cuts
+    # the rows into one block per thread.
+    out["threads"] = np.array(len(os.sched_getaffinity(0)))
     z = np.full((40, 8), -0.0, np.float32)
     out["negzero_sum"] = tf.reduce_sum(tf.constant(z), axis=0).numpy()
     out["negzero_all"] = tf.reduce_sum(tf.constant(z)).numpy()

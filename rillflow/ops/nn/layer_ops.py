@@ -1,6 +1,8 @@
 """The kernels a layer applies to its parameters: `tf.nn.bias_add` (with
 BiasAddGrad, whose own gradient gives second derivatives) and
 `tf.nn.l2_loss` (weight decay)."""
+import os
+
 import numpy as np
 
 from ...framework import errors
@@ -11,7 +13,7 @@ from ...framework.execute import apply1, apply2
 from ...framework.op_registry import register
 from ...framework.tensor_shape import TensorShape, dims_text
 from ..core.float_sums import float_sum
-from ..kernels.softmax_kernel import row_sums
+from ..kernels.softmax_kernel import ordered_sum, row_sums
 from ..core import op_util as U
 from ..core.op_util import FLOATS, NUMERIC, unary
 from .nn_util import _check_eager_dtype, _compute_dtype
@@ -77,7 +79,54 @@ def _bias_add_grad_kernel(out_backprop, data_format="NHWC"):
             None, None, f"Input tensor must be at least 2D: {dims_text(out_backprop.shape)}")
     axis = _channel_axis(data_format, out_backprop.ndim) % out_backprop.ndim
     axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
+    x = out_backprop
+    if axis == x.ndim - 1 and (x.dtype == np.float32 or x.dtype == np.float64) and x.size:
+        return outer_dimension_sums(np.ascontiguousarray(x).reshape(-1, x.shape[-1]))
     return float_sum(out_backprop, axes, False)     # float_sums' order, as reduce_sum
+
+
+# TensorFlow's thread count (its intra-op pool: the CPUs this process may run on).
+try:
+    _TF_THREADS = len(os.sched_getaffinity(0))
+except (AttributeError, OSError):
+    _TF_THREADS = os.cpu_count() or 1
+
+
+def outer_dimension_sums(x2, threads=None):
+    """The column sums of (rows, channels) `x2` as TensorFlow's BiasAddGrad
+    (NHWC) adds them (its ReduceOuterDimensions): with more channels than
+    32 per thread, or where Eigen's cost model keeps the work on one thread
+    (fewer than ~124,000 values), each column's rows one after another from
+    zero; else the rows cut into one block per thread, each summed so, and
+    the blocks' sums added in order. `threads`: TensorFlow's thread count
+    (this machine's by default: TensorFlow's own results depend on it)."""
+    t = threads or _TF_THREADS
+    rows, inner = x2.shape
+    if rows == 1:
+        return x2[0].copy()
+    blocks = 1
+    if inner <= t * 32:
+        min_block = -(-2000 // inner)
+        blocks = min(rows, -(-rows * inner // min_block), t)
+    if blocks > 1:
+        # Eigen's parallelFor over the blocks runs them in the calling thread
+        # (all rows into the first block's sums) unless the cost model gives
+        # two threads or more: cost = loads and stores at 11/64 cycles a
+        # byte plus one cycle an addition; 100,000 cycles to start and per thread.
+        size = x2.dtype.itemsize
+        per_block = -(-rows // blocks)
+        cost = blocks * (inner * per_block * size * 11 / 64 + inner * size * 11 / 64
+                         + per_block * inner)
+        if int((cost - 100000) / 100000 + 0.9) <= 1:
+            blocks = 1
+    if blocks == 1:
+        return ordered_sum(x2, 0)
+    per_block = -(-rows // blocks)
+    out = ordered_sum(x2[:per_block], 0)
+    for b in range(1, blocks):
+        part = x2[b * per_block:(b + 1) * per_block]
+        out += ordered_sum(part, 0) if len(part) else 0
+    return out
 
 
 def _bias_add_grad_infer(inputs, attrs):
