@@ -11,7 +11,7 @@ import pytest
 import rillflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
-from tf_reduce_order_fixtures import BIAS_GRADS, CASES, IMAGES, L2_SIZES  # noqa: E402
+from tf_reduce_order_fixtures import BIAS_GRADS, CASES, HALF_CASES, IMAGES, L2_SIZES  # noqa: E402,E501
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_reduce_order.npz"))
 
@@ -79,3 +79,19 @@ def test_bias_add_grad_adds_rows_as_tensorflow(i, dt):
         # Small inputs: the same on any machine, through the op itself.
         np.testing.assert_array_equal(
             _bits(tf.raw_ops.BiasAddGrad(out_backprop=tf.constant(x)).numpy()), _bits(want))
+
+
+@pytest.mark.parametrize("i", range(len(HALF_CASES)))
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_precision_sums_and_means(i, dt):
+    # float16: Eigen's half packets (each addition rounded to half), their
+    # horizontal sums in float32, leaves of 200 packets; bfloat16: summed in
+    # float32 and rounded once (the mean divided in float32 first).
+    shape, axes = HALF_CASES[i]
+    x = tf.cast(tf.constant(DATA["hx_%d_%s" % (i, dt)]), getattr(tf, dt))
+    ax = None if axes is None else list(axes)
+    for name, op in (("hsum", tf.reduce_sum), ("hmean", tf.reduce_mean)):
+        want = DATA["%s_%d_%s" % (name, i, dt)]
+        for got in (op(x, axis=ax), tf.function(lambda t: op(t, axis=ax))(x)):
+            np.testing.assert_array_equal(_bits(tf.cast(got, tf.float32).numpy()), _bits(want),
+                                          err_msg=name)

@@ -31,6 +31,9 @@ CASES = [
 
 IMAGES = [(2, 4, 4, 3), (1, 7, 5, 3), (3, 16, 16, 1), (2, 1, 1, 4), (1, 33, 17, 8)]
 L2_SIZES = [1, 7, 42, 1000, 30001]
+HALF_CASES = [((64, 7), (1,)), ((64, 40), (1,)), ((32, 300), (1,)), ((1000,), None),
+              ((5000,), None), ((4, 9000), (1,)), ((40, 16), (0,)), ((300, 13), (0,)),
+              ((3, 40, 16), (1,)), ((2, 50, 3), (1,))]
 # BiasAddGrad (NHWC): small (the rows one after another on any machine), wide
 # (channels over 32 per thread), and large (one block per thread).
 BIAS_GRADS = [(32, 10), (8, 7, 7, 16), (1000, 33), (3, 100), (4000, 32), (16000, 10), (2000, 64),
@@ -77,6 +80,17 @@ def main():
             x = rng.standard_normal(shape).astype(dt)
             out["bg_x_%d_%s" % (i, dt)] = x
             out["bg_%d_%s" % (i, dt)] = tf.raw_ops.BiasAddGrad(out_backprop=tf.constant(x)).numpy()
+    # float16 (half arithmetic, float32 horizontal sums, leaves of 200
+    # packets) and bfloat16 (summed in float32): values stored as float32.
+    for i, (shape, axes) in enumerate(HALF_CASES):
+        for dt in ("float16", "bfloat16"):
+            x = tf.cast(tf.constant(rng.standard_normal(shape).astype(np.float32)),
+                        getattr(tf, dt))
+            ax = None if axes is None else list(axes)
+            out["hx_%d_%s" % (i, dt)] = tf.cast(x, tf.float32).numpy()
+            out["hsum_%d_%s" % (i, dt)] = tf.cast(tf.reduce_sum(x, axis=ax), tf.float32).numpy()
+            out["hmean_%d_%s" % (i, dt)] = tf.cast(tf.reduce_mean(x, axis=ax),
+                                                   tf.float32).numpy()
     # TensorFlow's thread count here: its BiasAddGrad of large inputs cuts
     # the rows into one block per thread.
     out["threads"] = np.array(len(os.sched_getaffinity(0)))

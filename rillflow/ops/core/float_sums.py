@@ -12,6 +12,9 @@ packets of outputs), and a middle run before kept values
 are fewer than a packet; other middle runs keep the blocked order below). Checked against TensorFlow 2.21 (tests/data/
 tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
 take the same orders with *, rows never split in halves.
+float16 takes the same orders with half packets of 8 whose lanes are
+added in float32 and rounded once (Eigen's predux for half), rows split
+in halves past 200 packets; bfloat16 is summed in float32 and rounded once.
 
 Other patterns and dtypes reduce the values in row-major order whatever
 the input's memory layout (`row_major`): NumPy's order, or over a run of
@@ -55,10 +58,14 @@ def float_sum(x, ax, keep_dims):
     differed from eager execution (DAG fuzz seed 921802). TensorFlow's
     tensors are always row-major."""
     x = row_major(x)
-    if x.dtype == _F32 or x.dtype == _F64:
+    if x.dtype == _F32 or x.dtype == _F64 or x.dtype == _F16:
         out = _eigen_sum(x, ax)
         if out is not None:
             return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
+    elif x.dtype.name == "bfloat16":
+        # TensorFlow sums bfloat16 in float32 (its casting specialization of
+        # the sum reducer), rounding the result once.
+        return float_sum(x.astype(_F32), ax, keep_dims).astype(x.dtype)
     rows = _jk.axis_run(x.shape, ax)
     if rows is not None and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
         out = _jk.sum_rows(x, rows)
@@ -69,6 +76,7 @@ def float_sum(x, ax, keep_dims):
     return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
 
 
+_F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
@@ -122,7 +130,7 @@ def _eigen_sum(x, ax, op=np.add):
                 rows = rows.copy()     # (the compiled loops' signatures)
             return _jk.softmax_ops(x.size)["row_sums"](rows)
         return row_sums(rows)
-    lanes = 8 if x.dtype == _F32 else 4
+    lanes = 4 if x.dtype == _F64 else 8
     if kinds == [True, False]:
         (r, _), (c, _) = merged
         return _columns(x.reshape(1, r, c), lanes)
@@ -152,7 +160,7 @@ def _columns(x3, lanes):
     """softmax_kernel.column_sums of each slice x3[p], (P, C): the jit
     extra's loop once loaded, else NumPy's steps (the same bits)."""
     p, r, c = x3.shape
-    ks = _jk.REDUCE.get(x3.size)
+    ks = _jk.REDUCE.get(x3.size) if x3.dtype != _F16 else None
     if ks is not None:
         if not x3.flags.writeable:
             x3 = x3.copy()

@@ -207,6 +207,11 @@ def _mean_kernel(x, axis, keep_dims=False):
         if n == 0:
             return np.zeros(np.shape(s), dtype=x.dtype)[()]
         return _int_mean(s, n, x.dtype)
+    if x.dtype.name == "bfloat16":
+        # TensorFlow: the float32 sum divided in float32, rounded once.
+        s = float_sum(x.astype(np.float32), ax, keep_dims)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(s / np.float32(n)).astype(x.dtype)[()]
     s = float_sum(x, ax, keep_dims)
     if n == 0:
         return np.full(np.shape(s), np.nan, dtype=x.dtype)[()]

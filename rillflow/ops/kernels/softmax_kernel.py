@@ -38,7 +38,18 @@ from . import exp_log, exp_log_f64
 _P = exp_log.PACKET
 _LEAF = 1024 * _P           # rows longer than this are split in halves
 _F32 = np.dtype(np.float32)
-_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): exp_log_f64.PACKET_F64}
+_F16 = np.dtype(np.float16)
+# float16: Eigen's Packet8h (each addition in half precision) with a leaf of
+# 200 packets; its horizontal sum (predux) runs in float32, rounded once.
+_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): exp_log_f64.PACKET_F64, _F16: 8}
+
+
+_LEAF_SIZES = {_F16: 200}
+
+
+def _leaf_size(dtype):
+    """Eigen's LeafSize (packets per leaf of a tree reduction)."""
+    return _LEAF_SIZES.get(np.dtype(dtype), 1024)
 
 
 def _lanes(dtype):
@@ -48,7 +59,10 @@ def _lanes(dtype):
 
 def _fold(acc, op=np.add):
     # predux of a packet: halves combined, then SSE's horizontal step; for 4
-    # double lanes (l0 + l2) + (l1 + l3) (predux_mul: the same with *).
+    # double lanes (l0 + l2) + (l1 + l3) (predux_mul: the same with *);
+    # half packets in float32, rounded once.
+    if acc.dtype == _F16:
+        return _fold(acc.astype(np.float32), op).astype(_F16)
     if acc.shape[1] == 4:
         return op(op(acc[:, 0], acc[:, 2]), op(acc[:, 1], acc[:, 3]))
     v = op(acc[:, :4], acc[:, 4:])
@@ -104,7 +118,7 @@ def row_sums_of(x, packets=None, scalar=None, first=0):
     rows, n = x.shape
     if n == 0:
         return np.zeros(rows, x.dtype)
-    if n > 1024 * _lanes(x.dtype):
+    if n > _leaf_size(x.dtype) * _lanes(x.dtype):
         # Each row is split at its own flat position, so go row by row.
         out = np.empty(rows, x.dtype)
         for r in range(rows):
@@ -116,7 +130,7 @@ def row_sums_of(x, packets=None, scalar=None, first=0):
 def _split_sum(x, packets, scalar, first):
     n = x.shape[1]
     lanes = _lanes(x.dtype)
-    if n <= 1024 * lanes:
+    if n <= _leaf_size(x.dtype) * lanes:
         return _leaf(x, packets, scalar)
     split = lanes * -(-(first + -(-n // 2)) // lanes)
     left = min(split - first, n)
