@@ -217,8 +217,72 @@ def test_eager_tensor_init_only_sets_the_value_as_the_fast_call_assumes():
     code = EagerTensor.__init__.__code__
     assert code.co_names == ("_v",) and code.co_varnames == ("self", "value")
     f = tf.function(lambda x: (x + 1.0, x * 2.0), jit_compile=True)
-    for _ in range(3):
+    for i in range(3):
         a, b = f(tf.constant([1.0, 2.0]))
+        if i:   # (the first call takes the general path)
+            # A DeviceResult until looked at (the `__class__` read), then a
+            # plain tensor.
+            assert type(a) is not EagerTensor and a.__class__ is EagerTensor
         assert type(a) is EagerTensor and a.__dict__ == {}
         np.testing.assert_array_equal(a.numpy(), [2.0, 3.0])
         np.testing.assert_array_equal(b.numpy(), [2.0, 4.0])
+
+
+def _fast_result(f, *args):
+    """f(*args) once its fast path is set up (the first call takes the general one)."""
+    f(*args)
+    return f(*args)
+
+
+def test_device_results_become_plain_tensors_when_looked_at():
+    from rillflow.framework.tensor import EagerTensor
+    f = tf.function(lambda x: x * 3.0, jit_compile=True)
+    x = tf.constant(np.arange(4, dtype=np.float32))
+    # Every kind of first look gives the value, and the tensor is plain after it.
+    looks = [lambda r: r.numpy(), lambda r: np.asarray(r), lambda r: r.shape,
+             lambda r: repr(r), lambda r: r + 1.0, lambda r: tf.reduce_sum(r),
+             lambda r: isinstance(r, np.ndarray), lambda r: hasattr(r, "_keras_mask"),
+             lambda r: r.dtype, lambda r: r[1], lambda r: tf.nest.flatten([r])[0]]
+    for look in looks:
+        r = _fast_result(f, x)
+        assert type(r) is not EagerTensor
+        look(r)
+        assert type(r) is EagerTensor
+        np.testing.assert_array_equal(r.numpy(), [0.0, 3.0, 6.0, 9.0])
+        assert not np.asarray(r).flags.writeable
+    r = _fast_result(f, x)
+    assert isinstance(r, tf.Tensor) and tf.is_tensor(r) and not hasattr(r, "_keras_mask")
+    assert str(r) == "tf.Tensor([0. 3. 6. 9.], shape=(4,), dtype=float32)"
+
+
+def test_a_device_result_passed_on_keeps_one_trace_and_its_device_array():
+    f = tf.function(lambda x: x + 1.0, jit_compile=True)
+    g = tf.function(lambda x: x * 2.0)
+    x = tf.constant(1.0)
+    for _ in range(4):
+        x = f(x)                       # the results fed back: 2, 3, 4, 5
+    assert float(x) == 5.0 and f.experimental_get_tracing_count() == 1
+    r = _fast_result(f, x)
+    d = r._d
+    assert float(g(r)) == 12.0 and float(g(_fast_result(f, x))) == 12.0
+    assert g.experimental_get_tracing_count() == 1
+    # An argument's device array is kept on the tensor: passed again as it is.
+    r2 = f(r)
+    assert float(r2) == 7.0 and r._d is d
+
+
+def test_device_results_in_tuples_lists_and_threads():
+    f = tf.function(lambda x: [x + 1, x * 2], jit_compile=True)
+    x = tf.constant(np.arange(3, dtype=np.int32))
+    a, b = _fast_result(f, x)
+    assert isinstance(_fast_result(f, x), list)
+    results = []
+
+    def look():
+        results.append((a.numpy().tolist(), b.numpy().tolist()))
+    threads = [threading.Thread(target=look) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [([1, 2, 3], [0, 2, 4])] * 4

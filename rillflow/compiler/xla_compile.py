@@ -27,6 +27,7 @@ from ..framework import placement as _placement
 from ..framework.convert import ALIGNED_BYTES as aligned_copy_min_bytes, aligned_copy
 from ..framework.api_export import export
 from ..framework.lowering_values import TList, VarRef
+from ..framework import tensor as _tensor
 from .codegen import compile_graph
 from ..ops.control_flow.list_ops import TensorListValue
 from ..ops.state.resource_ops import ResourceHandle
@@ -362,7 +363,7 @@ class XlaCompiledGraph:
         single = len(self.outputs) == 1
         return L.load().jit(fn)
 
-    def inline_call(self, value_exprs, n_out, raise_expr="error"):
+    def inline_call(self, value_exprs, n_out, raise_expr="error", lazy=False, tensors=0):
         """Python source (a block indented by 4, and its globals) that calls
         `_flat` on the values of `value_exprs` when it can, for a caller to
         generate its calls with (`_plain_call`, function/fast_call.py): it
@@ -371,7 +372,12 @@ class XlaCompiledGraph:
         took the general path after `_flat` failed), or else falls through
         (inside a `tf.device` scope or once `_flat` is None) to the code
         after it. An error is raised as `raise_expr` (of `error`). None for
-        a graph with variables or outputs that are not arrays."""
+        a graph with variables or outputs that are not arrays. With `lazy`
+        the `h` names are the outputs' device arrays, for tensors that make
+        their host values when read (EagerTensor's `_d`): each is waited
+        for, as a call's results are finished when it returns. The first
+        `tensors` expressions are eager tensors, whose device arrays (`_d`:
+        a result's, or the copy made when first passed) are passed."""
         if not self._plain:
             return None
         n_in = len(value_exprs)
@@ -381,13 +387,23 @@ class XlaCompiledGraph:
         lines = ["    flat = xla_self._flat",
                  "    if flat is not None%s:" % (" and not xla_state.device" if gpus else "")]
         for i, expr in enumerate(value_exprs):
+            if i < tensors:
+                # A slot's read; the first call with the tensor finds (and
+                # keeps) its device array.
+                lines += ["        x%d = %s" % (i, expr),
+                          "        try:",
+                          "            d%d = x%d._d" % (i, i),
+                          "        except AttributeError:",
+                          "            d%d = xla_tensor_argument(x%d)" % (i, i)]
+                continue
             # The cache's entry holds a NumPy scalar itself (its id cannot be
             # reused while held) or a weak reference to an array.
             lines += ["        x%d = %s" % (i, expr),
                       "        e = xla_get(id(x%d))" % i,
                       "        d%d = e[1] if e is not None and (e[0] is x%d or e[0]() is x%d) "
                       "else xla_argument(x%d)" % (i, i, i, i)]
-        xs = ", ".join("x%d" % i for i in range(n_in)) + ("," if n_in == 1 else "")
+        xs = ", ".join(("x%d._v" if i < tensors else "x%d") % i
+                       for i in range(n_in)) + ("," if n_in == 1 else "")
         lines += ["        try:",
                   "            o = flat(%s)" % ", ".join("d%d" % i for i in range(n_in)),
                   "        except Exception as e:",
@@ -401,12 +417,18 @@ class XlaCompiledGraph:
         # remember.
         for j in range(n_out):
             o = "o" if n_out == 1 else "o[%d]" % j
+            if lazy:
+                # (a small computation is done when JAX's call returns)
+                lines.append("        h%d = %s\n        if not h%d.is_ready():\n"
+                             "            h%d.block_until_ready()" % (j, o, j, j))
+                continue
             lines.append("        h%d = xla_asarray(%s)" % (j, o))
             if gpus:
                 lines.append("        xla_keep(h%d, %s)" % (j, o))
         lines.append("        return RET_H")
         ns = {"xla_self": self, "xla_state": _placement._state, "xla_get": _immutable.get,
-              "xla_argument": _argument, "xla_asarray": np.asarray, "xla_keep": _keep_result}
+              "xla_argument": _argument, "xla_asarray": np.asarray, "xla_keep": _keep_result,
+              "xla_tensor_argument": _tensor_argument}
         return "\n".join(lines) + "\n", ns
 
     def _plain_call(self):
@@ -641,6 +663,17 @@ def _argument(a):
     return a
 
 
+def _tensor_argument(t):
+    """`_argument` of eager tensor `t`'s value, kept as the tensor's device
+    array (`_d`) when it is one: tensors are immutable, so later calls pass
+    it without a look-up."""
+    x = t._v
+    d = _argument(x)
+    if d is not x and isinstance(d, L.load().Array):
+        t._d = d
+    return d
+
+
 def _aliased_per_call(a):
     """Whether host array `a` is passed as it is each call: a large one,
     64-byte aligned, on a machine without GPUs, whose buffer JAX takes
@@ -673,6 +706,9 @@ def _returned(v):
         # (with GPUs, `.device` of a result made on the CPU reads its entry)
         _keep_result(host, v)
     return host
+
+
+_tensor.device_value_hook[0] = _returned
 
 
 def _copy_to_host_async(values):

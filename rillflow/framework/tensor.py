@@ -85,6 +85,9 @@ def _rebuild_eager(value):
 # framework/placement.py's device_name, installed when it is imported (device
 # copies exist only after that).
 device_name_hook = [None]
+# compiler/xla_compile.py's host value of a result's device array (`_d`),
+# installed when it is imported (such results exist only after that).
+device_value_hook = [None]
 
 
 class EagerTensor(Tensor):
@@ -92,7 +95,9 @@ class EagerTensor(Tensor):
 
     # __dict__: TensorFlow's tensors take arbitrary attributes (Keras marks
     # activation outputs with `_keras_logits`); the dict is made on first use.
-    __slots__ = ("_v", "__weakref__", "__dict__")
+    # `_d`: the tensor's device array (XLA through JAX), where it has one: a
+    # compiled call's result, or the copy made when it was first passed to one.
+    __slots__ = ("_v", "_d", "__weakref__", "__dict__")
 
     def __init__(self, value):
         self._v = value
@@ -249,6 +254,35 @@ def numpy_text(v, is_repr=False):
     if "\n" in text:
         text = "\n" + text
     return text
+
+
+_set_class = object.__dict__["__class__"].__set__
+
+
+class DeviceResult(EagerTensor):
+    """An eager tensor returned by a compiled (XLA) call before its host value
+    is made: only `_d`, the device array, is set. The first look at it
+    (its `__class__`, which every type test reads, or any attribute) makes
+    `_v` and turns it into a plain EagerTensor, so no other code sees this
+    class; a result that is never looked at costs no copy to the host."""
+
+    __slots__ = ()
+
+    def _materialize(self):
+        self._v = device_value_hook[0](self._d)
+        _set_class(self, EagerTensor)
+
+    @property
+    def __class__(self):
+        self._materialize()
+        return EagerTensor
+
+    def __getattr__(self, name):
+        # (called for `_v`, not yet set, and for attributes tensors lack)
+        if name == "_d":
+            raise AttributeError(name)
+        self._materialize()
+        return getattr(self, name)
 
 
 class SymbolicTensor(Tensor):

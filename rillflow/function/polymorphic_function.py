@@ -8,6 +8,7 @@ one tuple, one dict lookup, then the compiled code.
 import collections
 import functools
 import inspect
+import operator
 import threading
 import weakref
 
@@ -23,7 +24,7 @@ from ..framework.tensor_spec import TensorSpec
 from . import trace_key as K
 from . import traced_errors
 from .concrete_function import ConcreteFunction, _runtime_value
-from .fast_call import make_fast_call
+from .fast_call import make_dispatch, make_fast_call
 from .function_type import FunctionType, split_bound
 from ..framework.func_graph import trace_function
 from ..ops.debugging import logging_ops
@@ -267,7 +268,17 @@ class Function(core_types.PolymorphicFunction):
         return new
 
     # --- calling --------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    # `f(...)` calls the instance's `_call`: the method below, or, while the
+    # function has been called with one signature only, a generated
+    # function checking that signature with the fast path's body inline
+    # (fast_call.make_dispatch): a Python call less per call. (operator.
+    # attrgetter and property run no Python code of their own.)
+    __call__ = property(operator.attrgetter("_call"),
+                        doc="Calls the function (tracing it first where needed).")
+
+    def _call(self, *args, **kwargs):
+        """Runs the function on these arguments: the trace made for their
+        signature (tracing it if needed)."""
         if not kwargs and _state.graph is None and not _config.run_functions_eagerly:
             if len(args) == 1:
                 a = args[0]
@@ -301,6 +312,9 @@ class Function(core_types.PolymorphicFunction):
             # exceptions it was raised from.
             raise e.with_traceback(user_frames.filter_traceback(e.__traceback__)) from None
 
+    # The one framework frame a user's traceback shows reads `__call__`.
+    _call.__code__ = _call.__code__.replace(co_name="__call__")
+
     def _call_slow(self, args, kwargs):
         if _config.run_functions_eagerly:
             return self._python_function(*args, **kwargs)
@@ -322,7 +336,25 @@ class Function(core_types.PolymorphicFunction):
             if len(args) == 1 and tensors and isinstance(args[0]._v, np.generic) and \
                     args[0]._v.dtype.kind in "biufc":
                 self._fast[args[0]._v.__class__] = fast
+            self._set_dispatch(fast, key, args)
         return cf._call_flat(flat)
+
+    def _set_dispatch(self, fast, key, args):
+        """Makes `self(...)` check for `key` first and run `fast`'s body while
+        `fast` is the only fast path; the general `_call` otherwise."""
+        if all(f is fast for f in list(self._fast.values())):
+            ref = weakref.ref(self)
+
+            def general(*args, **kwargs):
+                function = ref()
+                if function is None:
+                    raise ReferenceError("the tf.function of this call was deleted")
+                return Function._call(function, *args, **kwargs)
+            dispatch = make_dispatch(fast, key, args, general, self._name)
+            if dispatch is not None:
+                self._call = dispatch
+                return
+        self.__dict__.pop("_call", None)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors, TensorSpecs or
@@ -459,6 +491,7 @@ class Function(core_types.PolymorphicFunction):
                 while len(self._cache) > _MAX_CACHE:
                     self._cache.popitem(last=False)
                     self._fast.clear()
+                    self.__dict__.pop("_call", None)
         finally:
             with self._lock:
                 if self._pending.get(key) is mine:
