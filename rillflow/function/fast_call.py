@@ -36,7 +36,8 @@ def make_fast_call(cf, tensors, n_args):
     exec(compile("def fast(args):\n" + head + unpack + tail, "<rillflow fast call %s>" % cf.name,
                  "exec"), ns)
     fast = ns["fast"]
-    fast.source = head + tail, ns
+    # (the dispatch checks the tapes itself, with the other conditions)
+    fast.source = ("    blas_check()\n" if blas_threads.ENABLED else "") + tail, ns
     return fast
 
 
@@ -74,8 +75,8 @@ def make_dispatch(fast, key, args, general, name):
     names = ", ".join("a%d" % i for i in range(n)) + ("," if n == 1 else "")
     inner = "".join("        " + line + "\n" if line else "\n" for line in body.split("\n"))
     src = ("def dispatch(*args, **kwargs):\n"
-           "    if not kwargs and len(args) == %d and state.graph is None and "
-           "not config.run_functions_eagerly:\n"
+           "    if not kwargs and len(args) == %d and state.graph is None and not state.tapes "
+           "and not config.run_functions_eagerly:\n"
            "%s"
            "        if %s:\n"
            "%s"
