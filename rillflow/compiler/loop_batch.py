@@ -173,7 +173,7 @@ def _emit_stacked(em, p, how, names, start, limit, delta):
         x = _expr(em, plan.inputs[0])
         # Contiguous, so that each row is laid out as the slice's kernel
         # would give it (ops/core/slicing.slice_result).
-        em.emit("%s = %s(%s[%s])" % (name, em.global_for(slice_result, "sliced"), x,
+        em.emit("%s = %s(%s[%s])" % (name, em.global_for(stacked_slice, "stacked_slice"), x,
                                      _range_slice(start, limit, delta)), op)
         return name
     args = [names[id(t)] if s else _expr(em, t) for t, s in zip(plan.inputs, flags)]
@@ -184,6 +184,19 @@ def _emit_stacked(em, p, how, names, start, limit, delta):
             plan.template.format(*args)
     em.emit("%s = %s" % (name, code), op)
     return name
+
+
+def stacked_slice(r):
+    """A loop's stacked slice `x[start:limit:delta]` (all the rows the loop
+    reads): the view itself where it is C-contiguous, else a contiguous copy
+    (slice_result), so that each row is laid out as the slice kernel gives
+    it. A view is safe: nothing writes into it (the in-place pass owns only
+    buffers this code allocated, never a slice), and the input it views is
+    a tensor's, which never changes. (rnn_tensorarray: the copy of its
+    800 KB input was a sixteenth of the step.)"""
+    if r.__class__ is np.ndarray and r.flags.c_contiguous:
+        return r
+    return slice_result(r)
 
 
 def _expr(em, t):

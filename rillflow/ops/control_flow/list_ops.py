@@ -122,26 +122,44 @@ def _stack_kernel(lst, element_dtype=None, element_shape=None):
         shape = [0] + (element_shape.as_list() if element_shape is not None and
                        element_shape.is_fully_defined() else [])
         return np.zeros(shape, dtype=element_dtype._np)
-    zeros = None
-    vals = []
-    for i, v in enumerate(lst):
-        if v is None:
-            if zeros is None:
-                zeros = _zeros_for(lst, element_shape, element_dtype)
-            if zeros is None:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Could not read from TensorArray index {i} because it has "
-                    "not yet been written to.")
-            v = zeros
-        vals.append(v)
+    vals = lst
+    if any(v is None for v in lst):
+        zeros = None
+        vals = []
+        for i, v in enumerate(lst):
+            if v is None:
+                if zeros is None:
+                    zeros = _zeros_for(lst, element_shape, element_dtype)
+                if zeros is None:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Could not read from TensorArray index {i} because it "
+                        "has not yet been written to.")
+                v = zeros
+            vals.append(v)
     try:
-        out = np.stack(vals)
+        out = _stacked(vals)
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, "TensorArray has inconsistent shapes: " +
             ", ".join(str(list(np.shape(v))) for v in vals)) from None
     return out.astype(element_dtype._np, copy=False) if element_dtype._np is not None and \
         element_dtype is not D.string else out
+
+
+def _stacked(vals):
+    """np.stack(vals): one concatenation where every element is an array of
+    the same shape (what loops write; np.stack's per-element reshapes cost
+    as much as the copy for a hundred small arrays)."""
+    first = vals[0]
+    if first.__class__ is np.ndarray and first.ndim:
+        shape = first.shape
+        try:
+            same = len({v.shape for v in vals}) == 1
+        except AttributeError:     # (an element that is not an array)
+            same = False
+        if same:
+            return np.concatenate(vals).reshape((len(vals),) + shape)
+    return np.stack(vals)
 
 
 def _from_tensor_kernel(tensor, element_dtype=None):
