@@ -357,99 +357,6 @@ def test_background_load_first_request_waits_up_to_first_wait(monkeypatch):
     assert late.wait(30) == "on" and late.get(1) == "late"
 
 
-def _blocked_sum(x, axes, keep):
-    """The sum of C-contiguous `x` over a run of `axes` before kept trailing
-    values, in reduction_ops' order, one float32 addition at a time: blocks
-    of ROW_BLOCK rows added in row order from 0, then the block sums added
-    pairwise, level by level (an odd last one carried up)."""
-    first, last = min(axes), max(axes)
-    lead, rows = x.shape[:first], x.shape[first:last + 1]
-    x3 = x.reshape(int(np.prod(lead)), int(np.prod(rows)), -1)
-    block = jit_kernels.ROW_BLOCK
-    out = []
-    for plane in x3:
-        sums = []
-        for b in range(0, max(len(plane), 1), block):
-            acc = np.zeros(plane.shape[1], x.dtype)
-            for row in plane[b:b + block]:
-                acc = acc + row
-            sums.append(acc)
-        while len(sums) > 1:
-            sums = [sums[i] + sums[i + 1] for i in range(0, len(sums) - 1, 2)] + \
-                (sums[-1:] if len(sums) % 2 else [])
-        out.append(sums[0])
-    kept = tuple(1 if a in axes else d for a, d in enumerate(x.shape)) if keep else \
-        tuple(d for a, d in enumerate(x.shape) if a not in axes)
-    return np.array(out, x.dtype).reshape(kept)
-
-
-@needs_jit
-def test_sums_over_a_run_of_axes_add_in_blocked_order():
-    # Sums over a run of axes before kept values whose order in TensorFlow is
-    # not known (float_sums: a middle run before a few kept values) add
-    # blocks of ROW_BLOCK rows in order, then the blocks' sums pairwise. The
-    # compiled loop and the NumPy steps (float_sums._blocked_row_sum) give
-    # the same bits.
-    assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
-    rng = np.random.default_rng(11)
-    # Leading axes, middle axes, several kept trailing axes, a reduced axis of 1.
-    cases = [((2, 2), (0,)), ((3, 7), (0,)), ((5000, 32), (0,)), ((32, 28, 28, 32), (0, 1, 2)),
-             ((8, 9, 1024), (1, 0)), ((40, 3, 5), (0, 1)), ((32, 16, 16, 64), (1, 2)),
-             ((3, 4, 5, 6, 7), (2, 3)), ((7, 5, 9, 2), (2,)), ((6, 1, 8), (1,)),
-             ((3, 385, 4), (1,)), ((2, 640, 3), (1,))]       # odd counts of blocks
-    for shape, axes in cases:
-        x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(np.float32)
-        x.ravel()[rng.integers(0, x.size, 7)] = -0.0
-        rows = jit_kernels.axis_run(shape, axes)
-        want = _blocked_sum(x, axes, False).reshape(rows[0], rows[2])
-        got = jit_kernels.sum_rows(x, rows)
-        np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
-        if rows[1] > float_sums.ROW_BLOCK and rows[2] >= 2:
-            plain = float_sums._blocked_row_sum(x.reshape(rows))
-            np.testing.assert_array_equal(plain.view(np.int32), want.view(np.int32))
-    # The ops use it where TensorFlow's order is not known: a middle run
-    # before kept values that fill whole packets and then some (12 here).
-    x = rng.standard_normal((3, 385, 12)).astype(np.float32)
-    np.testing.assert_array_equal(tf.reduce_sum(x, axis=1).numpy().view(np.int32),
-                                  _blocked_sum(x, (1,), False).view(np.int32))
-    np.testing.assert_array_equal(
-        tf.reduce_mean(x, axis=1, keepdims=True).numpy().view(np.int32),
-        (_blocked_sum(x, (1,), True) / np.float32(385)).view(np.int32))
-    # Where TensorFlow's order is known, reduce_sum takes it instead: a
-    # float64 middle run (the rows one after another), a leading run
-    # (column_sums' four accumulators).
-    x = rng.standard_normal((5, 300, 3))
-    np.testing.assert_array_equal(tf.reduce_sum(x, axis=[1]).numpy(),
-                                  softmax_kernel.ordered_sum(x, 1))
-    x = rng.standard_normal((300, 1500)).astype(np.float32)
-    np.testing.assert_array_equal(tf.reduce_sum(x, axis=[0]).numpy(),
-                                  softmax_kernel.column_sums(x))
-    # -0.0, inf and NaN columns; an all -0.0 column sums to +0 (each block
-    # starts from 0, as NumPy's reduction starts from the identity).
-    x = np.array([[-0.0, np.inf, np.nan, 1.0], [-0.0, -np.inf, 0.0, -1.0]] * 600, np.float32)
-    with np.errstate(invalid="ignore"):
-        want = _blocked_sum(x, (0,), False)
-    np.testing.assert_array_equal(jit_kernels.sum_axis_run(x, (0,), False).view(np.int32),
-                                  want.view(np.int32))
-    z = np.full((300, 8), -0.0, np.float32)
-    np.testing.assert_array_equal(jit_kernels.sum_axis_run(z, (0,), False).view(np.int32),
-                                  np.zeros(8, np.float32).view(np.int32))
-    # Long columns are more accurate than NumPy's row-by-row sum.
-    x = (rng.standard_normal((32768, 32)) * 0.1 + 3).astype(np.float32)
-    exact = np.add.reduce(x.astype(np.float64), axis=0)
-    err = np.abs(jit_kernels.sum_axis_run(x, (0,), False) - exact) / exact
-    assert err.max() < 8 * 2.0 ** -24 < np.max(np.abs(np.add.reduce(x, axis=0) - exact) / exact)
-    # Where it does not apply: one kept value (NumPy sums it pairwise), the
-    # last axis, axes not in a run, wide rows, other dtypes, non-contiguous
-    # arrays, all axes.
-    big = np.ones((64, 2048), np.float32)
-    for a, axes in [(np.ones((4096, 1), np.float32), (0,)), (np.ones((64, 64), np.float32), (1,)),
-                    (np.ones((4, 64, 64), np.float32), (0, 2)), (big, (0,)),
-                    (np.ones((64, 64)), (0,)), (big[:, ::2], (0,)),
-                    (np.ones((64, 64), np.float32), (0, 1))]:
-        assert jit_kernels.sum_axis_run(a, axes, False) is None
-
-
 @needs_jit
 def test_compiled_column_sums_give_numpys_bits():
     # float_sums' leading and middle runs in TensorFlow's order: the loop
@@ -457,17 +364,20 @@ def test_compiled_column_sums_give_numpys_bits():
     assert jit_kernels.REDUCE.wait(timeout=300) == "on", jit_kernels.REDUCE.status()
     loop = jit_kernels.REDUCE.value["column_sums"]
     rng = np.random.default_rng(5)
+    # (kept values in whole packets, fewer than a packet, and neither: packets
+    # across two slices, a last partial one)
     for shape in [(1, 3, 5), (1, 16, 8), (1, 17, 13), (4, 40, 16), (3, 100, 3), (2, 5000, 9),
-                  (1, 15, 4), (6, 33, 32)]:
+                  (1, 15, 4), (6, 33, 32), (3, 40, 13), (2, 20, 33), (5, 17, 12), (4, 16, 3)]:
         for dt, lanes in ((np.float32, 8), (np.float64, 4)):
             x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 1e3], shape)).astype(dt)
             x.ravel()[rng.integers(0, x.size, 5)] = -0.0
             out = np.empty((shape[0], shape[2]), dt)
             loop(x, out, lanes)
-            if shape[2] < lanes:
-                want = softmax_kernel.ordered_sum(x, 1)
+            if shape[0] == 1:
+                want = softmax_kernel.column_sums(x[0])[None]
             else:
-                want = np.stack([softmax_kernel.column_sums(s) for s in x])
+                want = np.where(float_sums._packed(shape[0], shape[2], lanes),
+                                float_sums._column_sums_3d(x), softmax_kernel.ordered_sum(x, 1))
             np.testing.assert_array_equal(out.view(np.uint8), want.view(np.uint8))
     z = np.full((1, 20, 8), -0.0, np.float32)       # from zero: +0
     out = np.empty((1, 8), np.float32)

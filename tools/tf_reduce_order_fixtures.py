@@ -9,8 +9,8 @@ Run with TensorFlow's own interpreter, never rillflow's:
 
 The cases cover the patterns whose order rillflow follows (ops/core/
 float_sums.py): all axes, a trailing run, a leading run, a middle run
-(float64; float32 with kept values filling whole packets, or fewer than a
-packet in all), axes of one value, -0.0 and non-finite values.
+(kept values filling whole packets, fewer than a packet, or neither), axes
+of one value, -0.0 and non-finite values.
 """
 import os
 import sys
@@ -27,13 +27,16 @@ CASES = [
     ((4, 20, 8), (1,)), ((3, 100, 16), (1,)), ((32, 49, 64), (1,)), ((2, 5000, 3), (1,)),
     ((1, 50, 7), (1,)), ((8, 7, 7, 32), (1, 2)),
     ((1, 64, 3), (1,)), ((5, 1, 8), (1,)), ((1, 1), (0, 1)), ((4, 1, 6), (0, 1)),
+    # middle runs before kept values that are neither whole packets nor fewer
+    ((2, 300, 33), (1,)), ((4, 70, 12), (1,)), ((7, 20, 10), (1,)), ((3, 15, 20), (1,)),
+    ((2, 64, 100), (1,)), ((5, 3, 40, 9), (1, 2)), ((3, 17, 5), (1,)),
 ]
 
 IMAGES = [(2, 4, 4, 3), (1, 7, 5, 3), (3, 16, 16, 1), (2, 1, 1, 4), (1, 33, 17, 8)]
 L2_SIZES = [1, 7, 42, 1000, 30001]
 HALF_CASES = [((64, 7), (1,)), ((64, 40), (1,)), ((32, 300), (1,)), ((1000,), None),
               ((5000,), None), ((4, 9000), (1,)), ((40, 16), (0,)), ((300, 13), (0,)),
-              ((3, 40, 16), (1,)), ((2, 50, 3), (1,))]
+              ((3, 40, 16), (1,)), ((2, 50, 3), (1,)), ((3, 40, 13), (1,))]
 # BiasAddGrad (NHWC): small (the rows one after another on any machine), wide
 # (channels over 32 per thread), and large (one block per thread).
 BIAS_GRADS = [(32, 10), (8, 7, 7, 16), (1000, 33), (3, 100), (4000, 32), (16000, 10), (2000, 64),

@@ -16,7 +16,6 @@ handles, and keeps the PRNG key of the stateful random ops between calls.
 import hashlib
 import sys
 import threading
-import weakref
 
 import numpy as np
 

@@ -81,7 +81,8 @@ def make_dispatch(fast, key, args, general, name):
            "        if %s:\n"
            "%s"
            "    return general(*args, **kwargs)\n") % (
-               n, "        %s = args\n" % names if n else "", " and ".join("(%s)" % c for c in checks) or "True", inner)
+               n, "        %s = args\n" % names if n else "",
+               " and ".join("(%s)" % c for c in checks) or "True", inner)
     ns.update({"general": general, "config": _context.config, "ndarray": np.ndarray})
     exec(compile(src, "<rillflow dispatch %s>" % name, "exec"), ns)
     return ns["dispatch"]

@@ -7,29 +7,29 @@ TensorFlow's ReductionHelper does: all axes or a trailing run
 (Eigen's InnerMostDimReducer, softmax_kernel.row_sums: four accumulators
 of packets, rows split in halves past 1024 packets), a leading run
 (softmax_kernel.column_sums: four accumulators of rows for the whole
-packets of outputs), and a middle run before kept values
-(column_sums per leading slice where the kept values fill whole packets or
-are fewer than a packet; other middle runs keep the blocked order below). Checked against TensorFlow 2.21 (tests/data/
-tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
+packets of outputs), and a middle run before kept values (`_columns`:
+Eigen takes the flat output a packet at a time, and a packet that lies
+within one leading slice adds its rows in four accumulators, the others
+one output at a time, rows in order). Checked against TensorFlow 2.21
+(tests/data/tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
 take the same orders with *, rows never split in halves.
 float16 takes the same orders with half packets of 8 whose lanes are
 added in float32 and rounded once (Eigen's predux for half), rows split
 in halves past 200 packets; bfloat16 is summed in float32 and rounded once.
 
-Other patterns and dtypes reduce the values in row-major order whatever
-the input's memory layout (`row_major`): NumPy's order, or over a run of
-axes before kept trailing values, blocks of ROW_BLOCK rows in order and
-then the blocks' sums pairwise (`float_sum`), the jit extra's loop
+Other patterns (axes that are not one run) and dtypes reduce the values
+in row-major order whatever the input's memory layout (`row_major`):
+NumPy's order. The jit extra compiles the middle and leading runs' loop
 (ops/kernels/jit_reduce.py) in the same order. Eager execution, compiled
 code and fused chains call this one function, so they agree bit for bit.
 """
 import numpy as np
 
 from ..kernels import jit_kernels as _jk
-from ..kernels.softmax_kernel import (column_products, column_sums, ordered_sum, row_products,
-                                     row_sums)
+from ..kernels.softmax_kernel import (column_products, column_sums, ordered_reduce, ordered_sum,
+                                     row_products, row_sums)
 
-__all__ = ["row_major", "float_sum", "float_prod", "ROW_BLOCK"]
+__all__ = ["row_major", "float_sum", "float_prod"]
 
 _add_reduce = np.add.reduce
 
@@ -44,11 +44,9 @@ def row_major(x):
 
 
 def float_sum(x, ax, keep_dims):
-    """The sum over axes `ax` in `x`'s dtype: NumPy's (pairwise along a
-    reduced last axis), or, over a run of axes before kept trailing values
-    (bias gradients, batch norm statistics, global average pools), the
-    blocked order of `_blocked_row_sum` (the jit extra's loop for rows of up
-    to SUM_ROW_MAX values).
+    """The sum over axes `ax` in `x`'s dtype: TensorFlow's order for
+    float16/32/64 and the patterns `_eigen_sum` knows (bfloat16: summed in
+    float32), else NumPy's (pairwise along a reduced last axis).
 
     Always over the values in row-major order: NumPy adds a strided array
     in its memory order, so a transposed view summed to other last bits
@@ -66,13 +64,6 @@ def float_sum(x, ax, keep_dims):
         # TensorFlow sums bfloat16 in float32 (its casting specialization of
         # the sum reducer), rounding the result once.
         return float_sum(x.astype(_F32), ax, keep_dims).astype(x.dtype)
-    rows = _jk.axis_run(x.shape, ax)
-    if rows is not None and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
-        out = _jk.sum_rows(x, rows)
-        if out is None and rows[1] > ROW_BLOCK and rows[2] >= 2 and x.flags.c_contiguous:
-            out = _blocked_row_sum(x.reshape(rows))
-        if out is not None:
-            return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
     return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
 
 
@@ -136,8 +127,7 @@ def _eigen_sum(x, ax, op=np.add):
         return _columns(x.reshape(1, r, c), lanes)
     if kinds == [False, True, False]:
         (p, _), (r, _), (c, _) = merged
-        if c < lanes or c % lanes == 0:
-            return _columns(x.reshape(p, r, c), lanes)
+        return _columns(x.reshape(p, r, c), lanes)
     return None
 
 
@@ -150,9 +140,9 @@ def _eigen_product(x, merged, kinds):
         return column_products(x.reshape(merged[0][0], merged[1][0]))
     if kinds == [False, True, False]:
         (p, _), (r, _), (c, _) = merged
-        if c < lanes or c % lanes == 0:
-            x3 = x.reshape(p, r, c)
-            return np.stack([column_products(x3[i]) for i in range(p)])
+        x3 = x.reshape(p, r, c)
+        return np.where(_packed(p, c, lanes), _column_sums_3d(x3, np.multiply),
+                        ordered_reduce(x3, 1, np.multiply))
     return None
 
 
@@ -171,47 +161,34 @@ def _columns(x3, lanes):
         return ordered_sum(x3, 1)     # (column_sums of no whole packet)
     if p == 1:
         return column_sums(x3[0])[None]
-    return _column_sums_3d(x3)
+    if c % lanes == 0:
+        return _column_sums_3d(x3)
+    return np.where(_packed(p, c, lanes), _column_sums_3d(x3), ordered_sum(x3, 1))
 
 
-def _column_sums_3d(x3):
-    """softmax_kernel.column_sums of each slice x3[p] (c a multiple of the
-    packet's lanes), all at once."""
+def _packed(p, c, lanes):
+    """Which outputs (p, c) of a reduction over the middle axis of
+    (P, R, C) Eigen computes in a packet: it evaluates the flat output
+    (p * C + c) a packet of `lanes` at a time, and a packet that lies
+    within one slice p adds its rows in four accumulators; a packet across
+    two slices (and the last, partial one) is taken one output at a time,
+    its rows in order (checked against TensorFlow 2.21)."""
+    f = np.arange(p * c)
+    s = f - f % lanes
+    return (((s % c) + lanes <= c) & (s + lanes <= p * c)).reshape(p, c)
+
+
+def _column_sums_3d(x3, op=np.add):
+    """softmax_kernel.column_sums (op np.multiply: column_products) of each
+    slice x3[p], all of its columns taken as whole packets, all at once."""
     p, r, c = x3.shape
     if r < 16:
-        return ordered_sum(x3, 1)
+        return ordered_reduce(x3, 1, op)
     r4 = r - r % 4
-    accs = ordered_sum(x3[:, :r4].reshape(p, r4 // 4, 4, c), 1)
-    out = accs[:, 0] + accs[:, 1]
-    out += accs[:, 2]
-    out += accs[:, 3]
+    accs = ordered_reduce(x3[:, :r4].reshape(p, r4 // 4, 4, c), 1, op)
+    out = op(accs[:, 0], accs[:, 1])
+    op(out, accs[:, 2], out=out)
+    op(out, accs[:, 3], out=out)
     for j in range(r4, r):
-        out += x3[:, j]
+        op(out, x3[:, j], out=out)
     return out
-
-
-# NumPy adds the rows of a sum over leading axes one after another (pairwise
-# only along a reduced last axis): the mean of 32 channels of 32,768 values
-# near 3 was off by up to 88 ulp (27 on average), TensorFlow's by 22 (8).
-# Blocks of this many rows are added in order, then the block sums pairwise.
-ROW_BLOCK = _jk.ROW_BLOCK       # (the jit extra's loop is given it)
-
-
-def _blocked_row_sum(x3):
-    """The (P, C) sums over axis 1 of (P, R, C) `x3`: a block of ROW_BLOCK
-    rows at a time in row order from 0 (NumPy's reduction over a middle
-    axis), then the block sums pairwise, level by level, an odd last one
-    carried up."""
-    p, r, c = x3.shape
-    nb = r // ROW_BLOCK
-    parts = [_add_reduce(x3[:, :nb * ROW_BLOCK].reshape(p, nb, ROW_BLOCK, c), axis=2,
-                         dtype=x3.dtype)]
-    if r % ROW_BLOCK:
-        parts.append(_add_reduce(x3[:, nb * ROW_BLOCK:], axis=1, dtype=x3.dtype,
-                                 keepdims=True))
-    s = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-    while s.shape[1] > 1:
-        k = s.shape[1]
-        t = s[:, 0:k - 1:2] + s[:, 1:k:2]
-        s = np.concatenate([t, s[:, k - 1:]], axis=1) if k % 2 else t
-    return s[:, 0]

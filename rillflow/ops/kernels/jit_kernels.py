@@ -521,43 +521,19 @@ def compiled_first(name, kernel):
     return run
 
 
-# --- sums over a run of axes (jit_reduce) ---------------------------------------------------
-# A family of its own (BackgroundLoad): float_sums asks `axis_run` and `sum_rows`,
-# which returns None (float_sums' NumPy steps run, with the same bits)
-# until the loop is loaded or where it does not apply.
-
-# Kept trailing values per row: 2 to this many (a single column is summed
-# pairwise by NumPy; from about ten thousand values per row NumPy's steps
-# are as fast).
-SUM_ROW_MAX = 1024
-# Rows added one after another before the block sums are added pairwise
-# (float_sums._blocked_row_sum, the order of both paths).
-ROW_BLOCK = 128
-
+# --- Eigen's column sums (jit_reduce) --------------------------------------------------------
+# A family of its own (BackgroundLoad): float_sums asks REDUCE for the loop of
+# its leading and middle runs, and runs NumPy's steps (the same bits) until
+# it is loaded.
 
 def _load_reduce():
     from . import jit_reduce
-    jit_reduce.sum_rows(np.zeros((1, 2, 3), np.float32), np.empty((1, 3), np.float32), ROW_BLOCK)
     for dt in (np.float32, np.float64):
         jit_reduce.column_sums(np.zeros((1, 2, 3), dt), np.empty((1, 3), dt), 4)
-    return {"sum_rows": jit_reduce.sum_rows, "column_sums": jit_reduce.column_sums}
+    return {"column_sums": jit_reduce.column_sums}
 
 
 REDUCE = BackgroundLoad("rillflow-jit-load-reduce", _load_reduce, "the reduction loops")
-
-
-def axis_run(shape, axes):
-    """(P, R, C) when a reduction over `axes` of an array of `shape` sums a
-    run of consecutive axes (R values) that kept trailing axes (C values)
-    follow, P times (the leading axes over the run: a bias gradient; the
-    middle axes of (N, H, W, C): a global average pool); else None."""
-    if not axes:
-        return None
-    first, last = min(axes), max(axes)
-    if last - first + 1 != len(axes) or last >= len(shape) - 1:
-        return None
-    return (math.prod(shape[:first]), math.prod(shape[first:last + 1]),
-            math.prod(shape[last + 1:]))
 
 
 def kept_shape(shape, axes, keepdims):
@@ -565,30 +541,6 @@ def kept_shape(shape, axes, keepdims):
     if keepdims:
         return tuple(1 if a in axes else d for a, d in enumerate(shape))
     return tuple(d for a, d in enumerate(shape) if a not in axes)
-
-
-def sum_rows(x, rows):
-    """The (P, C) sums over R of C-contiguous float32 `x` seen as `rows`
-    (P, R, C) from `axis_run`, in float_sums' blocked order, compiled; None
-    where C is not 2 to SUM_ROW_MAX values or the loop is not loaded."""
-    p, _, c = rows
-    if x.dtype != _F32 or not x.flags.c_contiguous or x.size == 0 or not 2 <= c <= SUM_ROW_MAX:
-        return None
-    ks = REDUCE.get(x.size)
-    if ks is None:
-        return None
-    out = np.empty((p, c), _F32)
-    ks["sum_rows"](x.reshape(rows), out, ROW_BLOCK)
-    return out
-
-
-def sum_axis_run(x, axes, keepdims):
-    """The sum of `x` over `axes` by `sum_rows` (float_sums' blocked row
-    order, NumPy's own for up to ROW_BLOCK rows), for a sum over a run of
-    axes (`axis_run`); None where that does not apply."""
-    rows = axis_run(x.shape, axes)
-    out = None if rows is None else sum_rows(x, rows)
-    return None if out is None else out.reshape(kept_shape(x.shape, axes, keepdims))
 
 
 # --- float64 pow (jit_pow_f64) ---------------------------------------------------------------
