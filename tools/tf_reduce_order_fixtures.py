@@ -10,7 +10,7 @@ Run with TensorFlow's own interpreter, never rillflow's:
 The cases cover the patterns whose order rillflow follows (ops/core/
 float_sums.py): all axes, a trailing run, a leading run, a middle run
 (kept values filling whole packets, fewer than a packet, or neither), axes
-of one value, -0.0 and non-finite values.
+that are not one run, axes of one value, -0.0 and non-finite values.
 """
 import os
 import sys
@@ -30,6 +30,9 @@ CASES = [
     # middle runs before kept values that are neither whole packets nor fewer
     ((2, 300, 33), (1,)), ((4, 70, 12), (1,)), ((7, 20, 10), (1,)), ((3, 15, 20), (1,)),
     ((2, 64, 100), (1,)), ((5, 3, 40, 9), (1, 2)), ((3, 17, 5), (1,)),
+    # axes that are not one run
+    ((30, 5, 40), (0, 2)), ((64, 4, 8), (0, 2)), ((6, 30, 5, 40), (1, 3)),
+    ((5, 3, 7, 2, 30), (0, 2, 4)), ((3, 20, 4, 10, 5), (1, 3)),
 ]
 
 IMAGES = [(2, 4, 4, 3), (1, 7, 5, 3), (3, 16, 16, 1), (2, 1, 1, 4), (1, 33, 17, 8)]

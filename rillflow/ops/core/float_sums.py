@@ -10,19 +10,22 @@ of packets, rows split in halves past 1024 packets), a leading run
 packets of outputs), and a middle run before kept values (`_columns`:
 Eigen takes the flat output a packet at a time, and a packet that lies
 within one leading slice adds its rows in four accumulators, the others
-one output at a time, rows in order). Checked against TensorFlow 2.21
-(tests/data/tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
+one output at a time, rows in order); reduced axes that are not one run
+as TensorFlow's ReductionOp takes them (`_scattered`). Checked against
+TensorFlow 2.21 (tests/data/tf_reduce_order.npz). Means divide these sums; products (`float_prod`)
 take the same orders with *, rows never split in halves.
 float16 takes the same orders with half packets of 8 whose lanes are
 added in float32 and rounded once (Eigen's predux for half), rows split
 in halves past 200 packets; bfloat16 is summed in float32 and rounded once.
 
-Other patterns (axes that are not one run) and dtypes reduce the values
-in row-major order whatever the input's memory layout (`row_major`):
-NumPy's order. The jit extra compiles the middle and leading runs' loop
+Other dtypes, and reduced, kept, reduced, kept axes (an order not known),
+reduce the values in row-major order whatever the input's memory layout
+(`row_major`): NumPy's order. The jit extra compiles the middle and leading runs' loop
 (ops/kernels/jit_reduce.py) in the same order. Eager execution, compiled
 code and fused chains call this one function, so they agree bit for bit.
 """
+import math
+
 import numpy as np
 
 from ..kernels import jit_kernels as _jk
@@ -114,13 +117,7 @@ def _eigen_sum(x, ax, op=np.add):
     if op is not np.add:
         return _eigen_product(x, merged, kinds)
     if kinds == [True] or kinds == [False, True]:
-        n = merged[-1][0]
-        rows = x.reshape(-1, n)
-        if x.dtype == _F32:
-            if not rows.flags.writeable:
-                rows = rows.copy()     # (the compiled loops' signatures)
-            return _jk.softmax_ops(x.size)["row_sums"](rows)
-        return row_sums(rows)
+        return _row_sums(x.reshape(-1, merged[-1][0]))
     lanes = 4 if x.dtype == _F64 else 8
     if kinds == [True, False]:
         (r, _), (c, _) = merged
@@ -128,7 +125,37 @@ def _eigen_sum(x, ax, op=np.add):
     if kinds == [False, True, False]:
         (p, _), (r, _), (c, _) = merged
         return _columns(x.reshape(p, r, c), lanes)
-    return None
+    return _scattered(x, merged, kinds, np.add)
+
+
+def _row_sums(rows):
+    """softmax_kernel.row_sums of (n, k) `rows` (compiled for float32)."""
+    if rows.dtype == _F32:
+        if not rows.flags.writeable:
+            rows = rows.copy()     # (the compiled loops' signatures)
+        return _jk.softmax_ops(rows.size)["row_sums"](rows)
+    return row_sums(rows)
+
+
+def _scattered(x, merged, kinds, op):
+    """A reduction over axes that are not one run, as TensorFlow's
+    ReductionOp takes it: over (reduced, kept, reduced) axes, Eigen's
+    generic reducer, each output's values in order from zero, the last
+    reduced axis outermost; over (reduced, kept, reduced, kept), an order
+    not known (None); over any other, the tensor transposed so that the
+    kept axes come first and the reduced ones last, then the trailing-run
+    order of its rows (checked against TensorFlow 2.21)."""
+    dims = [d for d, _ in merged]
+    if kinds == [True, False, True]:
+        a, b, c = dims
+        return ordered_reduce(np.transpose(x.reshape(dims), (1, 2, 0)).reshape(b, c * a), 1, op)
+    if kinds == [True, False, True, False]:
+        return None
+    kept = [i for i, r in enumerate(kinds) if not r]
+    red = [i for i, r in enumerate(kinds) if r]
+    rows = np.ascontiguousarray(np.transpose(x.reshape(dims), kept + red))
+    rows = rows.reshape(-1, math.prod(dims[i] for i in red))
+    return _row_sums(rows) if op is np.add else row_products(rows)
 
 
 def _eigen_product(x, merged, kinds):
@@ -143,7 +170,7 @@ def _eigen_product(x, merged, kinds):
         x3 = x.reshape(p, r, c)
         return np.where(_packed(p, c, lanes), _column_sums_3d(x3, np.multiply),
                         ordered_reduce(x3, 1, np.multiply))
-    return None
+    return _scattered(x, merged, kinds, np.multiply)
 
 
 def _columns(x3, lanes):
