@@ -154,7 +154,9 @@ def _stackable(p, stacked, invariant, trips):
         return None
     elementwise = (p.kind == "expr" and op.type in _ELEMENTWISE_EXPR) or \
         (p.kind == "kernel" and op.type in fusion.ELEMENTWISE)
-    if not elementwise:
+    if not elementwise or out.dtype.is_complex:
+        # (complex kernels take Eigen's packets over each result: stacking the
+        # iterations would move which values fall in the scalar tail)
         return None
     for t, s in zip(p.inputs, flags):
         # Stacked operands must align on their stacked axis; invariant ones

@@ -63,8 +63,9 @@ def _binary(op):
     x, y = op.inputs
     if not (_numeric(x) and _numeric(y)) or x.dtype is not y.dtype:
         return None
-    if op.type in ("Maximum", "Minimum", "SquaredDifference") and x.dtype.is_complex:
-        # (complex SquaredDifference is (x - y) * conj(x - y): the kernel's)
+    if op.type in ("Maximum", "Minimum", "SquaredDifference", "Mul") and x.dtype.is_complex:
+        # (complex SquaredDifference is (x - y) * conj(x - y): the kernel's;
+        # complex products take the kernel's TensorFlow bits, NumPy's may fuse)
         return None
     return "expr", _BINARY[op.type], [x, y]
 
@@ -80,8 +81,8 @@ def _compare(op):
 
 def _realdiv(op):
     x, y = op.inputs
-    if not (x.dtype.is_floating or x.dtype.is_complex) or x.dtype is not y.dtype:
-        return None
+    if not x.dtype.is_floating or x.dtype is not y.dtype:
+        return None     # (complex quotients: the kernel's TensorFlow bits)
     return "expr", "{0} / {1}", [x, y]
 
 
@@ -107,7 +108,7 @@ def _pow(op):
     x, y = op.inputs
     if x.dtype is not y.dtype or not _numeric(x) or x.dtype.is_bool:
         return None
-    if x.dtype.is_floating:
+    if x.dtype.is_floating or x.dtype.is_complex:
         # The Pow kernel (TensorFlow's eager bits, Eigen's pow: not x * x even
         # for y == 2); the constant exponents TensorFlow's graph optimizer
         # rewrites are graph_rewrite's.
@@ -168,6 +169,8 @@ def _unary(op):
         return None
     if op.type in _FLOAT_ONLY_UNARY and not _real_float(x):
         return None
+    if op.type == "Square" and x.dtype.is_complex:
+        return None     # (the kernel's TensorFlow bits: NumPy's x * x may fuse)
     return "expr", _UNARY[op.type], [x]
 
 

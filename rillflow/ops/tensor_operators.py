@@ -60,7 +60,8 @@ def _fast(opdef, ufunc, slow, reverse, int_ok=True):
                 yv = xd.type(other) if ok else None
             else:
                 ok = False
-            if ok and xd in allowed and xd.kind != "O" and (int_ok or xd.kind == "f"):
+            # (complex arithmetic takes the kernels: TensorFlow's bits)
+            if ok and xd in allowed and xd.kind not in "Oc" and (int_ok or xd.kind == "f"):
                 try:
                     return EagerTensor(ufunc(yv, xv) if reverse else ufunc(xv, yv))
                 except Exception:  # e.g. shapes that do not broadcast

@@ -19,6 +19,7 @@ from ...framework.tensor_shape import TensorShape
 from . import op_util as U
 from .op_util import ALL, FLOAT_COMPLEX, INTS, NUMERIC, REAL, binary, unary
 from .. import late
+from ..kernels import complex_arith, min_max
 from ..kernels import pow as pow_kernels
 from ..kernels.jit_kernels import compiled_first
 
@@ -96,7 +97,15 @@ def _floormod_kernel(x, y):
     return m
 
 
+# Complex products and quotients with TensorFlow's bits (NumPy's multiply may
+# fuse; its division is Smith's everywhere, Eigen's packets scale).
+_mul_kernel = complex_arith.or_numpy(complex_arith.multiply, np.multiply)
+_realdiv_kernel = complex_arith.or_numpy(complex_arith.divide, np.true_divide)
+
+
 def _div_kernel(x, y):
+    if x.dtype.kind == "c":
+        return complex_arith.divide(x, y)       # (Div of complex numbers divides)
     if x.dtype.kind in "iu":
         _check_int_divisor(y, x=x)
     return _truncatediv_kernel(x, y, checked=True)
@@ -140,12 +149,16 @@ def _pow_kernel(x, y):
 
 
 def _div_no_nan_kernel(x, y):
+    if x.dtype.kind == "c":
+        return complex_arith.divide_no_nan(x, y)
     with np.errstate(all="ignore"):
         out = np.true_divide(x, y)
     return np.where(y == 0, np.zeros((), x.dtype), out).astype(x.dtype)
 
 
 def _mul_no_nan_kernel(x, y):
+    if x.dtype.kind == "c":
+        return complex_arith.multiply_no_nan(x, y)
     with np.errstate(all="ignore"):
         out = np.multiply(x, y)
     return np.where(y == 0, np.zeros((), out.dtype), out)
@@ -159,7 +172,7 @@ def _mul_no_nan_grad(op, g):
 def _squared_difference_kernel(x, y):
     d = x - y
     if d.dtype.kind == "c":
-        return d * np.conj(d)
+        return complex_arith.multiply(d, np.conj(d))
     return d * d
 
 
@@ -263,44 +276,9 @@ def _no_grad(op, *grads):
     return [None] * len(op.inputs)
 
 
-# --- maximum, minimum -----------------------------------------------------------
-
-# Eigen's packets on TensorFlow's CPU build (AVX): 8 float32s, 4 float64s.
-_PACKET_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
-
-
-def _zero_ties(ufunc):
-    """np.maximum / np.minimum with TensorFlow's choice between -0 and +0.
-
-    NaN propagates in both. Where the operands are -0 and +0, TensorFlow's
-    float32/float64 packets give the second operand and its scalar tail
-    (the last size % lanes elements) and half precision give the first;
-    NumPy's choice varies with its SIMD path. Only results that are zero
-    are looked at again."""
-    def kernel(a, b):
-        r = ufunc(a, b)
-        if r.dtype.kind != "f":
-            return r
-        if not np.ndim(r):   # a 0-d tensor takes Eigen's scalar path: the first operand
-            return np.asarray(a, r.dtype)[()] if r == 0 and a == 0 and b == 0 else r
-        zeros = np.flatnonzero(r == 0)
-        if not zeros.size:
-            return r
-        av = np.broadcast_to(a, r.shape).reshape(-1) if np.shape(a) != r.shape else a.reshape(-1)
-        bv = np.broadcast_to(b, r.shape).reshape(-1) if np.shape(b) != r.shape else b.reshape(-1)
-        ties = zeros[(av[zeros] == 0) & (bv[zeros] == 0)]
-        if ties.size:
-            lanes = _PACKET_LANES.get(r.dtype)
-            lo = r.size - r.size % lanes if lanes else 0
-            flat = r.reshape(-1)
-            flat[ties] = np.where(ties < lo, bv[ties], av[ties])
-        return r
-    kernel.__name__ = ufunc.__name__
-    return kernel
-
-
-_maximum_kernel = _zero_ties(np.maximum)
-_minimum_kernel = _zero_ties(np.minimum)
+# Maximum and Minimum: NumPy's with TensorFlow's choice between -0 and +0.
+_maximum_kernel = min_max.zero_ties(np.maximum)
+_minimum_kernel = min_max.zero_ties(np.minimum)
 
 
 # --- registry entries --------------------------------------------------------
@@ -309,8 +287,8 @@ _ARITH = NUMERIC
 _AddV2 = register("AddV2", _add_kernel, U.binary_infer("AddV2"), _add_grad,
                   allowed=NUMERIC + (D.string,))
 _Sub = register("Sub", np.subtract, U.binary_infer("Sub"), _sub_grad, allowed=_ARITH)
-_Mul = register("Mul", np.multiply, U.binary_infer("Mul"), _mul_grad, allowed=_ARITH)
-_RealDiv = register("RealDiv", np.true_divide, U.binary_infer("RealDiv"), _realdiv_grad,
+_Mul = register("Mul", _mul_kernel, U.binary_infer("Mul"), _mul_grad, allowed=_ARITH)
+_RealDiv = register("RealDiv", _realdiv_kernel, U.binary_infer("RealDiv"), _realdiv_grad,
                     allowed=_ARITH)
 _Div = register("Div", _div_kernel, U.binary_infer("Div"), _floor_grad, allowed=_ARITH)
 # FloorDiv and TruncateDiv take complex numbers too, with no CPU kernel for them.

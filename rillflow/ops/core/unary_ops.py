@@ -36,6 +36,7 @@ from .op_util import COMPLEX, FLOAT_COMPLEX, FLOATS, INTS, SIGNED_INTS, unary
 from ..kernels.jit_kernels import (exp_kernel, expm1_kernel, log1p_kernel, log_kernel,
                                   rsqrt_kernel, sigmoid_kernel)
 from ..kernels.tanh_kernel import tanh_kernel
+from ..kernels import complex_arith
 from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.x86_estimates import reciprocal_kernel
 from ..kernels.trig import (acos_kernel, asin_kernel, atan_kernel, cos_kernel, sin_kernel,
@@ -126,8 +127,14 @@ def _reciprocal_kernel(x):
     if x.dtype.kind in "iu":
         raise _not_found("Reciprocal", x)
     if x.dtype.kind == "c":
-        return np.reciprocal(x)
+        return complex_arith.reciprocal(x)
     return reciprocal_kernel(x)     # Eigen's estimate and Newton step on float32 packets
+
+
+def _square_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.multiply(x, x)     # (NumPy's may fuse)
+    return np.square(x)
 
 
 def _round_kernel(x):
@@ -308,7 +315,7 @@ _Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
 _Rsqrt = _simple("Rsqrt", rsqrt_kernel, _rsqrt_grad, _FC)
-_Square = _simple("Square", np.square, _square_grad, _SQUARE)
+_Square = _simple("Square", _square_kernel, _square_grad, _SQUARE)
 _Reciprocal = _simple("Reciprocal", _reciprocal_kernel, _reciprocal_grad, _SIGN)
 
 
