@@ -4,12 +4,16 @@ tail), eagerly and inside tf.function, with zeros, infinities, NaNs and
 extreme magnitudes among the operands; recorded from TensorFlow 2.21 by
 tools/tf_complex_fixtures.py."""
 import os
+import sys
 
 import numpy as np
 import pytest
 
 import rillflow as tf
 from rillflow.ops.kernels import complex_arith
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
+from tf_complex_fixtures import REDUCTIONS  # noqa: E402
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_complex_arith.npz"))
 DTYPES = ["complex64", "complex128"]
@@ -78,3 +82,17 @@ def test_packets_and_the_scalar_tail_differ_as_in_tensorflow():
     z = np.zeros(5, np.complex64)
     q = complex_arith.divide(np.ones(5, np.complex64), z)
     assert np.isnan(q[:4].real).all() and np.isinf(q[4].real)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("i", range(len(REDUCTIONS)))
+def test_sums_and_means_in_tensorflows_order(dt, i):
+    # Complex packets add the real and imaginary parts as separate lanes (4
+    # per complex64 packet, 2 per complex128 one); a mean divides each part.
+    _, axis = REDUCTIONS[i]
+    z = tf.constant(DATA["rz_%d_%s" % (i, dt)])
+    for name, op in (("rsum", tf.reduce_sum), ("rmean", tf.reduce_mean)):
+        want = DATA["%s_%d_%s" % (name, i, dt)]
+        _assert_bits(op(z, axis=axis).numpy(), want, name)
+        _assert_bits(tf.function(lambda t: op(t, axis=axis))(z).numpy(), want,
+                     name + " in tf.function")

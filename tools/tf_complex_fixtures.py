@@ -1,6 +1,7 @@
 """Records TensorFlow's CPU complex multiplication, division, reciprocal and
 square (and the ops built on them: Div, DivNoNan, MulNoNan,
-SquaredDifference) into tests/data/tf_complex_arith.npz, for
+SquaredDifference), and complex sums and means, into
+tests/data/tf_complex_arith.npz, for
 tests/test_complex_arith.py (ops/kernels/complex_arith.py bit for bit).
 
 Run with TensorFlow's own interpreter, never rillflow's:
@@ -18,6 +19,10 @@ import numpy as np
 
 N = 1003
 SCALARS = 120
+# reduce_sum / reduce_mean: (shape, axis) over all axes or a trailing run
+# (Eigen's inner-most reducer on complex packets; rows split past 1024 packets)
+REDUCTIONS = [((3,), None), ((8,), None), ((17,), None), ((1001,), None), ((5000,), None),
+              ((9000,), None), ((4, 33), 1), ((3, 2, 700), (1, 2))]
 
 
 def operands(rng, dt):
@@ -60,6 +65,12 @@ def main():
                                           for i in range(SCALARS)])
             out["smul_" + dt] = np.array([(tf.constant(x[i]) * tf.constant(y[i])).numpy()
                                           for i in range(SCALARS)])
+        for i, (shape, axis) in enumerate(REDUCTIONS):
+            for dt in ("complex64", "complex128"):
+                z = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+                out["rz_%d_%s" % (i, dt)] = z
+                out["rsum_%d_%s" % (i, dt)] = tf.reduce_sum(z, axis=axis).numpy()
+                out["rmean_%d_%s" % (i, dt)] = tf.reduce_mean(z, axis=axis).numpy()
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
                         "data", "tf_complex_arith.npz")
     np.savez_compressed(path, **out)

@@ -16,7 +16,9 @@ TensorFlow 2.21 (tests/data/tf_reduce_order.npz). Means divide these sums; produ
 take the same orders with *, rows never split in halves.
 float16 takes the same orders with half packets of 8 whose lanes are
 added in float32 and rounded once (Eigen's predux for half), rows split
-in halves past 200 packets; bfloat16 is summed in float32 and rounded once.
+in halves past 200 packets; bfloat16 is summed in float32 and rounded once;
+complex sums over all axes or a trailing run add the parts as the lanes of
+Eigen's complex packets (`_complex_row_sums`).
 
 Other dtypes, and reduced, kept, reduced, kept axes (an order not known),
 reduce the values in row-major order whatever the input's memory layout
@@ -30,7 +32,7 @@ import numpy as np
 
 from ..kernels import jit_kernels as _jk
 from ..kernels.softmax_kernel import (column_products, column_sums, ordered_reduce, ordered_sum,
-                                     row_products, row_sums)
+                                     row_products, row_sums, row_sums_of)
 
 __all__ = ["row_major", "float_sum", "float_prod"]
 
@@ -67,6 +69,10 @@ def float_sum(x, ax, keep_dims):
         # TensorFlow sums bfloat16 in float32 (its casting specialization of
         # the sum reducer), rounding the result once.
         return float_sum(x.astype(_F32), ax, keep_dims).astype(x.dtype)
+    elif x.dtype.kind == "c" and x.size and ax:
+        out = _complex_row_sums(x, ax)
+        if out is not None:
+            return out.reshape(_jk.kept_shape(x.shape, ax, keep_dims))
     return _add_reduce(x, axis=ax, dtype=x.dtype, keepdims=keep_dims)
 
 
@@ -126,6 +132,25 @@ def _eigen_sum(x, ax, op=np.add):
         (p, _), (r, _), (c, _) = merged
         return _columns(x.reshape(p, r, c), lanes)
     return _scattered(x, merged, kinds, np.add)
+
+
+def _complex_row_sums(x, ax):
+    """The sums of complex `x` over all axes or a trailing run in
+    TensorFlow's order, flat, or None for other patterns: Eigen's
+    inner-most reducer on complex packets (4 complex64 or 2 complex128
+    values), which adds the real and the imaginary parts as separate lanes:
+    row_sums of each part with that many lanes (their predux: (l0 + l2) +
+    (l1 + l3), or l0 + l1)."""
+    merged = _pattern(x.shape, ax)
+    kinds = [r for _, r in merged]
+    if kinds != [True] and kinds != [False, True]:
+        return None
+    rows = np.ascontiguousarray(x).reshape(-1, merged[-1][0])
+    lanes = 4 if x.dtype == np.complex64 else 2
+    out = np.empty(rows.shape[0], x.dtype)
+    out.real = row_sums_of(np.ascontiguousarray(rows.real), lanes=lanes)
+    out.imag = row_sums_of(np.ascontiguousarray(rows.imag), lanes=lanes)
+    return out
 
 
 def _row_sums(rows):

@@ -215,6 +215,13 @@ def _mean_kernel(x, axis, keep_dims=False):
     s = float_sum(x, ax, keep_dims)
     if n == 0:
         return np.full(np.shape(s), np.nan, dtype=x.dtype)[()]
+    if k == "c":
+        # Each part divided by the count (NumPy's complex division by
+        # complex(n) multiplies by 1/n: other last bits).
+        f = s.real.dtype.type(n)
+        out = np.empty(np.shape(s), x.dtype)
+        out.real, out.imag = np.real(s) / f, np.imag(s) / f
+        return out[()]
     return s / x.dtype.type(n)
 
 

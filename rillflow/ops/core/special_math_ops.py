@@ -33,6 +33,7 @@ from .. import late
 from ..kernels import exp_log as _exp_log
 from ..kernels import exp_log_f64 as _exp_log_f64
 from ..kernels.jit_kernels import erf_kernel, erfc_kernel, log_kernel, softplus_kernel
+from ..kernels import glibc_float
 from ..kernels import libm_kernels as _libm_kernels
 from ..kernels.digamma import digamma as _eigen_digamma
 from ..kernels.zeta import zeta as _eigen_zeta
@@ -443,7 +444,15 @@ _Real = _register("Real", _to_real_kernel(np.real), _to_real_infer("Real", "inpu
                   _real_grad, COMPLEX)
 _Imag = _register("Imag", _to_real_kernel(np.imag), _to_real_infer("Imag", "input"),
                   _imag_grad, COMPLEX)
-_Angle = _register("Angle", _to_real_kernel(np.angle), _to_real_infer("Angle", "input"),
+def _angle(z):
+    # std::arg of a complex64 is glibc's atan2f on every element (no packet
+    # code: Eigen's arg of complex values is scalar); NumPy's arctan2 differed.
+    if z.dtype == np.complex64:
+        return glibc_float.atan2f(np.ascontiguousarray(z.imag), np.ascontiguousarray(z.real))
+    return np.angle(z)
+
+
+_Angle = _register("Angle", _to_real_kernel(_angle), _to_real_infer("Angle", "input"),
                    _angle_grad, COMPLEX)
 
 

@@ -63,13 +63,15 @@ def _fold(acc, op=np.add):
     # half packets in float32, rounded once.
     if acc.dtype == _F16:
         return _fold(acc.astype(np.float32), op).astype(_F16)
+    if acc.shape[1] == 2:     # (a complex128 packet's two lanes)
+        return op(acc[:, 0], acc[:, 1])
     if acc.shape[1] == 4:
         return op(op(acc[:, 0], acc[:, 2]), op(acc[:, 1], acc[:, 3]))
     v = op(acc[:, :4], acc[:, 4:])
     return op(op(v[:, 0], v[:, 2]), op(v[:, 1], v[:, 3]))
 
 
-def _leaf_sums(v, tail, op=np.add):
+def _leaf_sums(v, tail, op=np.add, lanes=None):
     """Sums (op np.multiply: products) of the rows of (rows, n) `v` (sums:
     n <= 1024 packets) in Eigen's leaf order; `tail` (rows, n % lanes) holds the
     values of the last columns to use instead of v's (they may come from
@@ -78,7 +80,7 @@ def _leaf_sums(v, tail, op=np.add):
     rows, n = v.shape
     dt = v.dtype
     ident = dt.type(0 if op is np.add else 1)
-    lanes = _lanes(dt)
+    lanes = lanes or _lanes(dt)
     whole = n - n % lanes
     start = 0
     if n >= 4 * lanes:
@@ -109,47 +111,49 @@ def _leaf_sums(v, tail, op=np.add):
     return op(s, _fold(acc, op) if acc is not None else ident)
 
 
-def row_sums_of(x, packets=None, scalar=None, first=0):
+def row_sums_of(x, packets=None, scalar=None, first=0, lanes=None):
     """Eigen's sums of the rows of float32 or float64 (rows, n) `x` after
     applying an elementwise function inside the reduction: `packets` to the
     elements of each leaf that fill whole packets, `scalar` to the rest
     (None: the values themselves). `first` is the flat index of x[0, 0] in
-    the reduced tensor (it places the split points of long rows)."""
+    the reduced tensor (it places the split points of long rows). `lanes`:
+    the packet's width where it is not the dtype's (the real or imaginary
+    parts of complex packets: 4 for complex64, 2 for complex128)."""
     rows, n = x.shape
+    lanes = lanes or _lanes(x.dtype)
     if n == 0:
         return np.zeros(rows, x.dtype)
-    if n > _leaf_size(x.dtype) * _lanes(x.dtype):
+    if n > _leaf_size(x.dtype) * lanes:
         # Each row is split at its own flat position, so go row by row.
         out = np.empty(rows, x.dtype)
         for r in range(rows):
-            out[r] = _split_sum(x[r:r + 1], packets, scalar, first + r * n)[0]
+            out[r] = _split_sum(x[r:r + 1], packets, scalar, first + r * n, lanes)[0]
         return out
-    return _leaf(x, packets, scalar)
+    return _leaf(x, packets, scalar, lanes)
 
 
-def _split_sum(x, packets, scalar, first):
+def _split_sum(x, packets, scalar, first, lanes):
     n = x.shape[1]
-    lanes = _lanes(x.dtype)
     if n <= _leaf_size(x.dtype) * lanes:
-        return _leaf(x, packets, scalar)
+        return _leaf(x, packets, scalar, lanes)
     split = lanes * -(-(first + -(-n // 2)) // lanes)
     left = min(split - first, n)
-    s = x.dtype.type(0) + _split_sum(x[:, :left], packets, scalar, first)
+    s = x.dtype.type(0) + _split_sum(x[:, :left], packets, scalar, first, lanes)
     if left < n:
-        s = s + _split_sum(x[:, left:], packets, scalar, split)
+        s = s + _split_sum(x[:, left:], packets, scalar, split, lanes)
     return s
 
 
-def _leaf(x, packets, scalar):
+def _leaf(x, packets, scalar, lanes):
     rows, n = x.shape
-    whole = n - n % _lanes(x.dtype)
+    whole = n - n % lanes
     if packets is None:
-        return _leaf_sums(x, x[:, whole:])
+        return _leaf_sums(x, x[:, whole:], lanes=lanes)
     v = np.empty((rows, whole), x.dtype)
     if whole:
         v[...] = packets(np.ascontiguousarray(x[:, :whole]).reshape(-1)).reshape(rows, whole)
     tail = scalar(np.ascontiguousarray(x[:, whole:]).reshape(-1)).reshape(rows, n - whole)
-    return _leaf_sums(v, tail)
+    return _leaf_sums(v, tail, lanes=lanes)
 
 
 def row_sums(x, first=0):
