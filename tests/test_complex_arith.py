@@ -22,7 +22,7 @@ DTYPES = ["complex64", "complex128"]
 def _assert_bits(got, want, what):
     got, want = np.asarray(got), np.asarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape, what
-    u = np.uint32 if want.dtype == np.complex64 else np.uint64
+    u = np.uint32 if np.real(want).dtype == np.float32 else np.uint64
     for part in ("real", "imag"):
         g = np.ascontiguousarray(getattr(got, part))
         w = np.ascontiguousarray(getattr(want, part))
@@ -88,10 +88,12 @@ def test_packets_and_the_scalar_tail_differ_as_in_tensorflow():
 @pytest.mark.parametrize("i", range(len(REDUCTIONS)))
 def test_sums_and_means_in_tensorflows_order(dt, i):
     # Complex packets add the real and imaginary parts as separate lanes (4
-    # per complex64 packet, 2 per complex128 one); a mean divides each part.
+    # per complex64 packet, 2 per complex128 one); a mean divides each part;
+    # a variance is the mean of conj(d) * d with TensorFlow's products.
     _, axis = REDUCTIONS[i]
     z = tf.constant(DATA["rz_%d_%s" % (i, dt)])
-    for name, op in (("rsum", tf.reduce_sum), ("rmean", tf.reduce_mean)):
+    for name, op in (("rsum", tf.reduce_sum), ("rmean", tf.reduce_mean),
+                     ("rvar", tf.math.reduce_variance)):
         want = DATA["%s_%d_%s" % (name, i, dt)]
         _assert_bits(op(z, axis=axis).numpy(), want, name)
         _assert_bits(tf.function(lambda t: op(t, axis=axis))(z).numpy(), want,

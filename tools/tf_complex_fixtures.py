@@ -71,6 +71,7 @@ def main():
                 out["rz_%d_%s" % (i, dt)] = z
                 out["rsum_%d_%s" % (i, dt)] = tf.reduce_sum(z, axis=axis).numpy()
                 out["rmean_%d_%s" % (i, dt)] = tf.reduce_mean(z, axis=axis).numpy()
+                out["rvar_%d_%s" % (i, dt)] = tf.math.reduce_variance(z, axis=axis).numpy()
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
                         "data", "tf_complex_arith.npz")
     np.savez_compressed(path, **out)

@@ -22,6 +22,7 @@ from ...framework.tensor import EagerTensor
 from ...framework.tensor_shape import TensorShape, dims_text
 from . import op_util as U
 from .float_sums import float_prod, float_sum, row_major
+from ..kernels import complex_arith
 from .. import late
 from ..kernels.jit_kernels import exp_kernel, log_kernel, softmax_ops
 from ..kernels.softmax_kernel import column_sums, row_sums
@@ -557,7 +558,7 @@ def _variance_value(xv, axis, keepdims):
     """reduce_variance's value computed directly (the composite's exact steps)."""
     means = _mean_kernel(xv, axis, True)
     d = xv - means
-    sq = (d * np.conj(d)).real if d.dtype.kind == "c" else np.square(d)
+    sq = complex_arith.multiply(np.conj(d), d).real if d.dtype.kind == "c" else np.square(d)
     return _mean_kernel(sq, axis, keepdims)
 
 
