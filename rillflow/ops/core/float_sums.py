@@ -20,9 +20,8 @@ in halves past 200 packets; bfloat16 is summed in float32 and rounded once;
 complex sums over all axes or a trailing run add the parts as the lanes of
 Eigen's complex packets (`_complex_row_sums`).
 
-Other dtypes, and reduced, kept, reduced, kept axes (an order not known),
-reduce the values in row-major order whatever the input's memory layout
-(`row_major`): NumPy's order. The jit extra compiles the middle and leading runs' loop
+Other dtypes reduce the values in row-major order whatever the input's
+memory layout (`row_major`): NumPy's order. The jit extra compiles the middle and leading runs' loop
 (ops/kernels/jit_reduce.py) in the same order. Eager execution, compiled
 code and fused chains call this one function, so they agree bit for bit.
 """
@@ -166,16 +165,13 @@ def _scattered(x, merged, kinds, op):
     """A reduction over axes that are not one run, as TensorFlow's
     ReductionOp takes it: over (reduced, kept, reduced) axes, Eigen's
     generic reducer, each output's values in order from zero, the last
-    reduced axis outermost; over (reduced, kept, reduced, kept), an order
-    not known (None); over any other, the tensor transposed so that the
-    kept axes come first and the reduced ones last, then the trailing-run
-    order of its rows (checked against TensorFlow 2.21)."""
+    reduced axis outermost; over any other, the tensor transposed so that
+    the kept axes come first and the reduced ones last, then the
+    trailing-run order of its rows (checked against TensorFlow 2.21)."""
     dims = [d for d, _ in merged]
     if kinds == [True, False, True]:
         a, b, c = dims
         return ordered_reduce(np.transpose(x.reshape(dims), (1, 2, 0)).reshape(b, c * a), 1, op)
-    if kinds == [True, False, True, False]:
-        return None
     kept = [i for i, r in enumerate(kinds) if not r]
     red = [i for i, r in enumerate(kinds) if r]
     rows = np.ascontiguousarray(np.transpose(x.reshape(dims), kept + red))
