@@ -1,5 +1,5 @@
-"""Complex multiplication, division, reciprocal and square give TensorFlow's
-bits (ops/kernels/complex_arith.py: Eigen's packets, std::complex's scalar
+"""Complex multiplication, division, reciprocal, square, sqrt and rsqrt give
+TensorFlow's bits (ops/kernels/complex_arith.py: Eigen's packets, std::complex's scalar
 tail), eagerly and inside tf.function, with zeros, infinities, NaNs and
 extreme magnitudes among the operands; recorded from TensorFlow 2.21 by
 tools/tf_complex_fixtures.py."""
@@ -37,6 +37,8 @@ OPS = {
     "rawdiv": lambda x, y: tf.raw_ops.Div(x=x, y=y),
     "rec": lambda x, y: tf.math.reciprocal(y),
     "square": lambda x, y: tf.square(x),
+    "sqrt": lambda x, y: tf.sqrt(x),
+    "rsqrt": lambda x, y: tf.math.rsqrt(x),
     "sqdiff": tf.math.squared_difference,
     "divnonan": tf.math.divide_no_nan,
     "mulnonan": tf.math.multiply_no_nan,
@@ -62,6 +64,9 @@ def test_scalars_and_broadcasts(dt):
                      DATA["sdiv_" + dt], "0-d quotients (the scalar path)")
         _assert_bits([(tf.constant(x[i]) * tf.constant(y[i])).numpy() for i in range(n)],
                      DATA["smul_" + dt], "0-d products")
+        _assert_bits([tf.sqrt(x[i]).numpy() for i in range(n)], DATA["ssqrt_" + dt], "0-d sqrt")
+        _assert_bits([tf.math.rsqrt(x[i]).numpy() for i in range(n)], DATA["srsqrt_" + dt],
+                     "0-d rsqrt")
         _assert_bits((tf.constant(x[:103]) / tf.constant(y[5])).numpy(), DATA["bdiv_" + dt],
                      "an array over a scalar")
         _assert_bits((tf.reshape(x[:12], [3, 4]) * tf.reshape(y[:4], [1, 4])).numpy(),

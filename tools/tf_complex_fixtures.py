@@ -1,5 +1,5 @@
-"""Records TensorFlow's CPU complex multiplication, division, reciprocal and
-square (and the ops built on them: Div, DivNoNan, MulNoNan,
+"""Records TensorFlow's CPU complex multiplication, division, reciprocal,
+square, sqrt and rsqrt (and the ops built on them: Div, DivNoNan, MulNoNan,
 SquaredDifference), and complex sums and means, into
 tests/data/tf_complex_arith.npz, for
 tests/test_complex_arith.py (ops/kernels/complex_arith.py bit for bit).
@@ -56,6 +56,8 @@ def main():
             out["rawdiv_" + dt] = tf.raw_ops.Div(x=X, y=Y).numpy()
             out["rec_" + dt] = tf.math.reciprocal(Y).numpy()
             out["square_" + dt] = tf.square(X).numpy()
+            out["sqrt_" + dt] = tf.sqrt(X).numpy()
+            out["rsqrt_" + dt] = tf.math.rsqrt(X).numpy()
             out["sqdiff_" + dt] = tf.math.squared_difference(X, Y).numpy()
             out["divnonan_" + dt] = tf.math.divide_no_nan(X, Y).numpy()
             out["mulnonan_" + dt] = tf.math.multiply_no_nan(X, Y).numpy()
@@ -65,6 +67,8 @@ def main():
                                           for i in range(SCALARS)])
             out["smul_" + dt] = np.array([(tf.constant(x[i]) * tf.constant(y[i])).numpy()
                                           for i in range(SCALARS)])
+            out["ssqrt_" + dt] = np.array([tf.sqrt(x[i]).numpy() for i in range(SCALARS)])
+            out["srsqrt_" + dt] = np.array([tf.math.rsqrt(x[i]).numpy() for i in range(SCALARS)])
         for i, (shape, axis) in enumerate(REDUCTIONS):
             for dt in ("complex64", "complex128"):
                 z = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)

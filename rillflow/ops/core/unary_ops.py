@@ -312,9 +312,11 @@ _Asinh = _simple("Asinh", _libm_kernels.kernel("asinh"), _asinh_grad, _FC)
 _Acosh = _simple("Acosh", _libm_kernels.kernel("acosh"), _acosh_grad, _FC)
 _Atanh = _simple("Atanh", _libm_kernels.kernel("atanh"), _atanh_grad, _FC)
 _Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
-_Sqrt = _simple("Sqrt", np.sqrt, _sqrt_grad, _FC)
+_Sqrt = _simple("Sqrt", complex_arith.or_numpy_unary(complex_arith.sqrt, np.sqrt), _sqrt_grad,
+                _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
-_Rsqrt = _simple("Rsqrt", rsqrt_kernel, _rsqrt_grad, _FC)
+_Rsqrt = _simple("Rsqrt", complex_arith.or_numpy_unary(complex_arith.rsqrt, rsqrt_kernel),
+                 _rsqrt_grad, _FC)
 _Square = _simple("Square", _square_kernel, _square_grad, _SQUARE)
 _Reciprocal = _simple("Reciprocal", _reciprocal_kernel, _reciprocal_grad, _SIGN)
 
