@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU complex multiplication, division, reciprocal,
-square, sqrt and rsqrt (and the ops built on them: Div, DivNoNan, MulNoNan,
+square, sqrt, rsqrt and exp (and the ops built on them: Div, DivNoNan, MulNoNan,
 SquaredDifference), and complex sums and means, into
 tests/data/tf_complex_arith.npz, for
 tests/test_complex_arith.py (ops/kernels/complex_arith.py bit for bit).
@@ -58,6 +58,7 @@ def main():
             out["square_" + dt] = tf.square(X).numpy()
             out["sqrt_" + dt] = tf.sqrt(X).numpy()
             out["rsqrt_" + dt] = tf.math.rsqrt(X).numpy()
+            out["exp_" + dt] = tf.exp(X).numpy()
             out["sqdiff_" + dt] = tf.math.squared_difference(X, Y).numpy()
             out["divnonan_" + dt] = tf.math.divide_no_nan(X, Y).numpy()
             out["mulnonan_" + dt] = tf.math.multiply_no_nan(X, Y).numpy()
@@ -69,6 +70,7 @@ def main():
                                           for i in range(SCALARS)])
             out["ssqrt_" + dt] = np.array([tf.sqrt(x[i]).numpy() for i in range(SCALARS)])
             out["srsqrt_" + dt] = np.array([tf.math.rsqrt(x[i]).numpy() for i in range(SCALARS)])
+            out["sexp_" + dt] = np.array([tf.exp(x[i]).numpy() for i in range(SCALARS)])
         for i, (shape, axis) in enumerate(REDUCTIONS):
             for dt in ("complex64", "complex128"):
                 z = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)

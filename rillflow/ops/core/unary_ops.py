@@ -286,7 +286,8 @@ _ComplexAbs = _register("ComplexAbs", _to_real_kernel(np.abs), _to_real_infer("C
 _Sign = _simple("Sign", _sign_kernel, _sign_grad, _SIGN)
 # exp, expm1, log, log1p and sigmoid: TensorFlow's CPU bits for float32,
 # float16 and bfloat16 (kernels/exp_log.py); NumPy's for float64 and complex.
-_Exp = _simple("Exp", exp_kernel, _exp_grad, _FC)
+_Exp = _simple("Exp", complex_arith.or_numpy_unary(complex_arith.exp, exp_kernel), _exp_grad,
+               _FC)
 _Expm1 = _simple("Expm1", expm1_kernel, _expm1_grad, _FC)
 _Log = _simple("Log", log_kernel, _log_grad, _FC)
 _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
