@@ -21,34 +21,36 @@ def column_sums(x, out, lanes):
     p_, r_, c_ = x.shape
     acc = np.empty((4, c_), x.dtype)
     for p in range(p_):
-        # The packet columns of slice p: [lo, hi).
+        # The packet columns of slice p: [lo, lo + w).
         lo = -(-(p * c_) // lanes) * lanes - p * c_
         hi = ((p + 1) * c_) // lanes * lanes - p * c_
         if hi <= lo:    # no packet within the slice (lo may pass c_)
             lo = 0
             hi = 0
+        w = hi - lo
         o = out[p]
         for c in range(c_):
             o[c] = 0
+        ow = o[lo:hi]           # (views from 0: the loops below vectorize)
         start = 0
         if r_ >= 16:
             r4 = r_ - r_ % 4
             for k in range(4):
-                for c in range(lo, hi):
+                for c in range(w):
                     acc[k, c] = 0
             for r in range(0, r4, 4):
                 for k in range(4):
-                    xr = x[p, r + k]
+                    xr = x[p, r + k, lo:hi]
                     a = acc[k]
-                    for c in range(lo, hi):
+                    for c in range(w):
                         a[c] += xr[c]
-            for c in range(lo, hi):
-                o[c] = ((acc[0, c] + acc[1, c]) + acc[2, c]) + acc[3, c]
+            for c in range(w):
+                ow[c] = ((acc[0, c] + acc[1, c]) + acc[2, c]) + acc[3, c]
             start = r4
         for r in range(start, r_):
-            xr = x[p, r]
-            for c in range(lo, hi):
-                o[c] += xr[c]
+            xr = x[p, r, lo:hi]
+            for c in range(w):
+                ow[c] += xr[c]
         for r in range(r_):
             xr = x[p, r]
             for c in range(lo):
