@@ -48,10 +48,20 @@ def _const(t):
     return t._const
 
 
+# Ops whose complex kernels give TensorFlow's bits where NumPy's expression
+# would not (ops/kernels/complex_arith.py: NumPy's complex multiply may fuse,
+# its division is Smith's everywhere; Maximum/Minimum have no complex order):
+# with complex operands they keep their kernels.
+_COMPLEX_KERNELS = frozenset(("Mul", "RealDiv", "Square", "SquaredDifference", "Pow",
+                              "Maximum", "Minimum"))
+
+
 def specialize(op):
     """`(kind, template, inputs)` for a plain-expression version of `op`, or None."""
     fn = _TABLE.get(op.type)
     if fn is None:
+        return None
+    if op.type in _COMPLEX_KERNELS and op.inputs and op.inputs[0].dtype.is_complex:
         return None
     try:
         return fn(op)
@@ -62,10 +72,6 @@ def specialize(op):
 def _binary(op):
     x, y = op.inputs
     if not (_numeric(x) and _numeric(y)) or x.dtype is not y.dtype:
-        return None
-    if op.type in ("Maximum", "Minimum", "SquaredDifference", "Mul") and x.dtype.is_complex:
-        # (complex SquaredDifference is (x - y) * conj(x - y): the kernel's;
-        # complex products take the kernel's TensorFlow bits, NumPy's may fuse)
         return None
     return "expr", _BINARY[op.type], [x, y]
 
@@ -81,8 +87,8 @@ def _compare(op):
 
 def _realdiv(op):
     x, y = op.inputs
-    if not x.dtype.is_floating or x.dtype is not y.dtype:
-        return None     # (complex quotients: the kernel's TensorFlow bits)
+    if not (x.dtype.is_floating or x.dtype.is_complex) or x.dtype is not y.dtype:
+        return None
     return "expr", "{0} / {1}", [x, y]
 
 
@@ -108,7 +114,7 @@ def _pow(op):
     x, y = op.inputs
     if x.dtype is not y.dtype or not _numeric(x) or x.dtype.is_bool:
         return None
-    if x.dtype.is_floating or x.dtype.is_complex:
+    if x.dtype.is_floating:
         # The Pow kernel (TensorFlow's eager bits, Eigen's pow: not x * x even
         # for y == 2); the constant exponents TensorFlow's graph optimizer
         # rewrites are graph_rewrite's.
@@ -169,8 +175,6 @@ def _unary(op):
         return None
     if op.type in _FLOAT_ONLY_UNARY and not _real_float(x):
         return None
-    if op.type == "Square" and x.dtype.is_complex:
-        return None     # (the kernel's TensorFlow bits: NumPy's x * x may fuse)
     return "expr", _UNARY[op.type], [x]
 
 

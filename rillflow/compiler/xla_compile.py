@@ -663,12 +663,15 @@ def _argument(a):
 
 
 def _tensor_argument(t):
-    """`_argument` of eager tensor `t`'s value, kept as the tensor's device
-    array (`_d`) when it is one: tensors are immutable, so later calls pass
-    it without a look-up."""
+    """`_argument` of eager tensor `t`'s value, kept as the tensor's `_d`
+    when it is a device array or a host array passed as it is every call:
+    tensors are immutable, so later calls pass it without a look-up."""
     x = t._v
     d = _argument(x)
-    if d is not x and isinstance(d, L.load().Array):
+    if d is not x and isinstance(d, L.load().Array) or \
+            d is x and x.__class__ is np.ndarray and _aliased_per_call(x):
+        # (a large aligned array JAX takes as it is: kept too, so that later
+        # calls do not look it up again)
         t._d = d
     return d
 

@@ -131,6 +131,26 @@ def _reciprocal_kernel(x):
     return reciprocal_kernel(x)     # Eigen's estimate and Newton step on float32 packets
 
 
+# Complex numbers take complex_arith's kernels (TensorFlow's bits; the float
+# kernels' modules are below complex_arith, so the choice is made here).
+def _exp_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.exp(x)
+    return exp_kernel(x)
+
+
+def _rsqrt_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.rsqrt(x)
+    return rsqrt_kernel(x)
+
+
+def _sqrt_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.sqrt(x)     # Eigen's (NumPy's csqrt differed)
+    return np.sqrt(x)
+
+
 def _square_kernel(x):
     if x.dtype.kind == "c":
         return complex_arith.multiply(x, x)     # (NumPy's may fuse)
@@ -286,8 +306,7 @@ _ComplexAbs = _register("ComplexAbs", _to_real_kernel(np.abs), _to_real_infer("C
 _Sign = _simple("Sign", _sign_kernel, _sign_grad, _SIGN)
 # exp, expm1, log, log1p and sigmoid: TensorFlow's CPU bits for float32,
 # float16 and bfloat16 (kernels/exp_log.py); NumPy's for float64 and complex.
-_Exp = _simple("Exp", complex_arith.or_numpy_unary(complex_arith.exp, exp_kernel), _exp_grad,
-               _FC)
+_Exp = _simple("Exp", _exp_kernel, _exp_grad, _FC)
 _Expm1 = _simple("Expm1", expm1_kernel, _expm1_grad, _FC)
 _Log = _simple("Log", log_kernel, _log_grad, _FC)
 _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
@@ -313,11 +332,9 @@ _Asinh = _simple("Asinh", _libm_kernels.kernel("asinh"), _asinh_grad, _FC)
 _Acosh = _simple("Acosh", _libm_kernels.kernel("acosh"), _acosh_grad, _FC)
 _Atanh = _simple("Atanh", _libm_kernels.kernel("atanh"), _atanh_grad, _FC)
 _Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
-_Sqrt = _simple("Sqrt", complex_arith.or_numpy_unary(complex_arith.sqrt, np.sqrt), _sqrt_grad,
-                _FC)
+_Sqrt = _simple("Sqrt", _sqrt_kernel, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
-_Rsqrt = _simple("Rsqrt", complex_arith.or_numpy_unary(complex_arith.rsqrt, rsqrt_kernel),
-                 _rsqrt_grad, _FC)
+_Rsqrt = _simple("Rsqrt", _rsqrt_kernel, _rsqrt_grad, _FC)
 _Square = _simple("Square", _square_kernel, _square_grad, _SQUARE)
 _Reciprocal = _simple("Reciprocal", _reciprocal_kernel, _reciprocal_grad, _SIGN)
 

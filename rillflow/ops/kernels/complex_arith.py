@@ -28,6 +28,8 @@ under TensorFlow's flush-to-zero and denormals-are-zero (its threads' MXCSR).
 """
 import numpy as np
 
+from . import exp_log, glibc_float, trig
+
 PACKETS = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
 
 
@@ -242,17 +244,6 @@ def multiply_no_nan(x, y):
     return _split(_masked(_mul_packet, zero_y), _masked(_mul_scalar, zero_y), x, y)
 
 
-def or_numpy_unary(complex_kernel, numpy_kernel):
-    """The kernel `f(x)` taking `complex_kernel` for complex `x` and
-    `numpy_kernel` for the others."""
-    def kernel(x):
-        if x.dtype.kind == "c":
-            return complex_kernel(x)
-        return numpy_kernel(x)
-    kernel.__name__ = getattr(numpy_kernel, "__name__", "kernel")
-    return kernel
-
-
 def or_numpy(complex_kernel, numpy_kernel):
     """The kernel `f(x, y)` taking `complex_kernel` for complex operands and
     `numpy_kernel` for the others."""
@@ -354,7 +345,6 @@ def _exp_packet(z, _=None):
     times its packet cos and sin of the imaginary part; +-1 for cis(y) where
     x is -inf, (sign(y) inf, 0 ...) where x is +inf and cis(y) is NaN, and the
     real result where y is 0."""
-    from . import exp_log, trig
     x, y = np.ascontiguousarray(z.real), np.ascontiguousarray(z.imag)
     f = x.dtype.type
     ex = exp_log.exp_packets(x)
@@ -374,7 +364,6 @@ def _exp_scalar(z, _=None):
     """glibc's cexpf (std::exp of a complex<float>): sincosf and expf, the
     real part brought below 88 in steps (exp(88) folded into cos and sin)
     before it overflows, and C99's special values."""
-    from . import glibc_float
     x, y = _parts(z)
     x = np.array(x, copy=True)
     f = np.float32

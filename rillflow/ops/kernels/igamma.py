@@ -63,16 +63,24 @@ def _functions(dt):
     return f, safe(fns[0]), safe(fns[1]), safe(fns[2])
 
 
-def _scalar(kind, a, x, dt):
-    """Eigen's igamma (kind 0) or igammac (kind 1) of one element."""
-    f, log, exp, lgamma = _functions(np.dtype(dt))
+@functools.lru_cache(maxsize=None)
+def _constants(dt):
+    """(the scalar type, 0, 1, 2, machep, big, biginv, -log(max)): Cephes'
+    constants in Eigen's igamma for the type."""
+    f, log, _, _ = _functions(dt)
     f0 = f(0).dtype.type
     zero, one, two = f0(0), f0(1), f0(2)
     eps = f0(np.finfo(dt).eps)
     machep = f(eps / two)
     big = f(one / machep) if dt == np.float32 else f(one / eps)
     biginv = machep if dt == np.float32 else eps
-    neglogmax = f(-log(f0(np.finfo(dt).max)))
+    return f0, zero, one, two, machep, big, biginv, f(-log(f0(np.finfo(dt).max)))
+
+
+def _scalar(kind, a, x, dt):
+    """Eigen's igamma (kind 0) or igammac (kind 1) of one element."""
+    f, log, exp, lgamma = _functions(np.dtype(dt))
+    f0, zero, one, two, machep, big, biginv, neglogmax = _constants(np.dtype(dt))
     a, x = f0(a), f0(x)
     if kind == 0 and x == zero:
         return zero
@@ -142,13 +150,7 @@ def _derivative(a, x, dt):
     settle within machep), the leading factor's derivative through
     log x - digamma(a) (or digamma(a + 1) for the series)."""
     f, log, exp, lgamma = _functions(np.dtype(dt))
-    f0 = f(0).dtype.type
-    zero, one, two = f0(0), f0(1), f0(2)
-    eps = f0(np.finfo(dt).eps)
-    machep = f(eps / two)
-    big = f(one / machep) if dt == np.float32 else f(one / eps)
-    biginv = machep if dt == np.float32 else eps
-    neglogmax = f(-log(f0(np.finfo(dt).max)))
+    f0, zero, one, two, machep, big, biginv, neglogmax = _constants(np.dtype(dt))
     iterations = 200 if dt == np.float32 else 500
     a, x = f0(a), f0(x)
     if x == zero:
