@@ -24,7 +24,6 @@ SciPy's evaluation in float64, which it replaces, differed in the last bit
 for about 65% of float32 values. One element at a time in Python, through
 ctypes: about 50 us an element.
 """
-import ctypes
 import functools
 import math
 
@@ -37,32 +36,10 @@ __all__ = ["betainc"]
 
 @functools.lru_cache(maxsize=None)
 def _kit(single):
-    """The type's rounding-and-flushing `f`, the C library's functions and
-    Cephes' constants (machep, big, biginv)."""
-    f0 = np.float32 if single else np.float64
-    tiny = 2.0 ** -126 if single else 2.0 ** -1022
-
-    def f(v):
-        v = f0(v)
-        return v * f0(0) if abs(v) < tiny else v
-    ct = ctypes.c_float if single else ctypes.c_double
-    names = ("log", "log1p", "exp", "lgamma")
-    cfns = [libm.c_function(n + ("f" if single else ""), ct) for n in names]
-    if None in cfns:    # no C library: Python's (not always its bits)
-        cfns = [math.log, math.log1p, math.exp, math.lgamma]
-
-    def wrap(fn):
-        def g(v):
-            try:
-                return f(fn(float(v)))
-            except (ValueError, OverflowError):
-                return f0(math.nan) if fn in (math.log, math.log1p) else f0(math.inf)
-        return g
-    eps = f0(np.finfo(f0).eps)
-    machep = f(eps / 2)
-    big = f(1 / machep) if single else f(1 / eps)
-    biginv = machep if single else f(eps)
-    return f0, f, [wrap(g) for g in cfns], machep, big, biginv
+    """The type's rounding-and-flushing `f`, the C library's log, log1p, exp
+    and lgamma, and Cephes' constants (machep, big, biginv)."""
+    f0, f, fns, (machep, big, biginv) = libm.scalar_kit(single, ("log", "log1p", "exp", "lgamma"))
+    return f0, f, fns, machep, big, biginv
 
 
 def _cfe(k, single, a, b, x, small):

@@ -22,7 +22,6 @@ differed in the last bit for 30-90% of them. Compiled under the jit extra
 expf/exp, lgammaf/lgamma); without it each element runs in Python with the
 C library through ctypes.
 """
-import ctypes
 import functools
 import math
 
@@ -40,27 +39,8 @@ ITERATIONS = 2000
 def _functions(dt):
     """(f, log, exp, lgamma) of the type: rounding-and-flushing, and the C
     library's functions on its scalars."""
-    single = dt == np.float32
-    f0 = np.float32 if single else np.float64
-    tiny = 2.0 ** -126 if single else 2.0 ** -1022
-
-    def f(v):
-        v = f0(v)
-        return v * f0(0) if abs(v) < tiny else v
-    ct = ctypes.c_float if single else ctypes.c_double
-    suffix = "f" if single else ""
-    fns = [libm.c_function(name + suffix, ct) for name in ("log", "exp", "lgamma")]
-    if None in fns:    # no C library: Python's (not always its bits)
-        fns = [math.log, math.exp, math.lgamma]
-
-    def safe(fn):
-        def g(v):
-            try:
-                return f(fn(float(v)))
-            except (ValueError, OverflowError):
-                return f(np.log(f0(v))) if fn is math.log else f0(math.inf)
-        return g
-    return f, safe(fns[0]), safe(fns[1]), safe(fns[2])
+    _, f, (log, exp, lgamma), _ = libm.scalar_kit(dt == np.float32, ("log", "exp", "lgamma"))
+    return f, log, exp, lgamma
 
 
 @functools.lru_cache(maxsize=None)
@@ -68,13 +48,8 @@ def _constants(dt):
     """(the scalar type, 0, 1, 2, machep, big, biginv, -log(max)): Cephes'
     constants in Eigen's igamma for the type."""
     f, log, _, _ = _functions(dt)
-    f0 = f(0).dtype.type
-    zero, one, two = f0(0), f0(1), f0(2)
-    eps = f0(np.finfo(dt).eps)
-    machep = f(eps / two)
-    big = f(one / machep) if dt == np.float32 else f(one / eps)
-    biginv = machep if dt == np.float32 else eps
-    return f0, zero, one, two, machep, big, biginv, f(-log(f0(np.finfo(dt).max)))
+    f0, _, _, (machep, big, biginv) = libm.scalar_kit(dt == np.float32, ())
+    return f0, f0(0), f0(1), f0(2), machep, big, biginv, f(-log(f0(np.finfo(dt).max)))
 
 
 def _scalar(kind, a, x, dt):

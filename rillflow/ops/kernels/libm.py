@@ -104,3 +104,42 @@ def call(name, x):
             return _NUMPY[name](a)
     f = _LIBM[(name, a.dtype)]
     return np.array([f(v) for v in a.reshape(-1).tolist()], a.dtype).reshape(a.shape)
+
+
+def scalar_kit(single, names):
+    """(scalar type, f, functions, (machep, big, biginv)) for Cephes-style
+    scalar kernels run one element at a time (kernels/igamma.py,
+    kernels/betainc.py): `f` rounds to float32 (`single`) or float64 and
+    flushes a subnormal to zero as TensorFlow's threads do; the functions
+    are the C library's `names` (log, exp, ...: the float versions for
+    `single`) on that type's scalars, each result through `f` (Python's
+    math functions without a C library: not always its bits; a domain or
+    range error gives NumPy's value, or inf for lgamma's poles); the
+    constants are Cephes' machine epsilon (half the type's), its big and
+    its inverse."""
+    f0 = np.float32 if single else np.float64
+    tiny = 2.0 ** -126 if single else 2.0 ** -1022
+
+    def f(v):
+        v = f0(v)
+        return v * f0(0) if abs(v) < tiny else v
+    ct = ctypes.c_float if single else ctypes.c_double
+    fns = [c_function(n + ("f" if single else ""), ct) for n in names]
+    if None in fns:
+        fns = [getattr(math, n) for n in names]
+
+    def wrap(fn, name):
+        fallback = getattr(np, name, None)
+
+        def g(v):
+            try:
+                return f(fn(float(v)))
+            except (ValueError, OverflowError):
+                with np.errstate(all="ignore"):
+                    return f(fallback(f0(v))) if fallback is not None else f0(math.inf)
+        return g
+    eps = f0(np.finfo(f0).eps)
+    machep = f(eps / 2)
+    big = f(1 / machep) if single else f(1 / eps)
+    biginv = machep if single else f(eps)
+    return f0, f, [wrap(g, n) for g, n in zip(fns, names)], (machep, big, biginv)
