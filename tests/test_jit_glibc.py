@@ -27,7 +27,7 @@ _THRESHOLDS = np.array([0.7853982, 0.75, 120.0, 2.0 ** -12, 2.0 ** -13, 0.6744, 
 def kernels():
     if not jit_kernels.available():
         pytest.skip("the jit extra is turned off (RILLFLOW_JIT=0)")
-    assert jit_kernels.wait_elementwise(timeout=300), jit_kernels.status()
+    assert jit_kernels.wait_elementwise(timeout=300), jit_kernels.elementwise_status()
     from rillflow.ops.kernels import jit_glibc
     return jit_glibc.KERNELS
 

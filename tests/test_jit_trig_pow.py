@@ -6,6 +6,7 @@ the generated code, and the NumPy kernels until the loops are loaded."""
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -36,7 +37,7 @@ _SPECIAL = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45,
 def loops():
     if not jit_kernels.available():
         pytest.skip("the jit extra is turned off (RILLFLOW_JIT=0)")
-    assert jit_kernels.wait_elementwise(timeout=300), jit_kernels.status()
+    assert jit_kernels.wait_elementwise(timeout=300), jit_kernels.elementwise_status()
     return jit_kernels._elementwise
 
 
@@ -235,3 +236,35 @@ def test_subnormal_rules_compiled(loops, fn, args, packet, scalar):
     # from the compiled loops, packets and glibc tails (erf and rsqrt too).
     assert jit_kernels.wait(timeout=300) == "on", jit_kernels.status()
     _subnormal_rules(fn, args, packet, scalar)
+
+
+def test_a_failed_load_is_tried_again_and_its_error_kept(monkeypatch):
+    for t in jit_kernels._elementwise_loader:   # no real load may fill the patched dict
+        t.join(300)
+    attempts = []
+
+    def flaky():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise OSError("index written by another process")
+        return {"sin": "the loop"}
+    monkeypatch.setattr(jit_kernels, "_compile_elementwise", flaky)
+    monkeypatch.setattr(jit_kernels, "_elementwise", {})
+    monkeypatch.setattr(jit_kernels, "_elementwise_errors", [])
+    monkeypatch.setattr(jit_kernels, "_elementwise_loader", [None])
+    monkeypatch.setattr(jit_kernels, "available", lambda: True)
+    jit_kernels._load_elementwise()
+    assert jit_kernels._elementwise == {"sin": "the loop"} and len(attempts) == 2
+    assert jit_kernels.elementwise_status() == \
+        "on; attempt 1: OSError: index written by another process"
+    # Two failures leave the loops off, both errors named.
+    monkeypatch.setattr(jit_kernels, "_elementwise", {})
+    monkeypatch.setattr(jit_kernels, "_elementwise_errors", [])
+    monkeypatch.setattr(jit_kernels, "_compile_elementwise", lambda: 1 / 0)
+    monkeypatch.setattr(jit_kernels, "_elementwise_loader", [threading.Thread(target=int)])
+    jit_kernels._elementwise_loader[0].start()
+    jit_kernels._elementwise_loader[0].join()
+    jit_kernels._load_elementwise()
+    assert jit_kernels._elementwise == {}
+    assert jit_kernels.elementwise_status() == ("off; attempt 1: ZeroDivisionError: division by "
+                                                "zero; attempt 2: ZeroDivisionError: division by zero")
