@@ -50,13 +50,14 @@ def test_winograd_matches_direct_convolution(case):
 
 @pytest.mark.parametrize("chunk_bytes", [1, 140000])
 def test_batch_cut_into_chunks_matches_direct_convolution(monkeypatch, chunk_bytes):
-    # One image per chunk, and chunks of 3, 3 and 1 images (the last one
-    # short): the outputs are written chunk by chunk, the filter gradient
-    # adds the chunks' products.
+    # One image per chunk, and three chunks (at most 3 images each) made four
+    # of 1 or 2 images (an even count, sizes within one image of each other):
+    # the outputs are written chunk by chunk, the filter gradient adds the
+    # chunks' products.
     monkeypatch.setattr(winograd, "CHUNK_BYTES", chunk_bytes)
     case = (7, 11, 12, 16, 20, "SAME", ())
     assert [j - i for i, j in winograd._chunks(7, 36, 20, 4)] == \
-        ([1] * 7 if chunk_bytes == 1 else [3, 3, 1])
+        ([1] * 7 if chunk_bytes == 1 else [1, 2, 2, 2])
     x, f, dy, geo = _case(np.random.default_rng(8), *case)
     _check_against_reference(x, f, dy, geo, case)
 
