@@ -220,3 +220,29 @@ def test_scaled_kernels_without_the_jit_loops():
             np.testing.assert_array_equal(np.isnan(a), np.isnan(c))
             ok = ~np.isnan(a)
             np.testing.assert_array_equal(a[ok].view(np.int32), c[ok].view(np.int32))
+
+
+def test_loops_in_place_give_the_bits_of_loops_into_another_array():
+    """The `*_inplace` loops (one array read and written, so that LLVM
+    vectorizes them) against the same loops writing a separate array, on
+    -0, NaN, inf and sizes with a tail of 1 to 7 elements."""
+    pytest.importorskip("numba")
+    from rillflow.ops.nn import jit_nn
+    if jit_nn.wait() != "on":
+        pytest.skip("jit extra turned off: " + jit_nn.status())
+    L = jit_nn.LOAD.value
+    rng = np.random.default_rng(11)
+    for shape in ((3, 9, 11, 5), (2, 8, 8, 16), (37, 3), (1, 7), (4096, 32)):
+        x, r = _hostile(rng, shape), _hostile(rng, shape)
+        c = shape[-1]
+        s, b = _hostile(rng, (c,)), _hostile(rng, (c,))
+        x2, r2 = x.reshape(-1, c), r.reshape(-1, c)
+        cases = [("relu", (x.ravel(),), ()), ("relu_grad", (x.ravel(),), (r.ravel(),)),
+                 ("bias_relu", (x2,), (b,)), ("scale_bias_relu", (x2,), (s, b)),
+                 ("scale_bias_add_relu", (x2,), (s, b, r2))]
+        for name, (a,), rest in cases:
+            want = np.empty_like(a)
+            L[name](a, *rest, want)
+            got = a.copy()
+            L[name + "_inplace"](got, *rest)
+            np.testing.assert_array_equal(*canonical_bits([got, want]), err_msg=name)

@@ -67,6 +67,9 @@ def _relu_kernel(features, out=None):
     loop = _compiled("relu", features)
     if loop is not None:
         x = np.ascontiguousarray(features)
+        if out is x and _fits(out, x):
+            _compiled("relu_inplace", x)(x.reshape(-1))
+            return x
         if not _fits(out, x):
             out = np.empty(x.shape, x.dtype)
         loop(x.reshape(-1), out.reshape(-1))
@@ -95,6 +98,9 @@ def _relu_grad_kernel(gradients, features, out=None):
     if loop is not None and features.dtype == np.float32 and \
             features.shape == gradients.shape:
         g, f = np.ascontiguousarray(gradients), np.ascontiguousarray(features)
+        if out is g and out is not f and _fits(out, g):
+            _compiled("relu_grad_inplace", g)(g.reshape(-1), f.reshape(-1))
+            return g
         if not _fits(out, g) or out is f:
             out = np.empty(g.shape, g.dtype)
         loop(g.reshape(-1), f.reshape(-1), out.reshape(-1))

@@ -16,9 +16,13 @@ def bias_relu(x, bias, out=None):
     if loop is not None and x.ndim >= 2 and bias.dtype == np.float32 and \
             bias.shape == x.shape[-1:] and x.size:
         x = np.ascontiguousarray(x)
+        c = x.shape[-1]
+        if out is x and activations._fits(out, x):
+            activations._compiled("bias_relu_inplace", x)(x.reshape(-1, c),
+                                                          np.ascontiguousarray(bias))
+            return x
         if not activations._fits(out, x):
             out = np.empty(x.shape, x.dtype)
-        c = x.shape[-1]
         loop(x.reshape(-1, c), np.ascontiguousarray(bias), out.reshape(-1, c))
         return out
     return activations._relu_kernel(np.add(x, bias))
@@ -33,11 +37,14 @@ def scale_bias_relu(x, scale, bias, out=None):
     if loop is not None and x.ndim >= 2 and scale.dtype == bias.dtype == np.float32 and \
             scale.shape == bias.shape == x.shape[-1:] and x.size:
         x = np.ascontiguousarray(x)
+        c = x.shape[-1]
+        s, b = np.ascontiguousarray(scale), np.ascontiguousarray(bias)
+        if out is x and activations._fits(out, x):
+            activations._compiled("scale_bias_relu_inplace", x)(x.reshape(-1, c), s, b)
+            return x
         if not activations._fits(out, x):
             out = np.empty(x.shape, x.dtype)
-        c = x.shape[-1]
-        loop(x.reshape(-1, c), np.ascontiguousarray(scale), np.ascontiguousarray(bias),
-             out.reshape(-1, c))
+        loop(x.reshape(-1, c), s, b, out.reshape(-1, c))
         return out
     return activations._relu_kernel(np.add(np.multiply(x, scale), bias))
 
@@ -49,12 +56,16 @@ def scale_bias_add_relu(x, scale, bias, r, out=None):
     loop = activations._compiled("scale_bias_add_relu", x)
     if loop is not None and x.ndim >= 2 and scale.dtype == bias.dtype == r.dtype == np.float32 \
             and scale.shape == bias.shape == x.shape[-1:] and r.shape == x.shape and x.size:
-        x = np.ascontiguousarray(x)
+        x, r = np.ascontiguousarray(x), np.ascontiguousarray(r)
+        c = x.shape[-1]
+        s, b = np.ascontiguousarray(scale), np.ascontiguousarray(bias)
+        if out is x and out is not r and activations._fits(out, x):
+            activations._compiled("scale_bias_add_relu_inplace", x)(
+                x.reshape(-1, c), s, b, r.reshape(-1, c))
+            return x
         if not activations._fits(out, x):
             out = np.empty(x.shape, x.dtype)
-        c = x.shape[-1]
-        loop(x.reshape(-1, c), np.ascontiguousarray(scale), np.ascontiguousarray(bias),
-             np.ascontiguousarray(r).reshape(-1, c), out.reshape(-1, c))
+        loop(x.reshape(-1, c), s, b, r.reshape(-1, c), out.reshape(-1, c))
         return out
     return activations._relu_kernel(np.add(np.add(np.multiply(x, scale), bias), r))
 

@@ -34,6 +34,12 @@ def _load():
     L.scale_bias_relu(z.reshape(3, 3), z[:3], z[:3], z.reshape(3, 3).copy())
     L.scale_bias_add_relu(z.reshape(3, 3), z[:3], z[:3], z.reshape(3, 3), z.reshape(3, 3).copy())
     L.relu_grad(z, z, z.copy())
+    L.relu_inplace(z.copy())
+    L.bias_relu_inplace(z.reshape(3, 3).copy(), z[:3])
+    L.scale_bias_relu_inplace(z.reshape(3, 3).copy(), z[:3], z[:3])
+    L.scale_bias_add_relu_inplace(z.reshape(3, 3).copy(), z[:3], z[:3], z.reshape(3, 3))
+    L.relu_grad_inplace(z.copy(), z)
+    L.max_pool_grad_relu_disjoint_inplace(x.copy(), y, 2, 2, 2, 2, 0, 0)
     v = np.empty((16, 1, 2), np.float32)     # (16 positions, tiles, channels)
     W.input_tiles(x, 1, 1, 1, 1, v)
     W.output_tiles(v.copy(), 1, 1, y)
@@ -49,6 +55,11 @@ def _load():
             "scale_bias_add_relu": L.scale_bias_add_relu,
             "avg_pool": L.avg_pool, "avg_pool_grad": L.avg_pool_grad,
             "relu": L.relu, "relu_grad": L.relu_grad,
+            "relu_inplace": L.relu_inplace, "bias_relu_inplace": L.bias_relu_inplace,
+            "scale_bias_relu_inplace": L.scale_bias_relu_inplace,
+            "scale_bias_add_relu_inplace": L.scale_bias_add_relu_inplace,
+            "relu_grad_inplace": L.relu_grad_inplace,
+            "max_pool_grad_relu_disjoint_inplace": L.max_pool_grad_relu_disjoint_inplace,
             "wino_input": W.input_tiles, "wino_output": W.output_tiles,
             "wino_grad": W.grad_tiles, "wino_filter": W.filter_tiles,
             "wino_filter_grad": W.filter_untile}

@@ -14,6 +14,15 @@ import numpy as np
 
 _LOWEST = np.float32(np.finfo(np.float32).min)
 
+# The loops that may write over an input (out= that input's buffer) are
+# inlined into `*_inplace` versions taking that array once: given two array
+# arguments, LLVM vectorizes a loop only after a run-time check that their
+# memory does not overlap, and the same buffer twice fails it, so the loop
+# ran one element at a time (relu and bias relu in place 3x slower than
+# into another array: a CNN's 3 MB activation 0.31 -> 0.12 ms). Callable
+# from Python too, as the other loops.
+_body = numba.njit(cache=True, nogil=True, inline="always")
+
 
 @numba.njit(cache=True, nogil=True)
 def _span(o, k, s, p, size):
@@ -110,7 +119,7 @@ def max_pool_grad_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
                             d[c] = zero + gv[c] if idx[c] == p else zero
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def max_pool_grad_relu_disjoint(x, g, dx, kh, kw, sh, sw, ph, pw):
     """relu_grad(max_pool_grad_disjoint(x, g), x) in one pass, for x the
     relu's output: the gradient at a window's maximum times (max > 0), +0
@@ -188,7 +197,7 @@ def avg_pool_grad(g, dx, kh, kw, sh, sw, ph, pw):
                             d[c] = d[c] + share[c]
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def relu(x, out):
     """out = max(x, 0) of 1-D float32 `x`, activations._relu_kernel's rule:
     the 8-lane packets clear x <= 0 (-0 gives +0), the last size % 8
@@ -204,7 +213,7 @@ def relu(x, out):
         out[i] = zero if v < zero else v
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def bias_relu(x, b, out):
     """out = relu(x + b) of (rows, C) float32 `x` and (C,) `b`: the add, then
     `relu`'s rule by flat position (the packets clear <= 0, the last
@@ -229,7 +238,7 @@ def bias_relu(x, b, out):
                 orow[c] = zero if v < zero else v
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def scale_bias_relu(x, s, b, out):
     """out = relu(x * s + b) of (rows, C) float32 `x` and (C,) `s`, `b`: the
     product and the sum each rounded, then `relu`'s rule by flat position,
@@ -254,7 +263,7 @@ def scale_bias_relu(x, s, b, out):
                 orow[c] = zero if v < zero else v
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def scale_bias_add_relu(x, s, b, res, out):
     """out = relu((x * s + b) + res) of (rows, C) float32 `x` and `res`,
     (C,) `s`, `b`: each operation rounded, then `relu`'s rule by flat
@@ -279,10 +288,48 @@ def scale_bias_add_relu(x, s, b, res, out):
                 orow[c] = zero if v < zero else v
 
 
-@numba.njit(cache=True, nogil=True)
+@_body
 def relu_grad(g, f, out):
     """out = g * (f > 0) of 1-D float32 arrays (inf * 0 is NaN, -1 * 0 is
     -0, as TensorFlow's multiplication by the mask gives)."""
     one, zero = np.float32(1), np.float32(0)
     for i in range(g.size):
         out[i] = g[i] * (one if f[i] > zero else zero)
+
+
+# --- in place (see _body) ----------------------------------------------------------------------
+
+@numba.njit(cache=True, nogil=True)
+def relu_inplace(x):
+    """relu(x, x)."""
+    relu(x, x)
+
+
+@numba.njit(cache=True, nogil=True)
+def bias_relu_inplace(x, b):
+    """bias_relu(x, b, x)."""
+    bias_relu(x, b, x)
+
+
+@numba.njit(cache=True, nogil=True)
+def scale_bias_relu_inplace(x, s, b):
+    """scale_bias_relu(x, s, b, x)."""
+    scale_bias_relu(x, s, b, x)
+
+
+@numba.njit(cache=True, nogil=True)
+def scale_bias_add_relu_inplace(x, s, b, res):
+    """scale_bias_add_relu(x, s, b, res, x)."""
+    scale_bias_add_relu(x, s, b, res, x)
+
+
+@numba.njit(cache=True, nogil=True)
+def relu_grad_inplace(g, f):
+    """relu_grad(g, f, g)."""
+    relu_grad(g, f, g)
+
+
+@numba.njit(cache=True, nogil=True)
+def max_pool_grad_relu_disjoint_inplace(x, g, kh, kw, sh, sw, ph, pw):
+    """max_pool_grad_relu_disjoint(x, g, x, ...)."""
+    max_pool_grad_relu_disjoint(x, g, x, kh, kw, sh, sw, ph, pw)

@@ -245,8 +245,11 @@ def max_pool_grad_relu(x, grad, ksize, strides, padding, out=None):
         return None
     x = np.ascontiguousarray(x)
     tiled = _tiled(geo, x.shape)
-    if not (tiled and out is x and x.flags.writeable):
-        out = np.empty(x.shape, np.float32) if tiled else np.zeros(x.shape, np.float32)
+    if tiled and out is x and x.flags.writeable:
+        _compiled2d("max_pool_grad_relu_disjoint_inplace", x, geo)(
+            x, np.ascontiguousarray(grad), *_window_args(geo))
+        return x
+    out = np.empty(x.shape, np.float32) if tiled else np.zeros(x.shape, np.float32)
     loop(x, np.ascontiguousarray(grad), out, *_window_args(geo))
     return out
 
