@@ -96,6 +96,14 @@ CHUNK_BYTES = 1 << 20
 # was no better on the ResNet block), where the filter gradient's sums
 # over tiles were slower on the CNN's 14x14 layers with larger chunks.
 FORWARD_CHUNKS = 2
+# The 16 products of a chunk have at most this many multiply-adds each:
+# OpenBLAS's AVX-512 builds run products up to 100**3 through their
+# small-matrix kernels, 1.3-1.5x faster on these shapes than its blocked
+# GEMM (one thread, (tiles, 64) x (64, 64): 126-133 GFLOP/s up to 240 tiles,
+# 85-96 from 256), and a chunk that small stays in the L2 cache from its
+# transform to its product (ResNet block's 16x16x64 layers: 3 images a
+# chunk instead of 8).
+MAX_GEMM_WORK = 100 ** 3
 
 
 def usable(x_shape, k, strides, dilations, dtype, out_channels, outs):
@@ -214,15 +222,19 @@ def _loops(x):
     return jit_nn.loops(x.size)
 
 
-def _chunks(n, tiles_per_image, channels, itemsize, scale=1):
+def _chunks(n, tiles_per_image, channels, itemsize, scale=1, gemm=None):
     """(first, end) image ranges of at most about `scale` x CHUNK_BYTES of
-    transformed tiles (16 values per tile and channel) each: an even number
-    of ranges (where there is more than one) of sizes that differ by at most
-    one image, so two threads get equal work (32 images cut 10 + 10 + 10 + 2
-    had one thread do 20: the CNN's 14x14 convolution and its input gradient
-    1.7 -> 1.25 ms). Fixed by the shapes alone, so the compiled and the NumPy
-    transforms cut the batch alike, whatever the threads."""
+    transformed tiles (16 values per tile and channel) each, and, given the
+    multiply-adds `gemm` one image adds to each of the 16 products, at most
+    MAX_GEMM_WORK of them per product: an even number of ranges (where there
+    is more than one) of sizes that differ by at most one image, so two
+    threads get equal work (32 images cut 10 + 10 + 10 + 2 had one thread do
+    20: the CNN's 14x14 convolution and its input gradient 1.7 -> 1.25 ms).
+    Fixed by the shapes alone, so the compiled and the NumPy transforms cut
+    the batch alike, whatever the threads."""
     step = max(1, scale * CHUNK_BYTES // max(1, 16 * tiles_per_image * channels * itemsize))
+    if gemm:
+        step = min(step, max(1, MAX_GEMM_WORK // gemm))
     k = -(-n // step)
     k = min(n, k + k % 2) if k > 1 else k
     if k == 0:
@@ -272,7 +284,8 @@ def _conv_transformed(x, g, before, outs):
     n, o = x.shape[0], u.shape[-1]
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     y = np.empty((n,) + tuple(outs) + (o,), x.dtype)
-    chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize, FORWARD_CHUNKS)
+    chunks = _chunks(n, th * tw, max(x.shape[-1], o), x.itemsize, FORWARD_CHUNKS,
+                     th * tw * x.shape[-1] * o)
 
     def one(k):
         i, j = chunks[k]
@@ -340,7 +353,8 @@ def backprop_filter(x, dy, geo):
     th, tw = -(-outs[0] // 2), -(-outs[1] // 2)
     dy = dy.astype(x.dtype, copy=False)
     ks, ks_dy = _loops(x), _loops(dy)
-    chunks = _chunks(x.shape[0], th * tw, max(x.shape[-1], dy.shape[-1]), x.itemsize)
+    chunks = _chunks(x.shape[0], th * tw, max(x.shape[-1], dy.shape[-1]), x.itemsize,
+                     gemm=th * tw * x.shape[-1] * dy.shape[-1])
 
     def one(k):
         i, j = chunks[k]
