@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU float64 results for exp, log, expm1, log1p,
-sigmoid, softplus, log_sigmoid, tanh and the softmax family into
+sigmoid, softplus, log_sigmoid, tanh, erf, erfc and the softmax family into
 tests/data/tf_numerics_f64.npz,
 which tests/test_numerics_f64.py compares with rillflow's bit for bit.
 
@@ -49,7 +49,8 @@ def inputs():
 
 OPS = {"exp": tf.math.exp, "log": tf.math.log, "expm1": tf.math.expm1,
        "log1p": tf.math.log1p, "sigmoid": tf.math.sigmoid, "softplus": tf.math.softplus,
-       "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh}
+       "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh, "erf": tf.math.erf,
+       "erfc": tf.math.erfc}
 
 
 def record_softmax(data):

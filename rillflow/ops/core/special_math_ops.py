@@ -31,6 +31,7 @@ from .unary_ops import (_OPS, _not_found, _register, _scope, _simple, _to_real_i
                         _to_real_kernel, _where, _zeros, abs, exp, reciprocal, sigmoid, square)
 from .. import late
 from ..kernels import exp_log as _exp_log
+from ..kernels import erf_f64
 from ..kernels import exp_log_f64 as _exp_log_f64
 from ..kernels.jit_kernels import erf_kernel, erfc_kernel, log_kernel, softplus_kernel
 from ..kernels import glibc_float
@@ -70,16 +71,12 @@ def _via_float64(fn):
     return kernel
 
 
-_erf_obj = np.frompyfunc(math.erf, 1, 1)
-_erfc_obj = np.frompyfunc(math.erfc, 1, 1)
-
-
 def _erf64(x):
-    return _erf_obj(x).astype(np.float64) if x.ndim else math.erf(x)
+    return erf_f64.erf(x)
 
 
 def _erfc64(x):
-    return _erfc_obj(x).astype(np.float64) if x.ndim else math.erfc(x)
+    return erf_f64.erfc(x)
 
 
 # B_2k for k = 1..12, the coefficients of the digamma and zeta expansions.

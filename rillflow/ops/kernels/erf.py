@@ -14,8 +14,8 @@ bfloat16 through float32):
   expf (`glibc_float.expf`) and divide instead.
 
 Only IEEE float32 +, -, *, /, floor and bit operations: the bits do not
-depend on NumPy's SIMD code paths. float64 keeps the library erf (TensorFlow's
-own float64 rational approximation is not reproduced). TensorFlow's threads
+depend on NumPy's SIMD code paths. float64 has Eigen's own double versions
+(erf_f64.py). TensorFlow's threads
 flush subnormals (ftz.py): erf of a subnormal is +-0 (x reads as zero in
 x * P), and erfc's exp(-x**2) and result flush to zero from x ~ 9.2.
 """
