@@ -15,7 +15,7 @@ DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_numerics_f64.
 OPS = {"exp": tf.math.exp, "log": tf.math.log, "expm1": tf.math.expm1,
        "log1p": tf.math.log1p, "sigmoid": tf.math.sigmoid, "softplus": tf.math.softplus,
        "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh, "erf": tf.math.erf,
-       "erfc": tf.math.erfc}
+       "erfc": tf.math.erfc, "atanh": tf.math.atanh}
 
 
 def assert_bits(got, want, x):

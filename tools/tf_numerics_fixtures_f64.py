@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU float64 results for exp, log, expm1, log1p,
-sigmoid, softplus, log_sigmoid, tanh, erf, erfc and the softmax family into
+sigmoid, softplus, log_sigmoid, tanh, erf, erfc, atanh and the softmax family into
 tests/data/tf_numerics_f64.npz,
 which tests/test_numerics_f64.py compares with rillflow's bit for bit.
 
@@ -44,13 +44,16 @@ def inputs():
     randbits[::2] *= -1
     scaled = np.concatenate([rng.standard_normal(400) * s for s in (1e-9, 0.1, 1, 5, 40, 300)])
     return np.concatenate([specials, edges, randbits, scaled, rng.uniform(0.5, 2, 400),
-                           rng.uniform(-1, 1, 400), np.exp(rng.uniform(-740, 705, 400))])
+                           rng.uniform(-1, 1, 400), np.exp(rng.uniform(-740, 705, 400)),
+                           # atanh's switch at |x| = 1/2 and its poles; erf's at |x| = 1
+                           near([0.5, -0.5, 1.0, -1.0, 0.99999999, -0.9999999, 0.7], 3),
+                           rng.uniform(-1, 1, 400) ** 3, rng.uniform(0.45, 1.0, 200)])
 
 
 OPS = {"exp": tf.math.exp, "log": tf.math.log, "expm1": tf.math.expm1,
        "log1p": tf.math.log1p, "sigmoid": tf.math.sigmoid, "softplus": tf.math.softplus,
        "log_sigmoid": tf.math.log_sigmoid, "tanh": tf.math.tanh, "erf": tf.math.erf,
-       "erfc": tf.math.erfc}
+       "erfc": tf.math.erfc, "atanh": tf.math.atanh}
 
 
 def record_softmax(data):

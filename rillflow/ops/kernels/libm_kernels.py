@@ -9,8 +9,9 @@ value is glibc's; libm.py makes the calls).
 float32 atanh is Eigen's packet code (`atanh_packets`
 below) on the whole packets of 8 and `atanhf` on the last size % 8
 elements, as exp_log.py's kernels split a tensor (half precision: `atanhf`
-on every element, as for asin/acos/atan: no half packet code); float64 atanh, Eigen's
-double packet code, is not reproduced (NumPy's, within an ulp).
+on every element, as for asin/acos/atan: no half packet code); float64 atanh
+likewise, Eigen's double packet code (`atanh_packets_f64`) on the whole
+packets of 4 and `atanh` on the rest.
 
 NumPy's routines are its own and depend on its SIMD path (its AVX-512
 versions differ from glibc's in 15-23% of float32 inputs by 1-2 ulp), so
@@ -24,12 +25,13 @@ are other formulas, not reproduced).
 import numpy as np
 
 from . import exp_log as _el
+from . import exp_log_f64 as _f64
 from . import ftz
 from . import jit_kernels as _jk
 from . import libm as _libm
 from .tanh_kernel import horner
 
-__all__ = ["kernel", "atanh_packets", "float64_call", "with_float64"]
+__all__ = ["kernel", "atanh_packets", "atanh_packets_f64", "float64_call", "with_float64"]
 
 _NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "lgamma", "tan", "asin", "acos")
 _NUMPY = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
@@ -124,6 +126,38 @@ def atanh_packets(x):
     return ftz.flush(np.where(np.less(np.abs(x), _HALF), p, r))
 
 
+# patanh_double: for |x| < 1/2, x + x^3 P(x^2) / Q(x^2) (P of degree 4, Q of
+# degree 5, Horner's rule, each multiply-add rounded twice); else
+# 1/2 log((1 + x) / (1 - x)) with Eigen's double packet log; +-inf at +-1 and
+# the all-ones NaN (Eigen's por with the mask) beyond.
+_ATANH_P64 = (3.3071338469301391e-03, -4.7129526768798737e-02, 1.8185306179826699e-01,
+              -2.5949536095445679e-01, 1.2306328729812676e-01)
+_ATANH_Q64 = (-3.8679974580640881e-03, 7.6391885763341910e-02, -4.2828141436397615e-01,
+              9.8733495886883648e-01, -1.0000000000000000e+00, 3.6918986189438030e-01)
+_ALL_ONES = np.int64(-1).view(np.float64)
+
+
+def atanh_packets_f64(x):
+    """Eigen's float64 atanh of a 1-D float64 array, elementwise, with
+    TensorFlow's denormals-are-zero (a result is x itself or at least
+    |x|, never subnormal unless x is); `x` is not modified."""
+    x = _f64.ftz(np.array(x, np.float64))
+    with np.errstate(all="ignore"):
+        x2 = x * x
+        x3 = x * x2
+        small = horner(x2, _ATANH_P64) / horner(x2, _ATANH_Q64)
+        small *= x3
+        small += x
+        large = _f64.plog_double(_f64.ftz((1.0 + x) / (1.0 - x)))
+        large *= 0.5
+        ax = np.abs(x)
+        out = np.where(ax >= 0.5, large, small)
+    ones = ax == 1.0
+    out[ones] = np.copysign(np.inf, x[ones])
+    out[ax > 1.0] = _ALL_ONES
+    return out
+
+
 def _atanh_tail(x):
     """Eigen's scalar atanh of the last size % 8 elements: the C library's."""
     return _call("atanh", x)
@@ -145,6 +179,19 @@ def _lgamma_daz(x, out):
     return out
 
 
+def _split_f64(a, packets, tail):
+    """`packets` on the elements of float64 `a` that fill whole packets of 4
+    (row-major), `tail` (the C library) on the rest: a new array of a's shape."""
+    flat = a.reshape(-1)
+    head = flat.size - flat.size % _f64.PACKET_F64
+    out = np.empty(flat.size, np.float64)
+    if head:
+        out[:head] = packets(flat[:head])
+    if head < flat.size:
+        out[head:] = tail(flat[head:])
+    return out.reshape(a.shape)
+
+
 def kernel(name):
     """The op kernel `f(x)` of `name` ("sinh", "cosh", "asinh", "acosh",
     "atanh", "lgamma"): TensorFlow's bits for real floats (see the module docstring),
@@ -157,12 +204,11 @@ def kernel(name):
         if name == "atanh" and dt == _F32:
             with np.errstate(all="ignore"):
                 out = _el.split_apply(a, atanh_packets, _atanh_tail)
-        elif not _libm.available() or not (dt.kind == "f" or dt.name == "bfloat16") or \
-                name == "atanh" and dt == _F64:
-            # Complex numbers, no C library; float64 atanh: TensorFlow's is
-            # Eigen's double packet code (and its packet log), not reproduced
-            # (NumPy's is within an ulp).
+        elif not _libm.available() or not (dt.kind == "f" or dt.name == "bfloat16"):
+            # Complex numbers, no C library.
             return numpy_fn(x)
+        elif name == "atanh" and dt == _F64:
+            out = _split_f64(np.asarray(a, order="C"), atanh_packets_f64, _atanh_tail)
         else:
             # float32/float64 themselves, half precision through float32.
             # (np.ascontiguousarray would make a 0-d array 1-d.)
