@@ -86,6 +86,18 @@ def test_half_types_bitwise(name, tag, dtype):
     _check(got, want, *[tf.cast(a, tf.float32).numpy() for a in args])
 
 
+@pytest.mark.parametrize("name", sorted(UNARY))
+@pytest.mark.parametrize("tag,dtype", [("f16", tf.float16), ("bf16", tf.bfloat16)])
+def test_half_types_scalar_path(name, tag, dtype):
+    # 0-d half tensors take Eigen's scalar path: for rsqrt 1 / sqrt(x) as two
+    # operations of the type, where the packets round one float32 rsqrt.
+    xs = tf.cast(tf.constant(_DATA[name + "_x"][:len(_DATA[name + "_scalar"])]), dtype).numpy()
+    got = np.array([tf.cast(UNARY[name](tf.constant(v)), tf.float32).numpy() for v in xs],
+                   np.float32)
+    want = _DATA["%s_%s_scalar" % (name, tag)].view(dtype.as_numpy_dtype).astype(np.float32)
+    _check(got, want, xs.astype(np.float32))
+
+
 @pytest.mark.parametrize("name", ["rsqrt", "erf"])
 def test_scalar_path_exact(name):
     # 0-d tensors take Eigen's scalar path: 1/sqrt(x) for rsqrt, the same

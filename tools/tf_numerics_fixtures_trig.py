@@ -138,6 +138,9 @@ def main():
             xh = x.astype(dt)
             yh = fn(tf.constant(xh)).numpy()
             data["%s_%s_y" % (name, tag)] = yh.view(np.uint16)
+            # 0-d half tensors: Eigen's scalar path (rsqrt: two rounded ops).
+            data["%s_%s_scalar" % (name, tag)] = np.array(
+                [fn(tf.constant(v)).numpy() for v in xh[:SCALARS]], dt).view(np.uint16)
     binary = {"atan2": tf.math.atan2, "pow": tf.pow}
     for name, fn in binary.items():
         a, b = binary_inputs(rng, name)

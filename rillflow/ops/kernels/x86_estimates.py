@@ -187,9 +187,24 @@ def rsqrt_kernel(x):
     if dt == np.float32:
         return packet_then_scalar(_rsqrt_packet, _rsqrt_scalar, x)
     if dt.kind == "f" and dt.itemsize < 4 or dt.name == "bfloat16":
-        return packet_then_scalar(_rsqrt_packet, _rsqrt_scalar, x.astype(np.float32)).astype(dt)
+        return packet_then_scalar(_rsqrt_packet, _half_rsqrt_scalar(dt),
+                                  x.astype(np.float32)).astype(dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.reciprocal(np.sqrt(x))
+
+
+def _half_rsqrt_scalar(dt):
+    """Eigen's scalar rsqrt of a half or bfloat16 (the last size % 8 elements
+    and small tensors): 1 / sqrt(x) as two operations of the type, each
+    computed in float32 and rounded to it (the packets round one float32
+    rsqrt once): 1/sqrt(4.3125) is float16 0.48169 there, 0.48145 by the
+    packets. Takes and returns float32 values (rounded to `dt` after)."""
+    def scalar(x):
+        with np.errstate(all="ignore"):
+            # (sqrtss reads a subnormal as +-0: bfloat16's are float32's)
+            s = np.sqrt(ftz.daz(x)).astype(dt).astype(np.float32)
+            return _ONE / s
+    return scalar
 
 
 def _reciprocal_scalar(x):
