@@ -39,12 +39,18 @@ _P = exp_log.PACKET
 _LEAF = 1024 * _P           # rows longer than this are split in halves
 _F32 = np.dtype(np.float32)
 _F16 = np.dtype(np.float16)
+try:    # (bfloat16 exists where ml_dtypes is installed)
+    import ml_dtypes as _ml_dtypes
+    _BF16 = np.dtype(_ml_dtypes.bfloat16)
+except ImportError:
+    _BF16 = None
 # float16: Eigen's Packet8h (each addition in half precision) with a leaf of
 # 200 packets; its horizontal sum (predux) runs in float32, rounded once.
-_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): exp_log_f64.PACKET_F64, _F16: 8}
-
-
-_LEAF_SIZES = {_F16: 200}
+# bfloat16 inside an Eigen expression (log_softmax's row sums; TensorFlow's
+# reduce_sum casts bfloat16 to float32 instead) the same with Packet8bf.
+_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): exp_log_f64.PACKET_F64, _F16: 8,
+          _BF16: 8}
+_LEAF_SIZES = {_F16: 200, _BF16: 200}
 
 
 def _leaf_size(dtype):
@@ -61,8 +67,8 @@ def _fold(acc, op=np.add):
     # predux of a packet: halves combined, then SSE's horizontal step; for 4
     # double lanes (l0 + l2) + (l1 + l3) (predux_mul: the same with *);
     # half packets in float32, rounded once.
-    if acc.dtype == _F16:
-        return _fold(acc.astype(np.float32), op).astype(_F16)
+    if acc.dtype in (_F16, _BF16):
+        return _fold(acc.astype(np.float32), op).astype(acc.dtype)
     if acc.shape[1] == 2:     # (a complex128 packet's two lanes)
         return op(acc[:, 0], acc[:, 1])
     if acc.shape[1] == 4:
@@ -255,6 +261,25 @@ def log_softmax_2d(logits2d, k=None):
         x = k["shift_rows"](logits2d)
         x -= k["log_all"](k["sum_exp"](x))[:, None]
     return x
+
+
+def log_softmax_2d_half(logits2d):
+    """TensorFlow's float16 or bfloat16 log_softmax of the rows of a 2-D
+    array: the same Eigen expression in the half type, each operation
+    computed in float32 and rounded to it. The shifted rows; their exps
+    inside the row sums (Eigen's float32 packet exp on the whole packets of
+    8 of each row, expf on the rest, each rounded), summed in the half
+    packets' order (`row_sums_of`); the log of each sum (packets by the
+    sums' flat position, logf on the rest); the difference. (float64 all
+    through, then one rounding, had differed in a quarter of the results.)"""
+    dt = logits2d.dtype
+    f32 = np.float32
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        x = shifted_rows(logits2d.astype(f32)).astype(dt)
+        sums = row_sums_of(x, lambda v: exp_log.exp_packets(v.astype(f32)).astype(dt),
+                           lambda v: np.asarray(exp_log.exp_scalar(v.astype(f32))).astype(dt))
+        logs = exp_log.split_apply(sums.astype(f32), exp_log.log_packets, exp_log.log_scalar)
+        return (x.astype(f32) - logs.astype(dt).astype(f32)[:, None]).astype(dt)
 
 
 def softmax_xent_2d(labels2d, logits2d, k=None):

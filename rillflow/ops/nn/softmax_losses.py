@@ -80,6 +80,9 @@ def _log_softmax_kernel(logits):
     if logits.dtype == np.float64:
         return _sk.log_softmax_2d(np.ascontiguousarray(logits).reshape(-1, logits.shape[-1]),
                                   _sk.NUMPY_OPS_F64).reshape(logits.shape)
+    if logits.dtype == np.float16 or logits.dtype.name == "bfloat16":
+        return _sk.log_softmax_2d_half(
+            np.ascontiguousarray(logits).reshape(-1, logits.shape[-1])).reshape(logits.shape)
     x = _shifted(logits)
     x -= np.log(np.exp(x).sum(axis=-1, keepdims=True))
     return x.astype(logits.dtype, copy=False)
