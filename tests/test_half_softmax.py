@@ -1,7 +1,7 @@
-"""float16 and bfloat16 log_softmax with TensorFlow's bits, and softmax close
-to them (tests/data/tf_half_softmax.npz, recorded by
-tools/tf_half_softmax_fixtures.py): TensorFlow evaluates the Eigen
-expression in the half type, each operation rounded."""
+"""float16 and bfloat16 log_softmax and cumulative_logsumexp with
+TensorFlow's bits, and softmax close to them (tests/data/tf_half_softmax.npz,
+recorded by tools/tf_half_softmax_fixtures.py): TensorFlow evaluates its
+Eigen expressions in the half type, each operation rounded."""
 import os
 
 import numpy as np
@@ -10,12 +10,13 @@ import pytest
 import rillflow as tf
 
 DATA = np.load(os.path.join(os.path.dirname(__file__), "data", "tf_half_softmax.npz"))
-KEYS = sorted({k.rsplit("/", 1)[0] for k in DATA.files})
+KEYS = sorted({k.rsplit("/", 1)[0] for k in DATA.files if not k.startswith("cumlse/")})
+SCANS = sorted({k.rsplit("/", 1)[0] for k in DATA.files if k.startswith("cumlse/")})
 TYPES = {"f16": tf.float16, "bf16": tf.bfloat16}
 
 
-def _case(key):
-    dtype = TYPES[key.split("/")[0]]
+def _case(key, tag=None):
+    dtype = TYPES[tag or key.split("/")[0]]
     if dtype is None:
         pytest.skip("bfloat16 needs ml_dtypes")
     x = DATA[key + "/x"].view(dtype.as_numpy_dtype)
@@ -52,3 +53,12 @@ def test_softmax_within_an_ulp(key):
     # Non-negative values: adjacent bit patterns are adjacent values.
     steps = np.abs(got.view(np.uint16).astype(np.int32) - want.astype(np.int32))
     assert steps.max(initial=0) <= 1
+
+
+@pytest.mark.parametrize("key", SCANS)
+def test_cumulative_logsumexp_bits(key):
+    _, tag, _, axis, exclusive, reverse = key.split("/")
+    dtype, x = _case(key, tag)
+    got = tf.math.cumulative_logsumexp(tf.constant(x), axis=int(axis), exclusive=exclusive == "1",
+                                       reverse=reverse == "1").numpy()
+    _same(got, DATA[key + "/y"], dtype)

@@ -1,6 +1,7 @@
 """Records TensorFlow's CPU log_softmax and softmax of float16 and bfloat16
-rows into tests/data/tf_half_softmax.npz, which tests/test_half_softmax.py
-compares with rillflow's bit for bit.
+rows, and their cumulative_logsumexp along every axis (exclusive and
+reversed too), into tests/data/tf_half_softmax.npz, which
+tests/test_half_softmax.py compares with rillflow's bit for bit.
 
 Run with a Python that has TensorFlow (never rillflow's own environment):
 
@@ -35,6 +36,19 @@ def main():
                 data[key + "x"] = x.view(np.uint16)
                 data[key + "log_softmax"] = tf.nn.log_softmax(x).numpy().view(np.uint16)
                 data[key + "softmax"] = tf.nn.softmax(x).numpy().view(np.uint16)
+    for tag, dt in types:
+        for shape in [(3,), (1000,), (17, 100), (100, 17), (5, 9, 11)]:
+            x = (rng.standard_normal(shape) * 3).astype(dt)
+            x.reshape(-1)[::37] = -np.inf
+            for axis in range(len(shape)):
+                for exclusive in (False, True):
+                    for reverse in (False, True):
+                        key = "cumlse/%s/%s/%d/%d/%d/" % (
+                            tag, "x".join(map(str, shape)), axis, exclusive, reverse)
+                        data[key + "x"] = x.view(np.uint16)
+                        data[key + "y"] = tf.math.cumulative_logsumexp(
+                            x, axis=axis, exclusive=exclusive, reverse=reverse).numpy().view(
+                                np.uint16)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)
     print("wrote", OUT, os.path.getsize(OUT), "bytes,", len(data), "arrays")

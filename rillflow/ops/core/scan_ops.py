@@ -11,6 +11,7 @@ from ...framework.op_registry import register
 from ...framework.tensor_shape import dims_text
 from . import op_util as U
 from .. import late
+from ..kernels import exp_log as _el
 from .reduction_util import FLOATS, NUMERIC, _IDX, _index_tensor, _invalid
 
 
@@ -106,8 +107,52 @@ def _cumprod_acc(x, a):
 
 
 def _logaddexp_acc(x, a):
+    if x.dtype == np.float16 or x.dtype.name == "bfloat16":
+        return _half_logaddexp_acc(x, a)
+    # float32/float64: NumPy's logaddexp is max + log1p(exp(min - max)) with
+    # the C library's functions, TensorFlow's LogSumExp (checked bit for bit).
     with np.errstate(invalid="ignore"):
         return np.logaddexp.accumulate(x, axis=a)
+
+
+def _half_logaddexp_acc(x, a):
+    """TensorFlow's LogSumExp scan (scan_ops.h) of a float16 or bfloat16 `x`
+    along axis `a`: at each step max + log1p(exp(min - max)) of the running
+    value and the next element (-inf while the max is), each of the four
+    operations computed in float32 and rounded to the type. Eigen scans the
+    columns after the axis a packet of 8 at a time where whole packets fit
+    (its packet exp and log1p), the C library's expf and log1pf on the rest.
+    (NumPy's half logaddexp rounds once a step.)"""
+    dt = x.dtype
+    f32 = np.float32
+    n = x.shape[a]
+    outer, stride = int(np.prod(x.shape[:a])), int(np.prod(x.shape[a + 1:]))
+    v = np.ascontiguousarray(x).reshape(outer, n, stride).astype(f32)
+    out = np.empty_like(v)
+    acc = np.full((outer, stride), -np.inf, f32)
+    packed = stride - stride % _el.PACKET
+
+    def rounded(t):
+        return t.astype(dt).astype(f32)
+
+    def apply(packets, scalar, t):
+        r = np.empty_like(t)
+        if packed:
+            r[:, :packed] = packets(np.ascontiguousarray(t[:, :packed]).reshape(-1)).reshape(
+                outer, packed)
+        if packed < stride:
+            r[:, packed:] = scalar(np.ascontiguousarray(t[:, packed:]))
+        return rounded(r)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            b = v[:, k, :]
+            lo = np.where(b < acc, b, acc)          # std::min(acc, b), std::max(acc, b)
+            hi = np.where(acc < b, b, acc)
+            e = apply(_el.exp_packets, _el.exp_scalar, rounded(lo - hi))
+            s = rounded(apply(_el.log1p_packets, _el.log1p_scalar, e) + hi)
+            acc = np.where(hi == -np.inf, hi, s)      # (hi < the lowest finite value)
+            out[:, k, :] = acc
+    return out.reshape(x.shape).astype(dt)
 
 
 def _register_scan(name, accumulate, identity, grad, allowed):
