@@ -1,5 +1,5 @@
 """Complex multiplication, division, reciprocal, square, sqrt, rsqrt and
-(complex64) exp give TensorFlow's bits (ops/kernels/complex_arith.py: Eigen's packets, std::complex's scalar
+(complex64) exp and sigmoid give TensorFlow's bits (ops/kernels/complex_arith.py: Eigen's packets, std::complex's scalar
 tail), eagerly and inside tf.function, with zeros, infinities, NaNs and
 extreme magnitudes among the operands; recorded from TensorFlow 2.21 by
 tools/tf_complex_fixtures.py."""
@@ -40,15 +40,17 @@ OPS = {
     "sqrt": lambda x, y: tf.sqrt(x),
     "rsqrt": lambda x, y: tf.math.rsqrt(x),
     "exp": lambda x, y: tf.exp(x),
+    "sigmoid": lambda x, y: tf.math.sigmoid(x),
     "sqdiff": tf.math.squared_difference,
     "divnonan": tf.math.divide_no_nan,
     "mulnonan": tf.math.multiply_no_nan,
 }
 
 
-# (complex128 exp is NumPy's: TensorFlow's std::exp, the C library's, not compared)
+# (complex128 exp and sigmoid are NumPy's: TensorFlow's std::exp, the C library's,
+# not compared)
 @pytest.mark.parametrize("dt,name", [(dt, name) for dt in DTYPES for name in sorted(OPS)
-                                     if (dt, name) != ("complex128", "exp")])
+                                     if dt == "complex64" or name not in ("exp", "sigmoid")])
 def test_elementwise_eager_and_traced(dt, name):
     x, y = tf.constant(DATA["x_" + dt]), tf.constant(DATA["y_" + dt])
     want = DATA["%s_%s" % (name, dt)]

@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU complex multiplication, division, reciprocal,
-square, sqrt, rsqrt and exp (and the ops built on them: Div, DivNoNan, MulNoNan,
+square, sqrt, rsqrt, exp and sigmoid (and the ops built on them: Div, DivNoNan, MulNoNan,
 SquaredDifference), and complex sums and means, into
 tests/data/tf_complex_arith.npz, for
 tests/test_complex_arith.py (ops/kernels/complex_arith.py bit for bit).
@@ -59,6 +59,7 @@ def main():
             out["sqrt_" + dt] = tf.sqrt(X).numpy()
             out["rsqrt_" + dt] = tf.math.rsqrt(X).numpy()
             out["exp_" + dt] = tf.exp(X).numpy()
+            out["sigmoid_" + dt] = tf.math.sigmoid(X).numpy()
             out["sqdiff_" + dt] = tf.math.squared_difference(X, Y).numpy()
             out["divnonan_" + dt] = tf.math.divide_no_nan(X, Y).numpy()
             out["mulnonan_" + dt] = tf.math.multiply_no_nan(X, Y).numpy()

@@ -406,6 +406,23 @@ def _exp_scalar(z, _=None):
     return _complex(re, im, z.dtype, flush=False)
 
 
+def sigmoid(z):
+    """TensorFlow's logistic function of complex64 values: Eigen's complex
+    functor has no packet path, so every element takes std::exp (glibc's
+    cexpf, `_exp_scalar`), then 1 where its real part is infinite, else
+    e / (e + 1) by libgcc's division (`_divc3`). complex128: NumPy's
+    1 / (1 + exp(-z)) (no glibc cexp here)."""
+    z = np.asarray(z)
+    if z.dtype != np.complex64:
+        with np.errstate(over="ignore"):
+            return 1.0 / (1.0 + np.exp(-z))
+    e = _exp_scalar(z)
+    a, b = _parts(e)
+    with np.errstate(all="ignore"):
+        out = _complex(*_divc3(a, b, _ftz(a + np.float32(1)), b + np.float32(0)), z.dtype)
+    return np.where(np.isinf(a), np.complex64(1), out)
+
+
 def exp(z):
     """exp of a complex array with TensorFlow's bits for complex64 (Eigen's
     pexp_complex on packets, glibc's cexpf on the tail); complex128: NumPy's

@@ -382,9 +382,9 @@ def _is_half(dt):
 
 
 def _sigmoid_other(x):
-    # NumPy's, for complex types.
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
+    # Complex types (complex_arith imports this module).
+    from . import complex_arith
+    return complex_arith.sigmoid(x)
 
 
 def sigmoid_kernel(x):
