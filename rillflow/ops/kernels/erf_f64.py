@@ -17,7 +17,8 @@ Eigen's double versions (`generic_fast_erf<double>`, `generic_fast_erfc<double>`
 As for exp_log_f64: packets of 4 on the whole packets of a tensor, the
 scalar path (the same formulas, the C library's exp) on the last `size % 4`
 elements and 0-d tensors; TensorFlow's threads flush subnormal operands and
-results to zero, so every operation below is flushed. Only + - * / and
+results to zero: the input, and the few steps that can make a subnormal
+(see `_erfc_large`), are flushed. Only + - * / and
 comparisons on NumPy arrays, which round exactly as IEEE requires on every
 CPU. Checked against TensorFlow 2.21: tools/tf_numerics_fixtures_f64.py.
 """
