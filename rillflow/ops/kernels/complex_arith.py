@@ -28,7 +28,7 @@ under TensorFlow's flush-to-zero and denormals-are-zero (its threads' MXCSR).
 """
 import numpy as np
 
-from . import exp_log, glibc_float, trig
+from . import exp_log, glibc_float, libm, trig
 
 PACKETS = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
 
@@ -406,21 +406,32 @@ def _exp_scalar(z, _=None):
     return _complex(re, im, z.dtype, flush=False)
 
 
+_CEXP = libm.complex_function("cexp")
+
+
 def sigmoid(z):
-    """TensorFlow's logistic function of complex64 values: Eigen's complex
-    functor has no packet path, so every element takes std::exp (glibc's
-    cexpf, `_exp_scalar`), then 1 where its real part is infinite, else
-    e / (e + 1) by libgcc's division (`_divc3`). complex128: NumPy's
-    1 / (1 + exp(-z)) (no glibc cexp here)."""
+    """TensorFlow's logistic function of complex values: Eigen's complex
+    functor has no packet path, so every element takes std::exp (complex64:
+    glibc's cexpf, `_exp_scalar`; complex128: the C library's cexp, called),
+    then 1 where its real part is infinite, else e / (e + 1) by libgcc's
+    division (`_divc3`). complex128 without a C library to call: NumPy's
+    1 / (1 + exp(-z))."""
     z = np.asarray(z)
-    if z.dtype != np.complex64:
-        with np.errstate(over="ignore"):
+    if z.dtype == np.complex64:
+        e = _exp_scalar(z)
+    elif _CEXP is not None:
+        # (called outside TensorFlow's flush-to-zero mode: a subnormal part
+        # is flushed after, as TensorFlow's last multiplication writes it)
+        e = np.array([_CEXP(v) for v in z.ravel().tolist()], z.dtype).reshape(z.shape)
+        e = _complex(*_parts(e), z.dtype)
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
             return 1.0 / (1.0 + np.exp(-z))
-    e = _exp_scalar(z)
     a, b = _parts(e)
+    one = a.dtype.type(1)
     with np.errstate(all="ignore"):
-        out = _complex(*_divc3(a, b, _ftz(a + np.float32(1)), b + np.float32(0)), z.dtype)
-    return np.where(np.isinf(a), np.complex64(1), out)
+        out = _complex(*_divc3(a, b, _ftz(a + one), b + a.dtype.type(0)), z.dtype)
+    return np.where(np.isinf(a), z.dtype.type(1), out)
 
 
 def exp(z):

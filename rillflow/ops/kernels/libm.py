@@ -6,10 +6,12 @@ libm_kernels.py's compiled loops take large arrays."""
 import ctypes
 import ctypes.util
 import math
+import platform
 
 import numpy as np
 
-__all__ = ["NAMES", "available", "call", "c_function", "c_function2", "lgamma_python"]
+__all__ = ["NAMES", "available", "call", "c_function", "c_function2", "complex_function",
+           "lgamma_python"]
 
 NAMES = ("sinh", "cosh", "asinh", "acosh", "atanh", "atan", "asin", "acos", "tan", "lgamma")
 
@@ -72,6 +74,32 @@ def c_function2(cname, ctype=ctypes.c_float):
     except (AttributeError, OSError):
         return None
     return f
+
+
+class _ComplexDouble(ctypes.Structure):
+    """A double _Complex as ctypes passes it: the x86-64 and AArch64 calling
+    conventions pass and return a struct of two doubles as they do the
+    complex type (two SSE / two FP registers)."""
+    _fields_ = [("re", ctypes.c_double), ("im", ctypes.c_double)]
+
+
+def complex_function(cname):
+    """The C library's complex128 function `cname` (cexp, clog, ...) as a
+    Python function of a complex returning a complex, or None (no C library,
+    no such function, or a platform whose calling convention is not known
+    to pass the struct as the complex type)."""
+    if _LIB is None or platform.machine().lower() not in ("x86_64", "amd64", "aarch64",
+                                                          "arm64"):
+        return None
+    try:
+        f = ctypes.CFUNCTYPE(_ComplexDouble, _ComplexDouble)((cname, _LIB))
+    except (AttributeError, OSError):
+        return None
+
+    def call(z):
+        r = f(_ComplexDouble(z.real, z.imag))
+        return complex(r.re, r.im)
+    return call
 
 
 def _load():
