@@ -331,7 +331,13 @@ _Tanh = _simple("Tanh", accelerated("tanh", tanh_kernel), _tanh_grad, _FC)
 _Asinh = _simple("Asinh", _libm_kernels.kernel("asinh"), _asinh_grad, _FC)
 _Acosh = _simple("Acosh", _libm_kernels.kernel("acosh"), _acosh_grad, _FC)
 _Atanh = _simple("Atanh", _libm_kernels.kernel("atanh"), _atanh_grad, _FC)
-_Sigmoid = _simple("Sigmoid", sigmoid_kernel, _sigmoid_grad, _FC)
+def _sigmoid_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.sigmoid(x)
+    return sigmoid_kernel(x)
+
+
+_Sigmoid = _simple("Sigmoid", _sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", _sqrt_kernel, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.
 _Rsqrt = _simple("Rsqrt", _rsqrt_kernel, _rsqrt_grad, _FC)
