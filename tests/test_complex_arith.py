@@ -109,3 +109,21 @@ def test_sums_and_means_in_tensorflows_order(dt, i):
         _assert_bits(op(z, axis=axis).numpy(), want, name)
         _assert_bits(tf.function(lambda t: op(t, axis=axis))(z).numpy(), want,
                      name + " in tf.function")
+
+
+def test_complex128_log_packets_and_scalar_path():
+    """complex128 log: Eigen's plog_complex on packets of 2, its complex_log
+    (the C library's hypot, log, atan2) on the tail and 0-d tensors. Parts
+    that are subnormal are left out (TensorFlow's flush-to-zero rules for
+    them are not reproduced)."""
+    x = DATA["x_complex128"]
+    tiny = np.finfo(np.float64).tiny
+    normal = ~(((np.abs(x.real) < tiny) & (x.real != 0)) | ((np.abs(x.imag) < tiny) & (x.imag != 0)))
+    with np.errstate(all="ignore"):
+        _assert_bits(tf.math.log(tf.constant(x)).numpy()[normal], DATA["log_complex128"][normal],
+                     "log")
+        _assert_bits(tf.function(tf.math.log)(tf.constant(x)).numpy()[normal],
+                     DATA["log_complex128"][normal], "log in tf.function")
+        n = len(DATA["slog_complex128"])
+        got = np.array([tf.math.log(x[i]).numpy() for i in range(n)])
+        _assert_bits(got[normal[:n]], DATA["slog_complex128"][normal[:n]], "0-d log")

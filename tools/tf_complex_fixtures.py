@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU complex multiplication, division, reciprocal,
-square, sqrt, rsqrt, exp and sigmoid (and the ops built on them: Div, DivNoNan, MulNoNan,
+square, sqrt, rsqrt, exp, sigmoid and log (and the ops built on them: Div, DivNoNan, MulNoNan,
 SquaredDifference), and complex sums and means, into
 tests/data/tf_complex_arith.npz, for
 tests/test_complex_arith.py (ops/kernels/complex_arith.py bit for bit).
@@ -60,6 +60,8 @@ def main():
             out["rsqrt_" + dt] = tf.math.rsqrt(X).numpy()
             out["exp_" + dt] = tf.exp(X).numpy()
             out["sigmoid_" + dt] = tf.math.sigmoid(X).numpy()
+            out["log_" + dt] = tf.math.log(X).numpy()
+            out["slog_" + dt] = np.array([tf.math.log(x[i]).numpy() for i in range(SCALARS)])
             out["sqdiff_" + dt] = tf.math.squared_difference(X, Y).numpy()
             out["divnonan_" + dt] = tf.math.divide_no_nan(X, Y).numpy()
             out["mulnonan_" + dt] = tf.math.multiply_no_nan(X, Y).numpy()

@@ -308,7 +308,13 @@ _Sign = _simple("Sign", _sign_kernel, _sign_grad, _SIGN)
 # float16 and bfloat16 (kernels/exp_log.py); NumPy's for float64 and complex.
 _Exp = _simple("Exp", _exp_kernel, _exp_grad, _FC)
 _Expm1 = _simple("Expm1", expm1_kernel, _expm1_grad, _FC)
-_Log = _simple("Log", log_kernel, _log_grad, _FC)
+def _log_kernel(x):
+    if x.dtype.kind == "c":
+        return complex_arith.log(x)
+    return log_kernel(x)
+
+
+_Log = _simple("Log", _log_kernel, _log_grad, _FC)
 _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 # TensorFlow's float32 sin/cos are Eigen's vectorized approximations, tan is
 # glibc's tanf (ops/kernels/trig.py); complex and float64 keep NumPy's.

@@ -26,9 +26,12 @@ the values (and depends on its SIMD path: fused multiply-adds), its division
 and imaginary parts as float32/float64 arrays, one rounding per operation,
 under TensorFlow's flush-to-zero and denormals-are-zero (its threads' MXCSR).
 """
+import ctypes
+import math
+
 import numpy as np
 
-from . import exp_log, glibc_float, libm, trig
+from . import exp_log, exp_log_f64, glibc_float, libm, trig
 
 PACKETS = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
 
@@ -407,6 +410,95 @@ def _exp_scalar(z, _=None):
 
 
 _CEXP = libm.complex_function("cexp")
+_HYPOT = libm.c_function2("hypot", ctypes.c_double)
+
+# Eigen's patan_reduced<double>: atan(x) = x P(x^2) / Q(x^2) on [-1, 1].
+_ATAN_P64 = (2.6667153866462208e-05, 3.0917513112462781e-03, 5.2574296781008604e-02,
+             3.0409318473444424e-01, 7.5365702534987022e-01, 8.2704055405494614e-01,
+             3.3004361289279920e-01)
+_ATAN_Q64 = (2.7311202462436667e-04, 1.0899150928962708e-02, 1.1548932646420353e-01,
+             4.9716458728465573e-01, 1.0, 9.3705509168587852e-01, 3.3004361289279920e-01)
+_SIGN64 = np.int64(-0x8000000000000000)
+
+
+def _polevl64(x, coeffs):
+    p = np.full_like(x, coeffs[0])
+    for c in coeffs[1:]:
+        p = p * x + c           # (no fused multiply-add in TensorFlow's build)
+    return p
+
+
+def _atan64(t):
+    """Eigen's generic_atan of float64 packets: 1/|t| above 1 (a division:
+    no estimate for doubles), the [6/6] rational, pi/2 minus it, t's sign."""
+    at = np.abs(t)
+    large = 1.0 < at
+    u = np.where(large, 1.0 / at, at)
+    u2 = u * u
+    p = u * (_polevl64(u2, _ATAN_P64) / _polevl64(u2, _ATAN_Q64))
+    r = np.where(large, np.pi / 2 - p, p)
+    return (r.view(np.int64) ^ (t.view(np.int64) & _SIGN64)).view(np.float64)
+
+
+def _atan2_64(y, x):
+    """Eigen's patan2 of float64 packets: atan(y / x) plus pi or 0 by x's
+    sign bit (with y's sign), +-1 for |x| == |y|, a signed zero for two
+    zeros."""
+    yb, xb = y.view(np.int64), x.view(np.int64)
+    ysign = yb & _SIGN64
+    rsign = ysign ^ (xb & _SIGN64)
+    shift = (np.where(xb < 0, np.float64(np.pi).view(np.int64), np.int64(0)) | ysign).view(
+        np.float64)
+    t = y / x
+    t = np.where(np.abs(x) == np.abs(y), (np.float64(1).view(np.int64) | rsign).view(np.float64),
+                 t)
+    t = np.where((xb | yb).view(np.float64) == 0.0, rsign.view(np.float64), t)
+    return _atan64(t) + shift
+
+
+def _log_packet128(z, _=None):
+    """Eigen's plog_complex on complex128 packets: the log of
+    phypot_complex's modulus (sqrt(a^2 + b^2) corrected by
+    h - ((h h - h^2) - (b b + (a^2 - h^2)) - (a a - a^2)) / 2h, without
+    fused multiply-adds; 0 for 0) by plog_double, +inf for an infinite part,
+    and patan2(b, a)."""
+    a = exp_log_f64.ftz(np.array(z.real))
+    b = exp_log_f64.ftz(np.array(z.imag))
+    a2, b2 = a * a, b * b
+    h = np.sqrt(a2 + b2)
+    h_sq = h * h
+    x = ((h * h + -h_sq) - (np.abs(b) * np.abs(b) + (a2 - h_sq))) - (np.abs(a) * np.abs(a) + -a2)
+    h = h - x / (2.0 * h)
+    h = np.where((a == 0) & (b == 0), 0.0, h)
+    re = exp_log_f64.plog_double(exp_log_f64.ftz(h))
+    re = np.where(np.isinf(a) | np.isinf(b), np.inf, re)
+    return _complex(re, _atan2_64(b, a), z.dtype)      # (a subnormal angle flushed)
+
+
+def _log_scalar128(z, _=None):
+    """Eigen's complex_log (std::complex's scalar path): the C library's
+    log of its hypot, and its atan2."""
+    out = np.empty(z.shape, z.dtype)
+    flat, o = z.reshape(-1), out.reshape(-1)
+    for i, v in enumerate(flat.tolist()):
+        h = _HYPOT(v.real, v.imag)
+        o[i] = complex(math.log(h) if h > 0 else (-math.inf if h == 0 else math.nan),
+                       math.atan2(v.imag, v.real))
+    return _complex(out.real, out.imag, z.dtype)
+
+
+def log(z):
+    """TensorFlow's log of complex128 values: Eigen's plog_complex on packets
+    of 2, its complex_log (the C library's hypot, log, atan2) on the last
+    size % 2 and 0-d tensors. Parts that are subnormal differ (TensorFlow's
+    flush-to-zero rules there are not reproduced). complex64, or without a
+    C library: NumPy's log (complex64's packets use the vendor-dependent
+    rcpps estimate in atan)."""
+    z = np.asarray(z)
+    if z.dtype != np.complex128 or _HYPOT is None:
+        return np.log(z)
+    with np.errstate(all="ignore"):
+        return _split(_log_packet128, _log_scalar128, z, z)
 
 
 def sigmoid(z):
