@@ -1,5 +1,5 @@
 """Records TensorFlow's CPU float64 results for exp, log, expm1, log1p,
-sigmoid, softplus, log_sigmoid, tanh, erf, erfc, atanh and the softmax family into
+sigmoid, softplus, log_sigmoid, tanh, erf, erfc, atanh, atan2 and the softmax family into
 tests/data/tf_numerics_f64.npz,
 which tests/test_numerics_f64.py compares with rillflow's bit for bit.
 
@@ -88,6 +88,12 @@ def main():
         data[name + "/packet"] = fn(tf.constant(x)).numpy()
         data[name + "/scalar"] = np.concatenate(
             [fn(tf.constant(xs[i:i + 3])).numpy() for i in range(0, xs.size, 3)])
+    # atan2 (Eigen's packets, the C library's atan2 on the tail): x against x reversed.
+    y = x[::-1].copy()
+    data["atan2/packet"] = tf.math.atan2(tf.constant(x), tf.constant(y)).numpy()
+    data["atan2/scalar"] = np.concatenate(
+        [tf.math.atan2(tf.constant(xs[i:i + 3]), tf.constant(y[i:i + 3])).numpy()
+         for i in range(0, xs.size, 3)])
     record_softmax(data)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     np.savez_compressed(OUT, **data)

@@ -133,22 +133,21 @@ def _reciprocal_kernel(x):
 
 # Complex numbers take complex_arith's kernels (TensorFlow's bits; the float
 # kernels' modules are below complex_arith, so the choice is made here).
-def _exp_kernel(x):
-    if x.dtype.kind == "c":
-        return complex_arith.exp(x)
-    return exp_kernel(x)
+def _complex_first(complex_kernel, kernel):
+    """A kernel running `complex_kernel` on complex arrays, `kernel` on the rest."""
+    def run(x):
+        if x.dtype.kind == "c":
+            return complex_kernel(x)
+        return kernel(x)
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    return run
 
 
-def _rsqrt_kernel(x):
-    if x.dtype.kind == "c":
-        return complex_arith.rsqrt(x)
-    return rsqrt_kernel(x)
-
-
-def _sqrt_kernel(x):
-    if x.dtype.kind == "c":
-        return complex_arith.sqrt(x)     # Eigen's (NumPy's csqrt differed)
-    return np.sqrt(x)
+_exp_kernel = _complex_first(complex_arith.exp, exp_kernel)
+_log_kernel = _complex_first(complex_arith.log, log_kernel)
+_sigmoid_kernel = _complex_first(complex_arith.sigmoid, sigmoid_kernel)
+_rsqrt_kernel = _complex_first(complex_arith.rsqrt, rsqrt_kernel)
+_sqrt_kernel = _complex_first(complex_arith.sqrt, np.sqrt)     # (NumPy's csqrt differed)
 
 
 def _square_kernel(x):
@@ -305,15 +304,10 @@ _ComplexAbs = _register("ComplexAbs", _to_real_kernel(np.abs), _to_real_infer("C
                         _complex_abs_grad, COMPLEX)
 _Sign = _simple("Sign", _sign_kernel, _sign_grad, _SIGN)
 # exp, expm1, log, log1p and sigmoid: TensorFlow's CPU bits for float32,
-# float16 and bfloat16 (kernels/exp_log.py); NumPy's for float64 and complex.
+# float16, bfloat16 and float64 (kernels/exp_log.py, exp_log_f64.py); complex
+# exp and log (complex64 exp, complex128 log) and sigmoid: complex_arith's.
 _Exp = _simple("Exp", _exp_kernel, _exp_grad, _FC)
 _Expm1 = _simple("Expm1", expm1_kernel, _expm1_grad, _FC)
-def _log_kernel(x):
-    if x.dtype.kind == "c":
-        return complex_arith.log(x)
-    return log_kernel(x)
-
-
 _Log = _simple("Log", _log_kernel, _log_grad, _FC)
 _Log1p = _simple("Log1p", log1p_kernel, _log1p_grad, _FC)
 # TensorFlow's float32 sin/cos are Eigen's vectorized approximations, tan is
@@ -337,12 +331,6 @@ _Tanh = _simple("Tanh", accelerated("tanh", tanh_kernel), _tanh_grad, _FC)
 _Asinh = _simple("Asinh", _libm_kernels.kernel("asinh"), _asinh_grad, _FC)
 _Acosh = _simple("Acosh", _libm_kernels.kernel("acosh"), _acosh_grad, _FC)
 _Atanh = _simple("Atanh", _libm_kernels.kernel("atanh"), _atanh_grad, _FC)
-def _sigmoid_kernel(x):
-    if x.dtype.kind == "c":
-        return complex_arith.sigmoid(x)
-    return sigmoid_kernel(x)
-
-
 _Sigmoid = _simple("Sigmoid", _sigmoid_kernel, _sigmoid_grad, _FC)
 _Sqrt = _simple("Sqrt", _sqrt_kernel, _sqrt_grad, _FC)
 # float32: the x86 rsqrt estimate and a Newton step, as TensorFlow computes it.

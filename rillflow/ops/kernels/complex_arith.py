@@ -412,50 +412,6 @@ def _exp_scalar(z, _=None):
 _CEXP = libm.complex_function("cexp")
 _HYPOT = libm.c_function2("hypot", ctypes.c_double)
 
-# Eigen's patan_reduced<double>: atan(x) = x P(x^2) / Q(x^2) on [-1, 1].
-_ATAN_P64 = (2.6667153866462208e-05, 3.0917513112462781e-03, 5.2574296781008604e-02,
-             3.0409318473444424e-01, 7.5365702534987022e-01, 8.2704055405494614e-01,
-             3.3004361289279920e-01)
-_ATAN_Q64 = (2.7311202462436667e-04, 1.0899150928962708e-02, 1.1548932646420353e-01,
-             4.9716458728465573e-01, 1.0, 9.3705509168587852e-01, 3.3004361289279920e-01)
-_SIGN64 = np.int64(-0x8000000000000000)
-
-
-def _polevl64(x, coeffs):
-    p = np.full_like(x, coeffs[0])
-    for c in coeffs[1:]:
-        p = p * x + c           # (no fused multiply-add in TensorFlow's build)
-    return p
-
-
-def _atan64(t):
-    """Eigen's generic_atan of float64 packets: 1/|t| above 1 (a division:
-    no estimate for doubles), the [6/6] rational, pi/2 minus it, t's sign."""
-    at = np.abs(t)
-    large = 1.0 < at
-    u = np.where(large, 1.0 / at, at)
-    u2 = u * u
-    p = u * (_polevl64(u2, _ATAN_P64) / _polevl64(u2, _ATAN_Q64))
-    r = np.where(large, np.pi / 2 - p, p)
-    return (r.view(np.int64) ^ (t.view(np.int64) & _SIGN64)).view(np.float64)
-
-
-def _atan2_64(y, x):
-    """Eigen's patan2 of float64 packets: atan(y / x) plus pi or 0 by x's
-    sign bit (with y's sign), +-1 for |x| == |y|, a signed zero for two
-    zeros."""
-    yb, xb = y.view(np.int64), x.view(np.int64)
-    ysign = yb & _SIGN64
-    rsign = ysign ^ (xb & _SIGN64)
-    shift = (np.where(xb < 0, np.float64(np.pi).view(np.int64), np.int64(0)) | ysign).view(
-        np.float64)
-    t = y / x
-    t = np.where(np.abs(x) == np.abs(y), (np.float64(1).view(np.int64) | rsign).view(np.float64),
-                 t)
-    t = np.where((xb | yb).view(np.float64) == 0.0, rsign.view(np.float64), t)
-    return _atan64(t) + shift
-
-
 def _log_packet128(z, _=None):
     """Eigen's plog_complex on complex128 packets: the log of
     phypot_complex's modulus (sqrt(a^2 + b^2) corrected by
@@ -472,7 +428,7 @@ def _log_packet128(z, _=None):
     h = np.where((a == 0) & (b == 0), 0.0, h)
     re = exp_log_f64.plog_double(exp_log_f64.ftz(h))
     re = np.where(np.isinf(a) | np.isinf(b), np.inf, re)
-    return _complex(re, _atan2_64(b, a), z.dtype)      # (a subnormal angle flushed)
+    return _complex(re, trig.atan2_packets_f64(b, a), z.dtype)      # (a subnormal angle flushed)
 
 
 def _log_scalar128(z, _=None):

@@ -25,6 +25,7 @@ CPU. Checked against TensorFlow 2.21: tools/tf_numerics_fixtures_f64.py.
 import numpy as np
 
 from . import exp_log_f64 as _f64
+from .tanh_kernel import horner
 
 __all__ = ["erf", "erfc"]
 
@@ -62,7 +63,6 @@ _DELTA = (2.041985103115789845773520028160419315099716186523437500000000e-03,
           7.899362131678837697403017248376499992446042597293853759765625e-05)
 _SPLIT = float(2 ** 27 + 1)     # Veltkamp: half of double's 53 digits, plus one
 _CLAMP = 28.0
-_CHUNK = 1 << 13       # a multiple of the packet size
 
 
 def _z(a):
@@ -70,17 +70,8 @@ def _z(a):
     return _f64.ftz(a)
 
 
-def _polevl(x, coeffs):
-    """Horner's rule with Eigen's pmadd: each product and sum rounded."""
-    p = np.full_like(x, coeffs[0])
-    for c in coeffs[1:]:
-        p *= x
-        p += c
-    return p
-
-
 def _erf_over_x_small(x2):
-    return _polevl(x2, _ALPHA) / _polevl(x2, _BETA)
+    return horner(x2, _ALPHA) / horner(x2, _BETA)
 
 
 def _erfc_large(x, x2, exp):
@@ -99,7 +90,7 @@ def _erfc_large(x, x2, exp):
     x2_lo += lo * lo
     e = exp(-x2)
     z = _z(e - _z(e * x2_lo))
-    r = _polevl(1.0 / x2, _GAMMA) / (x * _polevl(1.0 / x2, _DELTA))
+    r = horner(1.0 / x2, _GAMMA) / (x * horner(1.0 / x2, _DELTA))
     return _z(z * r + np.where(x < 0.0, 2.0, 0.0))
 
 
@@ -135,34 +126,17 @@ def _packet_exp(v):
 
 def _scalar_exp(v):
     """The scalar path's exp: the C library's, flushed."""
-    return np.array([_f64.TAILS["exp"](t) for t in np.atleast_1d(v).tolist()],
-                    np.float64).reshape(np.shape(v))
-
-
-def _apply(fn, x):
-    """fn's packets on the whole packets of float64 x (row-major), its
-    scalar path on the rest; a new array of x's shape (a NumPy scalar for
-    a scalar)."""
-    a = np.asarray(x, np.float64)
-    flat = np.ascontiguousarray(a).reshape(-1)
-    n = flat.size
-    head = n - n % _f64.PACKET_F64
-    out = np.empty(n, np.float64)
-    for lo in range(0, head, _CHUNK):       # a chunk's passes stay in cache
-        hi = min(head, lo + _CHUNK)
-        out[lo:hi] = fn(flat[lo:hi], _packet_exp)
-    if head < n:
-        out[head:] = fn(flat[head:], _scalar_exp)
-    out = out.reshape(a.shape)
-    return out if isinstance(x, np.ndarray) else out[()]
+    return np.array([_f64.TAILS["exp"](t) for t in v.tolist()], np.float64)
 
 
 def erf(x):
     """TensorFlow's float64 erf of a NumPy array (or scalar)."""
-    return _apply(_erf, x)
+    return _f64.split(x, lambda v: _erf(v, _packet_exp), "erf",
+                      tail=lambda v: _erf(v, _scalar_exp))
 
 
 def erfc(x):
     """TensorFlow's float64 erfc of a NumPy array (or scalar)."""
-    return _apply(_erfc, x)
+    return _f64.split(x, lambda v: _erfc(v, _packet_exp), "erfc",
+                      tail=lambda v: _erfc(v, _scalar_exp))
 

@@ -226,10 +226,11 @@ TAILS = {"exp": _exp1, "log": _log1, "expm1": _expm1_1, "log1p": _log1p_1,
 _CHUNK = 1 << 13    # a multiple of PACKET_F64: a kernel's passes stay in cache
 
 
-def split(x, packets, name, loop=None):
+def split(x, packets, name, loop=None, tail=None):
     """`packets` (or the compiled `loop(x, out)`) on the elements of float64
     x that fill whole packets in row-major order, the C library's `name` on
-    the rest; a new array of x's shape (a NumPy scalar for one)."""
+    the rest (or `tail`, a function of the 1-D array of the rest); a new
+    array of x's shape (a NumPy scalar for one)."""
     a = np.asarray(x, np.float64)
     flat = np.ascontiguousarray(a).reshape(-1)
     n = flat.size
@@ -243,7 +244,9 @@ def split(x, packets, name, loop=None):
                 for lo in range(0, head, _CHUNK):
                     hi = min(head, lo + _CHUNK)
                     out[lo:hi] = packets(flat[lo:hi])
-    if head < n:
+    if head < n and tail is not None:
+        out[head:] = tail(flat[head:])
+    elif head < n:
         one = TAILS[name]
         out[head:] = [one(v) for v in flat[head:].tolist()]
     out = out.reshape(a.shape)

@@ -179,19 +179,6 @@ def _lgamma_daz(x, out):
     return out
 
 
-def _split_f64(a, packets, tail):
-    """`packets` on the elements of float64 `a` that fill whole packets of 4
-    (row-major), `tail` (the C library) on the rest: a new array of a's shape."""
-    flat = a.reshape(-1)
-    head = flat.size - flat.size % _f64.PACKET_F64
-    out = np.empty(flat.size, np.float64)
-    if head:
-        out[:head] = packets(flat[:head])
-    if head < flat.size:
-        out[head:] = tail(flat[head:])
-    return out.reshape(a.shape)
-
-
 def kernel(name):
     """The op kernel `f(x)` of `name` ("sinh", "cosh", "asinh", "acosh",
     "atanh", "lgamma"): TensorFlow's bits for real floats (see the module docstring),
@@ -208,7 +195,7 @@ def kernel(name):
             # Complex numbers, no C library.
             return numpy_fn(x)
         elif name == "atanh" and dt == _F64:
-            out = _split_f64(np.asarray(a, order="C"), atanh_packets_f64, _atanh_tail)
+            out = _f64.split(np.asarray(a), atanh_packets_f64, "atanh", tail=_atanh_tail)
         else:
             # float32/float64 themselves, half precision through float32.
             # (np.ascontiguousarray would make a 0-d array 1-d.)

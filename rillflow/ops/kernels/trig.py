@@ -30,8 +30,11 @@ TensorFlow's threads flush subnormals (ftz.py): sin of a subnormal is +-0 in
 the packets (glibc's sinf returns tiny inputs untouched: no arithmetic), and
 atan2 reads subnormal operands as zeros and flushes tiny results.
 """
+import math
+
 import numpy as np
 
+from . import exp_log_f64 as _f64
 from . import ftz, glibc_float, glibc_scalar, libm, x86_estimates
 from .chunked import chunked
 from .tanh_kernel import horner
@@ -202,6 +205,59 @@ def _atan2_block(y, x):
 _atan2_scalar = glibc_scalar.atan2f
 
 
+# Eigen's patan_reduced<double>: atan(x) = x P(x^2) / Q(x^2) on [-1, 1].
+_ATAN_P64 = (2.6667153866462208e-05, 3.0917513112462781e-03, 5.2574296781008604e-02,
+             3.0409318473444424e-01, 7.5365702534987022e-01, 8.2704055405494614e-01,
+             3.3004361289279920e-01)
+_ATAN_Q64 = (2.7311202462436667e-04, 1.0899150928962708e-02, 1.1548932646420353e-01,
+             4.9716458728465573e-01, 1.0, 9.3705509168587852e-01, 3.3004361289279920e-01)
+_SIGN64 = np.int64(-0x8000000000000000)
+
+
+def _atan_f64(t):
+    """Eigen's generic_atan of float64 packets: 1/|t| above 1 (a division:
+    doubles have no estimate), the [6/6] rational, pi/2 minus it, t's sign."""
+    at = np.abs(t)
+    large = 1.0 < at
+    u = np.where(large, 1.0 / at, at)
+    u2 = u * u
+    p = u * (horner(u2, _ATAN_P64) / horner(u2, _ATAN_Q64))
+    r = np.where(large, np.pi / 2 - p, p)
+    return (r.view(np.int64) ^ (t.view(np.int64) & _SIGN64)).view(np.float64)
+
+
+def atan2_packets_f64(y, x):
+    """Eigen's patan2 of float64 packets (complex128 log's angle): atan(y / x)
+    plus pi or 0 by x's sign bit (with y's sign), +-1 for |x| == |y|, a
+    signed zero for two zeros."""
+    yb, xb = y.view(np.int64), x.view(np.int64)
+    ysign = yb & _SIGN64
+    rsign = ysign ^ (xb & _SIGN64)
+    shift = (np.where(xb < 0, np.float64(np.pi).view(np.int64), np.int64(0)) | ysign).view(
+        np.float64)
+    xd, yd = _f64.ftz(np.array(x)), _f64.ftz(np.array(y))   # (denormals-are-zero)
+    t = yd / xd
+    t = np.where(np.abs(xd) == np.abs(yd), (np.float64(1).view(np.int64) | rsign).view(
+        np.float64), t)
+    t = np.where((xb | yb).view(np.float64) == 0.0, rsign.view(np.float64), t)
+    return _f64.ftz(_atan_f64(t) + shift)
+
+
+def _atan2_f64(y, x):
+    """TensorFlow's float64 atan2: Eigen's packets of 4 on the whole packets
+    of the flat (broadcast) output, the C library's atan2 on the rest."""
+    y, x = np.broadcast_arrays(np.asarray(y, np.float64), np.asarray(x, np.float64))
+    yf, xf = np.ascontiguousarray(y).reshape(-1), np.ascontiguousarray(x).reshape(-1)
+    head = yf.size - yf.size % _f64.PACKET_F64
+    out = np.empty(yf.size, np.float64)
+    with np.errstate(all="ignore"):
+        out[:head] = atan2_packets_f64(yf[:head], xf[:head])
+    z = _f64._daz1      # (its operands and result under TensorFlow's flush-to-zero)
+    out[head:] = [z(math.atan2(z(a), z(b))) for a, b in zip(yf[head:].tolist(),
+                                                             xf[head:].tolist())]
+    return out.reshape(y.shape)
+
+
 def _atan_packet(x):
     """Eigen's float32 atan on whole packets: subnormal inputs read as +-0
     (denormals-are-zero: the result is a signed zero)."""
@@ -306,7 +362,8 @@ atan_kernel.__doc__ = ("Elementwise atan with TensorFlow's CPU bits for float32/
 
 
 def atan2_kernel(y, x):
-    """Elementwise atan2(y, x) with TensorFlow's CPU bits for float32/16 and bfloat16."""
+    """Elementwise atan2(y, x) with TensorFlow's CPU bits for float32/16, bfloat16 and
+    float64."""
     dt = y.dtype
     if dt == _F32:
         return packet_then_scalar(_atan2_packet, _atan2_scalar, y, x)
@@ -315,4 +372,6 @@ def atan2_kernel(y, x):
         # glibc's atan2f on every element (a differential run against
         # TensorFlow 2.21 shows it: the packet code is 1 ulp off in a few).
         return chunked(_atan2_scalar, y.astype(np.float32), x.astype(np.float32)).astype(dt)
+    if dt == np.float64 and x.dtype == np.float64:
+        return _atan2_f64(y, x)
     return np.arctan2(y, x)
